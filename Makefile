@@ -1,0 +1,38 @@
+# pigtheory: every target bootstraps .venv on a fresh machine with Python 3.11 and make.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+JOBS   ?= 2
+
+.PHONY: test test-slow figures claims bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q -n $(JOBS) -m "not slow"
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -q -n $(JOBS)
+
+claims: $(STAMP)
+	$(PY) analyses/run_all.py
+
+figures: $(STAMP) claims
+	$(PY) paper_figures/make_all.py
+
+bench: $(STAMP)
+	$(PY) benchmarks/run_all.py
+
+lint: $(STAMP)
+	$(PY) -m ruff check pigtheory analyses paper_figures benchmarks tests
+	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests
+	$(PY) -m mypy pigtheory
+
+clean:
+	rm -rf $(VENV) .cache build *.egg-info .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

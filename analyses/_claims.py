@@ -1,0 +1,59 @@
+"""Rows of the claims report: a published number beside ours, with an honest status.
+
+Every analysis module ``analyses/<paper>/<claim>.py`` has a docstring that quotes and cites
+the claim, a ``CLAIMS`` list of ``(id, source, paper value, tolerance)`` and a ``main()`` that
+computes our numbers, prints them beside the paper's and returns a list of :class:`Row`
+(or ``(rows, markdown)`` with extra detail for the report).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+REPRODUCED, DIFFERS, NOT_COMPUTABLE = "reproduced", "differs", "not computable"
+
+
+@dataclass
+class Row:
+    id: str
+    source: str
+    claim: str
+    paper: str
+    ours: str
+    status: str
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def fmt(x: Any, digits: int = 4) -> str:
+    if isinstance(x, float):
+        if x != 0 and (abs(x) < 1e-3 or abs(x) >= 1e6):
+            return f"{x:.{digits - 1}e}"
+        return f"{x:.{digits}f}"
+    if isinstance(x, (list, tuple)):
+        return ", ".join(fmt(v, digits) for v in x)
+    return str(x)
+
+
+def numeric(id: str, source: str, claim: str, paper: float, ours: float, tol: float, note: str = "", digits: int = 4) -> Row:
+    """Compare one number: reproduced when ``|ours - paper| <= tol``."""
+    ok = math.isfinite(ours) and abs(ours - paper) <= tol
+    status = REPRODUCED if ok else DIFFERS
+    extra = "" if ok else f"|ours - paper| = {abs(ours - paper):.2e} > {tol:g}"
+    return Row(id, source, claim, fmt(paper, digits), fmt(ours, digits), status, "; ".join(s for s in (note, extra) if s))
+
+
+def exact(id: str, source: str, claim: str, paper: Any, ours: Any, note: str = "") -> Row:
+    """Compare exactly (integers, fractions, tuples, qualitative statements as booleans)."""
+    return Row(id, source, claim, fmt(paper), fmt(ours), REPRODUCED if paper == ours else DIFFERS, note)
+
+
+def print_rows(rows: list[Row]) -> None:
+    for r in rows:
+        print(f"{r.id:8s} {r.status:15s} paper {r.paper:>24s}   ours {r.ours:>24s}   {r.claim}")
+        if r.note:
+            print(f"{'':8s} note: {r.note}")

@@ -1,0 +1,290 @@
+"""Policies of simultaneous and sequential Pig, and the one form every solver consumes.
+
+A policy chooses, at the start of a turn, the turn total at which to hold ("hold at k").
+
+Shapes
+------
+States are score tuples, the player's own score first and then the other players' scores in
+seat order, starting with the seat after the player's own (so in two-player Pig, player B at
+state (i, j) of A looks up ``policy[j, i]``). A threshold table for n players and goal g is
+an int array of shape ``(g,) * n``: ``table[own, other1, ...] = k`` with
+``1 <= k <= g - own``. A table of shape ``(g,)`` depends on the own score only.
+
+Kinds of policy
+---------------
+:func:`hold_at` / :class:`HoldAt`
+    "Hold at n": hold at ``min(n, goal - own)``.
+:class:`ThresholdTable`
+    One threshold per state (a pure, stationary policy).
+:class:`MixedPolicy`
+    A probability distribution over thresholds at each state, drawn afresh every turn
+    (a behavioural strategy; the paper's eq. 12).
+
+Every solver reads a policy through :func:`as_mixture`, which returns a :class:`Mixture`:
+thresholds and weights of shape ``state_shape + (S,)`` (broadcastable: "hold at n" stores one
+row per own score), and from it :meth:`Mixture.outcomes`, the distribution of the points the
+turn adds at every state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+from .rules import Rules
+from .turn_total import turn_total_table
+
+__all__ = [
+    "HoldAt",
+    "ThresholdTable",
+    "MixedPolicy",
+    "Mixture",
+    "hold_at",
+    "as_mixture",
+]
+
+_WEIGHT_TOL = 1e-9
+
+
+@dataclass(frozen=True)
+class HoldAt:
+    """Hold as soon as the turn total reaches ``min(n, goal - own score)``."""
+
+    n: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.n, (int, np.integer)) or isinstance(self.n, bool) or self.n < 1:
+            raise ValueError(f"hold_at: n must be an integer >= 1, got {self.n!r}")
+
+    def table(self, rules: Rules = Rules()) -> np.ndarray:
+        """The full threshold table of this policy, shape ``(goal,) * players``."""
+        own = _own_scores(rules)
+        return np.broadcast_to(np.minimum(self.n, rules.goal - own), (rules.goal,) * rules.players).copy()
+
+    def __str__(self) -> str:
+        return f"hold at {self.n}"
+
+
+def hold_at(n: int) -> HoldAt:
+    """The "hold at n" policy, for any rules: hold at ``min(n, goal - own score)``.
+
+    Examples
+    --------
+    >>> hold_at(25).table(Rules(goal=30))[:3, 0].tolist(), hold_at(25).table(Rules(goal=30))[10, 0]
+    ([25, 25, 25], np.int64(20))
+    """
+    return HoldAt(n)
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdTable:
+    """A pure policy: ``table[own, others...]`` is the threshold at that state.
+
+    Parameters
+    ----------
+    table : array_like of int, shape ``(goal,) * players`` or ``(goal,)``
+    clip : bool
+        Replace thresholds above ``goal - own`` by ``goal - own`` (they mean the same turn)
+        instead of raising ``ValueError``.
+    name : str
+    """
+
+    table: np.ndarray
+    clip: bool = False
+    name: str = "threshold table"
+
+    def __post_init__(self) -> None:
+        t = np.asarray(self.table)
+        if t.dtype.kind not in "iu" and not (t.dtype.kind == "f" and np.all(t == np.round(t))):
+            raise ValueError("policy: a threshold table must hold integers")
+        t = t.astype(np.int64)
+        t.setflags(write=False)
+        object.__setattr__(self, "table", t)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, eq=False)
+class MixedPolicy:
+    """A behavioural mixed policy: at every state, threshold ``thresholds[..., s]`` with
+    probability ``weights[..., s]``, drawn independently each turn (eq. 12 of the paper).
+
+    ``thresholds`` and ``weights`` have shape ``state_shape + (S,)`` or broadcast to it.
+    """
+
+    thresholds: np.ndarray
+    weights: np.ndarray
+    name: str = "mixed policy"
+
+    @classmethod
+    def of(cls, components: Iterable[tuple[Any, Any]], rules: Rules = Rules(), name: str = "mixed policy") -> MixedPolicy:
+        """Mix pure or mixed policies state by state: ``[(policy, weight), ...]``.
+
+        A weight is a number or an array of the state shape (weights may differ by state).
+        """
+        ths, ws = [], []
+        shape = (rules.goal,) * rules.players
+        for policy, weight in components:
+            mix = as_mixture(policy, rules)
+            w = np.broadcast_to(np.asarray(weight, dtype=float)[..., None], shape + (1,))
+            ths.append(np.broadcast_to(mix.thresholds, shape + mix.thresholds.shape[-1:]))
+            ws.append(np.broadcast_to(mix.weights, shape + mix.weights.shape[-1:]) * w)
+        if not ths:
+            raise ValueError("MixedPolicy.of: components must not be empty")
+        return cls(np.concatenate(ths, axis=-1), np.concatenate(ws, axis=-1), name)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, eq=False)
+class Mixture:
+    """Internal form of any policy for given rules (validated).
+
+    Attributes
+    ----------
+    thresholds : numpy.ndarray of int, broadcastable to ``(goal,) * players + (S,)``
+    weights : numpy.ndarray of float, same shape; sums to 1 over the last axis
+    rules : Rules
+    """
+
+    thresholds: np.ndarray
+    weights: np.ndarray
+    rules: Rules
+
+    @property
+    def is_pure(self) -> bool:
+        return self.thresholds.shape[-1] == 1
+
+    def full_thresholds(self) -> np.ndarray:
+        """Pure policies only: the threshold table, shape ``(goal,) * players``."""
+        if not self.is_pure:
+            raise ValueError("policy: a mixed policy has no single threshold table")
+        shape = (self.rules.goal,) * self.rules.players
+        return np.broadcast_to(self.thresholds[..., 0], shape)
+
+    def outcomes(self, states: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Distribution of the points the turn adds, at the given own-centric states.
+
+        Parameters
+        ----------
+        states : tuple of int arrays, one per player (own score first), optional
+            Broadcast together; default: every state (broadcast shape of the tables).
+
+        Returns
+        -------
+        gains, probs : numpy.ndarray, shape ``states_shape + (1 + S * m,)``
+            Column 0 is the bust (gain 0) with its total probability; the other columns are
+            gains clipped to ``goal - own`` (landing on the goal) and their probabilities.
+        """
+        table = turn_total_table(self.rules.replace(players=2))
+        if states is None:
+            th, w = self.thresholds, self.weights
+            own = _own_scores(self.rules)[..., None]
+        else:
+            th = _take(self.thresholds, states)
+            w = _take(self.weights, states)
+            own = np.asarray(states[0])[..., None]
+        th, w = np.broadcast_arrays(th, w)
+        m = table.width
+        room = self.rules.goal - own
+        bust = (w * table.bust[th]).sum(axis=-1, keepdims=True)
+        band_p = w[..., None] * table.band[th]  # (..., S, m)
+        band_g = np.minimum(th[..., None] + np.arange(m), room[..., None])
+        shape = band_p.shape[:-2] + (band_p.shape[-2] * m,)
+        gains = np.concatenate([np.zeros(bust.shape, dtype=np.int64), np.broadcast_to(band_g, band_p.shape).reshape(shape)], axis=-1)
+        probs = np.concatenate([bust, band_p.reshape(shape)], axis=-1)
+        return gains, probs
+
+
+def _own_scores(rules: Rules) -> np.ndarray:
+    return np.arange(rules.goal).reshape((rules.goal,) + (1,) * (rules.players - 1))
+
+
+def _take(arr: np.ndarray, states: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Index a broadcastable state table (last axis = components) at states."""
+    idx = tuple(np.asarray(s) if arr.shape[d] > 1 else np.zeros_like(np.asarray(s)) for d, s in enumerate(states))
+    return arr[idx]
+
+
+def _state_shape_ok(shape: tuple[int, ...], rules: Rules) -> bool:
+    full = (rules.goal,) * rules.players
+    return shape in (full, (rules.goal,))
+
+
+def _validate_thresholds(th: np.ndarray, rules: Rules, clip: bool) -> np.ndarray:
+    own = _own_scores(rules).reshape((rules.goal,) + (1,) * (th.ndim - 1))
+    room = rules.goal - own
+    if clip:
+        th = np.minimum(th, room)
+    if np.any(th < 1) or np.any(th > room):
+        bad = np.argwhere((th < 1) | (th > np.broadcast_to(room, th.shape)))[0]
+        raise ValueError(
+            f"policy: thresholds must lie in 1..goal - own score; at state {tuple(int(b) for b in bad[:-1])} "
+            f"the threshold is {int(th[tuple(bad)])} (allowed 1..{rules.goal - int(bad[0])})"
+        )
+    return th
+
+
+def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
+    """Read any policy as a validated :class:`Mixture` for ``rules``.
+
+    Accepts :class:`HoldAt`, :class:`ThresholdTable`, :class:`MixedPolicy`, a
+    :class:`Mixture`, an int n ("hold at n"), an int array (a threshold table), or any object
+    with a ``policy`` attribute holding one of these (a solver's result).
+
+    Raises
+    ------
+    ValueError
+        A table of the wrong shape, a threshold outside ``1..goal - own``, negative weights or
+        weights that do not sum to 1 at some state.
+    """
+    if isinstance(policy, Mixture):
+        if policy.rules != rules:
+            raise ValueError("policy: a Mixture built for other rules")
+        return policy
+    if isinstance(policy, (int, np.integer)) and not isinstance(policy, bool):
+        policy = HoldAt(int(policy))
+    if isinstance(policy, np.ndarray):
+        policy = ThresholdTable(policy)
+    if isinstance(policy, HoldAt):
+        th = np.minimum(policy.n, rules.goal - _own_scores(rules))[..., None]
+        return Mixture(_readonly(th), _readonly(np.ones((1,) * (rules.players + 1))), rules)
+    if isinstance(policy, ThresholdTable):
+        t = policy.table
+        if not _state_shape_ok(t.shape, rules):
+            raise ValueError(
+                f"policy: a threshold table for {rules.players} players and goal {rules.goal} has shape "
+                f"{(rules.goal,) * rules.players} (or ({rules.goal},)), got {t.shape}"
+            )
+        t = t.reshape(t.shape + (1,) * (rules.players - t.ndim))
+        th = _validate_thresholds(t[..., None], rules, policy.clip)
+        return Mixture(_readonly(th), _readonly(np.ones((1,) * (rules.players + 1))), rules)
+    if isinstance(policy, MixedPolicy):
+        th = np.asarray(policy.thresholds)
+        w = np.asarray(policy.weights, dtype=float)
+        try:
+            th, w = np.broadcast_arrays(th, w)
+        except ValueError:
+            raise ValueError("policy: thresholds and weights of a mixed policy must have the same shape") from None
+        if th.ndim != rules.players + 1 or any(s not in (1, rules.goal) for s in th.shape[:-1]):
+            raise ValueError(
+                f"policy: a mixed policy's arrays have shape {(rules.goal,) * rules.players} + (S,), "
+                f"got {th.shape}"
+            )
+        if np.any(w < 0) or not np.all(np.abs(w.sum(axis=-1) - 1) <= _WEIGHT_TOL):
+            raise ValueError("policy: mixed-policy weights must be >= 0 and sum to 1 at every state")
+        th = _validate_thresholds(th.astype(np.int64), rules, clip=False)
+        return Mixture(_readonly(np.array(th)), _readonly(np.array(w)), rules)
+    inner = getattr(policy, "policy", None)
+    if inner is not None and inner is not policy:
+        return as_mixture(inner, rules)
+    raise ValueError(f"policy: cannot read {type(policy).__name__!s} as a policy")
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a

@@ -1,0 +1,9 @@
+"""Simultaneous Pig: every player takes the same turn at once, then all scores are added.
+
+Two players and n players; exact solvers over the score DAG (scores never decrease), with the
+paper's value iteration kept as an independent check.
+"""
+
+from .evaluate import win_probabilities, win_probability
+
+__all__ = ["win_probability", "win_probabilities"]
