@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import IO, Iterable, Iterator, TypeVar
+from collections.abc import Iterable, Iterator
+from typing import IO, TypeVar
 
 __all__ = ["ProgressBar", "progress_bar", "track", "is_enabled"]
 
