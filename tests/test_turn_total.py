@@ -86,7 +86,9 @@ def test_table_2_within_half_a_unit_of_the_last_digit(k):
     np.testing.assert_allclose(ours, TABLE_2[k], rtol=0, atol=5e-5)
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(die_faces=4), Rules.piglet(goal=100), Rules(dice=2)], ids=str)
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(die_faces=4), Rules.piglet(goal=100), Rules(dice=2)], ids=str
+)
 def test_float_table_matches_exact(rules):
     table = turn_total_table(rules)
     width = table.width
@@ -106,7 +108,9 @@ def test_table_rows_sum_to_one_and_are_read_only():
 
 def test_float_distribution_beyond_goal():
     # k above the rules' goal still works (the table is rebuilt with a larger goal).
-    assert turn_total(150, rules=Rules(goal=100)).pmf[0] == pytest.approx(float(turn_total(150, exact=True).pmf[0]))
+    assert turn_total(150, rules=Rules(goal=100)).pmf[0] == pytest.approx(
+        float(turn_total(150, exact=True).pmf[0])
+    )
 
 
 def test_mean_of_x1():
