@@ -4,6 +4,7 @@ Two players and n players; exact solvers over the score DAG (scores never decrea
 paper's value iteration kept as an independent check.
 """
 
+from .best_response import best_response
 from .evaluate import win_probabilities, win_probability
 
-__all__ = ["win_probability", "win_probabilities"]
+__all__ = ["best_response", "win_probability", "win_probabilities"]
