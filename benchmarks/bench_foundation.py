@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pigtheory import Rules, hold_at, turn_total, turn_total_table  # noqa: E402
-from pigtheory.simulate import simultaneous as simulate  # noqa: E402
+from pigtheory.simulate import play_simultaneous as simulate  # noqa: E402
 from pigtheory.simultaneous import win_probability  # noqa: E402
 
 

@@ -27,7 +27,7 @@ Scientific Reports 13 (2023): rules of simultaneous Pig, eqs. (10)-(12).
 Examples
 --------
 >>> from pigtheory import Rules, hold_at
->>> sim = simultaneous([hold_at(2), hold_at(2)], Rules(goal=10), games=2000, rng=1)
+>>> sim = play_simultaneous([hold_at(2), hold_at(2)], Rules(goal=10), games=2000, rng=1)
 >>> round(float(sim.wins.sum()), 12)
 1.0
 >>> bool(abs(sim.wins[0] - 0.5) < 4 * sim.stderr[0] + 1e-12)
@@ -47,7 +47,7 @@ from .policies import Mixture, _take, as_mixture
 from .results import freeze
 from .rules import Rules
 
-__all__ = ["Simulation", "simultaneous", "turn_totals"]
+__all__ = ["Simulation", "play_simultaneous", "turn_totals"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,7 +171,7 @@ def _sample_thresholds(mix: Mixture, view: tuple[np.ndarray, ...], rng: np.rando
     return th[np.arange(th.shape[0]), pick].astype(np.int64)
 
 
-def simultaneous(
+def play_simultaneous(
     profile: Sequence[Any],
     rules: Rules = Rules(),
     games: int = 100_000,

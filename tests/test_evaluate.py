@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pigtheory import MixedPolicy, Rules, hold_at
-from pigtheory.simulate import simultaneous as simulate_games
+from pigtheory.simulate import play_simultaneous as simulate_games
 from pigtheory.simultaneous import win_probabilities, win_probability
 
 F = Fraction
