@@ -165,7 +165,7 @@ def _sample_thresholds(mix: Mixture, view: tuple[np.ndarray, ...], rng: np.rando
         return np.broadcast_to(th[..., 0], view[0].shape).astype(np.int64)
     w = _take(mix.weights, view)
     th, w = np.broadcast_arrays(th, w)
-    u = rng.random(th.shape[0])
+    u = np.asarray(rng.random(th.shape[0]))
     # First component whose cumulative weight exceeds u; clip guards rounding at the top.
     pick = np.minimum((np.cumsum(w, axis=1) <= u[:, None]).sum(axis=1), th.shape[1] - 1)
     return th[np.arange(th.shape[0]), pick].astype(np.int64)
