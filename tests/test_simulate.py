@@ -7,7 +7,7 @@ import pytest
 
 from pigtheory import MixedPolicy, Rules, hold_at
 from pigtheory.simulate import Simulation, play_simultaneous, turn_totals
-from pigtheory.simultaneous import win_probability
+from pigtheory.simultaneous import win_probabilities, win_probability
 
 R = Rules(goal=20)
 
@@ -124,3 +124,23 @@ def test_turn_totals_support():
     x = turn_totals(10, 50_000, rules=Rules.piglet(), rng=1)
     assert set(np.unique(x).tolist()) == {0, 10}
     assert abs((x == 10).mean() - 2.0**-10) < 4 * np.sqrt(2.0**-10 / 50_000)
+
+
+def test_three_players_tables_that_read_both_opponents():
+    # Seat order matters: each table is indexed (own, next seat, seat after that).
+    g = 15
+    r = Rules(goal=g, players=3)
+    own, nxt, last = np.indices((g, g, g))
+    t0 = np.minimum(np.where(nxt > last, 10, 3), g - own)
+    t1 = np.minimum(np.where(last > own, 12, 2), g - own)
+    profile = [t0, t1, hold_at(5)]
+    exact = win_probabilities(profile, r)[:, 0, 0, 0]
+    sim = play_simultaneous(profile, r, games=200_000, rng=97)
+    assert np.all(np.abs(sim.wins - exact) < 4 * sim.stderr)
+
+
+def test_bust_face_six_and_piglet_agree_with_exact():
+    for r, a, b in ((Rules(goal=30, bust_face=6), 8, 14), (Rules.piglet(goal=10), 2, 5)):
+        exact = win_probability(hold_at(a), hold_at(b), r)[0, 0]
+        sim = play_simultaneous([hold_at(a), hold_at(b)], r, games=100_000, rng=96)
+        assert abs(sim.wins[0] - exact) < 4 * sim.stderr[0]
