@@ -39,12 +39,22 @@ def fmt(x: Any, digits: int = 4) -> str:
     return str(x)
 
 
-def numeric(id: str, source: str, claim: str, paper: float, ours: float, tol: float, note: str = "", digits: int = 4) -> Row:
+def numeric(
+    id: str, source: str, claim: str, paper: float, ours: float, tol: float, note: str = "", digits: int = 4
+) -> Row:
     """Compare one number: reproduced when ``|ours - paper| <= tol``."""
     ok = math.isfinite(ours) and abs(ours - paper) <= tol
     status = REPRODUCED if ok else DIFFERS
     extra = "" if ok else f"|ours - paper| = {abs(ours - paper):.2e} > {tol:g}"
-    return Row(id, source, claim, fmt(paper, digits), fmt(ours, digits), status, "; ".join(s for s in (note, extra) if s))
+    return Row(
+        id,
+        source,
+        claim,
+        fmt(paper, digits),
+        fmt(ours, digits),
+        status,
+        "; ".join(s for s in (note, extra) if s),
+    )
 
 
 def exact(id: str, source: str, claim: str, paper: Any, ours: Any, note: str = "") -> Row:

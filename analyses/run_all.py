@@ -79,9 +79,21 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
         sub = [r for r in rows if r.id.lower().startswith(key[:1]) and _paper_of(r.id) == key]
         if not sub:
             continue
-        out += [f"## {title}", "", "| id | claim | paper | ours | status | note |", "|---|---|---|---|---|---|"]
+        out += [
+            f"## {title}",
+            "",
+            "| id | claim | paper | ours | status | note |",
+            "|---|---|---|---|---|---|",
+        ]
         for r in sub:
-            cells = [r.id, r.claim, r.paper, r.ours, f"**{r.status}**" if r.status != "reproduced" else r.status, r.note]
+            cells = [
+                r.id,
+                r.claim,
+                r.paper,
+                r.ours,
+                f"**{r.status}**" if r.status != "reproduced" else r.status,
+                r.note,
+            ]
             out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
         out.append("")
     if details:
@@ -103,8 +115,12 @@ def main(argv: list[str]) -> int:
         return 0
     atomic_write(HERE / "REPORT.md", lambda tmp: Path(tmp).write_text(report(rows, details)))
     payload = {"claims": [r.as_dict() for r in rows]}
-    atomic_write(HERE / "results.json", lambda tmp: Path(tmp).write_text(json.dumps(payload, indent=1) + "\n"))
-    print(f"wrote analyses/REPORT.md and analyses/results.json ({len(rows)} claims, {sum(times.values()):.1f} s)")
+    atomic_write(
+        HERE / "results.json", lambda tmp: Path(tmp).write_text(json.dumps(payload, indent=1) + "\n")
+    )
+    print(
+        f"wrote analyses/REPORT.md and analyses/results.json ({len(rows)} claims, {sum(times.values()):.1f} s)"
+    )
     return 0
 
 

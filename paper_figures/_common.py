@@ -21,9 +21,15 @@ plt.rcParams.update({"svg.hashsalt": "pigtheory", "figure.dpi": 100, "savefig.dp
 def save(fig, name: str) -> list[Path]:
     """Write ``paper_figures/<name>.png`` and ``.pdf`` without timestamps; close the figure."""
     out = []
-    for ext, meta in (("png", {"Software": None}), ("pdf", {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None})):
+    for ext, meta in (
+        ("png", {"Software": None}),
+        ("pdf", {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}),
+    ):
         path = HERE / f"{name}.{ext}"
-        atomic_write(path, lambda tmp, ext=ext, meta=meta: fig.savefig(tmp, format=ext, metadata=meta, bbox_inches="tight"))
+        atomic_write(
+            path,
+            lambda tmp, ext=ext, meta=meta: fig.savefig(tmp, format=ext, metadata=meta, bbox_inches="tight"),
+        )
         out.append(path)
     plt.close(fig)
     return out

@@ -6,8 +6,8 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -35,7 +35,9 @@ def cache_dir() -> Path:
     return Path(os.environ.get("PIGTHEORY_CACHE", Path.cwd() / ".cache"))
 
 
-def cached_arrays(name: str, params: dict, compute: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+def cached_arrays(
+    name: str, params: dict, compute: Callable[[], dict[str, np.ndarray]]
+) -> dict[str, np.ndarray]:
     """Arrays from ``compute()``, cached as ``.npz`` keyed by ``name`` and ``params``.
 
     ``params`` must be JSON-serialisable; change it (e.g. add a version) when the computation
@@ -47,5 +49,5 @@ def cached_arrays(name: str, params: dict, compute: Callable[[], dict[str, np.nd
         with np.load(path, allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
     arrays = compute()
-    atomic_write(path, lambda tmp: np.savez_compressed(tmp, **arrays))
+    atomic_write(path, lambda tmp: np.savez_compressed(tmp, **arrays))  # type: ignore[arg-type]
     return arrays

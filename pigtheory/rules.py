@@ -150,8 +150,8 @@ class Rules:
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> None:
-    ok = isinstance(value, int) and not isinstance(value, bool)
-    if ok and value >= low and (high is None or value <= high):
-        return
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value >= low and (high is None or value <= high):
+            return
     allowed = f">= {low}" if high is None else f"in {low}..{high}"
     raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")

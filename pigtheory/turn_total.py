@@ -69,11 +69,16 @@ class TurnTotal:
     @property
     def pmf(self) -> dict[int, float | Fraction]:
         """``{gain: probability}``; gain 0 is a bust."""
-        return {int(g): (p if isinstance(p, Fraction) else float(p)) for g, p in zip(self.support, self.probs)}
+        return {
+            int(g): (p if isinstance(p, Fraction) else float(p))
+            for g, p in zip(self.support, self.probs, strict=True)
+        }
 
     def mean(self) -> float | Fraction:
         """Expected gain E[X_k]."""
-        return sum((g * p for g, p in zip(self.support.tolist(), self.probs)), start=0 * self.probs[0])
+        return sum(
+            (g * p for g, p in zip(self.support.tolist(), self.probs, strict=True)), start=0 * self.probs[0]
+        )
 
 
 @dataclass(frozen=True, eq=False)
