@@ -229,3 +229,31 @@ def test_hold_at_sweep_small():
 def test_hold_at_sweep_bad_ns(ns):
     with pytest.raises(ValueError):
         hold_at_sweep(ns, Rules(goal=10))
+
+
+@pytest.mark.parametrize("rules", [Rules(goal=10), Rules(goal=40), Rules.piglet(goal=12)])
+def test_numba_engine_agrees_with_numpy(rules):
+    """The optional compiled kernels (numba) against the batched numpy path."""
+    from pigtheory.policies import as_mixture
+    from pigtheory.simultaneous import _two_player_jit
+    from pigtheory.simultaneous._two_player import best_response_two
+
+    if not _two_player_jit.AVAILABLE:
+        pytest.skip("numba is not installed (or PIGTHEORY_NUMBA=0)")
+
+    g = rules.goal
+    mixed = MixedPolicy.of([(hold_at(2), 0.25), (hold_at(5), 0.75)], rules)
+    for opp in (hold_at(4), random_table(g, 5), mixed):
+        mix = as_mixture(opp, rules)
+        v1, p1 = best_response_two(mix, rules, 1e-13, "numpy")
+        v2, p2 = best_response_two(mix, rules, 1e-13, "numba")
+        assert np.abs(v1 - v2).max() < 1e-14
+        assert np.array_equal(p1, p2)
+
+
+def test_unknown_engine():
+    from pigtheory.policies import as_mixture
+    from pigtheory.simultaneous._two_player import best_response_two
+
+    with pytest.raises(ValueError, match="engine"):
+        best_response_two(as_mixture(hold_at(3), Rules(goal=6)), Rules(goal=6), 1e-13, "fortran")

@@ -41,6 +41,7 @@ import numpy as np
 from ..policies import Mixture
 from ..rules import Rules
 from ..turn_total import turn_total_table
+from . import _two_player_jit as _jit
 
 _F8 = np.dtype(np.float64).itemsize
 
@@ -123,10 +124,54 @@ def independent_of_own(opp: Mixture) -> bool:
     return all(a.shape[1] == 1 or bool(np.all(a == a[:, :1])) for a in (th, w))
 
 
-def best_response_two(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
-    """Exact best response of A to B's policy ``opp``: ``(value (g+1, g+1), policy (g, g))``."""
+def best_response_two(
+    opp: Mixture, rules: Rules, tie_tol: float, engine: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact best response of A to B's policy ``opp``: ``(value (g+1, g+1), policy (g, g))``.
+
+    ``engine``: ``"numpy"`` (batched, this module), ``"numba"`` (compiled loops, optional
+    dependency) or None: numba when it is installed and not disabled (``PIGTHEORY_NUMBA=0``).
+    """
+    if engine is None:
+        engine = "numba" if _jit.AVAILABLE else "numpy"
+    if engine == "numba":
+        if not _jit.AVAILABLE:
+            raise ValueError(
+                "engine: numba is not installed (pip install pigtheory[fast]) or PIGTHEORY_NUMBA=0"
+            )
+        return _solve_jit(opp, rules, tie_tol)
+    if engine != "numpy":
+        raise ValueError(f"engine must be 'numpy', 'numba' or None, got {engine!r}")
     with _blas_single_thread():
         return _solve(opp, rules, tie_tol)
+
+
+def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    geo = _geometry(rules)
+    g, w = geo.goal, geo.width
+    table = turn_total_table(rules.replace(players=2))
+    V = np.zeros((g + 1, g + 1))
+    V[g, :g], V[g, g] = 1.0, 0.5
+    policy = np.zeros((g, g), dtype=np.int64)
+    band_t = np.ascontiguousarray(table.band.T)
+    if independent_of_own(opp):
+        js = np.arange(g)
+        gains, probs = opp.outcomes((js, np.zeros_like(js)))
+        pb, pz = np.ascontiguousarray(probs[:, 0]), np.ascontiguousarray(probs[:, 1:])
+        cz = np.ascontiguousarray(np.minimum(js[:, None] + gains[:, 1:], g))
+        ut = np.zeros((g, 2 * g + w + 1))
+        ut[:, g:] = (pb + (V[g][cz] * pz).sum(axis=1))[:, None]
+        inv = 1.0 / (1.0 - pb[:, None] * table.bust[None, :])
+        _jit.kernels()[0](g, table.bust, band_t, inv, cz, pz, pb, tie_tol, V, ut, policy)
+        return V, policy
+    ii, jj = np.indices((g, g))
+    gains, probs = opp.outcomes((jj, ii))
+    cols = np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
+    vt = np.zeros((g + 1, 2 * g + w + 1))
+    vt[:, g:] = V[g][:, None]
+    _jit.kernels()[1](g, table.bust, band_t, np.ascontiguousarray(probs), cols, tie_tol, vt, policy)
+    V[:g, :] = vt[:, :g].T
+    return V, policy
 
 
 def _solve(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
