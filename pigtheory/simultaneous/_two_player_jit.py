@@ -20,11 +20,11 @@ AVAILABLE = importlib.util.find_spec("numba") is not None and os.environ.get("PI
 """numba is installed and not disabled; numba itself is imported on first use only."""
 
 
-def _independent(g, bust, band_t, inv, cz, pz, pb, tie_tol, V, UT, policy):  # pragma: no cover - compiled
+def _independent(g, bust, band, inv, cz, pz, pb, tie_tol, V, UT, policy):  # pragma: no cover - compiled
     """B's turn depends on B's score only. ``UT[j, a] = E_Y[V(a, j + Y)]`` (columns past the
     goal already hold the terminal values); ``V`` holds the terminal values, zeros elsewhere;
-    ``inv[j, k] = 1 / (1 - P(X_k = 0) P(Y = 0 | j))``; ``band_t[r, k] = P(X_k = k + r)``."""
-    w = band_t.shape[0]
+    ``inv[j, k] = 1 / (1 - P(X_k = 0) P(Y = 0 | j))``; ``band[k, r] = P(X_k = k + r)``."""
+    w = band.shape[1]
     vals = np.empty(g + 1)
     for d in range(2 * g - 2, -1, -1):
         for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
@@ -34,15 +34,16 @@ def _independent(g, bust, band_t, inv, cz, pz, pb, tie_tol, V, UT, policy):  # p
             for r in range(pz.shape[1]):
                 z += pz[j, r] * V[i, cz[j, r]]
             # Until solved, V(i, j) counts as 0: the self-loop is in the denominator (inv).
-            for k in range(1, room + 1):
-                vals[k] = bust[k] * z
-            for r in range(w):
-                for k in range(1, room + 1):
-                    vals[k] += band_t[r, k] * UT[j, i + k + r]
+            # One accumulator per k: independent chains that the CPU overlaps.
             best = -np.inf
             for k in range(1, room + 1):
-                vals[k] *= inv[j, k]
-                best = max(best, vals[k])
+                a = bust[k] * z
+                for r in range(w):
+                    a += band[k, r] * UT[j, i + k + r]
+                v = a * inv[j, k]
+                vals[k] = v
+                if v > best:
+                    best = v
             kk = 1
             for k in range(1, room + 1):
                 if vals[k] >= best - tie_tol:
@@ -53,10 +54,10 @@ def _independent(g, bust, band_t, inv, cz, pz, pb, tie_tol, V, UT, policy):  # p
             UT[j, i] = z + pb[j] * best
 
 
-def _general(g, bust, band_t, P, C, tie_tol, VT, policy):  # pragma: no cover - compiled
+def _general(g, bust, band, P, C, tie_tol, VT, policy):  # pragma: no cover - compiled
     """B's turn may depend on A's score: ``P[i, j, r]``, ``C[i, j, r]`` give B's outcomes (column
     0 the bust) and the columns they land on. ``VT[c, a] = V(a, c)``, terminal past the goal."""
-    w = band_t.shape[0]
+    w = band.shape[1]
     R = P.shape[2]
     u = np.empty(g + w + 1)
     vals = np.empty(g + 1)
@@ -74,15 +75,15 @@ def _general(g, bust, band_t, P, C, tie_tol, VT, policy):  # pragma: no cover - 
             for x in range(room + 1, room + w):
                 u[x] = u[room]
             pb = P[i, j, 0]
-            for k in range(1, room + 1):
-                vals[k] = bust[k] * u[0]
-            for r in range(w):
-                for k in range(1, room + 1):
-                    vals[k] += band_t[r, k] * u[k + r]
             best = -np.inf
             for k in range(1, room + 1):
-                vals[k] /= 1.0 - bust[k] * pb
-                best = max(best, vals[k])
+                a = bust[k] * u[0]
+                for r in range(w):
+                    a += band[k, r] * u[k + r]
+                v = a / (1.0 - bust[k] * pb)
+                vals[k] = v
+                if v > best:
+                    best = v
             kk = 1
             for k in range(1, room + 1):
                 if vals[k] >= best - tie_tol:

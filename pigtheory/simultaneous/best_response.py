@@ -26,8 +26,9 @@ stationary choice of k gives :math:`a_k / (1 - c_k)`, with :math:`a_k` the value
 exactly, with no tolerance. Ties in the argmax (within ``TIE_TOL``) go to the smallest k.
 
 Two players take a dedicated path (:mod:`._two_player`: batches of anti-diagonals, strided
-views, the thresholds' values as one banded matrix product); more players take the generic
-level-by-level path below. ``method="value_iteration"`` is the paper's Algorithm 0.1
+views, the thresholds' values as one banded matrix product; or, when the optional numba is
+installed, the same induction as compiled loops, :mod:`._two_player_jit`); more players take
+the generic level-by-level path below. ``method="value_iteration"`` is the paper's Algorithm 0.1
 (:mod:`._value_iteration`), kept as the paper's method and as an independent check.
 
 References
