@@ -48,6 +48,8 @@ def test_exact_agrees_with_value_iteration_table(goal):
         (Rules.piglet(goal=12), hold_at(3)),
         (Rules.piglet(goal=12), "table"),
         (Rules(goal=20, die_faces=8), hold_at(9)),
+        (Rules(goal=20, die_faces=4, face_points=(3, 4, 5)), hold_at(4)),
+        (Rules(goal=20, die_faces=4, face_points=(3, 4, 5)), "table"),
     ],
 )
 def test_two_player_path_agrees_with_generic_levels(rules, opponent):

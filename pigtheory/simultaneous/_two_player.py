@@ -7,8 +7,9 @@ roll (2 for a six-sided die). Each of the two turns adds 0, at least ``m0`` poin
 the goal (a terminal state, known from the start), so every unknown successor of a state at
 level d lies at a level ``>= d + m0``: the states of one batch depend only on earlier batches and
 are solved together. Batch arrays have shape ``(m0, n, ...)``; entry ``(t, q)`` is the state
-``i = ihi - q``, ``j = d0 + t - i``. Entries off the board are computed (finite, harmless) and
-never written.
+``i = ihi - q``, ``j = d0 + t - i``. Entries off the board (``j < 0`` or ``j >= goal``) carry zero
+probabilities, so they compute exactly 0 and write it either into padding rows or into
+``V(i, goal)``, whose terminal value is 0 anyway (``test_terminal_values`` guards this).
 
 Strided views
 -------------
@@ -42,8 +43,6 @@ from ..policies import Mixture
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from . import _two_player_jit as _jit
-
-_F8 = np.dtype(np.float64).itemsize
 
 
 @dataclass(frozen=True, eq=False)
