@@ -259,3 +259,27 @@ def test_unknown_engine():
 
     with pytest.raises(ValueError, match="engine"):
         best_response_two(as_mixture(hold_at(3), Rules(goal=6)), Rules(goal=6), 1e-13, "fortran")
+
+
+def test_action_values_and_greedy_helpers():
+    """The shared building blocks, against a direct sum over X_k's outcomes."""
+    from pigtheory.simultaneous.best_response import TIE_TOL, action_values, greedy
+
+    rules = Rules(goal=12)
+    g = rules.goal
+    rng = np.random.default_rng(4)
+    own = np.array([0, 3, 7, 11])
+    u = rng.random((own.size, g + 1))
+    opp_bust = rng.random(own.size) * 0.8
+    vals, c = action_values(u, own, opp_bust, rules)
+    for s, i in enumerate(own):
+        for k in range(1, g + 1):
+            if k > g - i:
+                assert vals[s, k - 1] == -np.inf
+                continue
+            pmf = turn_total(k).pmf
+            a = sum(p * u[s, min(x, g - i)] for x, p in pmf.items())
+            assert vals[s, k - 1] == pytest.approx(a / (1 - pmf[0] * opp_bust[s]), abs=1e-14)
+            assert c[s, k - 1] == pytest.approx(pmf[0] * opp_bust[s], abs=1e-15)
+    best, k = greedy(np.array([[0.1, 0.5, 0.5 - TIE_TOL / 2, 0.5], [-np.inf, 0.3, 0.2, -np.inf]]))
+    assert best.tolist() == [0.5, 0.3] and k.tolist() == [2, 2]
