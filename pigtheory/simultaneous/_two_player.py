@@ -196,10 +196,14 @@ def _solve(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.n
         ut[m0 : m0 + g, g:] = (pb + (vt[m0 + cz, g] * pz).sum(axis=1))[:, None]
         tbuf = np.ones((G + 2 * m0, g))
         tbuf[m0 : m0 + g] = 1.0 / (1.0 - pb[:, None] * bust[None, :])
-        # Z(i, j) = sum over Y > 0 of P(Y) V(i, j + Y): flat positions in vt and weights.
-        fz = (m0 + cz[opp_j]) * shape[1] + own[:, None]
-        wz = np.where(ok[:, None], pz[opp_j], 0.0)
-        pb_all = np.where(ok, pb[opp_j], 0.0)
+        # Z(i, j) = sum over Y > 0 of P(Y) V(i, j + Y): flat positions in vt and weights, by
+        # outcome first (numpy is slow on a short last axis).
+        fz = np.take(np.ascontiguousarray((cz - js[:, None]).T), opp_j, axis=1)
+        fz *= shape[1]
+        fz += (m0 + opp_j) * shape[1] + own
+        wz = np.take(np.ascontiguousarray(pz.T), opp_j, axis=1)
+        wz *= ok
+        pb_all = pb[opp_j] * ok
     else:
         ii, jj = np.indices((g, g))
         gains, probs = opp.outcomes((jj, ii))
@@ -210,7 +214,7 @@ def _solve(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.n
         s0, s1 = b.start, b.start + m0 * b.n
         K, L = b.K, b.K + w
         if indep:
-            zd = np.einsum("ij,ij->i", flat[fz[s0:s1]], wz[s0:s1]).reshape(m0, b.n)
+            zd = np.einsum("rs,rs->s", flat[fz[:, s0:s1]], wz[:, s0:s1]).reshape(m0, b.n)
             uv = _view(ut, m0, b, m0, L)
             uv[..., 0] = zd
             vals = _threshold_values(uv, geo.M, K, w)
