@@ -152,7 +152,7 @@ def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, 
     V = np.zeros((g + 1, g + 1))
     V[g, :g], V[g, g] = 1.0, 0.5
     policy = np.zeros((g, g), dtype=np.int64)
-    band = np.ascontiguousarray(table.band)
+    band_t = np.ascontiguousarray(table.band.T)
     if independent_of_own(opp):
         js = np.arange(g)
         gains, probs = opp.outcomes((js, np.zeros_like(js)))
@@ -161,14 +161,14 @@ def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, 
         ut = np.zeros((g, 2 * g + w + 1))
         ut[:, g:] = (pb + (V[g][cz] * pz).sum(axis=1))[:, None]
         inv = 1.0 / (1.0 - pb[:, None] * table.bust[None, :])
-        _jit.kernels()[0](g, table.bust, band, inv, cz, pz, pb, tie_tol, V, ut, policy)
+        _jit.kernels()[0](g, table.bust, band_t, inv, cz, pz, pb, tie_tol, V, ut, policy)
         return V, policy
     ii, jj = np.indices((g, g))
     gains, probs = opp.outcomes((jj, ii))
     cols = np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
     vt = np.zeros((g + 1, 2 * g + w + 1))
     vt[:, g:] = V[g][:, None]
-    _jit.kernels()[1](g, table.bust, band, np.ascontiguousarray(probs), cols, tie_tol, vt, policy)
+    _jit.kernels()[1](g, table.bust, band_t, np.ascontiguousarray(probs), cols, tie_tol, vt, policy)
     V[:g, :] = vt[:, :g].T
     return V, policy
 
