@@ -226,6 +226,9 @@ def _solve(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.n
             u = np.matmul(p[..., None, :], gathered)[..., 0, :]
             vals = _threshold_values(u, geo.M, K, w)
             vals /= 1.0 - p[..., :1] * bust[:K]
+        # Rows with i > ilo also get thresholds k > goal - i, unmasked: with gains clipped at the
+        # goal, such a k is "reach the goal" with a larger bust probability, never better than
+        # k = goal - i (up to rounding), and ties go to the smaller k.
         best = vals.max(axis=2)
         k = np.argmax(vals >= (best - tie_tol)[..., None], axis=2)
         _view(vt, m0, b, m0, 1)[..., 0] = best
