@@ -4,7 +4,9 @@ The same backward induction as :mod:`._two_player`, state by state over the leve
 ``i + j`` from the top, with plain loops instead of batched array operations: a loop costs
 nothing per state here, while numpy pays a fixed price per call. Used when numba is installed
 (``pip install pigtheory[fast]``) unless ``PIGTHEORY_NUMBA=0``; the numpy path is the fallback
-and the reference (tests check that both agree).
+and the reference (tests check that both agree). The first use in a process compiles the
+kernels or loads them from numba's disk cache (seconds), so numba pays off from a few solves on
+(sweeps, self-play), not for one solve in a fresh process.
 """
 
 from __future__ import annotations
