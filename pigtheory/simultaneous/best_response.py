@@ -25,6 +25,12 @@ stationary choice of k gives :math:`a_k / (1 - c_k)`, with :math:`a_k` the value
 
 exactly, with no tolerance. Ties in the argmax (within ``TIE_TOL``) go to the smallest k.
 
+Two players take a dedicated path (:mod:`._two_player`: batches of anti-diagonals, strided
+views, the thresholds' values as one banded matrix product; or, when the optional numba is
+installed, the same induction as compiled loops, :mod:`._two_player_jit`); more players take
+the generic level-by-level path below. ``method="value_iteration"`` is the paper's Algorithm 0.1
+(:mod:`._value_iteration`), kept as the paper's method and as an independent check.
+
 References
 ----------
 Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(10) and (12), Algorithm 0.1
@@ -33,17 +39,18 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(10) and (12), Algor
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ..policies import Mixture
 from ..results import Solution
 from ..rules import Rules
-from ..turn_total import turn_total_table
+from ._two_player import _blas_single_thread, _geometry, best_response_two
 from .evaluate import _own_view, _profile, score_levels, terminal_values
 
-__all__ = ["best_response", "action_values", "TIE_TOL"]
+__all__ = ["best_response", "action_values", "greedy", "TIE_TOL"]
 
 TIE_TOL = 1e-13
 """Actions whose value is within this of the best count as tied; the smallest k is chosen."""
@@ -55,6 +62,7 @@ def best_response(
     method: str = "exact",
     tol: float = 1e-12,
     max_iter: int = 10_000,
+    progress: bool | None = None,
 ) -> Solution:
     """Optimal policy against fixed, independent opponents, and its value.
 
@@ -65,30 +73,76 @@ def best_response(
         order: ``hold_at(n)``, threshold tables (own score first), mixed policies (eq. 12).
     rules : Rules
         One die, ``rules.players`` players.
-    method : {"exact"}
-        ``"exact"``: backward induction over score sums (see Notes of the module).
-    tol, max_iter : float, int
-        Used by iterative methods.
+    method : {"exact", "value_iteration"}
+        ``"exact"`` (default): backward induction over score sums, the self-loop in closed
+        form (module Notes); no tolerance involved. ``"value_iteration"``: the paper's
+        Algorithm 0.1 as written (two players only), sweeps until the largest change of a
+        sweep is below ``tol``.
+    tol : float
+        Value iteration: stop when the largest change of a sweep is below ``tol`` (> 0).
+    max_iter : int
+        Value iteration: at most this many sweeps (>= 1); if reached, a ``RuntimeWarning``.
+    progress : bool, optional
+        Value iteration: a progress bar on stderr (default: when stderr is a terminal).
 
     Returns
     -------
     Solution
-        ``value`` of shape ``(goal + 1,) * players``, ``policy`` of shape ``(goal,) * players``.
+        ``value`` of shape ``(goal + 1,) * players``, ``policy`` of shape ``(goal,) * players``
+        (own score first). ``iterations`` is the number of score-sum levels (exact) or sweeps
+        (value iteration); ``residual`` is 0.0 (exact) or the last sweep's largest change.
+        Ties in the argmax (within ``TIE_TOL``) go to the smallest threshold k.
+
+    Raises
+    ------
+    ValueError
+        A policy that is not one (wrong table shape, thresholds outside ``1..goal - own``,
+        weights not summing to 1), the wrong number of opponents, an unknown method, or
+        ``tol <= 0`` / ``max_iter < 1``.
+
+    References
+    ----------
+    Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(10), (12); Algorithm 0.1.
 
     Examples
     --------
     >>> sol = best_response(hold_at(3), Rules(goal=6))
     >>> bool(sol.value[0, 0] > win_probability(hold_at(3), hold_at(3), Rules(goal=6))[0, 0])
     True
+    >>> vi = best_response(hold_at(3), Rules(goal=6), method="value_iteration")
+    >>> bool(abs(vi.value - sol.value).max() < 1e-10)
+    True
     """
-    if method != "exact":
-        raise ValueError(f"method must be 'exact', got {method!r}")
+    if method not in ("exact", "value_iteration"):
+        raise ValueError(f"method must be 'exact' or 'value_iteration', got {method!r}")
     opps = _profile(1, opponents, rules)[1:]
+    if method == "value_iteration":
+        if rules.players != 2:
+            raise ValueError(
+                f"method='value_iteration' (Algorithm 0.1) is for players=2, got players={rules.players}"
+            )
+        if not (isinstance(tol, (int, float)) and tol > 0):
+            raise ValueError(f"tol must be a number > 0, got {tol!r}")
+        if not isinstance(max_iter, (int, np.integer)) or isinstance(max_iter, bool) or max_iter < 1:
+            raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+        from ._value_iteration import value_iteration
+        from .sweep import _bar
+
+        with _bar(progress, "value iteration") as bar:
+            value, policy, sweeps, residual = value_iteration(
+                opps[0], rules, tol, int(max_iter), TIE_TOL, bar
+            )
+        return Solution(value, policy, sweeps, residual, "value_iteration", rules)
+    if rules.players == 2:
+        value, policy = best_response_two(opps[0], rules, TIE_TOL)
+        return Solution(value, policy, 2 * rules.goal - 1, 0.0, "exact", rules)
     value, policy, levels = _exact(opps, rules)
     return Solution(value, policy, levels, 0.0, "exact", rules)
 
 
-def action_values(u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def action_values(
+    u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, rules: Rules
+) -> tuple[np.ndarray, np.ndarray]:
     """Stationary values ``a_k / (1 - c_k)`` of every threshold k at a batch of states.
 
     Parameters
@@ -109,15 +163,14 @@ def action_values(u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, rules: R
         ``c_k``, the probability that the state repeats.
     """
     g = rules.goal
-    table = turn_total_table(rules.replace(players=2))
-    ks = np.arange(1, g + 1)
-    room = (g - own)[:, None, None]
-    gains = np.minimum(ks[None, :, None] + np.arange(table.width)[None, None, :], room)
-    rows = np.arange(u.shape[0])[:, None, None]
-    a = table.bust[1:][None, :] * u[:, :1] + (table.band[1:][None] * u[rows, gains]).sum(axis=2)
-    c = table.bust[1:][None, :] * opp_bust[:, None]
+    M = _geometry(rules.replace(players=2)).M  # M[x, k - 1] = P(X_k = x)
+    # Gains past goal - i land on the goal: read u there.
+    x = np.minimum(np.arange(M.shape[0])[None, :], (g - own)[:, None])
+    with _blas_single_thread():
+        a = np.take_along_axis(u, x, axis=1) @ M
+    c = M[0][None, :] * opp_bust[:, None]
     vals = a / (1.0 - c)
-    vals[ks[None, :] > (g - own)[:, None]] = -np.inf
+    vals[np.arange(1, g + 1)[None, :] > (g - own)[:, None]] = -np.inf
     return vals, c
 
 
@@ -139,7 +192,7 @@ def _exact(opps: Sequence[Mixture], rules: Rules) -> tuple[np.ndarray, np.ndarra
         outs = [m.outcomes(_own_view(states, p + 1)) for p, m in enumerate(opps)]
         # Gather V(min(i + x, g), min(j + y, g)) over x and the opponents' joint outcome.
         idx = [np.minimum(states[0][:, None] + xs[None, :], g).reshape((ns, g + 1) + (1,) * (n - 1))]
-        weight = 1.0
+        weight: Any = 1.0
         for p, (gains, probs) in enumerate(outs):
             shape = [ns, 1] + [1] * (n - 1)
             shape[2 + p] = gains.shape[1]

@@ -1,0 +1,71 @@
+"""Benchmark: exact best response to "hold at 25" against value iteration (Algorithm 0.1).
+
+Prints medians of wall-clock time, in one process:
+
+* goal 100: the exact solver, the paper's value iteration (the baseline) and their ratio; also
+  the generic level-by-level solver (the n-player path) as a second baseline, and both engines
+  of the two-player solver (numpy, and numba when installed: ``pip install pigtheory[fast]``);
+* the exact solver at goals 100, 200 and 400 and the growth exponent of time in the goal
+  (least-squares slope of log time against log goal).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from pigtheory import Rules, as_mixture, hold_at
+from pigtheory.simultaneous import _two_player_jit, best_response
+from pigtheory.simultaneous._two_player import best_response_two
+from pigtheory.simultaneous.best_response import _exact
+from pigtheory.simultaneous.evaluate import _profile
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    fn()  # warm caches (turn-total tables, batch geometry)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def main() -> dict[str, float]:
+    rules = Rules()
+    opp = hold_at(25)
+    t_exact = median_time(lambda: best_response(opp, rules), 21)
+    t_vi = median_time(lambda: best_response(opp, rules, method="value_iteration", progress=False), 3)
+    generic = _profile(1, opp, rules)[1:]
+    t_generic = median_time(lambda: _exact(generic, rules), 3)
+    sweeps = best_response(opp, rules, method="value_iteration", progress=False).iterations
+    mix = as_mixture(opp, rules)
+    engines = ["numpy"] + (["numba"] if _two_player_jit.AVAILABLE else [])
+    t_engine = {e: median_time(lambda e=e: best_response_two(mix, rules, 1e-13, e), 21) for e in engines}
+    print("best response to hold at 25, goal 100 (median wall-clock)")
+    print(f"  exact (default engine: {engines[-1]:5s})   {t_exact * 1e3:9.2f} ms")
+    for e, t in t_engine.items():
+        print(f"  exact, {e} engine               {t * 1e3:9.2f} ms")
+    print(f"  value iteration (Alg. 0.1)      {t_vi * 1e3:9.2f} ms   ({sweeps} sweeps, tol 1e-12)")
+    print(f"  exact, generic level-by-level   {t_generic * 1e3:9.2f} ms")
+    print(f"  ratio value iteration / exact   {t_vi / t_exact:9.1f} x")
+    for e, t in t_engine.items():
+        print(f"  ratio value iteration / {e:5s}   {t_vi / t:9.1f} x")
+    print(f"  ratio generic / exact           {t_generic / t_exact:9.1f} x")
+    goals = (100, 200, 400)
+    times = [
+        median_time(lambda g=g: best_response(opp, Rules(goal=g)), r)
+        for g, r in zip(goals, (21, 7, 3), strict=True)
+    ]
+    slope = float(np.polyfit(np.log(goals), np.log(times), 1)[0])
+    print(f"exact solver ({engines[-1]} engine) against hold at 25 by goal (median wall-clock)")
+    for g, t in zip(goals, times, strict=True):
+        print(f"  goal {g:4d}                       {t * 1e3:9.2f} ms")
+    print(f"  growth exponent (time ~ goal^p)  p = {slope:.2f}")
+    return {"exact_ms": t_exact * 1e3, "vi_ms": t_vi * 1e3, "ratio": t_vi / t_exact, "exponent": slope}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+"""Fig. 2 of Zhu et al. (2023): the best response's win rate against "hold at n", n = 10..40.
+
+Writes ``paper_figures/hold_at_sweep.png`` and ``.pdf``. The paper's local minima (16, 20, 25,
+33; text of the section "Optimal strategy given independent opponent strategy") are drawn as
+guides beside ours.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from paper_figures._common import save  # noqa: E402
+from pigtheory.plots import plot_hold_at_sweep  # noqa: E402
+from pigtheory.simultaneous import hold_at_sweep  # noqa: E402
+
+PAPER_MINIMA = (16, 20, 25, 33)
+
+
+def main() -> None:
+    sweep = hold_at_sweep(range(10, 41))
+    save(plot_hold_at_sweep(sweep, paper_minima=PAPER_MINIMA), "hold_at_sweep")
+
+
+if __name__ == "__main__":
+    main()

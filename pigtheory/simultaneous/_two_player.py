@@ -1,0 +1,293 @@
+"""Fast exact best response for two players: batches of anti-diagonals over strided views.
+
+Batches
+-------
+A batch holds the levels ``d0 .. d0 + m0 - 1`` of ``i + j``, with ``m0`` the smallest positive
+roll (2 for a six-sided die). Each of the two turns adds 0, at least ``m0`` points, or reaches
+the goal (a terminal state, known from the start), so every unknown successor of a state at
+level d lies at a level ``>= d + m0``: the states of one batch depend only on earlier batches and
+are solved together. Batch arrays have shape ``(m0, n, ...)``; entry ``(t, q)`` is the state
+``i = ihi - q``, ``j = d0 + t - i``. Entries off the board (``j < 0`` or ``j >= goal``) carry zero
+probabilities, so they compute exactly 0 and write it either into padding rows or into
+``V(i, goal)``, whose terminal value is 0 anyway (``test_terminal_values`` guards this).
+
+Strided views
+-------------
+Along a batch, ``W[j, i + x]`` (any table stored by B's score first) is one strided view with
+steps ``(R, R - 1, 1)`` in ``(t, q, x)``, R the row length, so reading the continuation values
+needs no fancy indexing and the ``x`` axis is contiguous, which lets BLAS read the view as is.
+The action values of all thresholds are then one matrix product with the banded matrix
+``M[x, k - 1] = P(X_k = x)`` (``x = 0`` the bust), clipped gains reading padded columns that
+repeat the terminal value.
+
+When B's turn does not depend on A's score (``hold_at``, a table by B's score only), the
+continuation ``U[a, j] = E_Y[V(a, min(j + Y, g))]`` is itself a stored table: each new value
+``V(i, j)`` enters ``U(i, j)`` as ``P(Y = 0 | j) V(i, j)`` on top of ``Z(i, j)``, the part with
+``Y > 0``, which is known before the batch. The self-loop factors ``1 / (1 - P(Y = 0 | j) P(X_k = 0))``
+then form a table by ``(j, k)``, read through another strided view. Otherwise (B's turn
+depends on A's score) ``U`` is gathered per batch from the transposed value table.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..policies import Mixture
+from ..rules import Rules
+from ..turn_total import turn_total_table
+from . import _two_player_jit as _jit
+
+
+@dataclass(frozen=True, eq=False)
+class _Batch:
+    d0: int
+    ihi: int
+    n: int
+    K: int  # thresholds 1..K are evaluated (K = goal - lowest own score of the batch)
+    start: int  # rows start .. start + m0 * n of the geometry's flat state arrays
+    valid: np.ndarray  # (m0, n) bool: the entry is a non-terminal state
+
+
+@dataclass(frozen=True, eq=False)
+class _Geometry:
+    goal: int
+    m0: int
+    width: int
+    batches: tuple[_Batch, ...]
+    i: np.ndarray  # own score of every batch entry, in batch order (clamped into the board)
+    j: np.ndarray  # opponent score (clamped)
+    valid: np.ndarray
+    M: np.ndarray  # (goal + width, goal): M[x, k - 1] = P(X_k = x), x = 0 the bust
+
+
+@lru_cache(maxsize=8)
+def _geometry(rules: Rules) -> _Geometry:
+    g = rules.goal
+    table = turn_total_table(rules.replace(players=2))
+    w = table.width
+    m0 = min(rules.scoring_faces)
+    batches, iis, jjs, oks = [], [], [], []
+    start = 0
+    d0 = 2 * g - 2 - m0 + 1
+    while d0 + m0 - 1 >= 0:
+        ilo = max(0, d0 - (g - 1))
+        ihi = min(d0 + m0 - 1, g - 1)
+        n = ihi - ilo + 1
+        i = np.broadcast_to(ihi - np.arange(n), (m0, n))
+        j = d0 + np.arange(m0)[:, None] - i
+        valid = (j >= 0) & (j < g)
+        valid.setflags(write=False)
+        batches.append(_Batch(d0, ihi, n, g - ilo, start, valid))
+        iis.append(i.ravel())
+        jjs.append(np.clip(j, 0, g - 1).ravel())
+        oks.append(valid.ravel())
+        start += m0 * n
+        d0 -= m0
+    M = np.zeros((g + w, g))
+    ks = np.arange(1, g + 1)
+    M[0] = table.bust[1:]
+    for r in range(w):
+        M[ks + r, ks - 1] = table.band[1:, r]
+    i_all, j_all, ok_all = (np.concatenate(a) for a in (iis, jjs, oks))
+    for a in (i_all, j_all, ok_all, M):
+        a.setflags(write=False)
+    return _Geometry(g, m0, w, tuple(batches), i_all, j_all, ok_all, M)
+
+
+def _view(buf: np.ndarray, row0: int, b: _Batch, m0: int, length: int, col_step: int = 1) -> np.ndarray:
+    """``view[t, q, x] = buf[row0 + j, i + x]`` at the batch entries (see the module docstring).
+
+    With ``col_step = 0`` the column does not move with the state: ``buf[row0 + j, x]``.
+    """
+    R = buf.shape[1]
+    first = (row0 + b.d0 - b.ihi) * R + col_step * b.ihi
+    return np.ndarray(
+        (m0, b.n, length),
+        buf.dtype,
+        buf,
+        first * buf.itemsize,
+        (R * buf.itemsize, (R - col_step) * buf.itemsize, buf.itemsize),
+    )
+
+
+def independent_of_own(opp: Mixture) -> bool:
+    """True when B's turn at (B's score j, A's score i) does not depend on i."""
+    th, w = opp.thresholds, opp.weights
+    return all(a.shape[1] == 1 or bool(np.all(a == a[:, :1])) for a in (th, w))
+
+
+def best_response_two(
+    opp: Mixture, rules: Rules, tie_tol: float, engine: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Exact best response of A to B's policy ``opp``: ``(value (g+1, g+1), policy (g, g))``.
+
+    ``engine``: ``"numpy"`` (batched, this module), ``"numba"`` (compiled loops, optional
+    dependency) or None: numba when it is installed and not disabled (``PIGTHEORY_NUMBA=0``).
+    """
+    if engine is None:
+        engine = "numba" if _jit.AVAILABLE else "numpy"
+    if engine == "numba":
+        if not _jit.AVAILABLE:
+            raise ValueError(
+                "engine: numba is not installed (pip install pigtheory[fast]) or PIGTHEORY_NUMBA=0"
+            )
+        return _solve_jit(opp, rules, tie_tol)
+    if engine != "numpy":
+        raise ValueError(f"engine must be 'numpy', 'numba' or None, got {engine!r}")
+    with _blas_single_thread():
+        return _solve(opp, rules, tie_tol)
+
+
+def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    geo = _geometry(rules)
+    g, w = geo.goal, geo.width
+    table = turn_total_table(rules.replace(players=2))
+    V = np.zeros((g + 1, g + 1))
+    V[g, :g], V[g, g] = 1.0, 0.5
+    policy = np.zeros((g, g), dtype=np.int64)
+    band_t = np.ascontiguousarray(table.band.T)
+    if independent_of_own(opp):
+        js = np.arange(g)
+        gains, probs = opp.outcomes((js, np.zeros_like(js)))
+        pb, pz = np.ascontiguousarray(probs[:, 0]), np.ascontiguousarray(probs[:, 1:])
+        cz = np.ascontiguousarray(np.minimum(js[:, None] + gains[:, 1:], g))
+        ut = np.zeros((g, 2 * g + w + 1))
+        ut[:, g:] = (pb + (V[g][cz] * pz).sum(axis=1))[:, None]
+        inv = 1.0 / (1.0 - pb[:, None] * table.bust[None, :])
+        _jit.kernels()[0](g, table.bust, band_t, inv, cz, pz, pb, tie_tol, V, ut, policy)
+        return V, policy
+    ii, jj = np.indices((g, g))
+    gains, probs = opp.outcomes((jj, ii))
+    cols = np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
+    vt = np.zeros((g + 1, 2 * g + w + 1))
+    vt[:, g:] = V[g][:, None]
+    _jit.kernels()[1](g, table.bust, band_t, np.ascontiguousarray(probs), cols, tie_tol, vt, policy)
+    V[:g, :] = vt[:, :g].T
+    return V, policy
+
+
+def _solve(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    geo = _geometry(rules)
+    g, m0, w = geo.goal, geo.m0, geo.width
+    G = g + 1
+    bust = geo.M[0]
+    own, opp_j, ok = geo.i, geo.j, geo.valid
+    # Tables by B's score first, m0 padding rows on both sides for batch entries off the board;
+    # columns run past the goal, where they repeat the terminal value.
+    shape = (G + 2 * m0, 2 * g + w + 2)
+    vt = np.zeros(shape)
+    vt[m0 : m0 + g, g:] = 1.0
+    vt[m0 + g, g:] = 0.5
+    pol = np.zeros(shape, dtype=np.int64)
+    indep = independent_of_own(opp)
+    if indep:
+        js = np.arange(g)
+        gains, probs = opp.outcomes((js, np.zeros_like(js)))
+        pb = probs[:, 0]
+        cz, pz = np.minimum(js[:, None] + gains[:, 1:], g), probs[:, 1:]
+        ut = np.zeros(shape)
+        ut[m0 : m0 + g, g:] = (pb + (vt[m0 + cz, g] * pz).sum(axis=1))[:, None]
+        tbuf = np.ones((G + 2 * m0, g))
+        tbuf[m0 : m0 + g] = 1.0 / (1.0 - pb[:, None] * bust[None, :])
+        # Z(i, j) = sum over Y > 0 of P(Y) V(i, j + Y): flat positions in vt and weights, by
+        # outcome first (numpy is slow on a short last axis).
+        fz = np.take(np.ascontiguousarray((cz - js[:, None]).T), opp_j, axis=1)
+        fz *= shape[1]
+        fz += (m0 + opp_j) * shape[1] + own
+        wz = np.take(np.ascontiguousarray(pz.T), opp_j, axis=1)
+        wz *= ok
+        pb_all = pb[opp_j] * ok
+    else:
+        ii, jj = np.indices((g, g))
+        gains, probs = opp.outcomes((jj, ii))
+        p_all = np.where(ok[:, None], probs[own, opp_j], 0.0)
+        c_all = m0 + np.minimum(jj[..., None] + gains, g)[own, opp_j]
+    flat = vt.reshape(-1)
+    for b in geo.batches:
+        s0, s1 = b.start, b.start + m0 * b.n
+        K, L = b.K, b.K + w
+        if indep:
+            zd = np.einsum("rs,rs->s", flat[fz[:, s0:s1]], wz[:, s0:s1]).reshape(m0, b.n)
+            uv = _view(ut, m0, b, m0, L)
+            uv[..., 0] = zd
+            vals = _threshold_values(uv, geo.M, K, w)
+            vals *= _view(tbuf, m0, b, m0, K, col_step=0)
+        else:
+            p = p_all[s0:s1].reshape(m0, b.n, -1)
+            win = np.lib.stride_tricks.sliding_window_view(vt, L, axis=1)
+            gathered = win[c_all[s0:s1], own[s0:s1, None]].reshape(m0, b.n, -1, L)
+            u = np.matmul(p[..., None, :], gathered)[..., 0, :]
+            vals = _threshold_values(u, geo.M, K, w)
+            vals /= 1.0 - p[..., :1] * bust[:K]
+        # Rows with i > ilo also get thresholds k > goal - i, unmasked: with gains clipped at the
+        # goal, such a k is "reach the goal" with a larger bust probability, never better than
+        # k = goal - i (up to rounding), and ties go to the smaller k.
+        best = vals.max(axis=2)
+        k = np.argmax(vals >= (best - tie_tol)[..., None], axis=2)
+        _view(vt, m0, b, m0, 1)[..., 0] = best
+        _view(pol, m0, b, m0, 1)[..., 0] = k
+        if indep:
+            uv[..., 0] += pb_all[s0:s1].reshape(m0, b.n) * best
+    value = vt[m0 : m0 + G, :G].T.copy()
+    policy = pol[m0 : m0 + g, :g].T + 1
+    return value, policy
+
+
+_BLOCK = 100
+
+
+def _threshold_values(u: np.ndarray, M: np.ndarray, K: int, w: int) -> np.ndarray:
+    """``out[..., k - 1] = sum_x u[..., x] P(X_k = x)`` for k = 1..K, by blocks of k.
+
+    Each block of thresholds reads only the bust column and a band of ``u``, so the work stays
+    proportional to ``K * (block + w)`` instead of ``K * (K + w)``.
+    """
+    if K <= _BLOCK:
+        return np.matmul(u[..., : K + w], M[: K + w, :K])
+    out = np.empty(u.shape[:-1] + (K,))
+    for k1 in range(0, K, _BLOCK):
+        k2 = min(k1 + _BLOCK, K)
+        if k1 == 0:
+            out[..., :k2] = np.matmul(u[..., : k2 + w], M[: k2 + w, :k2])
+        else:
+            out[..., k1:k2] = np.matmul(u[..., k1 : k2 + w], M[k1 : k2 + w, k1:k2])
+            out[..., k1:k2] += u[..., :1] * M[0, k1:k2]
+    return out
+
+
+@contextmanager
+def _blas_single_thread() -> Iterator[None]:
+    """Run BLAS single-threaded in this thread (OpenBLAS >= 0.3.27), if the library allows.
+
+    The products here are small and many; a second BLAS thread gains little and, on a busy
+    machine, waits for a time slice at every call (tens of milliseconds each).
+    """
+    setter = _thread_local_setter()
+    if setter is None:
+        yield
+        return
+    old = setter(1)
+    try:
+        yield
+    finally:
+        setter(old)
+
+
+@lru_cache(maxsize=1)
+def _thread_local_setter() -> Callable[[int], int] | None:
+    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(libs.glob("*openblas*")):
+        try:
+            fn = ctypes.CDLL(str(path)).openblas_set_num_threads_local
+        except (OSError, AttributeError):
+            continue
+        fn.argtypes, fn.restype = [ctypes.c_int], ctypes.c_int
+        return fn
+    return None

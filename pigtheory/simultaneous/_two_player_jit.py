@@ -1,0 +1,119 @@
+"""Optional compiled kernels (numba) for the two-player best response.
+
+The same backward induction as :mod:`._two_player`, state by state over the levels of
+``i + j`` from the top, with plain loops instead of batched array operations: a loop costs
+nothing per state here, while numpy pays a fixed price per call. Used when numba is installed
+(``pip install pigtheory[fast]``) unless ``PIGTHEORY_NUMBA=0``; the numpy path is the fallback
+and the reference (tests check that both agree). The first use in a process compiles the
+kernels or loads them from numba's disk cache (seconds), so numba pays off from a few solves on
+(sweeps, self-play), not for one solve in a fresh process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+AVAILABLE = importlib.util.find_spec("numba") is not None and os.environ.get("PIGTHEORY_NUMBA", "1") != "0"
+"""numba is installed and not disabled; numba itself is imported on first use only."""
+
+
+def _values(vals, room, bust, band_t, u, u0, scale, divide):  # pragma: no cover - compiled
+    """``vals[k] = (P(X_k = 0) u0 + sum_r P(X_k = k + r) u[k + r]) * scale[k]`` (or ``/``),
+    k = 1..room, and the largest of them. One die's six faces get an unrolled body so that
+    the loop over k vectorises."""
+    w = band_t.shape[0]
+    if w == 6:
+        b0, b1, b2, b3, b4, b5 = band_t[0], band_t[1], band_t[2], band_t[3], band_t[4], band_t[5]
+        for k in range(1, room + 1):
+            a = (
+                bust[k] * u0
+                + b0[k] * u[k]
+                + b1[k] * u[k + 1]
+                + b2[k] * u[k + 2]
+                + b3[k] * u[k + 3]
+                + b4[k] * u[k + 4]
+                + b5[k] * u[k + 5]
+            )
+            vals[k] = a / scale[k] if divide else a * scale[k]
+    else:
+        for k in range(1, room + 1):
+            a = bust[k] * u0
+            for r in range(w):
+                a += band_t[r, k] * u[k + r]
+            vals[k] = a / scale[k] if divide else a * scale[k]
+    best = -np.inf
+    for k in range(1, room + 1):
+        if vals[k] > best:
+            best = vals[k]
+    return best
+
+
+def _first_within(vals, room, best, tie_tol):  # pragma: no cover - compiled
+    for k in range(1, room + 1):
+        if vals[k] >= best - tie_tol:
+            return k
+    return 1
+
+
+def _independent(g, bust, band_t, inv, cz, pz, pb, tie_tol, V, UT, policy):  # pragma: no cover - compiled
+    """B's turn depends on B's score only. ``UT[j, a] = E_Y[V(a, j + Y)]`` (columns past the
+    goal already hold the terminal values); ``V`` holds the terminal values, zeros elsewhere;
+    ``inv[j, k] = 1 / (1 - P(X_k = 0) P(Y = 0 | j))``; ``band_t[r, k] = P(X_k = k + r)``."""
+    vals = np.empty(g + 1)
+    for d in range(2 * g - 2, -1, -1):
+        for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
+            j = d - i
+            room = g - i
+            z = 0.0
+            for r in range(pz.shape[1]):
+                z += pz[j, r] * V[i, cz[j, r]]
+            # Until solved, V(i, j) counts as 0: the self-loop is in the denominator (inv).
+            best = _values(vals, room, bust, band_t, UT[j, i:], z, inv[j], False)
+            V[i, j] = best
+            policy[i, j] = _first_within(vals, room, best, tie_tol)
+            UT[j, i] = z + pb[j] * best
+
+
+def _general(g, bust, band_t, P, C, tie_tol, VT, policy):  # pragma: no cover - compiled
+    """B's turn may depend on A's score: ``P[i, j, r]``, ``C[i, j, r]`` give B's outcomes (column
+    0 the bust) and the columns they land on. ``VT[c, a] = V(a, c)``, terminal past the goal."""
+    w = band_t.shape[0]
+    R = P.shape[2]
+    u = np.empty(g + w + 1)
+    den = np.empty(g + 1)
+    vals = np.empty(g + 1)
+    for d in range(2 * g - 2, -1, -1):
+        for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
+            j = d - i
+            room = g - i
+            for x in range(room + 1):
+                u[x] = 0.0
+            for r in range(R):
+                p = P[i, j, r]
+                c = C[i, j, r]
+                for x in range(room + 1):
+                    u[x] += p * VT[c, i + x]
+            for x in range(room + 1, room + w):
+                u[x] = u[room]
+            for k in range(1, room + 1):
+                den[k] = 1.0 - bust[k] * P[i, j, 0]
+            best = _values(vals, room, bust, band_t, u, u[0], den, True)
+            VT[j, i] = best
+            policy[i, j] = _first_within(vals, room, best, tie_tol)
+
+
+@lru_cache(maxsize=1)
+def kernels() -> tuple[Any, Any]:
+    """The compiled ``(independent, general)`` kernels; the first call compiles them (seconds,
+    then cached on disk by numba)."""
+    from numba import njit
+
+    global _values, _first_within  # the kernels call the compiled helpers
+    _values = njit(cache=True, nogil=True)(_values)
+    _first_within = njit(cache=True, nogil=True)(_first_within)
+    return njit(cache=True, nogil=True)(_independent), njit(cache=True, nogil=True)(_general)

@@ -1,0 +1,129 @@
+"""The best response's value against every "hold at n" opponent (Fig. 2 and Table S1 of the paper).
+
+For each n the exact best response to ``hold_at(n)`` is solved and its win probability at the
+start of the game, ``value[0, 0]``, recorded. The curve's smallest value marks the hardest "hold
+at n" opponent to exploit; its local minima are the n where both neighbours are easier.
+
+References
+----------
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): Fig. 2 (numbered Fig. 1 in the text) and
+Supplementary Table S1.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..policies import hold_at
+from ..results import freeze
+from ..rules import Rules
+from .best_response import best_response
+
+__all__ = ["HoldAtSweep", "hold_at_sweep"]
+
+
+@dataclass(frozen=True, eq=False)
+class HoldAtSweep:
+    """Best-response values against "hold at n", one per n.
+
+    Attributes
+    ----------
+    ns : numpy.ndarray of int
+        The thresholds n of the opponent, ascending.
+    values : numpy.ndarray of float
+        ``values[t]``: the best response's win probability at (0, 0) against ``hold_at(ns[t])``.
+    best_n : int
+        The n with the smallest value: the "hold at n" opponent that concedes least.
+    local_minima : tuple of int
+        Every interior n whose value is strictly below both neighbours' in ``ns``.
+    rules : Rules
+    """
+
+    ns: np.ndarray
+    values: np.ndarray
+    best_n: int
+    local_minima: tuple[int, ...]
+    rules: Rules
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+    def value(self, n: int) -> float:
+        """The value against ``hold_at(n)``."""
+        hits = np.flatnonzero(self.ns == n)
+        if hits.size == 0:
+            raise ValueError(f"n: {n} is not in the sweep ({self.ns.min()}..{self.ns.max()})")
+        return float(self.values[hits[0]])
+
+
+def hold_at_sweep(ns: Iterable[int], rules: Rules = Rules(), progress: bool | None = None) -> HoldAtSweep:
+    """Value at (0, 0) of the exact best response to ``hold_at(n)`` for every n in ``ns``.
+
+    Parameters
+    ----------
+    ns : iterable of int
+        Distinct opponent thresholds, each >= 1 (sorted here).
+    rules : Rules
+        Two players, one die.
+    progress : bool, optional
+        Progress bar on stderr (default: when stderr is a terminal).
+
+    Returns
+    -------
+    HoldAtSweep
+
+    Notes
+    -----
+    ``values[n] = max_pi P(A wins from (0, 0) | A plays pi, B holds at n)``, each by the exact
+    solver of :func:`best_response`. A local minimum is ``values[t] < values[t - 1]`` and
+    ``values[t] < values[t + 1]``, neighbours taken in the sorted ``ns`` (the end points, with one
+    neighbour, are never local minima).
+
+    Examples
+    --------
+    >>> sw = hold_at_sweep(range(2, 9), Rules(goal=20))
+    >>> sw.best_n in sw.ns, bool(sw.values.min() == sw.value(sw.best_n))
+    (True, True)
+    """
+    if rules.players != 2:
+        raise ValueError(f"rules: the hold-at sweep is for players=2, got players={rules.players}")
+    try:
+        arr = np.array(sorted(int(n) for n in ns), dtype=np.int64)
+    except (TypeError, ValueError):
+        raise ValueError("ns must be an iterable of integers") from None
+    if arr.size == 0 or arr[0] < 1 or np.any(np.diff(arr) == 0):
+        raise ValueError(f"ns must hold distinct integers >= 1, got {arr.tolist()}")
+    values = np.empty(arr.size)
+    with _bar(progress, "hold-at sweep") as bar:
+        for t, n in enumerate(arr):
+            values[t] = best_response(hold_at(int(n)), rules).value[0, 0]
+            if bar is not None:
+                bar(t + 1, arr.size)
+    inner = (values[1:-1] < values[:-2]) & (values[1:-1] < values[2:])
+    minima = tuple(int(n) for n in arr[1:-1][inner])
+    return HoldAtSweep(arr, values, int(arr[int(np.argmin(values))]), minima, rules)
+
+
+@contextmanager
+def _bar(progress: bool | None, label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A minimal stderr progress bar (``pigtheory`` has no shared one yet): ``bar(done, total)``."""
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if not progress:
+        yield None
+        return
+
+    def bar(done: int, total: int) -> None:
+        filled = int(30 * done / max(total, 1))
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
+        sys.stderr.flush()
+
+    try:
+        yield bar
+    finally:
+        sys.stderr.write("\n")

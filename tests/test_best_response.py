@@ -1,0 +1,285 @@
+"""Best response to independent opponents (Algorithm 0.1 of Zhu et al. 2023)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from pigtheory import MixedPolicy, Rules, ThresholdTable, hold_at, turn_total
+from pigtheory.simultaneous import best_response, hold_at_sweep, win_probability
+from pigtheory.simultaneous.best_response import _exact
+from pigtheory.simultaneous.evaluate import _profile
+
+
+def random_table(goal: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    room = goal - np.arange(goal)[:, None]
+    return np.minimum(rng.integers(1, goal + 1, (goal, goal)), room)
+
+
+@pytest.mark.parametrize("goal", [10, 30, 100])
+def test_exact_agrees_with_value_iteration_hold_at(goal):
+    rules = Rules(goal=goal)
+    exact = best_response(hold_at(min(25, goal)), rules)
+    vi = best_response(hold_at(min(25, goal)), rules, method="value_iteration", tol=1e-13)
+    assert np.abs(exact.value - vi.value).max() < 1e-10
+    assert vi.method == "value_iteration" and vi.residual < 1e-13 and vi.iterations > 1
+    assert exact.method == "exact" and exact.residual == 0.0
+
+
+@pytest.mark.parametrize("goal", [10, 30])
+def test_exact_agrees_with_value_iteration_table(goal):
+    """An opponent whose threshold depends on A's score (the gathered, not strided, path)."""
+    rules = Rules(goal=goal)
+    table = random_table(goal, goal)
+    exact = best_response(table, rules)
+    vi = best_response(table, rules, method="value_iteration", tol=1e-13)
+    assert np.abs(exact.value - vi.value).max() < 1e-10
+
+
+@pytest.mark.parametrize(
+    "rules, opponent",
+    [
+        (Rules(goal=10), hold_at(3)),
+        (Rules(goal=30), hold_at(8)),
+        (Rules(goal=30), "table"),
+        (Rules.piglet(goal=12), hold_at(3)),
+        (Rules.piglet(goal=12), "table"),
+        (Rules(goal=20, die_faces=8), hold_at(9)),
+        (Rules(goal=20, die_faces=4, face_points=(3, 4, 5)), hold_at(4)),
+        (Rules(goal=20, die_faces=4, face_points=(3, 4, 5)), "table"),
+    ],
+)
+def test_two_player_path_agrees_with_generic_levels(rules, opponent):
+    """The batched two-player solver against the generic level-by-level backward induction."""
+    if opponent == "table":
+        opponent = random_table(rules.goal, 7)
+    fast = best_response(opponent, rules)
+    value, policy, _ = _exact(_profile(1, opponent, rules)[1:], rules)
+    assert np.abs(fast.value - value).max() < 1e-13
+    assert np.array_equal(fast.policy, policy)
+
+
+def test_value_is_the_win_probability_of_the_policy():
+    rules = Rules(goal=40)
+    for opp in (hold_at(10), random_table(40, 3)):
+        br = best_response(opp, rules)
+        assert np.abs(win_probability(br.policy, opp, rules) - br.value).max() < 1e-12
+
+
+@pytest.mark.parametrize("goal", [20, 50])
+def test_best_response_dominates_other_policies(goal):
+    rules = Rules(goal=goal)
+    for opp in (hold_at(8), random_table(goal, 11)):
+        br = best_response(opp, rules)
+        others = [hold_at(n) for n in (1, 4, 8, 15, goal)] + [random_table(goal, s) for s in range(4)]
+        for policy in others:
+            assert np.all(br.value >= win_probability(policy, opp, rules) - 1e-12)
+
+
+def _by_hand(goal: int, components: list[tuple[int, Fraction]]) -> list[list[Fraction]]:
+    """Exact best-response values against B mixing "hold at n" with fixed weights, in fractions.
+
+    Plain backward induction over i + j with the per-state mixture of B's turn built here:
+    P(Y = y) = sum_l w_l P(X_{min(n_l, goal - j)} = y), each turn clipped at the goal.
+    """
+
+    def dist(k: int, room: int) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        for gain, p in turn_total(k, exact=True).pmf.items():
+            out[min(gain, room)] = out.get(min(gain, room), Fraction(0)) + p
+        return out
+
+    g = goal
+    V = [[Fraction(0)] * (g + 1) for _ in range(g + 1)]
+    for j in range(g):
+        V[g][j] = Fraction(1)
+    V[g][g] = Fraction(1, 2)
+    for d in range(2 * g - 2, -1, -1):
+        for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
+            j = d - i
+            ydist: dict[int, Fraction] = {}
+            for n, w in components:
+                for y, p in dist(min(n, g - j), g - j).items():
+                    ydist[y] = ydist.get(y, Fraction(0)) + w * p
+            best = None
+            for k in range(1, g - i + 1):
+                xdist = dist(k, g - i)
+                a = sum(
+                    (
+                        px * py * V[i + x][j + y]
+                        for x, px in xdist.items()
+                        for y, py in ydist.items()
+                        if (x, y) != (0, 0)
+                    ),
+                    start=Fraction(0),
+                )
+                v = a / (1 - xdist[0] * ydist[0])
+                best = v if best is None or v > best else best
+            V[i][j] = best
+    return V
+
+
+def test_mixed_opponent_by_hand():
+    goal = 6
+    rules = Rules(goal=goal)
+    comps = [(2, Fraction(1, 3)), (5, Fraction(2, 3))]
+    mixed = MixedPolicy.of([(hold_at(n), float(w)) for n, w in comps], rules)
+    br = best_response(mixed, rules)
+    exact = _by_hand(goal, comps)
+    assert np.abs(br.value - np.array(exact, dtype=float)).max() < 1e-14
+    assert np.abs(win_probability(br.policy, mixed, rules) - br.value).max() < 1e-13
+    vi = best_response(mixed, rules, method="value_iteration", tol=1e-14)
+    assert np.abs(vi.value - br.value).max() < 1e-12
+
+
+def test_mixture_weights_may_depend_on_a():
+    """Eq. (12) per state: a mixture whose weights change with A's score."""
+    goal = 12
+    rules = Rules(goal=goal)
+    w = np.where(np.arange(goal)[None, :] < 6, 0.25, 0.75) * np.ones((goal, goal))
+    mixed = MixedPolicy.of([(hold_at(3), w), (hold_at(9), 1 - w)], rules)
+    br = best_response(mixed, rules)
+    vi = best_response(mixed, rules, method="value_iteration", tol=1e-14)
+    assert np.abs(vi.value - br.value).max() < 1e-12
+    for policy in (hold_at(3), hold_at(6), random_table(goal, 1)):
+        assert np.all(br.value >= win_probability(policy, mixed, rules) - 1e-12)
+
+
+def test_paper_value_against_hold_at_25():
+    """Z23.3: the best response to "hold at 25" wins with probability 0.5231 (Fig. 2, Table S1)."""
+    br = best_response(hold_at(25))
+    assert abs(br.value[0, 0] - 0.5231) < 5e-5
+    assert br.value.shape == (101, 101) and br.policy.shape == (100, 100)
+    assert not br.value.flags.writeable and not br.policy.flags.writeable
+    room = 100 - np.arange(100)[:, None]
+    assert np.all((br.policy >= 1) & (br.policy <= room))
+
+
+def test_terminal_values():
+    br = best_response(hold_at(4), Rules(goal=10))
+    assert np.all(br.value[10, :10] == 1.0) and br.value[10, 10] == 0.5
+    assert np.all(br.value[:10, 10] == 0.0)
+
+
+def test_ties_go_to_the_smallest_threshold():
+    # With B one roll from the goal-ish and A unable to matter, many k tie; the smallest is chosen.
+    br = best_response(hold_at(1), Rules(goal=2))
+    assert br.policy.tolist() == [[1, 1], [1, 1]]
+
+
+@pytest.mark.parametrize(
+    "opponent",
+    [
+        np.ones((5, 5), dtype=int),  # wrong shape for goal 10
+        np.zeros((10, 10), dtype=int),  # threshold 0
+        np.full((10, 10), 10),  # above goal - own
+        ThresholdTable(np.full(10, 11)),
+        MixedPolicy(np.full((10, 10, 2), 2), np.full((10, 10, 2), 0.4)),  # weights sum to 0.8
+        MixedPolicy(np.full((10, 10, 2), 2), np.stack([np.full((10, 10), 1.5), np.full((10, 10), -0.5)], -1)),
+        "hold at 3",
+        [hold_at(3), hold_at(4)],  # two opponents for two players
+    ],
+)
+def test_bad_opponents_raise(opponent):
+    with pytest.raises(ValueError):
+        best_response(opponent, Rules(goal=10))
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"method": "policy_iteration"},
+        {"method": "value_iteration", "tol": 0},
+        {"method": "value_iteration", "max_iter": 0},
+    ],
+)
+def test_bad_arguments_raise(kwargs):
+    with pytest.raises(ValueError):
+        best_response(hold_at(3), Rules(goal=10), **kwargs)
+
+
+def test_value_iteration_is_for_two_players():
+    with pytest.raises(ValueError, match="players=2"):
+        best_response([hold_at(3), hold_at(3)], Rules(goal=8, players=3), method="value_iteration")
+
+
+def test_value_iteration_warns_at_max_iter():
+    with pytest.warns(RuntimeWarning, match="max_iter"):
+        sol = best_response(hold_at(3), Rules(goal=10), method="value_iteration", max_iter=2)
+    assert sol.iterations == 2 and sol.residual > 1e-12
+
+
+def test_hold_at_sweep_small():
+    rules = Rules(goal=30)
+    sw = hold_at_sweep(range(3, 13), rules)
+    assert sw.ns.tolist() == list(range(3, 13))
+    expected = [best_response(hold_at(n), rules).value[0, 0] for n in range(3, 13)]
+    assert np.allclose(sw.values, expected, rtol=0, atol=0)
+    assert sw.best_n == int(sw.ns[np.argmin(sw.values)])
+    v = sw.values
+    minima = [int(sw.ns[t]) for t in range(1, len(v) - 1) if v[t] < v[t - 1] and v[t] < v[t + 1]]
+    assert list(sw.local_minima) == minima
+    assert sw.value(5) == v[2]
+    with pytest.raises(ValueError):
+        sw.value(40)
+
+
+@pytest.mark.parametrize("ns", [[], [0, 1], [3, 3], ["a"]])
+def test_hold_at_sweep_bad_ns(ns):
+    with pytest.raises(ValueError):
+        hold_at_sweep(ns, Rules(goal=10))
+
+
+@pytest.mark.parametrize("rules", [Rules(goal=10), Rules(goal=40), Rules.piglet(goal=12)])
+def test_numba_engine_agrees_with_numpy(rules):
+    """The optional compiled kernels (numba) against the batched numpy path."""
+    from pigtheory.policies import as_mixture
+    from pigtheory.simultaneous import _two_player_jit
+    from pigtheory.simultaneous._two_player import best_response_two
+
+    if not _two_player_jit.AVAILABLE:
+        pytest.skip("numba is not installed (or PIGTHEORY_NUMBA=0)")
+
+    g = rules.goal
+    mixed = MixedPolicy.of([(hold_at(2), 0.25), (hold_at(5), 0.75)], rules)
+    for opp in (hold_at(4), random_table(g, 5), mixed):
+        mix = as_mixture(opp, rules)
+        v1, p1 = best_response_two(mix, rules, 1e-13, "numpy")
+        v2, p2 = best_response_two(mix, rules, 1e-13, "numba")
+        assert np.abs(v1 - v2).max() < 1e-14
+        assert np.array_equal(p1, p2)
+
+
+def test_unknown_engine():
+    from pigtheory.policies import as_mixture
+    from pigtheory.simultaneous._two_player import best_response_two
+
+    with pytest.raises(ValueError, match="engine"):
+        best_response_two(as_mixture(hold_at(3), Rules(goal=6)), Rules(goal=6), 1e-13, "fortran")
+
+
+def test_action_values_and_greedy_helpers():
+    """The shared building blocks, against a direct sum over X_k's outcomes."""
+    from pigtheory.simultaneous.best_response import TIE_TOL, action_values, greedy
+
+    rules = Rules(goal=12)
+    g = rules.goal
+    rng = np.random.default_rng(4)
+    own = np.array([0, 3, 7, 11])
+    u = rng.random((own.size, g + 1))
+    opp_bust = rng.random(own.size) * 0.8
+    vals, c = action_values(u, own, opp_bust, rules)
+    for s, i in enumerate(own):
+        for k in range(1, g + 1):
+            if k > g - i:
+                assert vals[s, k - 1] == -np.inf
+                continue
+            pmf = turn_total(k).pmf
+            a = sum(p * u[s, min(x, g - i)] for x, p in pmf.items())
+            assert vals[s, k - 1] == pytest.approx(a / (1 - pmf[0] * opp_bust[s]), abs=1e-14)
+            assert c[s, k - 1] == pytest.approx(pmf[0] * opp_bust[s], abs=1e-15)
+    best, k = greedy(np.array([[0.1, 0.5, 0.5 - TIE_TOL / 2, 0.5], [-np.inf, 0.3, 0.2, -np.inf]]))
+    assert best.tolist() == [0.5, 0.3] and k.tolist() == [2, 2]
