@@ -139,10 +139,10 @@ def pace_race(c: int = 21, d: int = 8, e: int = 29) -> PaceRace:
 
     Examples
     --------
-    >>> int(pace_race().hold_value(np.array(50), np.array(62)))  # 12 is nearer 8 than 16
+    >>> int(pace_race().hold_value(np.array(50), np.array(60)))  # 10: nearest multiple 8
     22
-    >>> int(pace_race().hold_value(np.array(50), np.array(62 - 8)))  # halfway: the greater
-    22
+    >>> int(pace_race().hold_value(np.array(50), np.array(62)))  # 12: halfway, the greater 16
+    23
     """
     return PaceRace(c, d, e)
 

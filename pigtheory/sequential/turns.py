@@ -43,7 +43,7 @@ def turn_matrix(roll: np.ndarray, rules: Rules) -> np.ndarray:
     >>> r = Rules(goal=4)
     >>> t = turn_matrix(roll_table(hold_at(2), r), r)
     >>> [round(float(x), 4) for x in t[0, 0]]
-    [0.1667, 0.0, 0.0, 0.0, 0.8333]
+    [0.1667, 0.0, 0.1667, 0.1667, 0.5]
     """
     g = rules.goal
     roll = np.asarray(roll, dtype=bool)
