@@ -76,30 +76,38 @@ def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: i
     p1 = None
     if dt:
         boundary = (q_free + const) / (1.0 - q_double)
-        p1 = np.where(done, boundary[None], 0.0)
+        p1 = np.empty((kk, g, g))
+        p1[:] = np.where(done, boundary[None], 0.0)
     roll = np.zeros((g, g, g), dtype=bool) if full else None
+    f0 = p0.reshape(kk, g * g)
+    f1 = None if p1 is None else p1.reshape(kk, g * g)
+    assert np.shares_memory(f0, p0) and (f1 is None or np.shares_memory(f1, p1))
     if dt and explicit_tail:
         p1[g + explicit_tail :] = 0.0  # beyond the followed tail: needs ~tail/12 more doubles
-    for k in range(g - 1 + (explicit_tail if dt else 0), -1, -1):
-        r = const + np.tensordot(pfree, p0[k + 1 : k + 1 + m], axes=1)
+    tail = explicit_tail if dt else 0
+    for k in range(g - 1 + tail, -1, -1):
+        # only own scores i < goal - k are still playing (all rows when following the tail)
+        rows = g if tail else g - k
+        # (flattened over (i, j): the first rows are one strided block, no copy)
+        r = const[:rows] + (pfree @ f0[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
         if dt:
-            r += np.tensordot(pforced, p1[k + 1 : k + 1 + m], axes=1)
-            if explicit_tail:
+            r += (pforced @ f1[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
+            if tail:
                 p1[k] = r
                 if k >= g:
                     continue
-        live = ii + k < g
+        live = ii[:rows] + k < g
         if k:
-            hold = 1.0 - vpad_t[k : k + g]
+            hold = 1.0 - vpad_t[k : k + rows]
             ch = r > hold + _TIE
         else:
             hold = 1.0 - v.T
             ch = r >= hold - _TIE
-        p0[k] = np.where(live, np.where(ch, r, hold), 1.0)
-        if dt and not explicit_tail:
-            p1[k] = np.where(live, r, p1[k])
+        p0[k, :rows] = np.where(live, np.where(ch, r, hold), 1.0)
+        if dt and not tail:
+            p1[k, :rows] = r
         if full:
-            roll[:, :, k] = ch & live
+            roll[:rows, :, k] = ch & live
     if not full:
         return p0[0].copy()
     def ijk(a):
