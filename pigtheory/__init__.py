@@ -1,6 +1,6 @@
 """pigtheory: the game theory of the dice game Pig, solved exactly where it can be."""
 
-from . import simultaneous
+from . import length, sequential, simultaneous
 from .policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture, hold_at
 from .results import Solution
 from .rules import Rules
@@ -20,4 +20,6 @@ __all__ = [
     "as_mixture",
     "Solution",
     "simultaneous",
+    "sequential",
+    "length",
 ]
