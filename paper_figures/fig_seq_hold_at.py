@@ -9,10 +9,17 @@ from paper_figures._common import plt, save
 
 def main() -> None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    for ax, rules, paper, title in ((axes[0], TWO, TABLE_A2, "standard two-dice Pig"), (axes[1], DT, TABLE_A3, "Double Trouble")):
+    for ax, rules, paper, title in (
+        (axes[0], TWO, TABLE_A2, "standard two-dice Pig"),
+        (axes[1], DT, TABLE_A3, "Double Trouble"),
+    ):
         rows = optimal_vs_hold_at(rules)
         n = rows[:, 0]
-        for col, label, color in ((1, "optimal goes first", "C0"), (2, "optimal goes second", "C1"), (3, "average", "C2")):
+        for col, label, color in (
+            (1, "optimal goes first", "C0"),
+            (2, "optimal goes second", "C1"),
+            (3, "average", "C2"),
+        ):
             ax.plot(n, rows[:, col], marker="o", markersize=3, color=color, label=f"{label} (exact)")
             ax.plot(n, [paper[int(x)][col - 1] for x in n], "x", color=color, markersize=4, alpha=0.7)
         best = rows[rows[:, 3].argmin()]

@@ -18,8 +18,15 @@ def main() -> None:
         for j in range(10):
             differs = t[i, j] != SLIDE[i, j]
             label = f"{t[i, j]}" + (f"\n(slide {SLIDE[i, j]})" if differs else "")
-            ax.text(j, i, label, ha="center", va="center", fontsize=7 if differs else 9,
-                    color="darkred" if differs else "black")
+            ax.text(
+                j,
+                i,
+                label,
+                ha="center",
+                va="center",
+                fontsize=7 if differs else 9,
+                color="darkred" if differs else "black",
+            )
     ax.set_xticks(range(10))
     ax.set_yticks(range(10))
     ax.set_xlabel("opponent's score")

@@ -13,8 +13,15 @@ def main() -> None:
     for idx, n in enumerate(range(17, 27)):
         d = single_player(n)
         t = range(d.pmf.size)
-        ax.plot(t, d.pmf, marker="o", markersize=2.5, linewidth=1, color=cmap(idx / 9),
-                label=f"hold at {n}: mean {d.mean:.2f}, sd {d.sd:.2f}")
+        ax.plot(
+            t,
+            d.pmf,
+            marker="o",
+            markersize=2.5,
+            linewidth=1,
+            color=cmap(idx / 9),
+            label=f"hold at {n}: mean {d.mean:.2f}, sd {d.sd:.2f}",
+        )
     ax.set_xlim(0, 40)
     ax.set_xlabel("turns to reach 100")
     ax.set_ylabel("probability")

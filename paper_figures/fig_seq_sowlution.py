@@ -35,7 +35,9 @@ def boundary_figure(thresholds: np.ndarray, title: str):
 
 def main() -> None:
     sol = solve(Rules())
-    fig = boundary_figure(sol.hold_thresholds(), "One-die Pig, goal 100: where the optimal player first holds")
+    fig = boundary_figure(
+        sol.hold_thresholds(), "One-die Pig, goal 100: where the optimal player first holds"
+    )
     save(fig, "seq_sowlution")
 
 

@@ -15,9 +15,13 @@ _POLICY_HELP = "optimal, hold-at-N, scoring-turns-T, base-pace-race[-B-P-E], pac
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("sequential", help="optimal sequential play (one die, Piglet, two dice, Double Trouble)")
+    p = sub.add_parser(
+        "sequential", help="optimal sequential play (one die, Piglet, two dice, Double Trouble)"
+    )
     _rules_args(p)
-    p.add_argument("--tol", type=float, default=1e-12, help="two dice: stop when a sweep changes less (default 1e-12)")
+    p.add_argument(
+        "--tol", type=float, default=1e-12, help="two dice: stop when a sweep changes less (default 1e-12)"
+    )
     p.add_argument("--out", help="write the roll table (.npy) here")
     p.set_defaults(func=_sequential)
 
@@ -31,7 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--goal", type=int, default=None, help="score that wins (default 100; Piglet 10)")
     p.add_argument("--dice", type=int, default=1, choices=(1, 2), help="number of dice (default 1)")
-    p.add_argument("--double-trouble", action="store_true", help="two dice: a non-ones double must roll again")
+    p.add_argument(
+        "--double-trouble", action="store_true", help="two dice: a non-ones double must roll again"
+    )
     p.add_argument("--piglet", action="store_true", help="Neller's coin game")
 
 
@@ -55,7 +61,10 @@ def parse_sequential_policy(text: str, rules: Rules) -> Any:
     patterns = [
         (r"hold-at-(\d+)", lambda n: hold_at(n)),
         (r"scoring-turns-(\d+)", lambda t: scoring_turns(t)),
-        (r"base-pace-race(?:-(\d+)-(\d+)-(\d+))?", lambda *a: base_pace_race(*a) if a[0] is not None else base_pace_race()),
+        (
+            r"base-pace-race(?:-(\d+)-(\d+)-(\d+))?",
+            lambda *a: base_pace_race(*a) if a[0] is not None else base_pace_race(),
+        ),
         (r"pace-race(?:-(\d+)-(\d+)-(\d+))?", lambda *a: pace_race(*a) if a[0] is not None else pace_race()),
     ]
     for pattern, make in patterns:

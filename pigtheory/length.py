@@ -136,7 +136,9 @@ def game_length(
     return TurnDistribution(np.array(pmf), left, first, rules)
 
 
-def single_player(n: int, rules: Rules = Rules(), tol: float = 1e-15, max_turns: int = 20_000) -> TurnDistribution:
+def single_player(
+    n: int, rules: Rules = Rules(), tol: float = 1e-15, max_turns: int = 20_000
+) -> TurnDistribution:
     """Exact distribution of the number of turns one player needs to reach the goal holding at n.
 
     Parameters

@@ -19,7 +19,11 @@ def test_single_player_geometric():
 
 
 def test_pmf_sums_to_one_and_first_wins_matches_compare():
-    for rules, n in ((Rules(goal=40), 12), (Rules(goal=40, dice=2), 10), (Rules(goal=30, dice=2, double_trouble=True), 9)):
+    for rules, n in (
+        (Rules(goal=40), 12),
+        (Rules(goal=40, dice=2), 10),
+        (Rules(goal=30, dice=2, double_trouble=True), 9),
+    ):
         d = game_length(hold_at(n), hold_at(n + 3), rules)
         assert d.pmf.sum() + d.tail == pytest.approx(1.0, abs=1e-12)
         c = compare(hold_at(n), hold_at(n + 3), rules)

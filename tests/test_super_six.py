@@ -25,7 +25,7 @@ def test_published_table():
 
 def test_strategy_description():
     sol = super_six(7)
-    free = [(i, j, k) for i, j, k, l, *_ in sol.table(0) if l == 0]
+    free = [(i, j, k) for i, j, k, flag, *_ in sol.table(0) if flag == 0]
     for i, j, k in free:
         throw = sol.policy[i, j, k, 0]
         if i <= 3:

@@ -26,10 +26,19 @@ def main() -> tuple[list[Row], str]:
     check = value_iteration(Rules(goal=30), tol=1e-13)
     small = solve(Rules(goal=30))
     rows = [
-        exact("N.3", SOURCE + ", slides", "number of equations (states (i, j, k), i + k < 100)", 505_000, states),
-        numeric("N.4", SOURCE + " (2004)", "optimal first player's win probability, goal 100", 0.5306, sol.first_player_win, 5e-5,
-                note=f"exact backward induction by score levels ({sol.iterations} passes, {t_exact:.2f} s); "
-                f"at goal 30 it matches value iteration to {np.nanmax(np.abs(check.value - small.value)):.0e}"),
+        exact(
+            "N.3", SOURCE + ", slides", "number of equations (states (i, j, k), i + k < 100)", 505_000, states
+        ),
+        numeric(
+            "N.4",
+            SOURCE + " (2004)",
+            "optimal first player's win probability, goal 100",
+            0.5306,
+            sol.first_player_win,
+            5e-5,
+            note=f"exact backward induction by score levels ({sol.iterations} passes, {t_exact:.2f} s); "
+            f"at goal 30 it matches value iteration to {np.nanmax(np.abs(check.value - small.value)):.0e}",
+        ),
     ]
     return rows, f"First player's win probability, goal 100: {sol.first_player_win:.10f}."
 

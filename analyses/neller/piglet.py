@@ -40,20 +40,45 @@ def main() -> tuple[list[Row], str]:
         k = int(ours[i, j])
         hold = 1 - v[j, i + k, 0]
         flip = (1 - v[j, i, 0]) / 2 + (v[i, j, k + 1] if i + k + 1 < 10 else 1) / 2
-        notes.append(f"(you {i}, opponent {j}): slide {SLIDE[i, j]}, ours {k}: at turn total {k} holding wins "
-                     f"{float(hold):.4f} and flipping {float(flip):.4f} (exact rationals)")
-    row = Row("N.1", SOURCE + ", Piglet Solved", "Piglet to 10: optimal hold value for every (you, opponent)",
-              "10x10 table", f"{100 - len(bad)}/100 cells equal", REPRODUCED if not len(bad) else DIFFERS,
-              "; ".join(notes) + ("; the slide's other 98 cells agree" if len(bad) else ""))
+        notes.append(
+            f"(you {i}, opponent {j}): slide {SLIDE[i, j]}, ours {k}: at turn total {k} holding wins "
+            f"{float(hold):.4f} and flipping {float(flip):.4f} (exact rationals)"
+        )
+    row = Row(
+        "N.1",
+        SOURCE + ", Piglet Solved",
+        "Piglet to 10: optimal hold value for every (you, opponent)",
+        "10x10 table",
+        f"{100 - len(bad)}/100 cells equal",
+        REPRODUCED if not len(bad) else DIFFERS,
+        "; ".join(notes) + ("; the slide's other 98 cells agree" if len(bad) else ""),
+    )
     two = solve(Rules.piglet(goal=2))
     always = bool(np.all(two.roll[~np.isnan(two.value)]))
     exact2 = solve_exact(Rules.piglet(goal=2))
-    rows = [row, exact("N.2", SOURCE + ", Piglet", "Piglet to 2: always flip", True, always,
-                       note=f"P(0,0,0) = {exact2[0, 0, 0]} exactly")]
-    lines = ["Ours (rows: you, columns: opponent):", "", "| you \\ opp | " + " | ".join(map(str, range(10))) + " |",
-             "|---" * 11 + "|"]
+    rows = [
+        row,
+        exact(
+            "N.2",
+            SOURCE + ", Piglet",
+            "Piglet to 2: always flip",
+            True,
+            always,
+            note=f"P(0,0,0) = {exact2[0, 0, 0]} exactly",
+        ),
+    ]
+    lines = [
+        "Ours (rows: you, columns: opponent):",
+        "",
+        "| you \\ opp | " + " | ".join(map(str, range(10))) + " |",
+        "|---" * 11 + "|",
+    ]
     for i in range(10):
-        lines.append(f"| {i} | " + " | ".join(f"**{x}**" if x != SLIDE[i, j] else str(x) for j, x in enumerate(ours[i])) + " |")
+        lines.append(
+            f"| {i} | "
+            + " | ".join(f"**{x}**" if x != SLIDE[i, j] else str(x) for j, x in enumerate(ours[i]))
+            + " |"
+        )
     lines.append("")
     lines.append(f"First player's win probability, both optimal: {v[0, 0, 0]} = {float(v[0, 0, 0]):.6f}.")
     return rows, "\n".join(lines)

@@ -22,8 +22,20 @@ CASES = [
     ("N.5", "hold at 25", hold_at(25), 0.042, 5e-4),
     ("N.5", "hold at 20", hold_at(20), 0.080, 5e-4),
     ("N.6", "t scoring turns, t = 4", scoring_turns(4), 0.033, 5e-4),
-    ("N.7", "score base, keep pace, end race (b = 19, p = 14, e = 31)", base_pace_race(19, 14, 31), 0.019, 5e-4),
-    ("N.8", "keep pace and end race (c = 21, d = 8, e = 29, rounded division)", pace_race(21, 8, 29), 0.00922, 5e-6),
+    (
+        "N.7",
+        "score base, keep pace, end race (b = 19, p = 14, e = 31)",
+        base_pace_race(19, 14, 31),
+        0.019,
+        5e-4,
+    ),
+    (
+        "N.8",
+        "keep pace and end race (c = 21, d = 8, e = 29, rounded division)",
+        pace_race(21, 8, 29),
+        0.00922,
+        5e-6,
+    ),
 ]
 CLAIMS = [(cid, SOURCE, paper, tol) for cid, _, _, paper, tol in CASES]
 
@@ -31,12 +43,25 @@ CLAIMS = [(cid, SOURCE, paper, tol) for cid, _, _, paper, tol in CASES]
 def main() -> tuple[list[Row], str]:
     rules = Rules()
     opt = solve(rules)
-    rows, lines = [], ["| policy | optimal first | optimal second | average | advantage |", "|---|---|---|---|---|"]
+    rows, lines = (
+        [],
+        ["| policy | optimal first | optimal second | average | advantage |", "|---|---|---|---|---|"],
+    )
     for cid, name, policy, paper, tol in CASES:
         c = compare(opt, policy, rules)
         adv = 2 * c.average - 1
-        rows.append(numeric(cid, SOURCE, f"optimal advantage over {name}", paper, adv, tol, digits=5,
-                            note="advantage = 2 x average - 1, exact"))
+        rows.append(
+            numeric(
+                cid,
+                SOURCE,
+                f"optimal advantage over {name}",
+                paper,
+                adv,
+                tol,
+                digits=5,
+                note="advantage = 2 x average - 1, exact",
+            )
+        )
         lines.append(f"| {name} | {c.first:.5f} | {c.second:.5f} | {c.average:.5f} | {100 * adv:.3f}% |")
     return rows, "\n".join(lines)
 

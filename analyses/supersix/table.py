@@ -32,24 +32,40 @@ CLAIMS = [("S.1", "table", PAPER, 5e-8), ("S.2", "strategy description", True, 0
 def main() -> tuple[list[Row], str]:
     sol = super_six(7)
     table = sol.table()
-    lines = ["| i j k l | paper value | ours | paper strategy | ours | paper prob | ours |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| i j k l | paper value | ours | paper strategy | ours | paper prob | ours |",
+        "|---|---|---|---|---|---|---|",
+    ]
     agree, worst = 0, 0.0
-    for i, j, k, l, value, throw, prob in table:
-        pv, pt, pp = PAPER[i, j, k, l]
+    for i, j, k, forced, value, throw, prob in table:
+        pv, pt, pp = PAPER[i, j, k, forced]
         err = max(abs(value - pv), abs(prob - pp))
         worst = max(worst, err)
         agree += err <= 5e-8 and throw == pt
-        lines.append(f"| {i} {j} {k} {l} | {pv:.8f} | {value:.8f} | {pt} | {throw} | {pp:.7f} | {prob:.7f} |")
-    s1 = Row("S.1", SOURCE, "the 20 states with >= 3 sticks in the lid: value, strategy, win probability",
-             "20 rows", f"{agree}/20 rows equal (largest difference {worst:.1e})",
-             REPRODUCED if agree == len(PAPER) == len(table) else DIFFERS,
-             f"value iteration (Gauss-Seidel) to {sol.residual:.0e}, {sol.iterations} sweeps")
-    free = [(i, j, k) for i, j, k, l, *_ in sol.table(0) if l == 0]
+        lines.append(
+            f"| {i} {j} {k} {forced} | {pv:.8f} | {value:.8f} | {pt} | {throw} | {pp:.7f} | {prob:.7f} |"
+        )
+    s1 = Row(
+        "S.1",
+        SOURCE,
+        "the 20 states with >= 3 sticks in the lid: value, strategy, win probability",
+        "20 rows",
+        f"{agree}/20 rows equal (largest difference {worst:.1e})",
+        REPRODUCED if agree == len(PAPER) == len(table) else DIFFERS,
+        f"value iteration (Gauss-Seidel) to {sol.residual:.0e}, {sol.iterations} sweeps",
+    )
+    free = [(i, j, k) for i, j, k, flag, *_ in sol.table(0) if flag == 0]
     described = all(
         bool(sol.policy[i, j, k, 0]) == (i <= 3 or (i == 4 and (j, k) == (1, 1))) for i, j, k in free
     )
-    s2 = exact("S.2", SOURCE, "continue with <= 3 pits filled; with 4 only at 4/1/1; with 5 always stop", True, described,
-               note=f"checked at all {len(free)} free states with at most 7 sticks")
+    s2 = exact(
+        "S.2",
+        SOURCE,
+        "continue with <= 3 pits filled; with 4 only at 4/1/1; with 5 always stop",
+        True,
+        described,
+        note=f"checked at all {len(free)} free states with at most 7 sticks",
+    )
     return [s1, s2], "\n".join(lines)
 
 

@@ -111,7 +111,10 @@ def mc_se(p: float, games: int = GAMES) -> float:
 
 def side_by_side(rows: np.ndarray, paper: dict[int, tuple[float, float, float]]) -> tuple[str, dict]:
     """Markdown table paper vs ours, and statistics of the differences."""
-    out = ["| n | paper first | ours | paper second | ours | paper average | ours |", "|---|---|---|---|---|---|---|"]
+    out = [
+        "| n | paper first | ours | paper second | ours | paper average | ours |",
+        "|---|---|---|---|---|---|---|",
+    ]
     diffs, z, same = [], [], 0
     for n, a, b, c in rows:
         p = paper[int(n)]
@@ -121,14 +124,22 @@ def side_by_side(rows: np.ndarray, paper: dict[int, tuple[float, float, float]])
             same += round(ours, 4) == pub
         out.append(f"| {int(n)} | {p[0]:.4f} | {a:.5f} | {p[1]:.4f} | {b:.5f} | {p[2]:.4f} | {c:.5f} |")
     d = np.array(diffs)
-    stats = {"worst": float(np.abs(d).max()), "rms": float(np.sqrt((d**2).mean())), "mean": float(d.mean()),
-             "within_4se": int((np.array(z) <= 4).sum()), "same_4_digits": int(same), "n": len(d)}
+    stats = {
+        "worst": float(np.abs(d).max()),
+        "rms": float(np.sqrt((d**2).mean())),
+        "mean": float(d.mean()),
+        "within_4se": int((np.array(z) <= 4).sum()),
+        "same_4_digits": int(same),
+        "n": len(d),
+    }
     return "\n".join(out), stats
 
 
-def table_rows(cid: str, where: str, label: str, rows: np.ndarray, paper: dict, best_paper: int, avg_paper: float) -> tuple[list, str]:
+def table_rows(
+    cid: str, where: str, label: str, rows: np.ndarray, paper: dict, best_paper: int, avg_paper: float
+) -> tuple[list, str]:
     """Rows for Table A2 / A3: all entries, best n, its average and 1 - average."""
-    from analyses._claims import REPRODUCED, DIFFERS, Row, exact, fmt, numeric
+    from analyses._claims import DIFFERS, REPRODUCED, Row, exact, fmt, numeric
 
     md, st = side_by_side(rows, paper)
     best = rows[rows[:, 3].argmin()]
@@ -144,10 +155,24 @@ def table_rows(cid: str, where: str, label: str, rows: np.ndarray, paper: dict, 
     )
     status = REPRODUCED if st["within_4se"] == st["n"] else DIFFERS
     out = [
-        Row(cid, where, f"{label}: all {st['n']} entries (optimal first / second / average vs hold at 10..35)",
-            f"{st['n']} entries", f"{st['within_4se']}/{st['n']} within 4 MC SE", status, mc_note),
+        Row(
+            cid,
+            where,
+            f"{label}: all {st['n']} entries (optimal first / second / average vs hold at 10..35)",
+            f"{st['n']} entries",
+            f"{st['within_4se']}/{st['n']} within 4 MC SE",
+            status,
+            mc_note,
+        ),
         exact(cid, where, f"{label}: best hold at n against optimal", best_paper, int(best[0])),
-        numeric(cid, where, f"{label}: optimal's average win against hold at {best_paper}", avg_paper, avg, tol,
-                note=f"tolerance 4 MC SE of a 1e7-game estimate + rounding ({tol:.1e}); exact value {fmt(avg, 6)}"),
+        numeric(
+            cid,
+            where,
+            f"{label}: optimal's average win against hold at {best_paper}",
+            avg_paper,
+            avg,
+            tol,
+            note=f"tolerance 4 MC SE of a 1e7-game estimate + rounding ({tol:.1e}); exact value {fmt(avg, 6)}",
+        ),
     ]
     return out, md, 1 - avg, tol

@@ -19,9 +19,20 @@ CLAIMS = [
 
 def main() -> tuple[list[Row], str]:
     rows = optimal_vs_hold_at(TWO)
-    out, md, hold_avg, tol = table_rows("Z22.2", SOURCE + ", Table A2", "two dice", rows, TABLE_A2, 23, 0.5253)
-    out.append(numeric("Z22.3", SOURCE + ", abstract", "hold at 23's average win against optimal", 0.4747, hold_avg, tol,
-                       note="1 - the Table A2 average; same tolerance"))
+    out, md, hold_avg, tol = table_rows(
+        "Z22.2", SOURCE + ", Table A2", "two dice", rows, TABLE_A2, 23, 0.5253
+    )
+    out.append(
+        numeric(
+            "Z22.3",
+            SOURCE + ", abstract",
+            "hold at 23's average win against optimal",
+            0.4747,
+            hold_avg,
+            tol,
+            note="1 - the Table A2 average; same tolerance",
+        )
+    )
     return out, "Optimal vs hold at n, standard two-dice Pig, goal 100 (ours to 5 digits):\n\n" + md
 
 

@@ -14,9 +14,20 @@ CLAIMS = [("Z22.4", "Table A3", "78 entries; best n = 18, average 0.5267 (0.4733
 
 def main() -> tuple[list[Row], str]:
     rows = optimal_vs_hold_at(DT)
-    out, md, hold_avg, tol = table_rows("Z22.4", SOURCE + ", Table A3", "Double Trouble", rows, TABLE_A3, 18, 0.5267)
-    out.append(numeric("Z22.4", SOURCE + ", abstract", "Double Trouble: hold at 18's average win against optimal", 0.4733, hold_avg, tol,
-                       note="1 - the Table A3 average; same tolerance"))
+    out, md, hold_avg, tol = table_rows(
+        "Z22.4", SOURCE + ", Table A3", "Double Trouble", rows, TABLE_A3, 18, 0.5267
+    )
+    out.append(
+        numeric(
+            "Z22.4",
+            SOURCE + ", abstract",
+            "Double Trouble: hold at 18's average win against optimal",
+            0.4733,
+            hold_avg,
+            tol,
+            note="1 - the Table A3 average; same tolerance",
+        )
+    )
     return out, "Optimal vs hold at n, Double Trouble, goal 100 (ours to 5 digits):\n\n" + md
 
 

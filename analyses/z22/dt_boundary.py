@@ -29,9 +29,22 @@ def main() -> tuple[list[Row], str]:
     diff = float(np.nanmax(np.abs(a.value - b.value)))
     same_policy = bool(np.array_equal(a.roll, b.roll))
     rows = [
-        numeric("Z22.6", SOURCE + ", section 4", "boundary value of (i, j, k, 1), i + k >= goal: largest value difference vs following the forced rolls",
-                0.0, diff, 1e-10, note="Double Trouble, goal 100; both solves iterated to 1e-12"),
-        exact("Z22.6", SOURCE + ", section 4", "same optimal policy with the boundary as with explicit forced rolls", True, same_policy),
+        numeric(
+            "Z22.6",
+            SOURCE + ", section 4",
+            "boundary value of (i, j, k, 1), i + k >= goal: largest value difference vs following the forced rolls",
+            0.0,
+            diff,
+            1e-10,
+            note="Double Trouble, goal 100; both solves iterated to 1e-12",
+        ),
+        exact(
+            "Z22.6",
+            SOURCE + ", section 4",
+            "same optimal policy with the boundary as with explicit forced rolls",
+            True,
+            same_policy,
+        ),
     ]
     md = (
         "The argument holds. Two typos in the paper's Double Trouble equations are not followed: its hold value "

@@ -28,7 +28,9 @@ __all__ = [
 ]
 
 
-def solve(rules: Rules = Rules(), tol: float = 1e-12, max_iter: int = 100_000, progress: bool | None = None) -> SequentialSolution:
+def solve(
+    rules: Rules = Rules(), tol: float = 1e-12, max_iter: int = 100_000, progress: bool | None = None
+) -> SequentialSolution:
     """Optimal two-player sequential play.
 
     One die (and Piglet): exact backward induction by score levels

@@ -69,7 +69,9 @@ class Comparison:
             a.setflags(write=False)
 
 
-def compare(policy_a: Any, policy_b: Any, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 100_000) -> Comparison:
+def compare(
+    policy_a: Any, policy_b: Any, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 100_000
+) -> Comparison:
     """Win probabilities of policy A against policy B, A first, A second and the average.
 
     Parameters

@@ -86,7 +86,9 @@ def roll_model(rules: Rules) -> RollModel:
         for b, pb in enumerate(points):
             target = forced if (rules.double_trouble and a == b) else free
             target[pa + pb] = target.get(pa + pb, Fraction(0)) + one * one
-    return RollModel(2 * one * (1 - one), one * one, tuple(sorted(free.items())), tuple(sorted(forced.items())))
+    return RollModel(
+        2 * one * (1 - one), one * one, tuple(sorted(free.items())), tuple(sorted(forced.items()))
+    )
 
 
 def check_rules(rules: Rules) -> Rules:

@@ -99,7 +99,9 @@ def _greedy(acc, hold, y):
     return choice, gap
 
 
-def solve_one_die(rules: Rules = Rules(), progress: bool | None = None, max_passes: int = 50) -> SequentialSolution:
+def solve_one_die(
+    rules: Rules = Rules(), progress: bool | None = None, max_passes: int = 50
+) -> SequentialSolution:
     """Optimal two-player sequential Pig with one die (any faces, Piglet's coin), exactly.
 
     Parameters
@@ -162,7 +164,9 @@ def solve_one_die(rules: Rules = Rules(), progress: bool | None = None, max_pass
             roll[i[lane], j[lane], :t] = choice[:t, lane]
         bar.update()
     bar.close()
-    return SequentialSolution(value, roll, passes, residual, "exact backward induction by score levels", rules)
+    return SequentialSolution(
+        value, roll, passes, residual, "exact backward induction by score levels", rules
+    )
 
 
 def solve_exact(rules: Rules) -> dict[tuple[int, int, int], Fraction]:

@@ -38,7 +38,15 @@ import numpy as np
 from ..policies import HoldAt
 from ..rules import Rules
 
-__all__ = ["roll_table", "ScoringTurns", "BasePaceRace", "PaceRace", "scoring_turns", "base_pace_race", "pace_race"]
+__all__ = [
+    "roll_table",
+    "ScoringTurns",
+    "BasePaceRace",
+    "PaceRace",
+    "scoring_turns",
+    "base_pace_race",
+    "pace_race",
+]
 
 
 def _grid(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -56,7 +64,7 @@ def _check_int(name: str, v: Any, low: int) -> None:
 
 @dataclass(frozen=True)
 class ScoringTurns:
-    """"t scoring turns": hold at ``floor((goal - i) / (t - t_s))``, ``t_s`` = turns scored."""
+    """ "t scoring turns": hold at ``floor((goal - i) / (t - t_s))``, ``t_s`` = turns scored."""
 
     t: int
 
@@ -77,7 +85,7 @@ class ScoringTurns:
 
 @dataclass(frozen=True)
 class BasePaceRace:
-    """"Score base, keep pace, end race" with parameters b, p, e."""
+    """ "Score base, keep pace, end race" with parameters b, p, e."""
 
     b: int
     p: int
@@ -99,7 +107,7 @@ class BasePaceRace:
 
 @dataclass(frozen=True)
 class PaceRace:
-    """"Keep pace and end race" with parameters c, d, e (rounded division)."""
+    """ "Keep pace and end race" with parameters c, d, e (rounded division)."""
 
     c: int
     d: int
@@ -130,12 +138,12 @@ def scoring_turns(t: int) -> ScoringTurns:
 
 
 def base_pace_race(b: int = 19, p: int = 14, e: int = 31) -> BasePaceRace:
-    """"Score base, keep pace, end race"; defaults are the slides' optimised parameters."""
+    """ "Score base, keep pace, end race"; defaults are the slides' optimised parameters."""
     return BasePaceRace(b, p, e)
 
 
 def pace_race(c: int = 21, d: int = 8, e: int = 29) -> PaceRace:
-    """"Keep pace and end race"; defaults are the slides' optimised parameters.
+    """ "Keep pace and end race"; defaults are the slides' optimised parameters.
 
     Examples
     --------

@@ -60,20 +60,20 @@ class SuperSixSolution:
         """Rows ``(i, j, k, l, reward value 2P - 1, throw, P)`` for states with at least
         ``min_lid`` sticks in the lid, in the post's order (i, j, k, l descending)."""
         rows = []
-        for i, j, k, l in sorted(_states(self.sticks), reverse=True):
+        for i, j, k, forced in sorted(_states(self.sticks), reverse=True):
             if i >= min_lid:
-                p = float(self.value[i, j, k, l])
-                rows.append((i, j, k, l, 2 * p - 1, bool(self.policy[i, j, k, l]), p))
+                p = float(self.value[i, j, k, forced])
+                rows.append((i, j, k, forced, 2 * p - 1, bool(self.policy[i, j, k, forced]), p))
         return rows
 
 
 def _states(sticks: int) -> list[tuple[int, int, int, int]]:
     return [
-        (i, j, k, l)
+        (i, j, k, forced)
         for i in range(6)
         for j in range(1, sticks + 1)
         for k in range(1, sticks + 1)
-        for l in (0, 1)
+        for forced in (0, 1)
         if i + j + k <= sticks
     ]
 
@@ -113,19 +113,19 @@ def super_six(sticks: int = 7, tol: float = 1e-15, max_iter: int = 100_000) -> S
     residual, it = np.inf, 0
     while residual >= tol and it < max_iter:
         residual = 0.0
-        for i, j, k, l in states:
+        for i, j, k, forced in states:
             q = w(i, j - 1, k) / 6
             if i < 5:
                 q += (5 - i) / 6 * w(i + 1, j - 1, k)
             if i > 0:
                 q += i / 6 * (1.0 - p[i - 1, k, j + 1, 1])
-            if l == 1:
+            if forced:
                 new, go = q, True
             else:
                 stop = 1.0 - p[i, k, j, 1]
                 new, go = max(q, stop), q > stop
-            residual = max(residual, abs(new - p[i, j, k, l]))
-            p[i, j, k, l] = new
-            throw[i, j, k, l] = go
+            residual = max(residual, abs(new - p[i, j, k, forced]))
+            p[i, j, k, forced] = new
+            throw[i, j, k, forced] = go
         it += 1
     return SuperSixSolution(p, throw, it, float(residual), "value iteration (Gauss-Seidel)", n)

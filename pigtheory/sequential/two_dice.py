@@ -110,6 +110,7 @@ def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: i
             roll[:rows, :, k] = ch & live
     if not full:
         return p0[0].copy()
+
     def ijk(a):
         return np.ascontiguousarray(a[:g].transpose(1, 2, 0))
 
@@ -179,4 +180,6 @@ def solve_two_dice(
         value = np.stack([value, forced], axis=-1)
         roll = np.stack([roll, live.repeat(g, axis=1) & (np.arange(g) > 0)], axis=-1)
     name = "Double Trouble" if rules.double_trouble else "two dice"
-    return SequentialSolution(value, roll, sweeps, residual, f"value iteration by whole turns ({name})", rules)
+    return SequentialSolution(
+        value, roll, sweeps, residual, f"value iteration by whole turns ({name})", rules
+    )
