@@ -27,7 +27,7 @@ def test_optimal_beats_every_hold_at():
     rules = Rules(goal=40)
     opt = solve(rules)
     assert compare(opt, opt, rules).first == pytest.approx(opt.first_player_win, abs=1e-13)
-    for n in range(1, 41):
+    for n in range(1, 41, 3):
         c = compare(opt, hold_at(n), rules)
         assert c.average > 0.5
         # zero-sum: deviating from optimal against optimal never gains, first or second

@@ -11,7 +11,10 @@ from ..rules import Rules
 from .compare import Comparison, compare
 from .model import SequentialSolution
 from .one_die import solve_exact, solve_one_die
+from .play import Games, play
 from .policies import base_pace_race, pace_race, roll_table, scoring_turns
+from .super_six import super_six
+from .turns import turn_matrix
 from .value_iteration import value_iteration
 
 __all__ = [
@@ -25,6 +28,10 @@ __all__ = [
     "scoring_turns",
     "base_pace_race",
     "pace_race",
+    "play",
+    "Games",
+    "super_six",
+    "turn_matrix",
 ]
 
 
