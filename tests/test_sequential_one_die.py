@@ -53,9 +53,14 @@ def test_exact_rationals_solve_the_equations(rules):
         assert sol.value[key] == pytest.approx(float(p), abs=1e-14)
 
 
-def test_piglet_goal_3_value():
-    # hand check of the level (0, 0): P000 = 6/11 (all flip at (0, 0); see the exact solve)
-    assert solve_exact(Rules.piglet(goal=3))[0, 0, 0] == Fraction(6, 11)
+def test_piglet_goal_3_hand_computed():
+    # By hand, every state flips: P220 = (1 - P220)/2 + 1/2 = 2/3; with x = P210, y = P120:
+    # x = (1 - y)/2 + 1/2 and y = (1 - x)/2 + P121/2, P121 = (1 - x)/2 + 1/2 (> hold 1/3),
+    # so x = 4/5, y = 2/5, P121 = 3/5.
+    v = solve_exact(Rules.piglet(goal=3))
+    assert v[2, 2, 0] == Fraction(2, 3)
+    assert (v[2, 1, 0], v[1, 2, 0], v[1, 2, 1]) == (Fraction(4, 5), Fraction(2, 5), Fraction(3, 5))
+    assert v[0, 0, 0] == Fraction(6, 11)
 
 
 @pytest.mark.parametrize("rules", [Rules(goal=10), Rules(goal=25), Rules.piglet(goal=10)])
