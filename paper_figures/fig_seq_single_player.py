@@ -26,7 +26,7 @@ def main() -> None:
     ax.set_xlabel("turns to reach 100")
     ax.set_ylabel("probability")
     ax.set_title("Single player, one die: turns to reach 100 (exact)")
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, loc="center right")
     save(fig, "seq_single_player")
 
 
