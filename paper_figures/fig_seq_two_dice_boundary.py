@@ -10,7 +10,9 @@ from pigtheory.sequential.cache import cached_solve
 
 def main() -> None:
     sol = cached_solve(Rules(dice=2))
-    fig = boundary_figure(sol.hold_thresholds(), "Two-dice Pig, goal 100: where the optimal player first holds")
+    fig = boundary_figure(
+        sol.hold_thresholds(), "Two-dice Pig, goal 100: where the optimal player first holds"
+    )
     save(fig, "seq_two_dice_boundary")
 
 

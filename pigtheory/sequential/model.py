@@ -81,7 +81,8 @@ def roll_model(rules: Rules) -> RollModel:
         for p in points:
             free[p] = free.get(p, Fraction(0)) + one
         return RollModel(one, Fraction(0), tuple(sorted(free.items())), ())
-    free, forced = {}, {}
+    free = {}
+    forced: dict[int, Fraction] = {}
     for a, pa in enumerate(points):
         for b, pb in enumerate(points):
             target = forced if (rules.double_trouble and a == b) else free

@@ -73,15 +73,15 @@ def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: i
     k_all = np.arange(kk)[:, None, None]
     done = (ii[None] + k_all) >= g
     p0[:] = np.where(done, 1.0, 0.0)
-    p1 = None
+    # p1 (after a double) is used only for Double Trouble; always allocated for simplicity
+    p1 = np.empty((kk, g, g) if dt else (1, 1, 1))
     if dt:
         boundary = (q_free + const) / (1.0 - q_double)
-        p1 = np.empty((kk, g, g))
         p1[:] = np.where(done, boundary[None], 0.0)
-    roll = np.zeros((g, g, g), dtype=bool) if full else None
+    roll = np.zeros((g, g, g) if full else (1, 1, 1), dtype=bool)
     f0 = p0.reshape(kk, g * g)
-    f1 = None if p1 is None else p1.reshape(kk, g * g)
-    assert np.shares_memory(f0, p0) and (f1 is None or np.shares_memory(f1, p1))
+    f1 = p1.reshape(p1.shape[0], -1)
+    assert np.shares_memory(f0, p0) and np.shares_memory(f1, p1)
     if dt and explicit_tail:
         p1[g + explicit_tail :] = 0.0  # beyond the followed tail: needs ~tail/12 more doubles
     tail = explicit_tail if dt else 0
@@ -114,7 +114,7 @@ def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: i
     def ijk(a):
         return np.ascontiguousarray(a[:g].transpose(1, 2, 0))
 
-    return p0[0].copy(), (ijk(p0), None if p1 is None else ijk(p1), roll)
+    return p0[0].copy(), (ijk(p0), ijk(p1) if dt else None, roll)
 
 
 def solve_two_dice(
