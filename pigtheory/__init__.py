@@ -1,6 +1,6 @@
 """pigtheory: the game theory of the dice game Pig, solved exactly where it can be."""
 
-from . import simulate, simultaneous
+from . import length, sequential, simulate, simultaneous
 from .policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture, hold_at
 from .results import Solution
 from .rules import Rules
@@ -21,4 +21,6 @@ __all__ = [
     "Solution",
     "simultaneous",
     "simulate",
+    "sequential",
+    "length",
 ]

@@ -21,6 +21,7 @@ from .rules import Rules
 _COMMAND_MODULES = (
     "pigtheory._cli_basic",
     "pigtheory._cli_best_response",
+    "pigtheory._cli_sequential",
 )
 
 

@@ -1,0 +1,20 @@
+"""Two-dice Pig, optimal play: the roll/hold boundary (Zhu & Ma 2022, Figures 2-4)."""
+
+from __future__ import annotations
+
+from paper_figures._common import save
+from paper_figures.fig_seq_sowlution import boundary_figure
+from pigtheory import Rules
+from pigtheory.sequential.cache import cached_solve
+
+
+def main() -> None:
+    sol = cached_solve(Rules(dice=2))
+    fig = boundary_figure(
+        sol.hold_thresholds(), "Two-dice Pig, goal 100: where the optimal player first holds"
+    )
+    save(fig, "seq_two_dice_boundary")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+"""Optimal play of one-die sequential Pig (and Piglet), exact, from the end of the game backwards.
+
+Shapes are those of :mod:`pigtheory.sequential.model`: ``value[i, j, k]``, ``roll[i, j, k]``.
+
+Notes
+-----
+Neller & Presser's equations, with ``p`` the bust probability and ``p_g`` that of a roll
+adding ``g`` points:
+
+.. math::
+
+    P_{i,j,k} = \\max\\Big(1 - P_{j,i+k,0},\\;
+        p\\,(1 - P_{j,i,0}) + \\sum_g p_g\\, P_{i,j,k+g}\\Big),
+    \\qquad P_{i,j,k} = 1 \\text{ if } i + k \\ge \\text{goal}.
+
+Scores never decrease, so with the score sum ``s = i + j`` the hold term lies on a higher
+level ``s + k`` and only the bust term ``1 - P_{j,i,0}`` stays on level ``s``. Levels are
+solved from ``s = 2 (goal - 1)`` down to 0. On one level, and for a guessed value
+``y = P_{j,i,0}`` of the partner state, every ``P_{i,j,k}`` is an affine function ``a + b y``
+of ``y`` once the roll/hold choices are fixed; a backward pass over k gives ``a``, ``b`` and
+the choices, and the two start values of each pair (i, j), (j, i) then follow from a 2x2
+linear system. This is policy iteration restricted to the level: repeated until the choices
+no longer change (usually two passes), after which the values solve the equations exactly
+(up to rounding). Every pair of the level is handled at once (vectorised).
+
+:func:`solve_exact` runs the same algorithm in rational arithmetic for small goals.
+
+References
+----------
+T. W. Neller and C. G. M. Presser, "Optimal play of the dice game Pig", The UMAP Journal 25
+(2004); "Perspectives on perfect and practical play of Pig" (slides: "Pig probabilities",
+"Solving Pig": "solve groups of interdependent probabilities from game end backward").
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from ..rules import Rules
+from ._progress import Progress
+from .model import SequentialSolution, check_rules, roll_model
+
+__all__ = ["solve_one_die", "solve_exact"]
+
+_TIE = 1e-13
+
+
+def _check(rules: Rules) -> None:
+    check_rules(rules)
+    if rules.dice != 1:
+        raise ValueError(f"rules.dice must be 1 for the one-die solver, got {rules.dice}")
+
+
+def _level_pass(y, hold, pvec, p_bust):
+    """One backward pass over k for all pairs of a level, at guessed partner values ``y``.
+
+    ``hold[k]`` is the hold value of turn total k >= 1 (1 beyond the goal). Returns ``ab``
+    (k, 2, n): the affine coefficients in ``y`` of every state's value under the greedy
+    choices, ``acc`` (k, 2, n): those of rolling, and ``choice`` (k, n).
+    """
+    kk, n = hold.shape
+    m = pvec.size
+    flat = np.zeros((kk + m, 2 * n))
+    flat[kk:, :n] = 1.0
+    holdpair = np.zeros((kk, 2 * n))
+    holdpair[:, :n] = hold
+    holdpair[0, :n], holdpair[0, n:] = 1.0, -1.0  # k = 0: passing, worth 1 - y
+    hv_tie = hold + _TIE
+    # k = 0: roll on (near) ties, i.e. roll iff rv > (1 - y) - tie
+    hv_tie[0] = 1.0 - y - _TIE
+    base = np.concatenate([np.full(n, p_bust), np.full(n, -p_bust)])
+    choice = np.zeros((kk, n), dtype=bool)
+    rvs = np.zeros((kk, n))
+    accs = np.zeros((kk, 2 * n))
+    for k in range(kk - 1, -1, -1):
+        acc = accs[k]
+        np.dot(pvec, flat[k + 1 : k + 1 + m], out=acc)
+        acc += base
+        rv = rvs[k]
+        np.multiply(acc[n:], y, out=rv)
+        rv += acc[:n]
+        ch = np.greater(rv, hv_tie[k], out=choice[k])
+        row = flat[k]
+        row[:] = holdpair[k]
+        np.copyto(row.reshape(2, n), acc.reshape(2, n), where=ch)
+    return flat[:kk].reshape(kk, 2, n), accs.reshape(kk, 2, n), choice
+
+
+def _greedy(acc, hold, y):
+    """Roll/hold choices and roll - hold gaps at partner values ``y``, successors' policy fixed."""
+    rv = acc[:, 0] + acc[:, 1] * y
+    hv = hold.copy()
+    hv[0] = 1.0 - y
+    gap = rv - hv
+    choice = gap > _TIE
+    choice[0] = gap[0] >= -_TIE
+    return choice, gap
+
+
+def solve_one_die(
+    rules: Rules = Rules(), progress: bool | None = None, max_passes: int = 50
+) -> SequentialSolution:
+    """Optimal two-player sequential Pig with one die (any faces, Piglet's coin), exactly.
+
+    Parameters
+    ----------
+    rules : Rules
+        ``dice=1``, ``players=2``.
+    progress : bool, optional
+        Show a progress bar (default: when stderr is a terminal).
+    max_passes : int
+        Cap on the policy-iteration passes per level (two or three are usual).
+
+    Returns
+    -------
+    SequentialSolution
+        ``iterations`` = total passes over all levels; ``residual`` = the largest violation of
+        the equations left (rounding only).
+
+    Examples
+    --------
+    >>> sol = solve_one_die(Rules.piglet(goal=2))
+    >>> round(sol.first_player_win, 10), 4 / 7
+    (0.5714285714, 0.5714285714285714)
+    """
+    _check(rules)
+    g = rules.goal
+    model = roll_model(rules)
+    pvec = model.free_vector()
+    p_bust = float(model.p_bust)
+    v0 = np.zeros((g, 2 * g + 1))  # v0[j, s]: start-of-turn values; s >= goal means "lost" (0)
+    value = np.full((g, g, g), np.nan)
+    roll = np.zeros((g, g, g), dtype=bool)
+    ks = np.arange(g)
+    passes, residual = 0, 0.0
+    bar = Progress(2 * g - 1, "sequential one die", progress)
+    for s in range(2 * g - 2, -1, -1):
+        i = np.arange(max(0, s - g + 1), min(s, g - 1) + 1)
+        j = s - i
+        partner = i.size - 1 - np.arange(i.size)
+        top = g - i[0]  # no state of this level has a larger turn total
+        hold = 1.0 - v0[j[None, :], i[None, :] + ks[:top, None]]
+        # extrapolate the partner's start value from the two levels above
+        y = np.clip(2.0 * v0[j, i + 1] - v0[j, i + 2], 0.0, 1.0)
+        for _ in range(max_passes):
+            ab, acc, choice = _level_pass(y, hold, pvec, p_bust)
+            passes += 1
+            a, b = ab[0, 0], ab[0, 1]
+            x = (a + b * a[partner]) / (1.0 - b * b[partner])
+            y = x[partner]
+            # Policy iteration: stop when the choices are greedy at their own fixed point.
+            new_choice, gap = _greedy(acc, hold, y)
+            if np.all((new_choice == choice) | (np.abs(gap) < _TIE)):
+                break
+        # what is left: equations violated by near-ties the choices may take either way
+        residual = max(residual, float(np.max(np.abs(gap[new_choice != choice]), initial=0.0)))
+        vals = ab[:, 0, :] + ab[:, 1, :] * y  # (k, n)
+        v0[i, j] = vals[0]
+        for lane in range(i.size):
+            t = g - i[lane]
+            value[i[lane], j[lane], :t] = vals[:t, lane]
+            roll[i[lane], j[lane], :t] = choice[:t, lane]
+        bar.update()
+    bar.close()
+    return SequentialSolution(
+        value, roll, passes, residual, "exact backward induction by score levels", rules
+    )
+
+
+def solve_exact(rules: Rules) -> dict[tuple[int, int, int], Fraction]:
+    """Exact rational values ``{(i, j, k): P}`` of one-die sequential Pig for a small goal.
+
+    The algorithm of :func:`solve_one_die` in :class:`fractions.Fraction` arithmetic; the
+    roll/hold choices are compared exactly (ties: hold for k >= 1, roll at k = 0).
+
+    Examples
+    --------
+    >>> v = solve_exact(Rules.piglet(goal=2))
+    >>> v[0, 0, 0], v[1, 1, 0]
+    (Fraction(4, 7), Fraction(2, 3))
+    """
+    _check(rules)
+    if rules.goal > 30:
+        raise ValueError(f"rules.goal must be <= 30 for exact rational solving, got {rules.goal}")
+    g = rules.goal
+    model = roll_model(rules)
+    one = Fraction(1)
+    v: dict[tuple[int, int, int], Fraction] = {}
+
+    def start(j: int, s: int) -> Fraction:
+        return Fraction(0) if s >= g else v[j, s, 0]
+
+    def column(i: int, j: int, y: Fraction) -> tuple[list[tuple[Fraction, Fraction]], list[bool]]:
+        ab: dict[int, tuple[Fraction, Fraction]] = {}
+        choices = []
+        for k in range(g - 1 - i, -1, -1):
+            a = model.p_bust
+            b = -model.p_bust
+            for gain, p in model.free:
+                ga, gb = ab.get(k + gain, (one, Fraction(0)))
+                a, b = a + p * ga, b + p * gb
+            if k:
+                h = one - start(j, i + k)
+                ch = a + b * y > h
+                ab[k] = (a, b) if ch else (h, Fraction(0))
+            else:
+                ch = a + b * y >= one - y
+                ab[k] = (a, b) if ch else (one, -one)
+            choices.append(ch)
+        return [ab[k] for k in range(g - i)], choices
+
+    for s in range(2 * g - 2, -1, -1):
+        pairs = [(i, s - i) for i in range(max(0, s - g + 1), min(s, g - 1) + 1)]
+        y = {p: Fraction(1, 2) for p in pairs}
+        prev: dict | None = None
+        while True:
+            cols = {(i, j): column(i, j, y[i, j]) for i, j in pairs}
+            x = {}
+            for i, j in pairs:
+                a, b = cols[i, j][0][0]
+                a2, b2 = cols[j, i][0][0]
+                x[i, j] = (a + b * a2) / (1 - b * b2)
+            choices = {p: c[1] for p, c in cols.items()}
+            if choices == prev:
+                break
+            prev = choices
+            y = {(i, j): x[j, i] for i, j in pairs}
+        for i, j in pairs:
+            for k, (a, b) in enumerate(cols[i, j][0]):
+                v[i, j, k] = a + b * x[j, i]
+    return v

@@ -1,0 +1,131 @@
+"""Super Six for two players, solved by value iteration (Höhle's blog post, 7 sticks).
+
+Shapes
+------
+``value[i, j, k, l]``: the probability that the player to move wins, with ``i`` sticks in
+the lid (0..5), ``j`` sticks in the mover's hand, ``k`` in the opponent's, ``l = 1`` if the
+mover must throw (first throw of the turn) and 0 if it may stop; NaN where ``i + j + k``
+exceeds the number of sticks or a hand is empty. ``policy[i, j, k, l]`` is True where the
+player throws.
+
+Notes
+-----
+A throw shows a six with probability 1/6 (a stick from the hand goes down the middle hole),
+a free pit with probability ``(5 - i)/6`` (a stick goes into the lid) or an occupied pit with
+probability ``i/6`` (the player takes that stick and the turn passes, the opponent to throw).
+Stopping passes the turn. A player whose hand is empty wins. With P the mover's win
+probability:
+
+.. math::
+
+    Q_{\\text{throw}}(i,j,k) &= \\tfrac16 W(i, j-1, k) + \\tfrac{5-i}{6} W(i+1, j-1, k)
+        + \\tfrac{i}{6}\\,(1 - P(i-1, k, j+1, 1)), \\\\
+    P(i,j,k,0) &= \\max(Q_{\\text{throw}},\\; 1 - P(i, k, j, 1)), \\qquad
+    P(i,j,k,1) = Q_{\\text{throw}},
+
+with ``W(i, 0, k) = 1`` and ``W = P(., ., ., 0)`` otherwise. Sweeps (Gauss-Seidel) run
+until the largest change is below ``tol``. The post's rewards +-1 are ``2 P - 1``.
+
+References
+----------
+M. Höhle, "Dynamic programming for Super Six gameplay" (blog post, 2023), the table of
+states with at least 3 sticks in the lid and the strategy description.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["SuperSixSolution", "super_six"]
+
+
+@dataclass(frozen=True, eq=False)
+class SuperSixSolution:
+    """Optimal two-player Super Six (see the module docstring for shapes)."""
+
+    value: np.ndarray
+    policy: np.ndarray
+    iterations: int
+    residual: float
+    method: str
+    sticks: int
+
+    def __post_init__(self) -> None:
+        self.value.setflags(write=False)
+        self.policy.setflags(write=False)
+
+    def table(self, min_lid: int = 3) -> list[tuple[int, int, int, int, float, bool, float]]:
+        """Rows ``(i, j, k, l, reward value 2P - 1, throw, P)`` for states with at least
+        ``min_lid`` sticks in the lid, in the post's order (i, j, k, l descending)."""
+        rows = []
+        for i, j, k, forced in sorted(_states(self.sticks), reverse=True):
+            if i >= min_lid:
+                p = float(self.value[i, j, k, forced])
+                rows.append((i, j, k, forced, 2 * p - 1, bool(self.policy[i, j, k, forced]), p))
+        return rows
+
+
+def _states(sticks: int) -> list[tuple[int, int, int, int]]:
+    return [
+        (i, j, k, forced)
+        for i in range(6)
+        for j in range(1, sticks + 1)
+        for k in range(1, sticks + 1)
+        for forced in (0, 1)
+        if i + j + k <= sticks
+    ]
+
+
+def super_six(sticks: int = 7, tol: float = 1e-15, max_iter: int = 100_000) -> SuperSixSolution:
+    """Solve two-player Super Six with at most ``sticks`` sticks in play.
+
+    Parameters
+    ----------
+    sticks : int
+        Total number of sticks (lid and both hands), ``>= 2``.
+    tol : float
+        Stop when the largest change of a sweep is below ``tol``.
+    max_iter : int
+
+    Examples
+    --------
+    >>> sol = super_six(7)
+    >>> i, j, k, l, u, throw, p = sol.table()[1]
+    >>> (i, j, k, l), throw, round(p, 7)
+    ((5, 1, 1, 0), False, 0.5487083)
+    """
+    if not isinstance(sticks, int) or isinstance(sticks, bool) or sticks < 2:
+        raise ValueError(f"sticks must be an integer >= 2, got {sticks!r}")
+    if not tol > 0:
+        raise ValueError(f"tol must be > 0, got {tol!r}")
+    n = sticks
+    states = _states(n)
+    p = np.full((6, n + 1, n + 1, 2), np.nan)
+    for s in states:
+        p[s] = 0.5
+    throw = np.zeros(p.shape, dtype=bool)
+
+    def w(i: int, j: int, k: int) -> float:
+        return 1.0 if j == 0 else p[i, j, k, 0]
+
+    residual, it = np.inf, 0
+    while residual >= tol and it < max_iter:
+        residual = 0.0
+        for i, j, k, forced in states:
+            q = w(i, j - 1, k) / 6
+            if i < 5:
+                q += (5 - i) / 6 * w(i + 1, j - 1, k)
+            if i > 0:
+                q += i / 6 * (1.0 - p[i - 1, k, j + 1, 1])
+            if forced:
+                new, go = q, True
+            else:
+                stop = 1.0 - p[i, k, j, 1]
+                new, go = max(q, stop), q > stop
+            residual = max(residual, abs(new - p[i, j, k, forced]))
+            p[i, j, k, forced] = new
+            throw[i, j, k, forced] = go
+        it += 1
+    return SuperSixSolution(p, throw, it, float(residual), "value iteration (Gauss-Seidel)", n)
