@@ -38,8 +38,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._progress import ProgressBar
 from ..rules import Rules
-from ._progress import Progress
 from .model import SequentialSolution, check_rules, roll_model
 
 __all__ = ["solve_one_die", "solve_exact"]
@@ -135,7 +135,7 @@ def solve_one_die(
     roll = np.zeros((g, g, g), dtype=bool)
     ks = np.arange(g)
     passes, residual = 0, 0.0
-    bar = Progress(2 * g - 1, "sequential one die", progress)
+    bar = ProgressBar(2 * g - 1, "sequential one die", progress)
     for s in range(2 * g - 2, -1, -1):
         i = np.arange(max(0, s - g + 1), min(s, g - 1) + 1)
         j = s - i

@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._progress import ProgressBar
 from ..rules import Rules
-from ._progress import Progress
 from .model import SequentialSolution, check_rules, roll_model
 
 __all__ = ["solve_two_dice", "turn_sweep"]
@@ -159,7 +159,7 @@ def solve_two_dice(
     g = rules.goal
     v = np.zeros((g, g))
     residual, sweeps = np.inf, 0
-    bar = Progress(max(1, int(-np.log10(tol)) * 10), "sequential two dice", progress)
+    bar = ProgressBar(max(1, int(-np.log10(tol)) * 10), "sequential two dice", progress)
     shown = 0
     while residual >= tol and sweeps < max_iter:
         new = turn_sweep(v, rules, explicit_tail=explicit_tail)

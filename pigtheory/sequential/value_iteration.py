@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._progress import ProgressBar
 from ..rules import Rules
-from ._progress import Progress
 from .model import SequentialSolution, check_rules, roll_model
 
 __all__ = ["value_iteration"]
@@ -72,7 +72,7 @@ def value_iteration(
     p = np.concatenate([p, np.ones((g, g, m))], axis=2)
     # hold[i, j, k] = 1 - P[j, i + k, 0]: gather from a padded start table (0 beyond the goal)
     flat_idx = ((np.arange(g)[None, :, None] * (2 * g)) + (i + k)).ravel()
-    bar = Progress(max_iter, "value iteration", progress)
+    bar = ProgressBar(max_iter, "value iteration", progress)
     residual, sweeps = np.inf, 0
     while residual >= tol and sweeps < max_iter:
         v0 = np.zeros((g, 2 * g))

@@ -29,7 +29,7 @@ from .evaluate import terminal_values
 def value_iteration(
     opp: Mixture, rules: Rules, tol: float, max_iter: int, tie_tol: float, bar: Any
 ) -> tuple[np.ndarray, np.ndarray, int, float]:
-    """``(value, policy, sweeps, residual)``; ``bar(done, total)`` is called after each sweep."""
+    """``(value, policy, sweeps, residual)``; ``bar.update(1)`` after each sweep."""
     with _blas_single_thread():
         return _iterate(opp, rules, tol, max_iter, tie_tol, bar)
 
@@ -77,8 +77,7 @@ def _iterate(
         p[:g, :g] = best
         sweeps += 1
         residual = change
-        if bar is not None:
-            bar(sweeps, max_iter)
+        bar.update(1)
         if change < tol:
             policy = np.argmax(q >= (best - tie_tol)[..., None], axis=2) + 1
             break

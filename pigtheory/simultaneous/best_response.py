@@ -125,10 +125,10 @@ def best_response(
             raise ValueError(f"tol must be a number > 0, got {tol!r}")
         if not isinstance(max_iter, (int, np.integer)) or isinstance(max_iter, bool) or max_iter < 1:
             raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+        from .._progress import progress_bar
         from ._value_iteration import value_iteration
-        from .sweep import _bar
 
-        with _bar(progress, "value iteration") as bar:
+        with progress_bar(int(max_iter), "value iteration", progress) as bar:
             value, policy, sweeps, residual = value_iteration(
                 opps[0], rules, tol, int(max_iter), TIE_TOL, bar
             )

@@ -30,8 +30,9 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), eqs. (6)-(10) and (18).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

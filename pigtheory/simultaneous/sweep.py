@@ -12,13 +12,12 @@ Supplementary Table S1.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
 
+from .._progress import track
 from ..policies import hold_at
 from ..results import freeze
 from ..rules import Rules
@@ -99,31 +98,8 @@ def hold_at_sweep(ns: Iterable[int], rules: Rules = Rules(), progress: bool | No
     if arr.size == 0 or arr[0] < 1 or np.any(np.diff(arr) == 0):
         raise ValueError(f"ns must hold distinct integers >= 1, got {arr.tolist()}")
     values = np.empty(arr.size)
-    with _bar(progress, "hold-at sweep") as bar:
-        for t, n in enumerate(arr):
-            values[t] = best_response(hold_at(int(n)), rules).value[0, 0]
-            if bar is not None:
-                bar(t + 1, arr.size)
+    for t, n in enumerate(track(arr, desc="hold-at sweep", enabled=progress)):
+        values[t] = best_response(hold_at(int(n)), rules).value[0, 0]
     inner = (values[1:-1] < values[:-2]) & (values[1:-1] < values[2:])
     minima = tuple(int(n) for n in arr[1:-1][inner])
     return HoldAtSweep(arr, values, int(arr[int(np.argmin(values))]), minima, rules)
-
-
-@contextmanager
-def _bar(progress: bool | None, label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A minimal stderr progress bar (``pigtheory`` has no shared one yet): ``bar(done, total)``."""
-    if progress is None:
-        progress = sys.stderr.isatty()
-    if not progress:
-        yield None
-        return
-
-    def bar(done: int, total: int) -> None:
-        filled = int(30 * done / max(total, 1))
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
-        sys.stderr.flush()
-
-    try:
-        yield bar
-    finally:
-        sys.stderr.write("\n")
