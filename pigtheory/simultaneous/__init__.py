@@ -6,5 +6,7 @@ paper's value iteration kept as an independent check.
 
 from .best_response import best_response
 from .evaluate import win_probabilities, win_probability
+from .limit import LimitAnalysis, limit
 
 __all__ = ["best_response", "win_probability", "win_probabilities"]
+__all__ += ["limit", "LimitAnalysis"]
