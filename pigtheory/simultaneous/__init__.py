@@ -7,6 +7,7 @@ paper's value iteration kept as an independent check.
 from .best_response import best_response
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
+from .multiplayer import ReducedSolution, reduced_best_response
 
 __all__ = ["best_response", "win_probability", "win_probabilities"]
-__all__ += ["limit", "LimitAnalysis"]
+__all__ += ["limit", "LimitAnalysis", "reduced_best_response", "ReducedSolution"]

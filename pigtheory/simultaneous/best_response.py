@@ -83,6 +83,11 @@ def best_response(
     """
     if method != "exact":
         raise ValueError(f"method must be 'exact', got {method!r}")
+    if isinstance(rules, Rules) and rules.players >= 3:
+        from .multiplayer import reduced_best_response, separable  # late: it imports this module
+
+        if separable(opponents, rules):
+            return reduced_best_response(opponents, rules).expand()
     opps = _profile(1, opponents, rules)[1:]
     value, policy, levels = _exact(opps, rules)
     return Solution(value, policy, levels, 0.0, "exact", rules)
