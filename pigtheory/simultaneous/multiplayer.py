@@ -175,10 +175,11 @@ class _Stage:
         self.live = live[by_sum]
         self.start = np.searchsorted(sums[by_sum], np.arange(self.states.shape[1] * (g - 1) + 2))
 
-    def at_sum(self, total: int) -> np.ndarray:
+    def range_at(self, total: int) -> tuple[int, int]:
+        """Positions in ``live`` of the states whose scores sum to ``total``."""
         if total < 0 or total + 1 >= self.start.size:
-            return self.live[:0]
-        return self.live[self.start[total] : self.start[total + 1]]
+            return 0, 0
+        return int(self.start[total]), int(self.start[total + 1])
 
 
 def _stages(g: int, m: int, symmetric: bool) -> list[_Stage]:
@@ -335,6 +336,19 @@ def reduced_best_response(
 def _sweep(blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, show) -> int:
     """Backward induction, block by block of own scores; returns the number of levels."""
     windows_of = np.lib.stride_tricks.sliding_window_view
+    # Per stage, everything a level reads, in by-sum order: a level is then a few slices.
+    # Stage t < m: (columns, successors, probabilities, coef, base column); stage m (W) reads
+    # base states: (columns, successors, probabilities, bust-all).
+    order = []
+    for t in range(m + 1):
+        st = stages[t] if t < m else stages[0]
+        live = st.live
+        if t == 0:
+            order.append((live,))
+        elif t < m:
+            order.append((live, succ[t][0][live], succ[t][1][live], coef[t][live], to_base[t][live]))
+        else:
+            order.append((live, succ[m][0][live], succ[m][1][live], bust_all[live]))
     t0 = time.perf_counter()
     levels = 0
     for b, top in enumerate(blocks):
@@ -345,43 +359,48 @@ def _sweep(blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, va
         windows = windows_of(w_t.ravel(), width + 5)
         for d in range(top - 1 + m * (g - 1), lo - 1, -1):
             own_scores = [i for i in range(top - 1, lo - 1, -1) if 0 <= d - i <= m * (g - 1)]
-            parts = [[stages[t].at_sum(d - i) for i in own_scores] for t in range(m)]
-            cols = np.concatenate(parts[0])
-            if cols.size == 0:
+            base_ranges = [stages[0].range_at(d - i) for i in own_scores]
+            counts = [hi - lo_ for lo_, hi in base_ranges]
+            if sum(counts) == 0:
                 continue
             levels += 1
-            own = np.repeat(own_scores, [len(c) for c in parts[0]])
-            rows = [np.repeat(own_scores, [len(c) for c in parts[t]]) for t in range(m)]
-            cols_t = [np.concatenate(parts[t]) for t in range(m)]
+            own = np.repeat(own_scores, counts)
+            cols = np.concatenate([order[0][0][x:y] for x, y in base_ranges])
             # Pass 1: A_1 .. A_{m-1} and W at this level with V(level) = 0.
+            saved = []
             for t in range(1, m + 1):
-                s_idx, p = succ[t]
-                c, r = (cols_t[t], rows[t]) if t < m else (cols, own)
+                st = stages[t] if t < m else stages[0]
+                ranges = base_ranges if t == m else [st.range_at(d - i) for i in own_scores]
+                r = np.repeat(own_scores, [y - x for x, y in ranges]) if t < m else own
+                arrs = [np.concatenate([arr[x:y] for x, y in ranges]) for arr in order[t]]
                 src = acc[t - 1]
                 r_src = r if t == 1 else r - lo
-                part = (src.ravel().take(r_src[:, None] * src.shape[1] + s_idx[c]) * p[c]).sum(axis=1)
+                part = (src.ravel().take(r_src[:, None] * src.shape[1] + arrs[1]) * arrs[2]).sum(axis=1)
                 if t < m:
-                    acc[t][r - lo, c] = part
+                    flat = (r - lo) * acc[t].shape[1] + arrs[0]
+                    acc[t].ravel()[flat] = part
+                    saved.append((t, flat, arrs[3], r * value.shape[1] + arrs[4]))
+                else:
+                    bust = arrs[3]
             uc = np.empty((cols.size, width + 6))
             uc[:, 0] = part
             uc[:, 1:] = windows[cols * pad + own + 1]
             vals = uc @ weights
-            den = np.multiply.outer(bust_all[cols], -table.bust[1 : width + 1])
+            den = np.multiply.outer(bust, -table.bust[1 : width + 1])
             den += 1.0
             vals /= den
             start = 0
-            for i, c in zip(own_scores, parts[0], strict=True):
+            for i, c in zip(own_scores, counts, strict=True):
                 if g - i < width:
-                    vals[start : start + len(c), g - i :] = -np.inf
-                start += len(c)
+                    vals[start : start + c, g - i :] = -np.inf
+                start += c
             best, k = greedy(vals)
-            value[own, cols] = best
-            policy[own, cols] = k
+            value.ravel()[own * value.shape[1] + cols] = best
+            policy.ravel()[own * policy.shape[1] + cols] = k
             # Pass 2: add V(level) through its self-loop coefficient.
-            for t in range(1, m):
-                c, r = cols_t[t], rows[t]
-                acc[t][r - lo, c] += coef[t][c] * value[r, to_base[t][c]]
-            w_t[cols, own] = part + bust_all[cols] * best
+            for t, flat, cf, vidx in saved:
+                acc[t].ravel()[flat] += cf * value.ravel()[vidx]
+            w_t.ravel()[cols * pad + own] = part + bust * best
         show(b + 1, len(blocks), t0)
     return levels
 
