@@ -31,12 +31,13 @@ def three_player_grid_figure(grid: Any) -> Figure:
     ax.set_xlabel("opponent 1 holds at $n_1$")
     ax.set_ylabel("opponent 2 holds at $n_2$")
     ax.set_zlabel("best-response win probability")
-    ax.view_init(elev=25, azim=-135)
+    ax.view_init(elev=40, azim=-60)
     ax2 = fig.add_subplot(1, 2, 2)
     im = ax2.imshow(value, origin="lower", cmap="viridis", extent=(ns[0] - 0.5, ns[-1] + 0.5, ns[0] - 0.5, ns[-1] + 0.5))
     for i, n1 in enumerate(ns):
         for j, n2 in enumerate(ns):
-            ax2.text(n2, n1, f"{value[i, j]:.3f}", ha="center", va="center", fontsize=5, color="w")
+            light = value[i, j] > value.min() + 0.6 * np.ptp(value)
+            ax2.text(n2, n1, f"{value[i, j]:.3f}", ha="center", va="center", fontsize=5, color="k" if light else "w")
     ax2.plot([b], [a], "s", mfc="none", mec="red", ms=14)
     ax2.set_xlabel("$n_2$")
     ax2.set_ylabel("$n_1$")
