@@ -63,3 +63,12 @@ def test_bad_n_max(bad):
 def test_bad_rules():
     with pytest.raises(ValueError, match="rules"):
         limit(rules=Rules(dice=2))
+
+
+def test_cli_limit(capsys):
+    from pigtheory.cli import main
+
+    assert main(["limit", "--n-max", "70", "--show", "58", "59"]) == 0
+    out = capsys.readouterr().out
+    assert "smallest n from which nobody gains by deviating (n <= 70): 59" in out
+    assert main(["limit", "--n-max", "1"]) == 2

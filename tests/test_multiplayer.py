@@ -125,3 +125,30 @@ def test_bad_input():
         reduced_best_response([hold_at(3), hold_at(4)], Rules(goal=8, players=3), symmetric=True)
     with pytest.raises(ValueError, match="block"):
         reduced_best_response([hold_at(3)] * 2, Rules(goal=8, players=3), block=0)
+
+
+def test_grid_matches_direct_solves_and_is_symmetric():
+    from pigtheory.simultaneous.grid import hold_at_grid
+
+    rules = Rules(goal=9, players=3)
+    grid = hold_at_grid([2, 3, 5], rules, workers=1)
+    for a, n1 in enumerate(grid.ns):
+        for b, n2 in enumerate(grid.ns):
+            direct = best_response([hold_at(int(n1)), hold_at(int(n2))], rules)
+            assert grid.value[a, b] == pytest.approx(direct.value[0, 0, 0], abs=1e-14)
+            assert grid.policy[a, b] == direct.policy[0, 0, 0]
+    i, j = list(grid.ns).index(grid.best_pair[0]), list(grid.ns).index(grid.best_pair[1])
+    assert grid.value[i, j] == grid.value.min()
+    pooled = hold_at_grid([2, 3, 5], rules, workers=2, progress=False)
+    np.testing.assert_array_equal(pooled.value, grid.value)
+
+
+def test_grid_bad_input():
+    from pigtheory.simultaneous.grid import hold_at_grid
+
+    with pytest.raises(ValueError, match="players"):
+        hold_at_grid([2, 3], Rules(goal=9, players=4), workers=1)
+    with pytest.raises(ValueError, match="ns"):
+        hold_at_grid([0, 3], Rules(goal=9, players=3), workers=1)
+    with pytest.raises(ValueError, match="workers"):
+        hold_at_grid([2, 3], Rules(goal=9, players=3), workers=0)
