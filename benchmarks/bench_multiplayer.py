@@ -57,7 +57,9 @@ def main(quick: bool = False) -> dict[str, float]:
     print(f"  ratio 3 / 2 players, time (symmetric)      {t3_sym / t2:9.1f} x   states x{s3_sym / s2:.0f}")
     out.update(t2_ms=t2 * 1e3, t3_sym_ms=t3_sym * 1e3, t3_full_ms=t3_full * 1e3, ratio_full=t3_full / t2)
     t_lim = median_time(lambda: limit(n_max=1000), 5)
-    print(f"limit(n_max=1000)                            {t_lim * 1e3:9.1f} ms   smallest n = {limit(n_max=1000).smallest_n}")
+    print(
+        f"limit(n_max=1000)                            {t_lim * 1e3:9.1f} ms   smallest n = {limit(n_max=1000).smallest_n}"
+    )
     out["limit_ms"] = t_lim * 1e3
     if quick:
         return out

@@ -33,11 +33,21 @@ def three_player_grid_figure(grid: Any) -> Figure:
     ax.set_zlabel("best-response win probability")
     ax.view_init(elev=40, azim=-60)
     ax2 = fig.add_subplot(1, 2, 2)
-    im = ax2.imshow(value, origin="lower", cmap="viridis", extent=(ns[0] - 0.5, ns[-1] + 0.5, ns[0] - 0.5, ns[-1] + 0.5))
+    im = ax2.imshow(
+        value, origin="lower", cmap="viridis", extent=(ns[0] - 0.5, ns[-1] + 0.5, ns[0] - 0.5, ns[-1] + 0.5)
+    )
     for i, n1 in enumerate(ns):
         for j, n2 in enumerate(ns):
             light = value[i, j] > value.min() + 0.6 * np.ptp(value)
-            ax2.text(n2, n1, f"{value[i, j]:.3f}", ha="center", va="center", fontsize=5, color="k" if light else "w")
+            ax2.text(
+                n2,
+                n1,
+                f"{value[i, j]:.3f}",
+                ha="center",
+                va="center",
+                fontsize=5,
+                color="k" if light else "w",
+            )
     ax2.plot([b], [a], "s", mfc="none", mec="red", ms=14)
     ax2.set_xlabel("$n_2$")
     ax2.set_ylabel("$n_1$")
@@ -55,7 +65,7 @@ def scaling_figure(rows: Sequence[dict]) -> Figure:
     """
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
     markers = {2: "o", 3: "s", 4: "^", 5: "D"}
-    for (ax, key, label) in ((axes[0], "seconds", "time (s)"), (axes[1], "peak_mb", "peak memory (MB)")):
+    for ax, key, label in ((axes[0], "seconds", "time (s)"), (axes[1], "peak_mb", "peak memory (MB)")):
         for solver, fill in (("full", "full"), ("symmetric", "none")):
             for n, mk in markers.items():
                 pts = [r for r in rows if r["players"] == n and r["solver"] == solver]
@@ -65,7 +75,13 @@ def scaling_figure(rows: Sequence[dict]) -> Figure:
                 ys = [r[key] for r in pts]
                 ax.loglog(xs, ys, mk, fillstyle=fill, color=f"C{n - 2}", label=f"{n} players, {solver}", ms=7)
                 for r in pts:
-                    ax.annotate(str(r["goal"]), (r["states"], r[key]), fontsize=6, xytext=(3, 3), textcoords="offset points")
+                    ax.annotate(
+                        str(r["goal"]),
+                        (r["states"], r[key]),
+                        fontsize=6,
+                        xytext=(3, 3),
+                        textcoords="offset points",
+                    )
         ax.set_xlabel("non-terminal states solved")
         ax.set_ylabel(label)
         ax.grid(True, which="both", alpha=0.3)

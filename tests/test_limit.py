@@ -17,7 +17,9 @@ def test_agrees_with_direct_best_response(players):
     direct = best_response([hold_at(goal)] * (players - 1), rules)
     res = limit(n_max=5, rules=Rules(goal=goal))
     row = res.row(players)
-    np.testing.assert_allclose(res.value[row], direct.value[(slice(0, goal),) + (0,) * (players - 1)], atol=1e-13)
+    np.testing.assert_allclose(
+        res.value[row], direct.value[(slice(0, goal),) + (0,) * (players - 1)], atol=1e-13
+    )
     np.testing.assert_array_equal(res.policy[row], direct.policy[(slice(None),) + (0,) * (players - 1)])
 
 

@@ -14,12 +14,22 @@ from pigtheory.simultaneous import reduced_best_response
 # (players, goal, symmetric): the full solver while it fits in a few minutes, the symmetric
 # one up to 4 players at goal 100 and 5 players at small goals.
 CASES = [
-    (2, 25, False), (2, 50, False), (2, 100, False),
-    (3, 25, False), (3, 50, False), (3, 100, False),
-    (3, 25, True), (3, 50, True), (3, 100, True),
-    (4, 25, False), (4, 40, False),
-    (4, 25, True), (4, 50, True), (4, 100, True),
-    (5, 20, True), (5, 30, True),
+    (2, 25, False),
+    (2, 50, False),
+    (2, 100, False),
+    (3, 25, False),
+    (3, 50, False),
+    (3, 100, False),
+    (3, 25, True),
+    (3, 50, True),
+    (3, 100, True),
+    (4, 25, False),
+    (4, 40, False),
+    (4, 25, True),
+    (4, 50, True),
+    (4, 100, True),
+    (5, 20, True),
+    (5, 30, True),
 ]
 FIELDS = ("players", "goal", "symmetric", "states", "full_states", "seconds", "peak_mb")
 
@@ -36,8 +46,13 @@ def measure(players: int, goal: int, symmetric: bool) -> dict:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return {
-        "players": players, "goal": goal, "symmetric": int(sol.symmetric), "states": sol.n_states,
-        "full_states": goal**players, "seconds": seconds, "peak_mb": peak / 2**20,
+        "players": players,
+        "goal": goal,
+        "symmetric": int(sol.symmetric),
+        "states": sol.n_states,
+        "full_states": goal**players,
+        "seconds": seconds,
+        "peak_mb": peak / 2**20,
     }
 
 

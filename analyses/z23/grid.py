@@ -31,7 +31,9 @@ def main():
     ns = [int(n) for n in grid.ns]
     i = ns.index(grid.best_pair[0])
     j = ns.index(grid.best_pair[1])
-    second = sorted((float(grid.value[a, b]), (ns[a], ns[b])) for a in range(len(ns)) for b in range(a, len(ns)))[1]
+    second = sorted(
+        (float(grid.value[a, b]), (ns[a], ns[b])) for a in range(len(ns)) for b in range(a, len(ns))
+    )[1]
     rows = [
         exact(
             "Z23.17",
@@ -46,7 +48,10 @@ def main():
     head = "| n1 \\ n2 | " + " | ".join(str(n) for n in ns) + " |"
     lines = [head, "|" + "---|" * (len(ns) + 1)]
     for a, n1 in enumerate(ns):
-        cells = [f"**{grid.value[a, b]:.4f}**" if (n1, ns[b]) == grid.best_pair else f"{grid.value[a, b]:.4f}" for b in range(len(ns))]
+        cells = [
+            f"**{grid.value[a, b]:.4f}**" if (n1, ns[b]) == grid.best_pair else f"{grid.value[a, b]:.4f}"
+            for b in range(len(ns))
+        ]
         lines.append(f"| {n1} | " + " | ".join(cells) + " |")
     md = "Best-response win probability of A at (0, 0, 0) (our Table S4):\n\n" + "\n".join(lines)
     print_rows(rows)

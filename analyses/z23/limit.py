@@ -48,9 +48,11 @@ def main():
     n = res.n
     dev_n = n * res.deviation_value
     pays = res.deviation_value > res.hold_value + 1e-13
-    monotone_after = bool((~pays[res.row(res.smallest_n):]).all()) if res.smallest_n else False
+    monotone_after = bool((~pays[res.row(res.smallest_n) :]).all()) if res.smallest_n else False
     rows = [
-        numeric("Z23.19", SOURCE, "P(X_100 >= 100): holding at 100 wins in one turn", 0.0102, p, 5e-5, digits=6),
+        numeric(
+            "Z23.19", SOURCE, "P(X_100 >= 100): holding at 100 wins in one turn", 0.0102, p, 5e-5, digits=6
+        ),
         Row(
             "Z23.20",
             SOURCE,
@@ -78,7 +80,10 @@ def main():
         ),
     ]
     show = [2, 3, 5, 10, 20, 30, 40, 50, 55, 58, 59, 60, 80, 98, 99, 100, 200, 500, 1000]
-    lines = ["| n | 1/n | best deviation | its first threshold | n x deviation | deviation pays |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| n | 1/n | best deviation | its first threshold | n x deviation | deviation pays |",
+        "|---|---|---|---|---|---|",
+    ]
     for k in show:
         r = res.row(k)
         lines.append(

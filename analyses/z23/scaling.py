@@ -56,15 +56,28 @@ def main():
         + " (states x thresholds would be g^(n+1); numpy vectorisation flattens small sizes)"
     )
     out = [
-        Row("Z23.18", SOURCE, "cost of an n-player best response", "O(100^n)", f"x{t_ratio:.0f} per player at goal 100",
-            REPRODUCED if consistent else DIFFERS, note)
+        Row(
+            "Z23.18",
+            SOURCE,
+            "cost of an n-player best response",
+            "O(100^n)",
+            f"x{t_ratio:.0f} per player at goal 100",
+            REPRODUCED if consistent else DIFFERS,
+            note,
+        )
     ]
-    lines = ["| players | goal | solver | states solved | goal^n | seconds | peak MB |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| players | goal | solver | states solved | goal^n | seconds | peak MB |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         lines.append(
             f"| {r['players']} | {r['goal']} | {r['solver']} | {r['states']:,} | {r['full_states']:,} | {r['seconds']:.2f} | {r['peak_mb']:.0f} |"
         )
-    md = "Exact best response against identical \"hold at goal/4\" opponents (times from the first run; cached).\n\n" + "\n".join(lines)
+    md = (
+        'Exact best response against identical "hold at goal/4" opponents (times from the first run; cached).\n\n'
+        + "\n".join(lines)
+    )
     print_rows(out)
     return out, md
 

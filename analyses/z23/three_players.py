@@ -38,7 +38,7 @@ def main():
     rules = Rules(players=3)
     rows, lines = [], []
     cases = {"Z23.15": (25, 25), "Z23.16": (20, 30)}
-    for (cid, source, paper, tol) in CLAIMS:
+    for cid, source, paper, tol in CLAIMS:
         n1, n2 = cases[cid]
         t0 = time.perf_counter()
         sol = best_response([hold_at(n1), hold_at(n2)], rules)
@@ -46,15 +46,20 @@ def main():
         ours = float(sol.value[0, 0, 0])
         plain = float(win_probability(hold_at(25), [hold_at(n1), hold_at(n2)], rules)[0, 0, 0])
         rows.append(
-            numeric(cid, source, f"3 players, opponents hold at {n1} and {n2}: best-response win probability", paper, ours, tol,
-                    note=f"first threshold {int(sol.policy[0, 0, 0])}; {secs:.1f} s")
+            numeric(
+                cid,
+                source,
+                f"3 players, opponents hold at {n1} and {n2}: best-response win probability",
+                paper,
+                ours,
+                tol,
+                note=f"first threshold {int(sol.policy[0, 0, 0])}; {secs:.1f} s",
+            )
         )
-        lines.append(
-            f"| {n1}, {n2} | {ours:.6f} | {int(sol.policy[0, 0, 0])} | {plain:.6f} | {secs:.1f} |"
-        )
+        lines.append(f"| {n1}, {n2} | {ours:.6f} | {int(sol.policy[0, 0, 0])} | {plain:.6f} | {secs:.1f} |")
     md = "\n".join(
         [
-            "Best response of player A at (0, 0, 0) against two \"hold at n\" opponents, exact.",
+            'Best response of player A at (0, 0, 0) against two "hold at n" opponents, exact.',
             "",
             "| opponents hold at | best response | its threshold at (0, 0, 0) | A holding at 25 instead | seconds |",
             "|---|---|---|---|---|",

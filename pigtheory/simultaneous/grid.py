@@ -125,7 +125,9 @@ def hold_at_grid(
         policy[pos[a], pos[b]] = policy[pos[b], pos[a]] = k
         if enabled:
             fill = 30 * done // len(pairs)
-            sys.stderr.write(f"\rgrid [{'#' * fill}{'.' * (30 - fill)}] {done}/{len(pairs)} {time.perf_counter() - t0:5.1f} s")
+            sys.stderr.write(
+                f"\rgrid [{'#' * fill}{'.' * (30 - fill)}] {done}/{len(pairs)} {time.perf_counter() - t0:5.1f} s"
+            )
             sys.stderr.write("\n" if done == len(pairs) else "")
             sys.stderr.flush()
 
@@ -138,11 +140,28 @@ def hold_at_grid(
             for done, fut in enumerate(as_completed(futures), 1):
                 record(done, fut.result())
     seconds = time.perf_counter() - t0
-    a, b = np.unravel_index(np.argmin(np.where(np.triu(np.ones_like(value, bool)), value, np.inf)), value.shape)
-    return HoldAtGrid(value, policy, len(pairs), 0.0, "exact-separable", rules, ns_arr, (int(ns_arr[a]), int(ns_arr[b])), seconds)
+    a, b = np.unravel_index(
+        np.argmin(np.where(np.triu(np.ones_like(value, bool)), value, np.inf)), value.shape
+    )
+    return HoldAtGrid(
+        value,
+        policy,
+        len(pairs),
+        0.0,
+        "exact-separable",
+        rules,
+        ns_arr,
+        (int(ns_arr[a]), int(ns_arr[b])),
+        seconds,
+    )
 
 
-def cached_hold_at_grid(ns: Iterable[int] = range(20, 31), rules: Rules = Rules(players=3), workers: int = 2, progress: bool | None = None) -> HoldAtGrid:  # noqa: B008
+def cached_hold_at_grid(
+    ns: Iterable[int] = range(20, 31),
+    rules: Rules = Rules(players=3),  # noqa: B008 (frozen)
+    workers: int = 2,
+    progress: bool | None = None,
+) -> HoldAtGrid:
     """:func:`hold_at_grid`, cached on disk (``.cache/``) by its parameters."""
     ns_list = sorted(set(int(n) for n in ns))
     params = {"ns": ns_list, "rules": repr(rules), "version": 1}
@@ -154,6 +173,18 @@ def cached_hold_at_grid(ns: Iterable[int] = range(20, 31), rules: Rules = Rules(
     arr = cached_arrays("hold_at_grid", params, compute)
     ns_arr = np.array(ns_list, dtype=np.int64)
     value = arr["value"]
-    a, b = np.unravel_index(np.argmin(np.where(np.triu(np.ones_like(value, bool)), value, np.inf)), value.shape)
+    a, b = np.unravel_index(
+        np.argmin(np.where(np.triu(np.ones_like(value, bool)), value, np.inf)), value.shape
+    )
     pairs = len(ns_list) * (len(ns_list) + 1) // 2
-    return HoldAtGrid(value, arr["policy"], pairs, 0.0, "exact-separable", rules, ns_arr, (int(ns_arr[a]), int(ns_arr[b])), float(arr["seconds"]))
+    return HoldAtGrid(
+        value,
+        arr["policy"],
+        pairs,
+        0.0,
+        "exact-separable",
+        rules,
+        ns_arr,
+        (int(ns_arr[a]), int(ns_arr[b])),
+        float(arr["seconds"]),
+    )

@@ -139,7 +139,9 @@ def limit(n_max: int = 200, rules: Rules = Rules()) -> LimitAnalysis:  # noqa: B
     width = table.width
     p = 1.0 - float(bust[g])
     if p <= 0.0:
-        raise ValueError("rules: holding at the goal never finishes in one turn; the analysis needs p_finish > 0")
+        raise ValueError(
+            "rules: holding at the goal never finishes in one turn; the analysis needs p_finish > 0"
+        )
     ns = np.arange(2, n_max + 1)
     q = np.exp((ns - 1) * np.log1p(-p))  # no opponent finishes
     share = -np.expm1(ns * np.log1p(-p)) / (ns * p)  # E[1 / (1 + Binomial(n - 1, p))]

@@ -194,7 +194,9 @@ def _stages(g: int, m: int, symmetric: bool) -> list[_Stage]:
     return out
 
 
-def _successors(stage: _Stage, target: _Stage, t: int, moves: tuple[np.ndarray, np.ndarray], g: int, symmetric: bool):
+def _successors(
+    stage: _Stage, target: _Stage, t: int, moves: tuple[np.ndarray, np.ndarray], g: int, symmetric: bool
+):
     """For A_t's states: the A_{t-1} columns after opponent t (position t - 1) moves."""
     new, probs = moves
     e = stage.states[:, t - 1]
@@ -220,7 +222,10 @@ def _one_blas_thread() -> Iterator[None]:
             for prefix in ("scipy_openblas_", "openblas_"):
                 for suffix in ("64_", ""):
                     if hasattr(cand, f"{prefix}set_num_threads{suffix}"):
-                        lib = (getattr(cand, f"{prefix}set_num_threads{suffix}"), getattr(cand, f"{prefix}get_num_threads{suffix}"))
+                        lib = (
+                            getattr(cand, f"{prefix}set_num_threads{suffix}"),
+                            getattr(cand, f"{prefix}get_num_threads{suffix}"),
+                        )
                         break
                 if lib:
                     break
@@ -244,7 +249,9 @@ def _bar(progress: bool | None):
         if enabled:
             width = 30
             fill = int(width * done / max(total, 1))
-            sys.stderr.write(f"\rbest response [{'#' * fill}{'.' * (width - fill)}] {done}/{total} {time.perf_counter() - t0:5.1f} s")
+            sys.stderr.write(
+                f"\rbest response [{'#' * fill}{'.' * (width - fill)}] {done}/{total} {time.perf_counter() - t0:5.1f} s"
+            )
             if done >= total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
@@ -287,7 +294,9 @@ def reduced_best_response(
     opps = _profile(1, opponents, rules)[1:]
     moves = [_own_moves(mix, rules) for mix in opps]
     if any(mv is None for mv in moves):
-        raise ValueError("opponents: the fast path needs policies that depend on the opponent's own score only")
+        raise ValueError(
+            "opponents: the fast path needs policies that depend on the opponent's own score only"
+        )
     g, m = rules.goal, len(opps)
     same = all(np.array_equal(mv[0], moves[0][0]) and np.array_equal(mv[1], moves[0][1]) for mv in moves)
     if symmetric is None:
@@ -297,12 +306,20 @@ def reduced_best_response(
     symmetric = bool(symmetric) and m > 1
     stages = _stages(g, m, symmetric)
     base = stages[0]
-    succ = [None] + [_successors(stages[t], stages[t - 1], t, moves[t - 1], g, symmetric) for t in range(1, m)]
+    succ = [None] + [
+        _successors(stages[t], stages[t - 1], t, moves[t - 1], g, symmetric) for t in range(1, m)
+    ]
     succ.append(_successors(base, stages[m - 1], m, moves[m - 1], g, symmetric))
     bust_all = np.prod([moves[p][1][base.states[:, p], 0] for p in range(m)], axis=0)
     # A_t(i, j) = (its value with V(i, j) = 0) + coef_t(j) V(i, j): the chain of y = 0 moves.
-    to_base = [np.searchsorted(base.keys, _keys(np.sort(st.states, axis=1) if symmetric else st.states, g)) for st in stages]
-    coef = [np.prod([moves[p][1][st.states[:, p], 0] for p in range(t)] + [np.ones(len(st.states))], axis=0) for t, st in enumerate(stages)]
+    to_base = [
+        np.searchsorted(base.keys, _keys(np.sort(st.states, axis=1) if symmetric else st.states, g))
+        for st in stages
+    ]
+    coef = [
+        np.prod([moves[p][1][st.states[:, p], 0] for p in range(t)] + [np.ones(len(st.states))], axis=0)
+        for t, st in enumerate(stages)
+    ]
     table = turn_total_table(rules.replace(players=2))
     size = base.states.shape[0]
 
@@ -325,15 +342,27 @@ def reduced_best_response(
     show = _bar(progress)
     blocks = list(range(g, 0, -block))
     with _one_blas_thread():
-        levels = _sweep(blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, show)
+        levels = _sweep(
+            blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, show
+        )
     value.setflags(write=False)
     n_states = g * base.live.size
     return ReducedSolution(
-        value, policy, levels, 0.0, "exact-separable" + ("-symmetric" if symmetric else ""), rules, base.states, symmetric, n_states
+        value,
+        policy,
+        levels,
+        0.0,
+        "exact-separable" + ("-symmetric" if symmetric else ""),
+        rules,
+        base.states,
+        symmetric,
+        n_states,
     )
 
 
-def _sweep(blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, show) -> int:
+def _sweep(
+    blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, show
+) -> int:
     """Backward induction, block by block of own scores; returns the number of levels."""
     windows_of = np.lib.stride_tricks.sliding_window_view
     # Per stage, everything a level reads, in by-sum order: a level is then a few slices.
