@@ -173,13 +173,16 @@ class _Stage:
         sums = self.states[live].sum(axis=1)
         by_sum = np.argsort(sums, kind="stable")
         self.live = live[by_sum]
-        self.start = np.searchsorted(sums[by_sum], np.arange(self.states.shape[1] * (g - 1) + 2))
+        self.sums = sums[by_sum]
+        self.top_sum = self.states.shape[1] * (g - 1)
+        self.start = np.searchsorted(self.sums, np.arange(self.top_sum + 2))
 
-    def range_at(self, total: int) -> tuple[int, int]:
-        """Positions in ``live`` of the states whose scores sum to ``total``."""
-        if total < 0 or total + 1 >= self.start.size:
+    def range_of_sums(self, low: int, high: int) -> tuple[int, int]:
+        """Positions in ``live`` of the states whose scores sum to ``low..high``."""
+        low, high = max(low, 0), min(high, self.top_sum)
+        if low > high:
             return 0, 0
-        return int(self.start[total]), int(self.start[total + 1])
+        return int(self.start[low]), int(self.start[high + 1])
 
 
 def _stages(g: int, m: int, symmetric: bool) -> list[_Stage]:
@@ -363,21 +366,24 @@ def reduced_best_response(
 def _sweep(
     blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, show
 ) -> int:
-    """Backward induction, block by block of own scores; returns the number of levels."""
+    """Backward induction, block by block of own scores; returns the number of levels.
+
+    In a stage's by-sum order, the states of level d (own score i = d - sum) in a block are
+    one contiguous range, own scores descending, so a level reads slices only.
+    """
     windows_of = np.lib.stride_tricks.sliding_window_view
-    # Per stage, everything a level reads, in by-sum order: a level is then a few slices.
-    # Stage t < m: (columns, successors, probabilities, coef, base column); stage m (W) reads
-    # base states: (columns, successors, probabilities, bust-all).
+    # Stage t < m: (sums, columns, successors, probabilities, coef, base column); stage m (W)
+    # reads base states: (sums, columns, successors, probabilities, bust-all).
     order = []
     for t in range(m + 1):
         st = stages[t] if t < m else stages[0]
         live = st.live
         if t == 0:
-            order.append((live,))
+            order.append((st.sums, live))
         elif t < m:
-            order.append((live, succ[t][0][live], succ[t][1][live], coef[t][live], to_base[t][live]))
+            order.append((st.sums, live, succ[t][0][live], succ[t][1][live], coef[t][live], to_base[t][live]))
         else:
-            order.append((live, succ[m][0][live], succ[m][1][live], bust_all[live]))
+            order.append((st.sums, live, succ[m][0][live], succ[m][1][live], bust_all[live]))
     t0 = time.perf_counter()
     levels = 0
     for b, top in enumerate(blocks):
@@ -387,30 +393,28 @@ def _sweep(
         weights = _action_matrix(table, width)
         windows = windows_of(w_t.ravel(), width + 5)
         for d in range(top - 1 + m * (g - 1), lo - 1, -1):
-            own_scores = [i for i in range(top - 1, lo - 1, -1) if 0 <= d - i <= m * (g - 1)]
-            base_ranges = [stages[0].range_at(d - i) for i in own_scores]
-            counts = [hi - lo_ for lo_, hi in base_ranges]
-            if sum(counts) == 0:
+            x0, x1 = stages[0].range_of_sums(d - top + 1, d - lo)
+            if x1 == x0:
                 continue
             levels += 1
-            own = np.repeat(own_scores, counts)
-            cols = np.concatenate([order[0][0][x:y] for x, y in base_ranges])
+            sums, cols = order[0][0][x0:x1], order[0][1][x0:x1]
+            own = d - sums
             # Pass 1: A_1 .. A_{m-1} and W at this level with V(level) = 0.
             saved = []
             for t in range(1, m + 1):
                 st = stages[t] if t < m else stages[0]
-                ranges = base_ranges if t == m else [st.range_at(d - i) for i in own_scores]
-                r = np.repeat(own_scores, [y - x for x, y in ranges]) if t < m else own
-                arrs = [np.concatenate([arr[x:y] for x, y in ranges]) for arr in order[t]]
+                y0, y1 = (x0, x1) if t == m else st.range_of_sums(d - top + 1, d - lo)
+                arrs = [arr[y0:y1] for arr in order[t]]
+                r = d - arrs[0]
                 src = acc[t - 1]
                 r_src = r if t == 1 else r - lo
-                part = (src.ravel().take(r_src[:, None] * src.shape[1] + arrs[1]) * arrs[2]).sum(axis=1)
+                part = (src.ravel().take(r_src[:, None] * src.shape[1] + arrs[2]) * arrs[3]).sum(axis=1)
                 if t < m:
-                    flat = (r - lo) * acc[t].shape[1] + arrs[0]
+                    flat = (r - lo) * acc[t].shape[1] + arrs[1]
                     acc[t].ravel()[flat] = part
-                    saved.append((t, flat, arrs[3], r * value.shape[1] + arrs[4]))
+                    saved.append((t, flat, arrs[4], r * value.shape[1] + arrs[5]))
                 else:
-                    bust = arrs[3]
+                    bust = arrs[4]
             uc = np.empty((cols.size, width + 6))
             uc[:, 0] = part
             uc[:, 1:] = windows[cols * pad + own + 1]
@@ -418,11 +422,13 @@ def _sweep(
             den = np.multiply.outer(bust, -table.bust[1 : width + 1])
             den += 1.0
             vals /= den
-            start = 0
-            for i, c in zip(own_scores, counts, strict=True):
-                if g - i < width:
-                    vals[start : start + c, g - i :] = -np.inf
-                start += c
+            # Rows run by own score descending, i.e. room ascending: mask k > room per run.
+            room = g - own
+            if room[0] < width:
+                cuts = np.flatnonzero(np.diff(room)) + 1
+                for c0, c1 in zip(np.r_[0, cuts], np.r_[cuts, room.size], strict=True):
+                    if room[c0] < width:
+                        vals[c0:c1, room[c0] :] = -np.inf
             best, k = greedy(vals)
             value.ravel()[own * value.shape[1] + cols] = best
             policy.ravel()[own * policy.shape[1] + cols] = k
