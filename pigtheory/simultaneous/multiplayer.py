@@ -32,6 +32,10 @@ a pair of multisets. Then, at state (i, j),
     \\sum_r P(X_k = k + r)\\, W(\\min(i + k + r, g), j)}{1 - P(X_k = 0)\\, P(Y = 0 \\mid j)},
 
 :math:`W^0` being W with :math:`V(i, j)` itself set to 0 (the self-loop, solved exactly).
+A threshold k above the room g - i only adds bust chance to "hold at g - i": its value
+:math:`(b W^0 + (1 - b) W(g, j)) / (1 - b P(Y = 0))` falls with the bust chance b because
+:math:`W^0 \\le P(\\text{no opponent finishes}) - P(Y = 0) \\le W(g, j) (1 - P(Y = 0))`, so
+all k up to the block's largest room are compared without masking.
 States are solved in blocks of own scores, and within a block by decreasing ``i + sum(j)``:
 every successor other than the state itself is solved before it. Only the current block's
 :math:`A_t`, 0 < t < m, are kept, which bounds memory.
@@ -422,14 +426,11 @@ def _sweep(
             den = np.multiply.outer(bust, -table.bust[1 : width + 1])
             den += 1.0
             vals /= den
-            # Rows run by own score descending, i.e. room ascending: mask k > room per run.
-            room = g - own
-            if room[0] < width:
-                cuts = np.flatnonzero(np.diff(room)) + 1
-                for c0, c1 in zip(np.r_[0, cuts], np.r_[cuts, room.size], strict=True):
-                    if room[c0] < width:
-                        vals[c0:c1, room[c0] :] = -np.inf
+            # Thresholds past the room (k > g - i) are read as "hold at g - i" with a larger bust
+            # chance; with W^0 <= W(g, j) - P(Y = 0) they are never better (see Notes), so the
+            # rows need no mask: only rounding could prefer one, and the clip below undoes it.
             best, k = greedy(vals)
+            np.minimum(k, g - own, out=k)
             value.ravel()[own * value.shape[1] + cols] = best
             policy.ravel()[own * policy.shape[1] + cols] = k
             # Pass 2: add V(level) through its self-loop coefficient.
