@@ -1,6 +1,7 @@
 """Benchmark: n-player exact best response, the 3-player grid, and the n-player limit.
 
-Prints medians of wall-clock time, in one process:
+Prints medians of wall-clock time (and CPU time, which a busy shared machine inflates less),
+in one process:
 
 * one 3-player best response at goal 100 (identical opponents, symmetric states; different
   opponents, full states), against the two-player best response at goal 100 as the baseline:
@@ -14,6 +15,7 @@ Prints medians of wall-clock time, in one process:
 
 from __future__ import annotations
 
+import resource
 import sys
 import time
 import tracemalloc
@@ -26,14 +28,21 @@ from pigtheory.simultaneous import best_response, limit, reduced_best_response
 from pigtheory.simultaneous.grid import hold_at_grid
 
 
-def median_time(fn: Callable[[], object], repeat: int) -> float:
+def median_time(
+    fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter
+) -> float:
     fn()  # warm caches (turn-total tables)
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return float(np.median(times))
+
+
+def children_cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
 
 
 def main(quick: bool = False) -> dict[str, float]:
@@ -44,15 +53,21 @@ def main(quick: bool = False) -> dict[str, float]:
     t3_sym = median_time(lambda: reduced_best_response([hold_at(25)] * 2, r3), 3)
     t3_full = median_time(lambda: reduced_best_response([hold_at(20), hold_at(30)], r3), 3)
     t3_api = median_time(lambda: best_response([hold_at(25)] * 2, r3), 3)
+    c3_sym = median_time(lambda: reduced_best_response([hold_at(25)] * 2, r3), 3, time.process_time)
+    c3_full = median_time(lambda: reduced_best_response([hold_at(20), hold_at(30)], r3), 3, time.process_time)
     s2 = reduced_best_response([hold_at(25)], r2).n_states
     s3_sym = reduced_best_response([hold_at(25)] * 2, r3).n_states
     s3_full = reduced_best_response([hold_at(20), hold_at(30)], r3).n_states
     print("best response at goal 100 (median wall-clock)")
     print(f"  2 players, best_response (baseline)        {t2 * 1e3:9.1f} ms   {s2:>10,} states")
     print(f"  2 players, n-player path                   {t2_path * 1e3:9.1f} ms   {s2:>10,} states")
-    print(f"  3 players, hold at 25 x 2 (symmetric)      {t3_sym * 1e3:9.1f} ms   {s3_sym:>10,} states")
+    print(
+        f"  3 players, hold at 25 x 2 (symmetric)      {t3_sym * 1e3:9.1f} ms   {s3_sym:>10,} states, CPU {c3_sym * 1e3:.0f} ms"
+    )
     print(f"  3 players, same via best_response (full)   {t3_api * 1e3:9.1f} ms   (expands the value array)")
-    print(f"  3 players, hold at 20 and 30 (full)        {t3_full * 1e3:9.1f} ms   {s3_full:>10,} states")
+    print(
+        f"  3 players, hold at 20 and 30 (full)        {t3_full * 1e3:9.1f} ms   {s3_full:>10,} states, CPU {c3_full * 1e3:.0f} ms"
+    )
     print(f"  ratio 3 / 2 players, time (full)           {t3_full / t2:9.1f} x   states x{s3_full / s2:.0f}")
     print(f"  ratio 3 / 2 players, time (symmetric)      {t3_sym / t2:9.1f} x   states x{s3_sym / s2:.0f}")
     out.update(t2_ms=t2 * 1e3, t3_sym_ms=t3_sym * 1e3, t3_full_ms=t3_full * 1e3, ratio_full=t3_full / t2)
@@ -63,18 +78,20 @@ def main(quick: bool = False) -> dict[str, float]:
     out["limit_ms"] = t_lim * 1e3
     if quick:
         return out
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), children_cpu()
     grid = hold_at_grid(workers=2, progress=False)
-    t_grid = time.perf_counter() - t0
-    print(f"3-player grid 11 x 11 (66 solves, 2 procs)   {t_grid:9.1f} s    best pair {grid.best_pair}")
+    t_grid, c_grid = time.perf_counter() - t0, children_cpu() - c0
+    print(
+        f"3-player grid 11 x 11 (66 solves, 2 procs)   {t_grid:9.1f} s    CPU {c_grid:.0f} s, best pair {grid.best_pair}"
+    )
     tracemalloc.start()
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     sol = reduced_best_response([hold_at(25)] * 3, Rules(players=4))
-    t4 = time.perf_counter() - t0
+    t4, c4 = time.perf_counter() - t0, time.process_time() - c0
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     print(
-        f"4 players, hold at 25 x 3 (symmetric)       {t4:9.1f} s    {sol.n_states:,} states "
+        f"4 players, hold at 25 x 3 (symmetric)       {t4:9.1f} s    CPU {c4:.0f} s, {sol.n_states:,} states "
         f"(full: {100**4:,}), peak {peak:.0f} MB, value {sol.at(0, 0, 0, 0):.6f}"
     )
     out.update(grid_s=t_grid, t4_s=t4, t4_peak_mb=peak)

@@ -164,7 +164,7 @@ def cached_hold_at_grid(
 ) -> HoldAtGrid:
     """:func:`hold_at_grid`, cached on disk (``.cache/``) by its parameters."""
     ns_list = sorted(set(int(n) for n in ns))
-    params = {"ns": ns_list, "rules": repr(rules), "version": 1}
+    params = {"ns": ns_list, "rules": repr(rules), "version": 2}
 
     def compute() -> dict[str, np.ndarray]:
         g = hold_at_grid(ns_list, rules, workers, progress)
