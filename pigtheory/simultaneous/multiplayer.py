@@ -48,12 +48,7 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19), Algorithm 0.3
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import itertools
-import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +58,8 @@ from ..policies import Mixture
 from ..results import Solution, freeze
 from ..rules import Rules
 from ..turn_total import turn_total_table
+from ._runtime import _bar, _one_blas_thread
+from ._score_sets import _keys, _stages, _successors
 from .best_response import greedy
 from .evaluate import _profile
 
@@ -130,11 +127,6 @@ class ReducedSolution:
         return Solution(value, policy, self.iterations, 0.0, self.method, self.rules)
 
 
-def _keys(states: np.ndarray, g: int) -> np.ndarray:
-    m = states.shape[-1]
-    return (states * (g + 1) ** np.arange(m - 1, -1, -1)).sum(axis=-1)
-
-
 def _own_moves(mix: Mixture, rules: Rules) -> tuple[np.ndarray, np.ndarray] | None:
     """New score and probability per outcome column at own score 0..goal, or None when the
     policy looks at other players' scores."""
@@ -158,112 +150,6 @@ def separable(opponents: Any, rules: Rules) -> bool:
     """
     opps = _profile(1, opponents, rules)[1:]
     return all(_own_moves(m, rules) is not None for m in opps)
-
-
-def _multisets(g: int, size: int) -> np.ndarray:
-    if size == 0:
-        return np.zeros((1, 0), dtype=np.int64)
-    return np.array(list(itertools.combinations_with_replacement(range(g + 1), size)), dtype=np.int64)
-
-
-class _Stage:
-    """The state space of A_t: rows of scores, their keys (ascending), and by-sum order."""
-
-    def __init__(self, states: np.ndarray, g: int) -> None:
-        keys = _keys(states, g)
-        order = np.argsort(keys, kind="stable")
-        self.states, self.keys = states[order], keys[order]
-        live = np.flatnonzero((self.states < g).all(axis=1))
-        sums = self.states[live].sum(axis=1)
-        by_sum = np.argsort(sums, kind="stable")
-        self.live = live[by_sum]
-        self.sums = sums[by_sum]
-        self.top_sum = self.states.shape[1] * (g - 1)
-        self.start = np.searchsorted(self.sums, np.arange(self.top_sum + 2))
-
-    def range_of_sums(self, low: int, high: int) -> tuple[int, int]:
-        """Positions in ``live`` of the states whose scores sum to ``low..high``."""
-        low, high = max(low, 0), min(high, self.top_sum)
-        if low > high:
-            return 0, 0
-        return int(self.start[low]), int(self.start[high + 1])
-
-
-def _stages(g: int, m: int, symmetric: bool) -> list[_Stage]:
-    if not symmetric:
-        full = _Stage(np.indices((g + 1,) * m).reshape(m, -1).T.copy(), g)
-        return [full] * m
-    out = []
-    for t in range(m):
-        first, second = _multisets(g, t), _multisets(g, m - t)
-        both = np.hstack([np.repeat(first, len(second), axis=0), np.tile(second, (len(first), 1))])
-        out.append(_Stage(both, g))
-    return out
-
-
-def _successors(
-    stage: _Stage, target: _Stage, t: int, moves: tuple[np.ndarray, np.ndarray], g: int, symmetric: bool
-):
-    """For A_t's states: the A_{t-1} columns after opponent t (position t - 1) moves."""
-    new, probs = moves
-    e = stage.states[:, t - 1]
-    nxt = np.repeat(stage.states[:, None, :], new.shape[1], axis=1)
-    nxt[:, :, t - 1] = new[e]
-    if symmetric:
-        nxt[:, :, t - 1 :] = np.sort(nxt[:, :, t - 1 :], axis=2)
-    succ = np.searchsorted(target.keys, _keys(nxt, g))
-    return succ, probs[e]
-
-
-@contextlib.contextmanager
-def _one_blas_thread() -> Iterator[None]:
-    """Run OpenBLAS single-threaded: the products here are small and many, and threads
-    spinning between them slow the solve down several times on a busy 2-core machine (and
-    the grid already runs one process per core). A no-op when the library is not found."""
-    lib = None
-    try:
-        with open("/proc/self/maps") as maps:
-            paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
-        for path in paths:
-            cand = ctypes.CDLL(path)
-            for prefix in ("scipy_openblas_", "openblas_"):
-                for suffix in ("64_", ""):
-                    if hasattr(cand, f"{prefix}set_num_threads{suffix}"):
-                        lib = (
-                            getattr(cand, f"{prefix}set_num_threads{suffix}"),
-                            getattr(cand, f"{prefix}get_num_threads{suffix}"),
-                        )
-                        break
-                if lib:
-                    break
-    except OSError:
-        lib = None
-    if lib is None:
-        yield
-        return
-    before = lib[1]()
-    lib[0](1)
-    try:
-        yield
-    finally:
-        lib[0](before)
-
-
-def _bar(progress: bool | None):
-    enabled = sys.stderr.isatty() if progress is None else bool(progress)
-
-    def show(done: int, total: int, t0: float) -> None:
-        if enabled:
-            width = 30
-            fill = int(width * done / max(total, 1))
-            sys.stderr.write(
-                f"\rbest response [{'#' * fill}{'.' * (width - fill)}] {done}/{total} {time.perf_counter() - t0:5.1f} s"
-            )
-            if done >= total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-
-    return show
 
 
 def reduced_best_response(
