@@ -7,7 +7,9 @@ as rows of ``states`` (shape ``(S, m)``): every tuple when the opponents differ,
 tuples (multisets) when they play the same policy (eq. 19). ``value[i, s]`` is the player's
 win probability at own score ``i`` (``0..goal``) and opponents' scores ``states[s]``;
 ``policy[i, s]`` its threshold (``i < goal``). :meth:`ReducedSolution.expand` gives the full
-arrays of :func:`pigtheory.simultaneous.best_response`.
+arrays of :func:`pigtheory.simultaneous.best_response` (which routes here when the fast path
+applies); for 4 or more players at large goals keep the reduced form: 4 players at goal 100
+take about 0.9 GB reduced, the full value and policy arrays another 1.6 GB.
 
 Notes
 -----
