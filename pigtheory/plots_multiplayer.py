@@ -88,11 +88,13 @@ def scaling_figure(rows: Sequence[dict]) -> Figure:
         ax.set_xlabel("non-terminal states solved")
         ax.set_ylabel(label)
         ax.grid(True, which="both", alpha=0.3)
-    xs = np.array([r["states"] for r in rows], dtype=float)
-    ref = np.geomspace(xs.min(), xs.max(), 10)
+    xs_all = np.array([r["states"] for r in rows], dtype=float)
+    ref = np.geomspace(xs_all.min(), xs_all.max(), 10)
     t = np.array([r["cpu_seconds"] for r in rows])
-    big = xs >= 1e5
-    axes[0].loglog(ref, ref * np.median(t[big] / xs[big]), "k--", lw=0.8, label="time proportional to states")
+    big = xs_all >= 1e5
+    axes[0].loglog(
+        ref, ref * np.median(t[big] / xs_all[big]), "k--", lw=0.8, label="time proportional to states"
+    )
     axes[0].legend(fontsize=7)
     fig.suptitle("Cost of one exact best response (labels: goal)")
     return fig

@@ -64,7 +64,7 @@ def _stages(g: int, m: int, symmetric: bool) -> list[_Stage]:
 
 def _successors(
     stage: _Stage, target: _Stage, t: int, moves: tuple[np.ndarray, np.ndarray], g: int, symmetric: bool
-):
+) -> tuple[np.ndarray, np.ndarray]:
     """For A_t's states: the A_{t-1} columns after opponent t (position t - 1) moves."""
     new, probs = moves
     e = stage.states[:, t - 1]

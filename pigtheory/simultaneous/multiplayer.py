@@ -187,8 +187,9 @@ def reduced_best_response(
     True
     """
     opps = _profile(1, opponents, rules)[1:]
-    moves = [_own_moves(mix, rules) for mix in opps]
-    if any(mv is None for mv in moves):
+    read = [_own_moves(mix, rules) for mix in opps]
+    moves = [mv for mv in read if mv is not None]
+    if len(moves) < len(read):
         raise ValueError(
             "opponents: the fast path needs policies that depend on the opponent's own score only"
         )
@@ -201,9 +202,9 @@ def reduced_best_response(
     symmetric = bool(symmetric) and m > 1
     stages = _stages(g, m, symmetric)
     base = stages[0]
-    succ = [None] + [
-        _successors(stages[t], stages[t - 1], t, moves[t - 1], g, symmetric) for t in range(1, m)
-    ]
+    # succ[t], t = 1..m: A_t's states -> A_{t-1} columns and probabilities (succ[0] unused).
+    succ = [(np.zeros((0, 0), np.int64), np.zeros((0, 0)))]
+    succ += [_successors(stages[t], stages[t - 1], t, moves[t - 1], g, symmetric) for t in range(1, m)]
     succ.append(_successors(base, stages[m - 1], m, moves[m - 1], g, symmetric))
     bust_all = np.prod([moves[p][1][base.states[:, p], 0] for p in range(m)], axis=0)
     # A_t(i, j) = (its value with V(i, j) = 0) + coef_t(j) V(i, j): the chain of y = 0 moves.
@@ -266,7 +267,7 @@ def _sweep(
     windows_of = np.lib.stride_tricks.sliding_window_view
     # Stage t < m: (sums, columns, successors, probabilities, coef, base column); stage m (W)
     # reads base states: (sums, columns, successors, probabilities, bust-all).
-    order = []
+    order: list[tuple[np.ndarray, ...]] = []
     for t in range(m + 1):
         st = stages[t] if t < m else stages[0]
         live = st.live
