@@ -152,3 +152,11 @@ def test_grid_bad_input():
         hold_at_grid([0, 3], Rules(goal=9, players=3), workers=1)
     with pytest.raises(ValueError, match="workers"):
         hold_at_grid([2, 3], Rules(goal=9, players=3), workers=0)
+
+
+@pytest.mark.parametrize("n1, n2, paper", [(25, 25, 0.3590), (20, 30, 0.3955)])
+def test_published_three_player_values(n1, n2, paper):
+    # Zhu, Ma, Chen & Liu, Sci. Rep. 13 (2023), "Three players with independent strategies":
+    # 35.90% (both hold at 25) and 39.55% (hold at 20 and 30), printed to 2 decimals.
+    sol = reduced_best_response([hold_at(n1), hold_at(n2)], Rules(players=3))
+    assert sol.at(0, 0, 0) == pytest.approx(paper, abs=5e-5)
