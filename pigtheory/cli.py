@@ -22,6 +22,7 @@ _COMMAND_MODULES = (
     "pigtheory._cli_basic",
     "pigtheory._cli_best_response",
     "pigtheory._cli_sequential",
+    "pigtheory._cli_multiplayer",
 )
 
 

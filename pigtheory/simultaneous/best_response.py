@@ -115,6 +115,11 @@ def best_response(
     """
     if method not in ("exact", "value_iteration"):
         raise ValueError(f"method must be 'exact' or 'value_iteration', got {method!r}")
+    if method == "exact" and isinstance(rules, Rules) and rules.players >= 3:
+        from .multiplayer import reduced_best_response, separable  # late: it imports this module
+
+        if separable(opponents, rules):
+            return reduced_best_response(opponents, rules).expand()
     opps = _profile(1, opponents, rules)[1:]
     if method == "value_iteration":
         if rules.players != 2:

@@ -1,0 +1,21 @@
+"""Figure 6 of Zhu et al. 2023: the best response against "hold at n1" and "hold at n2",
+n1, n2 in 20..30 (three players). Writes ``paper_figures/three_player_grid.png``/``.pdf``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from paper_figures._common import save  # noqa: E402
+from pigtheory.plots_multiplayer import three_player_grid_figure  # noqa: E402
+from pigtheory.simultaneous.grid import cached_hold_at_grid  # noqa: E402
+
+
+def main() -> None:
+    save(three_player_grid_figure(cached_hold_at_grid()), "three_player_grid")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""n-player simultaneous Pig when everybody else holds at the goal (n -> infinity).
+
+Shapes
+------
+``value[t, i]`` and ``policy[t, i]``: the remaining player's best-response win probability and
+threshold at own score ``i`` (``0 <= i < goal``) in the game of ``n[t]`` players, the other
+``n[t] - 1`` players still at score 0 and holding at the goal. ``n = 2 .. n_max``.
+
+Notes
+-----
+A player who holds at the goal from score 0 either busts (and stays at 0) or finishes in one
+turn, with probability :math:`p = P(X_g \\ge g)` (Z23.19). So while the game lasts, the
+n - 1 opponents are all at 0 and the remaining player's state is its own score i. In one turn
+the number M of opponents who finish is Binomial(n - 1, p); if the player finishes too it
+shares the win, and
+
+.. math:: T_n = E\\left[\\frac{1}{1 + M}\\right] = \\frac{1 - (1 - p)^n}{n p}.
+
+The game goes on only if no opponent finishes, probability :math:`q_n = (1 - p)^{n - 1}`.
+Holding at k from score i finishes with :math:`f(i, k) = P(i + X_k \\ge g)`, and
+
+.. math:: V_n(i) = \\max_{1 \\le k \\le g - i}
+    \\frac{f(i, k)\\, T_n + q_n \\sum_{0 < x < g - i} P(X_k = x)\\, V_n(i + x)}{1 - q_n P(X_k = 0)},
+
+the denominator solving the self-loop (everybody busts) exactly. Scores only grow, so this is
+exact backward induction from ``i = g - 1`` down to 0. Holding at the goal from 0 gives
+:math:`p T_n / (1 - q_n (1 - p)) = 1/n`, as symmetry demands. The best deviation is the best
+stationary policy whose threshold at score 0 is below the goal; everybody holding at the goal
+is a symmetric Nash equilibrium of the n-player game exactly when it is worth at most 1/n.
+
+References
+----------
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), section "Infinite number of players"
+(1.02%, "n >= 99"), and Table 2 (P(X_100 = 0) = 0.9898).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..results import freeze
+from ..rules import Rules
+from ..turn_total import turn_total_table
+from .best_response import TIE_TOL
+from .evaluate import _check_rules
+
+__all__ = ["limit", "LimitAnalysis"]
+
+
+@dataclass(frozen=True, eq=False)
+class LimitAnalysis:
+    """Best responses to n - 1 players who hold at the goal, for n = 2 .. n_max.
+
+    Attributes
+    ----------
+    value, policy : numpy.ndarray, shape (n_max - 1, goal)
+        Best-response value and threshold at own score i (opponents at 0), one row per n.
+    iterations : int
+        Backward-induction steps (one per own score).
+    residual : float
+        0.0 (exact).
+    method : str
+        ``"exact"``.
+    rules : Rules
+    n : numpy.ndarray
+        ``2 .. n_max``.
+    hold_value : numpy.ndarray
+        1/n, the value of holding at the goal when everybody does.
+    deviation_value : numpy.ndarray
+        The best value at score 0 of a policy whose first threshold is below the goal.
+    deviation_threshold : numpy.ndarray
+        That policy's threshold at score 0.
+    p_finish : float
+        :math:`P(X_g \\ge g)`: holding at the goal from 0 finishes in one turn.
+    smallest_n : int or None
+        Smallest n0 such that for every n in n0 .. n_max no policy beats holding at the goal
+        (by more than ``TIE_TOL``); None if a deviation still pays at ``n_max``.
+    """
+
+    value: np.ndarray
+    policy: np.ndarray
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    n: np.ndarray
+    hold_value: np.ndarray
+    deviation_value: np.ndarray
+    deviation_threshold: np.ndarray
+    p_finish: float
+    smallest_n: int | None
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+    def row(self, n: int) -> int:
+        """Row of the tables that belongs to n players."""
+        if not 2 <= n <= int(self.n[-1]):
+            raise ValueError(f"n must lie in 2..{int(self.n[-1])}, got {n}")
+        return n - 2
+
+
+def limit(n_max: int = 200, rules: Rules = Rules()) -> LimitAnalysis:  # noqa: B008 (frozen)
+    """Is "everybody holds at the goal" an equilibrium of n-player simultaneous Pig?
+
+    Parameters
+    ----------
+    n_max : int
+        Largest number of players, ``>= 2``; every n in ``2 .. n_max`` is solved.
+    rules : Rules
+        The die and the goal (``rules.players`` is ignored: n varies).
+
+    Returns
+    -------
+    LimitAnalysis
+
+    Notes
+    -----
+    See the module docstring: the opponents never leave score 0 while the game lasts, so the
+    best response is a one-dimensional backward induction over the player's own score, done
+    for all n at once. Exact up to floating-point rounding; no iteration.
+
+    Examples
+    --------
+    >>> res = limit(n_max=120)
+    >>> round(res.p_finish, 4)
+    0.0102
+    >>> bool(res.deviation_value[res.row(3)] > 1 / 3)
+    True
+    """
+    if not isinstance(n_max, (int, np.integer)) or isinstance(n_max, bool) or n_max < 2:
+        raise ValueError(f"n_max must be an integer >= 2, got {n_max!r}")
+    _check_rules(rules)
+    g = rules.goal
+    table = turn_total_table(rules.replace(players=2))
+    bust, band = table.bust, table.band
+    width = table.width
+    p = 1.0 - float(bust[g])
+    if p <= 0.0:
+        raise ValueError(
+            "rules: holding at the goal never finishes in one turn; the analysis needs p_finish > 0"
+        )
+    ns = np.arange(2, n_max + 1)
+    q = np.exp((ns - 1) * np.log1p(-p))  # no opponent finishes
+    share = -np.expm1(ns * np.log1p(-p)) / (ns * p)  # E[1 / (1 + Binomial(n - 1, p))]
+    # Scores at or past the goal contribute through `finish`, not through the continuation.
+    vpad = np.zeros((ns.size, 2 * g + width))
+    policy = np.zeros((ns.size, g), dtype=np.int64)
+    deviation = np.full(ns.size, -np.inf)
+    dev_k = np.zeros(ns.size, dtype=np.int64)
+    for i in range(g - 1, -1, -1):
+        room = g - i
+        ks = np.arange(1, room + 1)
+        finish = np.zeros(room)
+        cont = np.zeros((ns.size, room))
+        for r in range(width):
+            finish += np.where(ks + r >= room, band[ks, r], 0.0)
+            cont += band[ks, r] * vpad[:, i + 1 + r : i + 1 + r + room]
+        vals = (finish * share[:, None] + q[:, None] * cont) / (1.0 - q[:, None] * bust[ks])
+        best = vals.max(axis=1)
+        policy[:, i] = np.argmax(vals >= (best - TIE_TOL)[:, None], axis=1) + 1
+        vpad[:, i] = best
+        if i == 0 and room > 1:
+            deviation = vals[:, :-1].max(axis=1)
+            dev_k = np.argmax(vals[:, :-1], axis=1) + 1
+    hold = 1.0 / ns
+    beats = deviation - hold > TIE_TOL
+    smallest = None if beats[-1] else int(ns[np.flatnonzero(beats)[-1] + 1]) if beats.any() else 2
+    return LimitAnalysis(
+        value=vpad[:, :g].copy(),
+        policy=policy,
+        iterations=g,
+        residual=0.0,
+        method="exact",
+        rules=rules,
+        n=ns,
+        hold_value=hold,
+        deviation_value=deviation,
+        deviation_threshold=dev_k,
+        p_finish=p,
+        smallest_n=smallest,
+    )
