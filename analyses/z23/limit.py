@@ -1,4 +1,7 @@
-"""n players, n -> infinity: everybody holding at the goal (claims Z23.19, Z23.20, Z23.21).
+"""n players, n -> infinity: everybody holding at the goal (claims Z23.20, Z23.21).
+
+(Z23.19, P(X_100 >= 100), is reported once, exactly, by ``analyses/z23/turn_totals.py``;
+``limit()`` uses the same number as ``p_finish``.)
 
 Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), "Infinite number of players":
 
@@ -24,14 +27,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from analyses._claims import DIFFERS, REPRODUCED, Row, numeric, print_rows  # noqa: E402
+from analyses._claims import DIFFERS, REPRODUCED, Row, print_rows  # noqa: E402
 from pigtheory import turn_total_table  # noqa: E402
 from pigtheory.simultaneous import limit  # noqa: E402
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Infinite number of players"
 N_MAX = 1000
 CLAIMS = [
-    ("Z23.19", SOURCE, 0.0102, 5e-5),
     ("Z23.20", SOURCE, "everybody holding at 100 is the Nash equilibrium as n -> infinity", None),
     ("Z23.21", SOURCE, 99, 0),
 ]
@@ -50,9 +52,6 @@ def main():
     pays = res.deviation_value > res.hold_value + 1e-13
     monotone_after = bool((~pays[res.row(res.smallest_n) :]).all()) if res.smallest_n else False
     rows = [
-        numeric(
-            "Z23.19", SOURCE, "P(X_100 >= 100): holding at 100 wins in one turn", 0.0102, p, 5e-5, digits=6
-        ),
         Row(
             "Z23.20",
             SOURCE,
