@@ -201,9 +201,11 @@ def test_bad_arguments_raise(kwargs):
         best_response(hold_at(3), Rules(goal=10), **kwargs)
 
 
-def test_value_iteration_is_for_two_players():
-    with pytest.raises(ValueError, match="players=2"):
-        best_response([hold_at(3), hold_at(3)], Rules(goal=8, players=3), method="value_iteration")
+def test_value_iteration_covers_three_players_algorithm_0_3():
+    rules = Rules(goal=8, players=3)
+    vi = best_response([hold_at(3), hold_at(3)], rules, method="value_iteration")
+    exact = best_response([hold_at(3), hold_at(3)], rules)
+    assert np.abs(vi.value - exact.value).max() < 1e-10
 
 
 def test_value_iteration_warns_at_max_iter():

@@ -160,3 +160,18 @@ def test_published_three_player_values(n1, n2, paper):
     # 35.90% (both hold at 25) and 39.55% (hold at 20 and 30), printed to 2 decimals.
     sol = reduced_best_response([hold_at(n1), hold_at(n2)], Rules(players=3))
     assert sol.at(0, 0, 0) == pytest.approx(paper, abs=5e-5)
+
+
+@pytest.mark.parametrize("players, goal", [(3, 12), (4, 7)])
+def test_algorithm_0_3_value_iteration_agrees_with_exact(players, goal):
+    rules = Rules(goal=goal, players=players)
+    own = np.arange(goal).reshape((goal,) + (1,) * (players - 1))
+    rng = np.random.default_rng(players)
+    # One opponent that watches every score (generic path), the others hold at n.
+    watcher = np.minimum(rng.integers(1, 6, size=(goal,) * players), goal - own)
+    opponents = [watcher] + [hold_at(3 + p) for p in range(players - 2)]
+    exact = best_response(opponents, rules)
+    vi = best_response(opponents, rules, method="value_iteration", tol=1e-14)
+    assert vi.method == "value_iteration" and vi.residual < 1e-14
+    np.testing.assert_allclose(vi.value, exact.value, atol=1e-12, rtol=0)
+    assert np.array_equal(vi.policy, exact.policy)

@@ -1,4 +1,4 @@
-"""Algorithm 0.1 of Zhu et al. (2023): value iteration against an independent opponent.
+"""Algorithms 0.1 and 0.3 of Zhu et al. (2023): value iteration against independent opponents.
 
 Sweeps over the states (i, j) in ascending order, updating in place, until the largest change
 of a sweep falls below ``tol``:
@@ -11,11 +11,17 @@ scores at least as large, none of which the sweep has reached yet: every read se
 sweep's value. One in-place sweep in that order is therefore exactly one synchronous sweep, and
 is computed as one for all states at once. The state itself appears on the right (both players
 bust), so unlike the exact solver this iterates the self-loop instead of solving it.
+
+With n players (Algorithm 0.3, :func:`value_iteration_n`) the same holds for the ascending
+lexicographic order over ``(i, j1, ..., j_{n-1})``: a state reads only states whose every score
+is at least as large. That sweep is generic (any opponent policies) and chunked over states to
+bound memory; it is the check of the exact n-player solvers, meant for small goals.
 """
 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +30,8 @@ from ..policies import Mixture
 from ..rules import Rules
 from ._two_player import _blas_single_thread, _geometry, independent_of_own
 from .evaluate import terminal_values
+
+_CHUNK_FLOATS = 4_000_000  # gathered values per chunk of states (about 32 MB)
 
 
 def value_iteration(
@@ -89,3 +97,37 @@ def _iterate(
             stacklevel=4,
         )
     return p, policy, sweeps, residual
+
+
+def value_iteration_n(
+    opps: Sequence[Mixture], rules: Rules, tol: float, max_iter: int, tie_tol: float, bar: Any
+) -> tuple[np.ndarray, np.ndarray, int, float]:
+    """Algorithm 0.3 for any number of players: ``(value, policy, sweeps, residual)``."""
+    from .best_response import action_values, continuation  # late: best_response imports us
+
+    g, n = rules.goal, rules.players
+    value = terminal_values(rules)
+    states = np.indices((g,) * n).reshape(n, -1)
+    per_state = (g + 1) * int(np.prod([m.outcomes(tuple(s[:1] for s in states))[0].shape[-1] for m in opps]))
+    chunks = np.array_split(np.arange(states.shape[1]), max(1, states.shape[1] * per_state // _CHUNK_FLOATS))
+    no_bust = np.zeros(states.shape[1])
+    best = np.empty(states.shape[1])
+    policy = np.ones(states.shape[1], dtype=np.int64)
+    residual, sweeps = np.inf, 0
+    while sweeps < max_iter and residual >= tol:
+        for part in chunks:
+            u, _ = continuation(value, states[:, part], opps, g)
+            vals, _ = action_values(u, states[0, part], no_bust[part], rules)
+            best[part] = vals.max(axis=1)
+            policy[part] = np.argmax(vals >= (best[part] - tie_tol)[:, None], axis=1) + 1
+        residual = float(np.abs(best - value[tuple(states)]).max())
+        value[tuple(states)] = best
+        sweeps += 1
+        bar.update(1)
+    if residual >= tol:
+        warnings.warn(
+            f"value iteration stopped after max_iter={max_iter} sweeps with largest change {residual:.3g} >= tol={tol:g}",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+    return value, policy.reshape((g,) * n), sweeps, residual

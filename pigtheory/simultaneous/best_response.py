@@ -76,8 +76,9 @@ def best_response(
     method : {"exact", "value_iteration"}
         ``"exact"`` (default): backward induction over score sums, the self-loop in closed
         form (module Notes); no tolerance involved. ``"value_iteration"``: the paper's
-        Algorithm 0.1 as written (two players only), sweeps until the largest change of a
-        sweep is below ``tol``.
+        Algorithm 0.1 as written (Algorithm 0.3 for three or more players: a generic
+        sweep meant as a check on small goals), sweeps until the largest change of a sweep is
+        below ``tol``.
     tol : float
         Value iteration: stop when the largest change of a sweep is below ``tol`` (> 0).
     max_iter : int
@@ -122,21 +123,18 @@ def best_response(
             return reduced_best_response(opponents, rules).expand()
     opps = _profile(1, opponents, rules)[1:]
     if method == "value_iteration":
-        if rules.players != 2:
-            raise ValueError(
-                f"method='value_iteration' (Algorithm 0.1) is for players=2, got players={rules.players}"
-            )
         if not (isinstance(tol, (int, float)) and tol > 0):
             raise ValueError(f"tol must be a number > 0, got {tol!r}")
         if not isinstance(max_iter, (int, np.integer)) or isinstance(max_iter, bool) or max_iter < 1:
             raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
         from .._progress import progress_bar
-        from ._value_iteration import value_iteration
+        from ._value_iteration import value_iteration, value_iteration_n
 
         with progress_bar(int(max_iter), "value iteration", progress) as bar:
-            value, policy, sweeps, residual = value_iteration(
-                opps[0], rules, tol, int(max_iter), TIE_TOL, bar
-            )
+            if rules.players == 2:
+                value, policy, sweeps, residual = value_iteration(opps[0], rules, tol, int(max_iter), TIE_TOL, bar)
+            else:
+                value, policy, sweeps, residual = value_iteration_n(opps, rules, tol, int(max_iter), TIE_TOL, bar)
         return Solution(value, policy, sweeps, residual, "value_iteration", rules)
     if rules.players == 2:
         value, policy = best_response_two(opps[0], rules, TIE_TOL)
@@ -186,25 +184,39 @@ def greedy(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return best, k
 
 
+def continuation(
+    value: np.ndarray, states: np.ndarray, opps: Sequence[Mixture], goal: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``u[s, x] = E[V(min(i + x, g), min(j + Y, g))]`` over the opponents' joint turn Y, and
+    the probability that every opponent busts, at a batch of states (shape ``(players, ns)``).
+
+    Whatever ``value`` holds at the state itself is used (0 in backward induction, the last
+    sweep's value in value iteration).
+    """
+    n = states.shape[0]
+    ns = states.shape[1]
+    xs = np.arange(goal + 1)
+    outs = [m.outcomes(_own_view(states, p + 1)) for p, m in enumerate(opps)]
+    # Gather V(min(i + x, g), min(j + y, g)) over x and the opponents' joint outcome.
+    idx = [np.minimum(states[0][:, None] + xs[None, :], goal).reshape((ns, goal + 1) + (1,) * (n - 1))]
+    weight: Any = 1.0
+    for p, (gains, probs) in enumerate(outs):
+        shape = [ns, 1] + [1] * (n - 1)
+        shape[2 + p] = gains.shape[1]
+        idx.append(np.minimum(states[p + 1][:, None] + gains, goal).reshape(shape))
+        weight = weight * probs.reshape(shape)
+    u = (value[tuple(idx)] * weight).reshape(ns, goal + 1, -1).sum(axis=2)
+    opp_bust = np.prod([probs[:, 0] for _, probs in outs], axis=0)
+    return u, opp_bust
+
+
 def _exact(opps: Sequence[Mixture], rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
     g, n = rules.goal, rules.players
     value = terminal_values(rules)
     policy = np.zeros((g,) * n, dtype=np.int64)
-    xs = np.arange(g + 1)
     levels = score_levels(g, n)
     for _, states in levels:
-        ns = states.shape[1]
-        outs = [m.outcomes(_own_view(states, p + 1)) for p, m in enumerate(opps)]
-        # Gather V(min(i + x, g), min(j + y, g)) over x and the opponents' joint outcome.
-        idx = [np.minimum(states[0][:, None] + xs[None, :], g).reshape((ns, g + 1) + (1,) * (n - 1))]
-        weight: Any = 1.0
-        for p, (gains, probs) in enumerate(outs):
-            shape = [ns, 1] + [1] * (n - 1)
-            shape[2 + p] = gains.shape[1]
-            idx.append(np.minimum(states[p + 1][:, None] + gains, g).reshape(shape))
-            weight = weight * probs.reshape(shape)
-        u = (value[tuple(idx)] * weight).reshape(ns, g + 1, -1).sum(axis=2)
-        opp_bust = np.prod([probs[:, 0] for _, probs in outs], axis=0)
+        u, opp_bust = continuation(value, states, opps, g)
         vals, _ = action_values(u, states[0], opp_bust, rules)
         best, k = greedy(vals)
         value[tuple(states)] = best
