@@ -15,3 +15,6 @@ __all__ += ["equilibrium", "Equilibrium", "self_play", "SelfPlay"]
 from .nash import CycleNash, cycle_nash, exploitability
 
 __all__ += ["cycle_nash", "CycleNash", "exploitability"]
+from .stackelberg import Stackelberg, stackelberg
+
+__all__ += ["stackelberg", "Stackelberg"]

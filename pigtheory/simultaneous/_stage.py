@@ -23,12 +23,18 @@ value when the leader commits first (Stackelberg).
 
 from __future__ import annotations
 
+import ctypes
+import glob
+import os
+from contextlib import contextmanager
+from functools import lru_cache
+
 import numpy as np
 
 from ..rules import Rules
 from ..turn_total import turn_total_table
 
-__all__ = ["extended", "stage_game", "level_states", "pure_bounds"]
+__all__ = ["extended", "stage_game", "level_states", "pure_bounds", "single_thread_blas"]
 
 
 def level_states(goal: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -52,22 +58,60 @@ def stage_game(ext: np.ndarray, i: int, j: int, rules: Rules) -> tuple[np.ndarra
     """``C`` and ``D`` of the stage game at ``(i, j)``, shapes ``(goal - i, goal - j)``.
 
     ``ext`` (see :func:`extended`) must be final at every state of larger score sum.
+    ``C = P_A E P_B^T`` with ``P[k - 1, x] = P(X_k = x)`` and ``E[x, y]`` the value after
+    gains (x, y), ``E[0, 0]`` (the double bust) set to 0: two small BLAS products (run them
+    inside :func:`single_thread_blas`).
     """
     g = rules.goal
-    tab = turn_total_table(rules.replace(players=2))
-    m = tab.width
+    gains, bust = _gain_matrix(rules)
+    m = gains.shape[1] - g
     na, nb = g - i, g - j
-    band_a, band_b = tab.band[1 : na + 1], tab.band[1 : nb + 1]
-    # t[a, y]: A's turn averaged out, B's gain y still open; A's bust at y = 0 is the self-loop.
-    t = tab.bust[1 : na + 1, None] * ext[i, j : j + nb + m]
-    t[:, 0] = 0.0
+    e = ext[i : i + na + m, j : j + nb + m].copy()
+    e[0, 0] = 0.0
+    c = gains[:na, : na + m] @ e @ gains[:nb, : nb + m].T
+    return c, np.outer(bust[:na], bust[:nb])
+
+
+@lru_cache(maxsize=16)
+def _gain_matrix(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``P[k - 1, x] = P(X_k = x)`` for k = 1..goal, x = 0..goal + m - 1 (unclipped)."""
+    tab = turn_total_table(rules.replace(players=2))
+    g, m = rules.goal, tab.width
+    p = np.zeros((g, g + m))
+    p[:, 0] = tab.bust[1:]
+    ks = np.arange(1, g + 1)
     for r in range(m):
-        t += band_a[:, r, None] * ext[i + 1 + r : i + 1 + r + na, j : j + nb + m]
-    c = tab.bust[None, 1 : nb + 1] * t[:, :1]
-    for r in range(m):
-        c += band_b[None, :, r] * t[:, 1 + r : 1 + r + nb]
-    d = np.outer(tab.bust[1 : na + 1], tab.bust[1 : nb + 1])
-    return c, d
+        p[ks - 1, ks + r] = tab.band[1:, r]
+    bust = tab.bust[1:].copy()
+    p.setflags(write=False)
+    bust.setflags(write=False)
+    return p, bust
+
+
+@contextmanager
+def single_thread_blas():
+    """Run numpy's OpenBLAS on one thread inside the block (thousands of ~100 x 100 products
+    are slower threaded, badly so on a busy machine); a no-op if the library is not found."""
+    setter = getter = None
+    try:
+        for lib in glob.glob(os.path.join(os.path.dirname(np.__file__) + ".libs", "*openblas*")):
+            dll = ctypes.CDLL(lib)
+            for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_", "openblas_set_num_threads"):
+                if hasattr(dll, name):
+                    setter = getattr(dll, name)
+                    getter = getattr(dll, name.replace("set_", "get_"), None)
+                    break
+    except OSError:
+        setter = None
+    if setter is None or getter is None:
+        yield
+        return
+    before = getter()
+    setter(1)
+    try:
+        yield
+    finally:
+        setter(before)
 
 
 def pure_bounds(w: np.ndarray) -> tuple[float, int, float, int]:

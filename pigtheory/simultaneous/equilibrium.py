@@ -54,7 +54,7 @@ from scipy.optimize import linprog
 from ..policies import MixedPolicy
 from ..results import freeze
 from ..rules import Rules
-from ._stage import extended, level_states, pure_bounds, stage_game
+from ._stage import extended, level_states, pure_bounds, single_thread_blas, stage_game
 from .evaluate import _check_rules
 
 __all__ = ["Equilibrium", "equilibrium", "solve_stage"]
@@ -145,18 +145,19 @@ def equilibrium(rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) 
     pure_b = np.zeros((g, g), dtype=np.int64)
     n_lp = 0
     levels = level_states(g)
-    for ii, jj in levels:
-        for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-            c, d = stage_game(ext, i, j, rules)
-            v, x, y, lo, hi, n = solve_stage(c, d, tol=tol, max_iter=max_iter)
-            n_lp += n
-            if x is None:
-                pure_a[i, j], pure_b[i, j] = lo_hi_actions(c, d)
-            else:
-                mixes[(i, j)] = (x, y)
-            value[i, j] = v
-            ext[i, j] = v
-            lower[i, j], upper[i, j] = lo, hi
+    with single_thread_blas():
+        for ii, jj in levels:
+            for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
+                c, d = stage_game(ext, i, j, rules)
+                v, x, y, lo, hi, n = solve_stage(c, d, tol=tol, max_iter=max_iter)
+                n_lp += n
+                if x is None:
+                    pure_a[i, j], pure_b[i, j] = lo_hi_actions(c, d)
+                else:
+                    mixes[(i, j)] = (x, y)
+                value[i, j] = v
+                ext[i, j] = v
+                lower[i, j], upper[i, j] = lo, hi
     policy, opponent, sizes = _policies(pure_a, pure_b, mixes, g)
     value.setflags(write=False)
     return Equilibrium(
