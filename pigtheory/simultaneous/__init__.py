@@ -5,16 +5,12 @@ paper's value iteration kept as an independent check.
 """
 
 from .best_response import best_response
-from .evaluate import win_probabilities, win_probability
-
-__all__ = ["best_response", "win_probability", "win_probabilities"]
 from .equilibrium import Equilibrium, equilibrium
-from .self_play import SelfPlay, self_play
-
-__all__ += ["equilibrium", "Equilibrium", "self_play", "SelfPlay"]
+from .evaluate import win_probabilities, win_probability
 from .nash import CycleNash, cycle_nash, exploitability
-
-__all__ += ["cycle_nash", "CycleNash", "exploitability"]
+from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
 
+__all__ = ["best_response", "win_probability", "win_probabilities"]
+__all__ += ["equilibrium", "Equilibrium", "self_play", "SelfPlay", "cycle_nash", "CycleNash", "exploitability"]
 __all__ += ["stackelberg", "Stackelberg"]
