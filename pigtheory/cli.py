@@ -20,6 +20,7 @@ from .rules import Rules
 
 _COMMAND_MODULES = (
     "pigtheory._cli_basic",
+    "pigtheory._cli_equilibrium",
 )
 
 
