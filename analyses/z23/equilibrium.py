@@ -27,7 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import numpy as np  # noqa: E402
 
 from analyses._claims import Row, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import RULES, equilibrium_data, equilibrium_policy, self_play_data, stackelberg_data  # noqa: E402
+from analyses.z23._equilibrium_data import (  # noqa: E402
+    RULES,
+    equilibrium_data,
+    equilibrium_policy,
+    self_play_data,
+    stackelberg_data,
+)
 from pigtheory import MixedPolicy, hold_at  # noqa: E402
 from pigtheory.simultaneous import exploitability  # noqa: E402
 
