@@ -14,7 +14,7 @@ from pigtheory import MixedPolicy, Rules
 from pigtheory._io import cached_arrays
 from pigtheory.simultaneous import equilibrium, self_play, stackelberg
 
-VERSION = 1
+VERSION = 2
 RULES = Rules()
 
 

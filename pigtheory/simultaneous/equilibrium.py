@@ -25,8 +25,10 @@ Per state:
 1. **Pure saddle.** Both players repeating (a, b) gives :math:`W = C / (1 - D)`, and
    :math:`M(v)[a, b] \\ge v \\iff W[a, b] \\ge v`; so a pure saddle point of W is a pure
    equilibrium with value :math:`W[a, b]`. Most states have one.
-2. **Otherwise** (Hoffman-Karp style): solve the matrix game :math:`M(v)` by linear
-   programming (HiGHS) at the current v, take the supports of the two optimal strategies,
+2. **Otherwise** (Hoffman-Karp style): solve the matrix game :math:`M(v)` at the current
+   v by linear programming (HiGHS) on a growing set of thresholds (double oracle: start
+   from the pure maximin and minimax actions, add each side's best reply until neither
+   gains), take the supports of the two optimal strategies,
    and solve the equaliser equations on those supports with Newton's method in v (exact up
    to rounding, since a fixed support makes the value a smooth function of v).
 3. **Certificate.** A's mix x guarantees
@@ -38,6 +40,8 @@ Per state:
 References
 ----------
 L. S. Shapley, "Stochastic games", PNAS 39 (1953) 1095-1100.
+H. B. McMahan, G. J. Gordon & A. Blum, "Planning in the presence of cost functions
+controlled by an adversary", ICML 2003 (double oracle).
 A. J. Hoffman & R. M. Karp, "On nonterminating stochastic games", Management Science 12
 (1966) 359-370.
 Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), "Mixed-strategy equilibrium" (the
@@ -60,8 +64,6 @@ from .evaluate import _check_rules
 __all__ = ["Equilibrium", "equilibrium", "solve_stage"]
 
 _SUPPORT_TOL = 1e-9
-# Payoff differences at mixed states can be ~1e-7, HiGHS's default feasibility tolerance.
-_HIGHS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,7 +86,7 @@ class Equilibrium:
     support_sizes : numpy.ndarray of int, shape ``(goal, goal)``
         Number of thresholds the player at each state mixes over (1 where pure).
     n_lp : int
-        Linear programs solved.
+        Linear programs solved (restricted games of the double oracle).
     """
 
     value: np.ndarray
@@ -151,8 +153,8 @@ def equilibrium(rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) 
                 c, d = stage_game(ext, i, j, rules)
                 v, x, y, lo, hi, n = solve_stage(c, d, tol=tol, max_iter=max_iter)
                 n_lp += n
-                if x is None:
-                    pure_a[i, j], pure_b[i, j] = lo_hi_actions(c, d)
+                if isinstance(x, int):
+                    pure_a[i, j], pure_b[i, j] = x + 1, y + 1
                 else:
                     mixes[(i, j)] = (x, y)
                 value[i, j] = v
@@ -176,28 +178,24 @@ def equilibrium(rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) 
     )
 
 
-def lo_hi_actions(c: np.ndarray, d: np.ndarray) -> tuple[int, int]:
-    """Thresholds (1-based) of a pure saddle point of ``C / (1 - D)``."""
-    _, a, _, b = pure_bounds(c / (1.0 - d))
-    return a + 1, b + 1
-
-
 def solve_stage(c: np.ndarray, d: np.ndarray, tol: float = 1e-13, max_iter: int = 50):
     """Value of the one-state game ``v = val(C + v D)`` with optimal strategies.
 
-    Returns ``(v, x, y, lower, upper, n_lp)``; ``x`` and ``y`` are ``None`` at a pure saddle
-    point (then ``lower == upper == v``).
+    Returns ``(v, x, y, lower, upper, n_lp)``; at a pure saddle point ``x`` and ``y`` are
+    the two action indices (ints, threshold - 1) and ``lower == upper == v``; otherwise the
+    two mixed strategies (arrays).
     """
     w = c / (1.0 - d)
-    maximin, _, minimax, _ = pure_bounds(w)
+    maximin, a, minimax, b = pure_bounds(w)
     if maximin == minimax:
-        return maximin, None, None, maximin, minimax, 0
+        return maximin, a, b, maximin, minimax, 0
     v = 0.5 * (maximin + minimax)
     best = None
     n_lp = 0
+    rows, cols = {a}, {b}
     for _ in range(max_iter):
-        x, y = _matrix_game(c + v * d - v)
-        n_lp += 1
+        x, y, k = _double_oracle(c + v * d - v, rows, cols)
+        n_lp += k
         x, y, v_new = _polish(c, d, x, y, v)
         lo, hi = _certificate(c, d, x, y)
         if best is None or hi - lo < best[4] - best[3]:
@@ -209,9 +207,39 @@ def solve_stage(c: np.ndarray, d: np.ndarray, tol: float = 1e-13, max_iter: int 
     return best + (n_lp,)
 
 
+def _double_oracle(m: np.ndarray, rows: set, cols: set, tol: float = 1e-13):
+    """Optimal mixes of the matrix game m from LPs on a growing set of actions (McMahan,
+    Gordon & Blum 2003): solve the restricted game, add each side's best reply in the full
+    game, stop when neither improves. ``rows`` and ``cols`` are updated in place."""
+    n = 0
+    while True:
+        r, c = np.array(sorted(rows)), np.array(sorted(cols))
+        xs, ys = _matrix_game(m[np.ix_(r, c)])
+        n += 1
+        x, y = np.zeros(m.shape[0]), np.zeros(m.shape[1])
+        x[r], y[c] = xs, ys
+        value = x @ m @ y
+        reply_row = int(np.argmax(m @ y))
+        reply_col = int(np.argmin(x @ m))
+        grow = False
+        if (m @ y)[reply_row] > value + tol and reply_row not in rows:
+            rows.add(reply_row)
+            grow = True
+        if (x @ m)[reply_col] < value - tol and reply_col not in cols:
+            cols.add(reply_col)
+            grow = True
+        if not grow:
+            return x, y, n
+
+
 def _matrix_game(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Optimal mixes of the maximiser (rows) and minimiser (columns), by one HiGHS LP."""
     na, nb = m.shape
+    # Payoff differences at mixed states can be ~1e-7, HiGHS's default feasibility tolerance:
+    # rescale (the optimal mixes do not change) instead of tightening options (slow to parse).
+    scale = float(np.abs(m).max())
+    if scale > 0:
+        m = m / scale
     obj = np.zeros(na + 1)
     obj[-1] = -1.0
     a_ub = np.hstack([-m.T, np.ones((nb, 1))])
@@ -219,7 +247,7 @@ def _matrix_game(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a_eq[0, -1] = 0.0
     res = linprog(
         obj, A_ub=a_ub, b_ub=np.zeros(nb), A_eq=a_eq, b_eq=[1.0],
-        bounds=[(0, None)] * na + [(None, None)], method="highs", options=_HIGHS,
+        bounds=[(0, None)] * na + [(None, None)], method="highs",
     )
     if res.status != 0:
         raise RuntimeError(f"equilibrium: the stage LP failed ({res.message})")
