@@ -84,6 +84,8 @@ def webapp_policies(path: str | os.PathLike | None = None, rules: Rules = Rules(
 
     Examples
     --------
+    >>> webapp_json_path().name
+    'scirep2023_webapp_policies.json'
     >>> pub = webapp_policies()  # doctest: +SKIP
     >>> pub.tables["action_simul_hard"].table[0, 0], pub.clipped["action_simul_hard"]  # doctest: +SKIP
     (21, 0)

@@ -44,6 +44,7 @@ equilibrium" (the cycle :math:`\\pi_{l_1} \\to \\pi_{l_2} \\to \\pi_{l_1}`).
 from __future__ import annotations
 
 import hashlib
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,9 +151,10 @@ def self_play(
         Initial policy (pure); default ``hold_at(25)``. The initial values are 0 at every
         non-terminal state.
     tol : float
-        Values at the same phase of the cycle must agree to ``tol`` to stop early.
+        Values at the same phase of the cycle must agree to ``tol`` to stop early; a negative
+        ``tol`` runs all ``max_iter`` sweeps (the cycle is still reported).
     progress : bool, optional
-        Print the sweep count to stderr.
+        Print the sweep count to stderr (default: when stderr is a terminal).
 
     Returns
     -------
@@ -181,22 +183,18 @@ def self_play(
     hashes = [_digest(policy)]
     period = 0
     step = _sweeper(rules, order, sweep)
-    show = progress if progress is not None else False
+    show = progress if progress is not None else sys.stderr.isatty()
     for t in range(1, max_iter + 1):
         step(ext, policy)
         history.append(policy.copy())
         values.append(ext[: g + 1, : g + 1].copy())
         hashes.append(_digest(policy))
         if show:
-            import sys
-
             print(f"\rself-play sweep {t}/{max_iter}", end="", file=sys.stderr, flush=True)
         period = _tail_period(hashes, values, tol)
         if period:
             break
     if show:
-        import sys
-
         print(file=sys.stderr)
     return _result(rules, order, sweep, history, values, hashes, period, tol)
 

@@ -34,6 +34,7 @@ Supplementary Table S3.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -102,7 +103,8 @@ def stackelberg(
     tol, max_iter : float, int
         Stopping rule of the iteration: largest change of a sweep below ``tol``.
     progress : bool, optional
-        Iteration only: print the sweep count and change to stderr.
+        Iteration only: print the sweep count and change to stderr (default: when stderr
+        is a terminal).
 
     Returns
     -------
@@ -170,9 +172,8 @@ def _commit(m: np.ndarray) -> tuple[float, int, int]:
 
 def _iterate(rules, tol, max_iter, lead, follow_at, progress):
     """Algorithm 0.2: in-place sweeps in the paper's order."""
-    import sys
-
     g = rules.goal
+    progress = sys.stderr.isatty() if progress is None else progress
     value = terminal_values(rules)
     ext = extended(value, rules)
     order = [(i, j) for i in range(g) for j in range(g)]
