@@ -100,3 +100,18 @@ def test_cycle_game_of_self_play():
 def test_bad_rules():
     with pytest.raises(ValueError, match="players"):
         equilibrium(Rules(goal=10, players=3))
+
+
+def test_cli_commands(capsys, tmp_path):
+    from pigtheory.cli import main
+
+    assert main(["equilibrium", "--goal", "20"]) == 0
+    assert "mixed states          0" in capsys.readouterr().out
+    assert main(["self-play", "--goal", "20"]) == 0
+    assert "converged             True" in capsys.readouterr().out
+    out = tmp_path / "leader.npy"
+    assert main(["stackelberg", "--goal", "20", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["exploitability", str(out), "--goal", "20"]) == 0
+    assert abs(float(capsys.readouterr().out)) < 1e-12
+    assert main(["exploitability", "nonsense", "--goal", "20"]) == 2
