@@ -115,3 +115,19 @@ def test_cli_commands(capsys, tmp_path):
     assert main(["exploitability", str(out), "--goal", "20"]) == 0
     assert abs(float(capsys.readouterr().out)) < 1e-12
     assert main(["exploitability", "nonsense", "--goal", "20"]) == 2
+
+
+@pytest.mark.slow
+def test_goal_100_equilibrium_and_exploitabilities():
+    rules = Rules()
+    eq = equilibrium(rules)
+    v = eq.value[:100, :100]
+    assert abs(eq.value[0, 0] - 0.5) <= 1e-12 and np.abs(v + v.T - 1).max() <= 1e-12
+    assert eq.residual <= 1e-12 and abs(exploitability(eq, rules)) <= 1e-12
+    assert len(eq.mixed_states) > 0
+    sp = self_play(rules)
+    assert sp.period == 2
+    # every state where the equilibrium mixes is a state where self-play cycles
+    assert set(eq.mixed_states) <= set(sp.cyclic_states)
+    for p in sp.cycle:
+        assert exploitability(p, rules) > 1e-7

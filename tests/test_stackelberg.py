@@ -85,3 +85,12 @@ def test_paper_iteration_converges_to_the_exact_solution():
 def test_bad_method():
     with pytest.raises(ValueError, match="method"):
         stackelberg(Rules(goal=5), method="guess")
+
+
+@pytest.mark.slow
+def test_goal_100_paper_iteration_matches_exact():
+    it = stackelberg(Rules(), method="iteration", tol=1e-10)
+    ex = stackelberg(Rules())
+    np.testing.assert_array_equal(it.leader_policy, ex.leader_policy)
+    np.testing.assert_array_equal(it.follower_policy, ex.follower_policy)
+    np.testing.assert_allclose(it.value, ex.value, atol=1e-9)
