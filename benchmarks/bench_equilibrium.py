@@ -40,10 +40,14 @@ def main() -> dict[str, float]:
     t_sp = time.perf_counter() - t0
     print("two-player simultaneous Pig, goal 100 (median wall-clock)")
     print(f"  best_response(hold_at(25))   {t_br * 1e3:9.1f} ms   (baseline)")
-    print(f"  equilibrium()                {t_eq * 1e3:9.1f} ms   {t_eq / t_br:7.1f} x   "
-          f"({eq.n_lp} LPs, {len(eq.mixed_states)} mixed states)")
+    print(
+        f"  equilibrium()                {t_eq * 1e3:9.1f} ms   {t_eq / t_br:7.1f} x   "
+        f"({eq.n_lp} LPs, {len(eq.mixed_states)} mixed states)"
+    )
     print(f"  stackelberg() exact          {t_st * 1e3:9.1f} ms   {t_st / t_br:7.1f} x")
-    print(f"  self_play() {sp.iterations} sweeps        {t_sp * 1e3:9.1f} ms   {t_sp / t_br:7.1f} x   (one run)")
+    print(
+        f"  self_play() {sp.iterations} sweeps        {t_sp * 1e3:9.1f} ms   {t_sp / t_br:7.1f} x   (one run)"
+    )
     return {"best_response": t_br, "equilibrium": t_eq, "stackelberg": t_st, "self_play_200": t_sp}
 
 

@@ -65,7 +65,9 @@ def _self_play(args: argparse.Namespace) -> int:
     print(f"period                {sp.period}")
     print(f"cycling states        {len(sp.cyclic_states)}")
     print(f"others fixed after    {sp.settled} sweeps")
-    print(f"value MAE / max diff  {sp.value_mean_abs_diff:.4e} / {sp.value_max_abs_diff:.4e} at {sp.value_max_at}")
+    print(
+        f"value MAE / max diff  {sp.value_mean_abs_diff:.4e} / {sp.value_max_abs_diff:.4e} at {sp.value_max_at}"
+    )
     if args.out:
         for n, pol in enumerate(sp.cycle, 1):
             write_table(np.asarray(pol), f"{args.out}_{n}.npy")

@@ -40,15 +40,24 @@ def plot_stackelberg(leader: np.ndarray, follower: np.ndarray) -> Figure:
     return fig
 
 
-def plot_cycling_states(goal: int, cyclic: Iterable[tuple[int, int]], mixed: Iterable[tuple[int, int]]) -> Figure:
+def plot_cycling_states(
+    goal: int, cyclic: Iterable[tuple[int, int]], mixed: Iterable[tuple[int, int]]
+) -> Figure:
     """Map over (i, j) of the states that cycle in self-play and of those where the exact
     equilibrium mixes."""
     cyc = np.array(sorted(cyclic)).reshape(-1, 2)
     mix = np.array(sorted(mixed)).reshape(-1, 2)
     fig = Figure(figsize=(5.6, 5.2))
     ax = fig.subplots()
-    ax.scatter(cyc[:, 0], cyc[:, 1], s=26, facecolors="none", edgecolors="tab:red", linewidths=0.9,
-               label=f"threshold cycles in self-play ({len(cyc)})")
+    ax.scatter(
+        cyc[:, 0],
+        cyc[:, 1],
+        s=26,
+        facecolors="none",
+        edgecolors="tab:red",
+        linewidths=0.9,
+        label=f"threshold cycles in self-play ({len(cyc)})",
+    )
     ax.scatter(mix[:, 0], mix[:, 1], s=7, color="tab:blue", label=f"equilibrium mixes ({len(mix)})")
     ax.plot([0, goal - 1], [0, goal - 1], color="0.8", lw=0.8, zorder=0)
     ax.set_xlim(-1, goal)

@@ -59,7 +59,9 @@ def webapp_json_path() -> Path:
     env = os.environ.get("PIGTHEORY_WEBAPP_JSON")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "external" / "scirep2023_webapp_policies.json"
+    return (
+        Path(__file__).resolve().parents[1].parent / "shared" / "external" / "scirep2023_webapp_policies.json"
+    )
 
 
 def webapp_policies(path: str | os.PathLike | None = None, rules: Rules = Rules()) -> PublishedTables:

@@ -21,7 +21,9 @@ def test_converges_to_a_fixed_point_that_is_a_symmetric_equilibrium():
     np.testing.assert_allclose(sp.value, eq.value, atol=1e-11)
 
 
-@pytest.mark.parametrize("order, sweep", [("increasing", "gauss-seidel"), ("decreasing", "gauss-seidel"), ("increasing", "jacobi")])
+@pytest.mark.parametrize(
+    "order, sweep", [("increasing", "gauss-seidel"), ("decreasing", "gauss-seidel"), ("increasing", "jacobi")]
+)
 def test_cycle_really_repeats(order, sweep):
     rules = Rules(goal=44)
     sp = self_play(rules, order=order, sweep=sweep)

@@ -36,7 +36,9 @@ def self_play_data(order: str = "increasing", sweep: str = "gauss-seidel") -> di
             "seconds": np.array(time.perf_counter() - t0),
         }
 
-    return cached_arrays("z23-self-play", {"order": order, "sweep": sweep, "goal": RULES.goal, "v": VERSION}, compute)
+    return cached_arrays(
+        "z23-self-play", {"order": order, "sweep": sweep, "goal": RULES.goal, "v": VERSION}, compute
+    )
 
 
 def equilibrium_data() -> dict[str, np.ndarray]:

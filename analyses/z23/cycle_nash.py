@@ -48,30 +48,61 @@ def main() -> tuple[list[Row], str]:
     real = np.array([[win_probability(a, b, RULES)[0, 0] for b in cycle] for a in cycle])
     off = [real[0, 1], real[1, 0]]
     rows = [
-        numeric("Z23.8", SOURCE, "one cyclic policy against the other at (0, 0)", HALF, off[0], ERROR, digits=7,
-                note=f"the other way round {off[1]:.7f}"),
+        numeric(
+            "Z23.8",
+            SOURCE,
+            "one cyclic policy against the other at (0, 0)",
+            HALF,
+            off[0],
+            ERROR,
+            digits=7,
+            note=f"the other way round {off[1]:.7f}",
+        ),
     ]
     h25 = [float(win_probability(p, hold_at(25), RULES)[0, 0]) for p in cycle]
     for n, v in enumerate(h25, 1):
-        rows.append(numeric("Z23.10", SOURCE, f"cyclic policy {n} against hold at 25", VS_HOLD_25, v, 5e-5,
-                            note="exact evaluation; the paper's 0.5192 is 1e-4 above both" if abs(v - VS_HOLD_25) > 5e-5 else ""))
+        rows.append(
+            numeric(
+                "Z23.10",
+                SOURCE,
+                f"cyclic policy {n} against hold at 25",
+                VS_HOLD_25,
+                v,
+                5e-5,
+                note="exact evaluation; the paper's 0.5192 is 1e-4 above both"
+                if abs(v - VS_HOLD_25) > 5e-5
+                else "",
+            )
+        )
     preferred = np.array([[0.5, 1.0], [1.0, 0.5]])
     pref_eq = _support_enumeration(preferred, 1e-9)
     pref_lp = _zero_sum_lp(preferred)
     ok = len(pref_eq) == 1 and all(np.allclose(s, [0.5, 0.5]) for s in pref_eq[0] + pref_lp)
-    rows.append(exact("Z23.11", SOURCE + ", Table 3", "mixed equilibrium of the 'preferred' payoff matrix (P(pi_l1) for A, B)",
-                      TABLE_3_EQ, tuple(float(s[0]) for s in pref_eq[0]) if ok else "none",
-                      note="nashpy support enumeration (the only equilibrium) and linear program agree"))
+    rows.append(
+        exact(
+            "Z23.11",
+            SOURCE + ", Table 3",
+            "mixed equilibrium of the 'preferred' payoff matrix (P(pi_l1) for A, B)",
+            TABLE_3_EQ,
+            tuple(float(s[0]) for s in pref_eq[0]) if ok else "none",
+            note="nashpy support enumeration (the only equilibrium) and linear program agree",
+        )
+    )
     real_eq = _support_enumeration(real, 1e-12)
     real_lp = _zero_sum_lp(real)
-    rows.append(Row(
-        "Z23.11", SOURCE + ", Table 3", "equilibrium of the real game between the two cycle policies (win probabilities)",
-        "(0.5, 0.5)", "; ".join(f"({fmt(float(r[0]))}, {fmt(float(c[0]))})" for r, c in real_eq),
-        "differs",
-        "with exact win probabilities the cycle game is not Table 3: policy 2 beats policy 1 by "
-        f"{real[1, 0] - 0.5:.2e}, so both players pick it (a pure equilibrium, P(pi_1) = 0); LP agrees: "
-        f"{np.round(real_lp[0], 9).tolist()}; checked with tolerance: {all(is_equilibrium(real, r, c, 1e-12) for r, c in real_eq)}",
-    ))
+    rows.append(
+        Row(
+            "Z23.11",
+            SOURCE + ", Table 3",
+            "equilibrium of the real game between the two cycle policies (win probabilities)",
+            "(0.5, 0.5)",
+            "; ".join(f"({fmt(float(r[0]))}, {fmt(float(c[0]))})" for r, c in real_eq),
+            "differs",
+            "with exact win probabilities the cycle game is not Table 3: policy 2 beats policy 1 by "
+            f"{real[1, 0] - 0.5:.2e}, so both players pick it (a pure equilibrium, P(pi_1) = 0); LP agrees: "
+            f"{np.round(real_lp[0], 9).tolist()}; checked with tolerance: {all(is_equilibrium(real, r, c, 1e-12) for r, c in real_eq)}",
+        )
+    )
     md = (
         "Real cycle game (row policy's win probability from (0, 0)):\n\n"
         f"| | policy 1 | policy 2 |\n|---|---|---|\n| policy 1 | {real[0, 0]:.10f} | {real[0, 1]:.10f} |\n"

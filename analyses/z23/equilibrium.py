@@ -50,7 +50,9 @@ def exploitabilities() -> dict[str, float]:
     return {
         "cyclic policy 1": exploitability(cycle[0], RULES),
         "cyclic policy 2": exploitability(cycle[1], RULES),
-        "50/50 state-by-state mix of the cycle": exploitability(MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), RULES),
+        "50/50 state-by-state mix of the cycle": exploitability(
+            MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), RULES
+        ),
         "Stackelberg leader": exploitability(st["leader"], RULES),
         "Stackelberg follower": exploitability(st["follower"], RULES),
         "hold at 25": exploitability(hold_at(25), RULES),
@@ -67,22 +69,43 @@ def main() -> tuple[list[Row], str]:
     gap = float((d["upper"] - d["lower"]).max())
     v = d["value"][:100, :100]
     rows = [
-        Row("Z23.N1", SOURCE, "states without a pure saddle point (the equilibrium mixes)", "-", str(mixed), EXTENSION,
-            f"{len(mixed_set & cyc)} of them among the {len(cyc)} states that cycle in self-play"),
+        Row(
+            "Z23.N1",
+            SOURCE,
+            "states without a pure saddle point (the equilibrium mixes)",
+            "-",
+            str(mixed),
+            EXTENSION,
+            f"{len(mixed_set & cyc)} of them among the {len(cyc)} states that cycle in self-play",
+        ),
         Row("Z23.N2", SOURCE, "largest support of an equilibrium mix", "-", str(int(sizes.max())), EXTENSION),
-        Row("Z23.N3", SOURCE, "equilibrium value at (0, 0); certificate gap; symmetry", "-",
-            f"{float(d['value'][0, 0]):.15f}; {gap:.1e}; {float(np.abs(v + v.T - 1).max()):.1e}", EXTENSION,
-            f"{int(d['n_lp'])} LPs, {float(d['seconds']):.1f} s"),
+        Row(
+            "Z23.N3",
+            SOURCE,
+            "equilibrium value at (0, 0); certificate gap; symmetry",
+            "-",
+            f"{float(d['value'][0, 0]):.15f}; {gap:.1e}; {float(np.abs(v + v.T - 1).max()):.1e}",
+            EXTENSION,
+            f"{int(d['n_lp'])} LPs, {float(d['seconds']):.1f} s",
+        ),
     ]
     ex = exploitabilities()
     n = 3
     for name, e in ex.items():
         if name.startswith("50/50"):
             ok = abs(e) <= 1e-9
-            rows.append(Row("Z23.11", SOURCE, "exploitability of the 50/50 mix the paper calls optimal", "0 (optimal)",
-                            f"{e:.3e}", "reproduced" if ok else "differs",
-                            "state-by-state mix; a best response gains this much against it, so it is close to but not "
-                            "the optimal strategy (the exact equilibrium mixes at different states with other weights)"))
+            rows.append(
+                Row(
+                    "Z23.11",
+                    SOURCE,
+                    "exploitability of the 50/50 mix the paper calls optimal",
+                    "0 (optimal)",
+                    f"{e:.3e}",
+                    "reproduced" if ok else "differs",
+                    "state-by-state mix; a best response gains this much against it, so it is close to but not "
+                    "the optimal strategy (the exact equilibrium mixes at different states with other weights)",
+                )
+            )
         else:
             n += 1
             rows.append(Row(f"Z23.N{n}", SOURCE, f"exploitability of {name}", "-", f"{e:.3e}", EXTENSION))

@@ -51,8 +51,16 @@ def main() -> tuple[list[Row], str]:
     same = bool(np.array_equal(it["leader"], lead) and np.array_equal(it["follower"], follow))
     gap = float(np.abs(it["value"] - ex["value"]).max())
     rows = [
-        numeric("Z23.12", SOURCE, "leader's win rate at (0, 0)", RATES[0], v, 5e-8, digits=7,
-                note="the leader's pure max-min is below the value 1/2 where the game mixes"),
+        numeric(
+            "Z23.12",
+            SOURCE,
+            "leader's win rate at (0, 0)",
+            RATES[0],
+            v,
+            5e-8,
+            digits=7,
+            note="the leader's pure max-min is below the value 1/2 where the game mixes",
+        ),
         numeric("Z23.12", SOURCE, "follower's win rate at (0, 0)", RATES[1], 1 - v, 5e-8, digits=7),
     ]
     diff = follow - lead
@@ -60,20 +68,43 @@ def main() -> tuple[list[Row], str]:
     rows.append(exact("Z23.13", SOURCE, "states where pi_A and pi_B differ", DIFFERING, int(nz.size)))
     sizes, counts = np.unique(np.abs(nz), return_counts=True)
     by = ", ".join(f"{int(c)} by {int(s)}" for s, c in zip(sizes, counts, strict=True))
-    rows.append(Row("Z23.13", SOURCE, "size of each difference", "all by 1", by,
-                    "reproduced" if set(sizes.tolist()) == {1} else "differs",
-                    "the larger gaps are states where the follower's best answer jumps (e.g. to holding at the goal)"))
+    rows.append(
+        Row(
+            "Z23.13",
+            SOURCE,
+            "size of each difference",
+            "all by 1",
+            by,
+            "reproduced" if set(sizes.tolist()) == {1} else "differs",
+            "the larger gaps are states where the follower's best answer jumps (e.g. to holding at the goal)",
+        )
+    )
     cycle = list(self_play_data()["cycle"])
     once = float(np.mean([win_probability(lead, c, RULES)[0, 0] for c in cycle]))
-    per_state = float(win_probability(lead, MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), RULES)[0, 0])
+    per_state = float(
+        win_probability(lead, MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), RULES)[0, 0]
+    )
     vs_eq = float(win_probability(lead, equilibrium_policy(), RULES)[0, 0])
-    rows.append(numeric("Z23.14", SOURCE, "Stackelberg (leader) policy vs the 50/50 cycle mixture", HALF, once, ERROR, digits=7,
-                        note=f"mixture chosen once per game; state by state {per_state:.7f}; vs the exact equilibrium {vs_eq:.7f}"))
+    rows.append(
+        numeric(
+            "Z23.14",
+            SOURCE,
+            "Stackelberg (leader) policy vs the 50/50 cycle mixture",
+            HALF,
+            once,
+            ERROR,
+            digits=7,
+            note=f"mixture chosen once per game; state by state {per_state:.7f}; vs the exact equilibrium {vs_eq:.7f}",
+        )
+    )
     md = (
         f"Exact: {float(ex['seconds']):.2f} s. Paper's iteration: {int(it['iterations'])} sweeps to a change below "
         f"{float(it['residual']):.1e}, {float(it['seconds']):.0f} s; same policies as exact: {same}; largest value gap {gap:.1e}.\n\n"
         "Differing states (i, j): leader -> follower: "
-        + ", ".join(f"{tuple(int(x) for x in s)}: {int(lead[tuple(s)])}->{int(follow[tuple(s)])}" for s in np.argwhere(diff != 0))
+        + ", ".join(
+            f"{tuple(int(x) for x in s)}: {int(lead[tuple(s)])}->{int(follow[tuple(s)])}"
+            for s in np.argwhere(diff != 0)
+        )
     )
     return rows, md
 

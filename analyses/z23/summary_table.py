@@ -24,7 +24,10 @@ from analyses._claims import Row, print_rows  # noqa: E402
 from analyses.z23._equilibrium_data import equilibrium_data, self_play_data  # noqa: E402
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Table 4"
-TABLE_4 = {"simultaneous, 2 players, independent": "Y", "simultaneous, 2 players, optimal": "Not convergent for pure strategy"}
+TABLE_4 = {
+    "simultaneous, 2 players, independent": "Y",
+    "simultaneous, 2 players, optimal": "Not convergent for pure strategy",
+}
 CLAIMS = [("Z23.22", SOURCE, TABLE_4, 0)]
 
 
@@ -35,13 +38,25 @@ def main() -> tuple[list[Row], str]:
     period = int(sp["period"])
     gap = float((eq["upper"] - eq["lower"]).max())
     rows = [
-        Row("Z23.22", SOURCE, "simultaneous, 2 players, independent strategy", "Y", "Y (exact best response)", "reproduced",
-            "backward induction over score sums, no iteration needed"),
-        Row("Z23.22", SOURCE, "simultaneous, 2 players, optimal strategy", "Not convergent for pure strategy",
+        Row(
+            "Z23.22",
+            SOURCE,
+            "simultaneous, 2 players, independent strategy",
+            "Y",
+            "Y (exact best response)",
+            "reproduced",
+            "backward induction over score sums, no iteration needed",
+        ),
+        Row(
+            "Z23.22",
+            SOURCE,
+            "simultaneous, 2 players, optimal strategy",
+            "Not convergent for pure strategy",
             f"self-play cycles (period {period}); no pure equilibrium ({mixed} states without a pure saddle); "
             f"exact mixed equilibrium solved (certificate gap {gap:.0e})",
             "reproduced" if period >= 2 and mixed > 0 else "differs",
-            "we go further than the table: the mixed equilibrium is computed exactly, state by state"),
+            "we go further than the table: the mixed equilibrium is computed exactly, state by state",
+        ),
     ]
     md = (
         "| | two players, independent | two players, optimal |\n|---|---|---|\n"

@@ -47,10 +47,20 @@ def candidates() -> dict[str, np.ndarray]:
 
 def main() -> tuple[list[Row], str]:
     if not webapp_json_path().exists():
-        return [Row("Z23.W", SOURCE, "web-app tables", "-", "-", "not computable", f"{webapp_json_path()} missing")], ""
+        return [
+            Row(
+                "Z23.W", SOURCE, "web-app tables", "-", "-", "not computable", f"{webapp_json_path()} missing"
+            )
+        ], ""
     pub = webapp_policies(rules=RULES)
     cands = candidates()
-    rows, lines = [], ["| table | clipped | exploitability | vs hold at 25 | equals / nearest (states differing) |", "|---|---|---|---|---|"]
+    rows, lines = (
+        [],
+        [
+            "| table | clipped | exploitability | vs hold at 25 | equals / nearest (states differing) |",
+            "|---|---|---|---|---|",
+        ],
+    )
     for n, name in enumerate(SIMULTANEOUS_TABLES, 1):
         t = pub.tables[name]
         e = exploitability(t, RULES)
@@ -65,9 +75,17 @@ def main() -> tuple[list[Row], str]:
                 for s in np.argwhere(c != t.table)
             )
         short = name.removeprefix("action_simul_")
-        rows.append(Row(f"Z23.W{n}", SOURCE, f"web app '{short}': exploitability; vs hold at 25; identity", "-",
-                        f"{e:.3e}; {h:.4f}; {match}", "extension",
-                        f"{pub.clipped[name]} thresholds clipped, {pub.raised[name]} raised to 1 on loading"))
+        rows.append(
+            Row(
+                f"Z23.W{n}",
+                SOURCE,
+                f"web app '{short}': exploitability; vs hold at 25; identity",
+                "-",
+                f"{e:.3e}; {h:.4f}; {match}",
+                "extension",
+                f"{pub.clipped[name]} thresholds clipped, {pub.raised[name]} raised to 1 on loading",
+            )
+        )
         lines.append(f"| {short} | {pub.clipped[name]} | {e:.3e} | {h:.4f} | {match} |")
     return rows, "\n".join(lines)
 

@@ -96,7 +96,11 @@ def single_thread_blas():
     try:
         for lib in glob.glob(os.path.join(os.path.dirname(np.__file__) + ".libs", "*openblas*")):
             dll = ctypes.CDLL(lib)
-            for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_", "openblas_set_num_threads"):
+            for name in (
+                "scipy_openblas_set_num_threads64_",
+                "openblas_set_num_threads64_",
+                "openblas_set_num_threads",
+            ):
                 if hasattr(dll, name):
                     setter = getattr(dll, name)
                     getter = getattr(dll, name.replace("set_", "get_"), None)

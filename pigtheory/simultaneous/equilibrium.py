@@ -246,8 +246,13 @@ def _matrix_game(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a_eq = np.ones((1, na + 1))
     a_eq[0, -1] = 0.0
     res = linprog(
-        obj, A_ub=a_ub, b_ub=np.zeros(nb), A_eq=a_eq, b_eq=[1.0],
-        bounds=[(0, None)] * na + [(None, None)], method="highs",
+        obj,
+        A_ub=a_ub,
+        b_ub=np.zeros(nb),
+        A_eq=a_eq,
+        b_eq=[1.0],
+        bounds=[(0, None)] * na + [(None, None)],
+        method="highs",
     )
     if res.status != 0:
         raise RuntimeError(f"equilibrium: the stage LP failed ({res.message})")
@@ -297,7 +302,11 @@ def _certificate(c: np.ndarray, d: np.ndarray, x: np.ndarray, y: np.ndarray) -> 
 
 def _policies(pure_a, pure_b, mixes, g):
     """MixedPolicy tables (own score first) of both players, padded with weight-0 entries."""
-    width = max([1] + [int((x > 0).sum()) for x, _ in mixes.values()] + [int((y > 0).sum()) for _, y in mixes.values()])
+    width = max(
+        [1]
+        + [int((x > 0).sum()) for x, _ in mixes.values()]
+        + [int((y > 0).sum()) for _, y in mixes.values()]
+    )
     th_a = np.ones((g, g, width), dtype=np.int64)
     w_a = np.zeros((g, g, width))
     th_b, w_b = th_a.copy(), w_a.copy()

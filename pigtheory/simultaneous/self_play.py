@@ -227,7 +227,9 @@ def _sweeper(rules: Rules, order: str, sweep: str):
     xs = np.arange(g + m + 1)
     own = np.arange(g)
 
-    def update(ext: np.ndarray, i: np.ndarray, j: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def update(
+        ext: np.ndarray, i: np.ndarray, j: np.ndarray, kb: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         # windows[y, i] = ext[i : i + len(xs), y]: whole rows of A's outcomes, copied as blocks.
         windows = np.lib.stride_tricks.sliding_window_view(ext.T, xs.size, axis=1)
         u = tab.bust[kb][:, None] * windows[j, i]
