@@ -23,6 +23,7 @@ _COMMAND_MODULES = (
     "pigtheory._cli_best_response",
     "pigtheory._cli_sequential",
     "pigtheory._cli_multiplayer",
+    "pigtheory._cli_equilibrium",
 )
 
 

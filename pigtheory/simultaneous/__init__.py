@@ -5,10 +5,32 @@ paper's value iteration kept as an independent check.
 """
 
 from .best_response import best_response
+from .equilibrium import Equilibrium, equilibrium
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
 from .multiplayer import ReducedSolution, reduced_best_response
+from .nash import CycleNash, cycle_nash, exploitability
+from .self_play import SelfPlay, self_play
+from .stackelberg import Stackelberg, stackelberg
 from .sweep import HoldAtSweep, hold_at_sweep
 
-__all__ = ["best_response", "win_probability", "win_probabilities", "hold_at_sweep", "HoldAtSweep"]
-__all__ += ["limit", "LimitAnalysis", "reduced_best_response", "ReducedSolution"]
+__all__ = [
+    "best_response",
+    "win_probability",
+    "win_probabilities",
+    "hold_at_sweep",
+    "HoldAtSweep",
+    "limit",
+    "LimitAnalysis",
+    "reduced_best_response",
+    "ReducedSolution",
+    "equilibrium",
+    "Equilibrium",
+    "self_play",
+    "SelfPlay",
+    "cycle_nash",
+    "CycleNash",
+    "exploitability",
+    "stackelberg",
+    "Stackelberg",
+]

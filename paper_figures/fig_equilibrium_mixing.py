@@ -1,0 +1,24 @@
+"""The exact equilibrium's mixing (no figure in Zhu et al. 2023, which stops at the cycle):
+at every state without a pure saddle point, the two thresholds mixed and the probability of
+the higher one. Writes ``paper_figures/equilibrium_mixing.png`` and ``.pdf``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analyses.z23._equilibrium_data import equilibrium_data  # noqa: E402
+from paper_figures._common import save  # noqa: E402
+from pigtheory.plots_equilibrium import plot_equilibrium_mixing  # noqa: E402
+
+
+def main() -> None:
+    d = equilibrium_data()
+    save(plot_equilibrium_mixing(d["thresholds"], d["weights"]), "equilibrium_mixing")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,212 @@
+"""Nash equilibria of the game between the self-play cycle's policies, and exploitability.
+
+Shapes
+------
+The cycle game is a ``P x P`` bimatrix game between the ``P`` policies of a self-play cycle
+(rows: player A's choice, columns: player B's), payoffs to A; B gets 1 minus A's payoff.
+
+Notes
+-----
+Two payoff matrices are built:
+
+``preferred`` (the paper's Table 3)
+    1/2 on the diagonal; 1 to the row player when the row policy is the one value iteration
+    moves to from the column policy (the next policy on the cycle), 0 otherwise. For the
+    2-cycle this is :math:`\\begin{pmatrix} 1/2 & 1 \\\\ 1 & 1/2 \\end{pmatrix}`.
+``real``
+    :math:`A[r, c]` = exact probability that policy r beats policy c from (0, 0)
+    (:func:`~pigtheory.simultaneous.win_probability`).
+
+Both are constant-sum, so their equilibria are those of the zero-sum games :math:`A - 1/2`.
+They are found with nashpy's support enumeration (all equilibria of a nondegenerate game) and
+with its linear program for zero-sum games, and every equilibrium is checked with a tolerance
+(nashpy's ``is_best_response`` compares floats exactly).
+
+The exploitability of a strategy :math:`\\sigma` of the symmetric game is
+
+.. math:: \\varepsilon(\\sigma) = \\max_{\\pi} P(\\pi \\text{ beats } \\sigma \\text{ from } (0, 0))
+          - \\tfrac12 \\ \\ge 0,
+
+the best response's value (exact, :func:`~pigtheory.simultaneous.best_response`) minus the
+value of the game; it is 0 exactly for an equilibrium strategy.
+
+References
+----------
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), "Mixed-strategy equilibrium", Table 3.
+V. Knight & J. Campbell, "Nashpy: a Python library for the computation of Nash equilibria",
+JOSS 3 (2018) 904 (support enumeration: Algorithm 3.4 of Nisan et al., Algorithmic Game
+Theory, 2007).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import nashpy
+import numpy as np
+
+from ..policies import MixedPolicy
+from ..results import freeze
+from ..rules import Rules
+from .best_response import best_response
+from .evaluate import win_probability
+
+__all__ = ["CycleNash", "cycle_nash", "exploitability", "is_equilibrium"]
+
+
+@dataclass(frozen=True, eq=False)
+class CycleNash:
+    """Result of :func:`cycle_nash`.
+
+    Attributes
+    ----------
+    value : float
+        Value (to the row player) of the real cycle game: the LP equilibrium's payoff.
+    policy : MixedPolicy
+        The behavioural (state-by-state) version of the real game's LP equilibrium mix.
+    iterations, residual, method, rules
+        ``iterations`` = number of equilibria found for the real game; ``residual`` = the
+        largest best-response gain of any reported equilibrium (tolerance check).
+    preferred, real : numpy.ndarray, shape (P, P)
+        The two payoff matrices (to the row player).
+    preferred_equilibria, real_equilibria : tuple of (row mix, column mix)
+        From nashpy's support enumeration, each passing :func:`is_equilibrium`.
+    preferred_lp, real_lp : (row mix, column mix)
+        From nashpy's linear program on the zero-sum form ``A - 1/2``.
+    """
+
+    value: float
+    policy: MixedPolicy
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    preferred: np.ndarray
+    real: np.ndarray
+    preferred_equilibria: tuple
+    real_equilibria: tuple
+    preferred_lp: tuple
+    real_lp: tuple
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+
+def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
+    """Mixed equilibria of the game between the policies of a self-play cycle.
+
+    Parameters
+    ----------
+    self_play_result : SelfPlay
+        With ``period >= 1``.
+    tol : float
+        Tolerance of the best-response check of each equilibrium.
+
+    Returns
+    -------
+    CycleNash
+
+    Examples
+    --------
+    >>> sp = self_play(Rules(goal=44))
+    >>> cn = cycle_nash(sp)
+    >>> cn.preferred.tolist(), [np.round(s, 6).tolist() for s in cn.preferred_lp]
+    ([[0.5, 1.0], [1.0, 0.5]], [[0.5, 0.5], [0.5, 0.5]])
+    """
+    sp = self_play_result
+    if not sp.cycle:
+        raise ValueError("self_play_result: no cycle was found (period 0); run more sweeps")
+    rules = sp.rules
+    p = len(sp.cycle)
+    preferred = np.full((p, p), 0.0)
+    for c in range(p):
+        preferred[c, c] = 0.5
+        preferred[(c + 1) % p, c] = 1.0 if p > 1 else 0.5
+    real = np.array([[win_probability(a, b, rules)[0, 0] for b in sp.cycle] for a in sp.cycle])
+    pref_eq = _support_enumeration(preferred, tol)
+    real_eq = _support_enumeration(real, tol)
+    pref_lp = _zero_sum_lp(preferred)
+    real_lp = _zero_sum_lp(real)
+    gains = [_best_response_gain(real, *e) for e in real_eq + (real_lp,)]
+    gains += [_best_response_gain(preferred, *e) for e in pref_eq + (pref_lp,)]
+    mix = MixedPolicy.of(list(zip(sp.cycle, real_lp[0], strict=True)), rules, "cycle mixture (behavioural)")
+    return CycleNash(
+        value=float(real_lp[0] @ real @ real_lp[1]),
+        policy=mix,
+        iterations=len(real_eq),
+        residual=float(max(gains)),
+        method="nashpy support enumeration + linear program",
+        rules=rules,
+        preferred=preferred,
+        real=real,
+        preferred_equilibria=pref_eq,
+        real_equilibria=real_eq,
+        preferred_lp=pref_lp,
+        real_lp=real_lp,
+    )
+
+
+def _support_enumeration(a: np.ndarray, tol: float) -> tuple:
+    game = nashpy.Game(a, 1.0 - a)
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    with warnings.catch_warnings():
+        # nashpy warns on degenerate games; every equilibrium is checked below instead.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        candidates = list(game.support_enumeration(tol=tol))
+    for row, col in candidates:
+        row, col = np.asarray(row, float), np.asarray(col, float)
+        new = not any(np.allclose(row, r, atol=tol) and np.allclose(col, c, atol=tol) for r, c in found)
+        if new and is_equilibrium(a, row, col, tol):
+            found.append((row, col))
+    return tuple(found)
+
+
+def _zero_sum_lp(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    row, col = nashpy.Game(a - 0.5).linear_program()
+    row, col = np.clip(row, 0, None), np.clip(col, 0, None)
+    return row / row.sum(), col / col.sum()
+
+
+def _best_response_gain(a: np.ndarray, row: np.ndarray, col: np.ndarray) -> float:
+    value = row @ a @ col
+    return max(float((a @ col).max() - value), float(value - (row @ a).min()))
+
+
+def is_equilibrium(a: np.ndarray, row: np.ndarray, col: np.ndarray, tol: float = 1e-9) -> bool:
+    """Whether (row, col) is a Nash equilibrium of the constant-sum game (A, 1 - A) to ``tol``.
+
+    Examples
+    --------
+    >>> is_equilibrium(np.array([[0.5, 1], [1, 0.5]]), np.array([0.5, 0.5]), np.array([0.5, 0.5]))
+    True
+    """
+    return _best_response_gain(np.asarray(a, float), np.asarray(row, float), np.asarray(col, float)) <= tol
+
+
+def exploitability(policy: Any, rules: Rules = Rules()) -> float:
+    """How much a best response gains against ``policy``: its win probability from (0, 0)
+    minus 1/2 (the value of the symmetric game).
+
+    Parameters
+    ----------
+    policy : policy
+        A pure table, ``hold_at(n)``, a MixedPolicy, or a result with a ``policy`` (e.g. an
+        :class:`~pigtheory.simultaneous.Equilibrium`).
+    rules : Rules
+        Two players, one die.
+
+    Returns
+    -------
+    float
+        ``>= 0`` up to rounding; 0 for an equilibrium strategy.
+
+    Examples
+    --------
+    >>> round(exploitability(hold_at(25)), 4)
+    0.0231
+    """
+    if rules.players != 2:
+        raise ValueError(f"rules: exploitability is defined here for players=2, got {rules.players}")
+    return float(best_response(policy, rules).value[0, 0] - 0.5)

@@ -1,0 +1,335 @@
+"""Symmetric value iteration ("self-play") of two-player simultaneous Pig, and its cycle.
+
+Shapes
+------
+``value[i, j]`` (``(goal + 1, goal + 1)``): the iteration's estimate of A's win probability;
+``policy[i, j]`` and every entry of ``history`` (``(goal, goal)``): A's threshold, own score
+first. B's threshold at A's state (i, j) is always A's current ``policy[j, i]`` (eq. 14).
+
+Notes
+-----
+One sweep of the paper's iteration (Algorithm 0.1 with :math:`\\pi_B := \\pi_A`) visits every
+state once and sets
+
+.. math:: q(i, j, k) = E_{Y}\\Big[p(i, j + Y) P(X_k = 0) + \\sum_r p(i + k + r, j + Y)
+          P(X_k = k + r)\\Big], \\quad Y \\sim X_{\\pi(j, i)},
+
+.. math:: p(i, j) \\leftarrow \\max_k q(i, j, k), \\qquad \\pi(i, j) \\leftarrow
+          \\operatorname{argmax}_k q(i, j, k),
+
+in place (Gauss-Seidel: later states see the new p and the new :math:`\\pi`). Which new
+numbers a state sees depends on the order:
+
+``order="increasing"`` (``for i: for j:``, the paper's order: its worked example updates
+(47, 69) before (69, 47) in the same sweep)
+    every successor of (i, j) comes later, so every p it reads is last sweep's; only B's
+    threshold :math:`\\pi(j, i)` is new, for j < i. A sweep is two vectorised half-sweeps.
+``order="decreasing"``
+    every successor comes first (backward induction within the sweep, the self-loop still
+    lagging one sweep); :math:`\\pi(j, i)` is new for j > i. Solved level by level.
+``sweep="jacobi"``
+    every state reads last sweep's p and :math:`\\pi`.
+
+Ties in the argmax (within ``TIE_TOL`` of best_response) go to the smallest k. The sequence
+of policies is hashed; a graph of transitions between distinct policies (networkx) finds the
+cycle, and the run stops once the policy has repeated with the same period for three periods
+and the values at the same phase agree to ``tol``.
+
+References
+----------
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): Algorithm 0.1, eq. (14), "Mixed-strategy
+equilibrium" (the cycle :math:`\\pi_{l_1} \\to \\pi_{l_2} \\to \\pi_{l_1}`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from ..policies import as_mixture, hold_at
+from ..results import freeze
+from ..rules import Rules
+from ..turn_total import turn_total_table
+from ._stage import extended, level_states
+from .best_response import greedy
+from .evaluate import _check_rules, terminal_values
+
+__all__ = ["SelfPlay", "self_play"]
+
+_ORDERS = ("increasing", "decreasing")
+_SWEEPS = ("gauss-seidel", "jacobi")
+
+
+@dataclass(frozen=True, eq=False)
+class SelfPlay:
+    """Result of :func:`self_play`.
+
+    Attributes
+    ----------
+    value, policy : numpy.ndarray
+        Estimate and policy after the last sweep.
+    iterations : int
+        Sweeps run.
+    residual : float
+        ``max |p_t - p_{t - period}|`` at the end (the values' own convergence).
+    method, rules
+    history : numpy.ndarray, shape ``(iterations + 1, goal, goal)``
+        The policy after each sweep, ``history[0]`` the initial one.
+    cycle : tuple of numpy.ndarray
+        The policies on the final cycle, in the order visited (one if converged).
+    cycle_values : numpy.ndarray, shape ``(period, goal + 1, goal + 1)``
+        The iteration's values p at the sweeps that produced the cycle's policies.
+    period : int
+        Length of the cycle (0 if no cycle was found within ``max_iter``).
+    cyclic_states : tuple of (int, int)
+        States whose threshold differs between the cycle's policies.
+    settled : int
+        The last sweep that changed a threshold outside ``cyclic_states``.
+    converged : bool
+        A fixed point: period 1 and ``residual <= tol``.
+    value_mean_abs_diff, value_max_abs_diff : float
+        Between the first two cycle value arrays, over the non-terminal states.
+    value_max_at : tuple of (int, int)
+        Where the largest difference is.
+    transitions : networkx.DiGraph
+        Distinct policies (nodes: hash of the table, with ``first_seen`` sweep) and the
+        observed transitions between them.
+    coupling : networkx.Graph
+        Cycling states, with an edge (i, j) -- (j, i) where both cycle (each one's threshold
+        is the other's opponent).
+    """
+
+    value: np.ndarray
+    policy: np.ndarray
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    history: np.ndarray
+    cycle: tuple
+    cycle_values: np.ndarray
+    period: int
+    cyclic_states: tuple
+    settled: int
+    converged: bool
+    value_mean_abs_diff: float
+    value_max_abs_diff: float
+    value_max_at: tuple
+    transitions: Any
+    coupling: Any
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+
+def self_play(
+    rules: Rules = Rules(),
+    order: str = "increasing",
+    sweep: str = "gauss-seidel",
+    max_iter: int = 200,
+    init: Any = None,
+    tol: float = 1e-12,
+    progress: bool | None = None,
+) -> SelfPlay:
+    """The paper's symmetric iteration with cycle detection.
+
+    Parameters
+    ----------
+    rules : Rules
+        One die, two players.
+    order : {"increasing", "decreasing"}
+        Order of the states in a Gauss-Seidel sweep (see Notes of the module).
+    sweep : {"gauss-seidel", "jacobi"}
+    max_iter : int
+        Sweeps at most (>= 1).
+    init : policy, optional
+        Initial policy (pure); default ``hold_at(25)``. The initial values are 0 at every
+        non-terminal state.
+    tol : float
+        Values at the same phase of the cycle must agree to ``tol`` to stop early; a negative
+        ``tol`` runs all ``max_iter`` sweeps (the cycle is still reported).
+    progress : bool, optional
+        Print the sweep count to stderr (default: when stderr is a terminal).
+
+    Returns
+    -------
+    SelfPlay
+
+    Examples
+    --------
+    >>> sp = self_play(Rules(goal=10))
+    >>> sp.converged, sp.period, len(sp.cyclic_states)
+    (True, 1, 0)
+    """
+    _check_rules(rules)
+    if rules.players != 2:
+        raise ValueError(f"rules: self-play is for players=2, got {rules.players}")
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of {_ORDERS}, got {order!r}")
+    if sweep not in _SWEEPS:
+        raise ValueError(f"sweep must be one of {_SWEEPS}, got {sweep!r}")
+    if not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+    g = rules.goal
+    policy = np.array(as_mixture(hold_at(25) if init is None else init, rules).full_thresholds())
+    ext = extended(terminal_values(rules), rules)
+    history = [policy.copy()]
+    values = [ext[: g + 1, : g + 1].copy()]
+    hashes = [_digest(policy)]
+    period = 0
+    step = _sweeper(rules, order, sweep)
+    show = progress if progress is not None else sys.stderr.isatty()
+    for t in range(1, max_iter + 1):
+        step(ext, policy)
+        history.append(policy.copy())
+        values.append(ext[: g + 1, : g + 1].copy())
+        hashes.append(_digest(policy))
+        if show:
+            print(f"\rself-play sweep {t}/{max_iter}", end="", file=sys.stderr, flush=True)
+        period = _tail_period(hashes, values, tol)
+        if period:
+            break
+    if show:
+        print(file=sys.stderr)
+    return _result(rules, order, sweep, history, values, hashes, period, tol)
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _digest(policy: np.ndarray) -> str:
+    return hashlib.blake2b(np.ascontiguousarray(policy, dtype=np.int16).tobytes(), digest_size=16).hexdigest()
+
+
+def _tail_period(hashes: list[str], values: list[np.ndarray], tol: float, max_period: int = 8) -> int:
+    """Smallest P such that the last 3P policies repeat with period P and the values do too."""
+    n = len(hashes)
+    for p in range(1, max_period + 1):
+        if n < 3 * p + 1:
+            break
+        if all(hashes[-1 - k] == hashes[-1 - k - p] for k in range(2 * p)):
+            if max(float(np.abs(values[-1 - k] - values[-1 - k - p]).max()) for k in range(p)) <= tol:
+                return p
+    return 0
+
+
+def _sweeper(rules: Rules, order: str, sweep: str):
+    g = rules.goal
+    tab = turn_total_table(rules.replace(players=2))
+    m = tab.width
+    xs = np.arange(g + m + 1)
+    own = np.arange(g)
+
+    def update(
+        ext: np.ndarray, i: np.ndarray, j: np.ndarray, kb: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        # windows[y, i] = ext[i : i + len(xs), y]: whole rows of A's outcomes, copied as blocks.
+        windows = np.lib.stride_tricks.sliding_window_view(ext.T, xs.size, axis=1)
+        u = tab.bust[kb][:, None] * windows[j, i]
+        for r in range(m):
+            u += tab.band[kb, r][:, None] * windows[j + kb + r, i]
+        q = tab.bust[1 : g + 1][None, :] * u[:, :1]
+        for r in range(m):
+            q += tab.band[1 : g + 1, r][None, :] * u[:, 1 + r : 1 + r + g]
+        q[np.arange(1, g + 1)[None, :] > (g - i)[:, None]] = -np.inf
+        return greedy(q)
+
+    ii, jj = np.meshgrid(own, own, indexing="ij")
+    upper = ii <= jj  # includes the diagonal: B's threshold there is this sweep's old one
+    lower = ~upper
+
+    def jacobi(ext, policy):
+        best, k = update(ext, ii.ravel(), jj.ravel(), policy.T.ravel())
+        ext[ii.ravel(), jj.ravel()] = best
+        policy[ii.ravel(), jj.ravel()] = k
+
+    def increasing(ext, policy):
+        for mask in (upper, lower):
+            i, j = ii[mask], jj[mask]
+            best, k = update(ext, i, j, policy[j, i])
+            # p is read only at successors (all later in this order): safe to write now.
+            ext[i, j] = best
+            policy[i, j] = k
+
+    levels = level_states(g)
+
+    def decreasing(ext, policy):
+        for i0, j0 in levels:
+            for sel in (i0 > j0, i0 <= j0):
+                i, j = i0[sel], j0[sel]
+                if i.size:
+                    best, k = update(ext, i, j, policy[j, i])
+                    ext[i, j] = best
+                    policy[i, j] = k
+
+    if sweep == "jacobi":
+        return jacobi
+    return increasing if order == "increasing" else decreasing
+
+
+def _result(rules, order, sweep, history, values, hashes, period, tol) -> SelfPlay:
+    g = rules.goal
+    graph = nx.DiGraph()
+    for t, h in enumerate(hashes):
+        if h not in graph:
+            graph.add_node(h, first_seen=t)
+        if t:
+            graph.add_edge(hashes[t - 1], h)
+    if period:
+        # The cycle is the one of the transition graph through the last policy; check that
+        # it agrees with the sequence (a policy can recur with different values).
+        if period == 1:
+            nodes = [hashes[-1]]
+        else:
+            nodes = [u for u, _ in nx.find_cycle(graph, source=hashes[-1])]
+            if len(nodes) != period or set(nodes) != set(hashes[-period:]):
+                nodes = hashes[-period:]
+        start = len(hashes) - period
+        cycle = tuple(_readonly(h.copy()) for h in history[start : start + period])
+        cycle_values = np.stack(values[start : start + period])
+    else:
+        cycle, cycle_values = (), np.empty((0, g + 1, g + 1))
+    stack = np.stack(cycle) if cycle else np.stack(history[-2:])
+    cyclic = np.any(stack != stack[0], axis=0)
+    states = tuple((int(a), int(b)) for a, b in np.argwhere(cyclic))
+    settled = 0
+    for t in range(1, len(history)):
+        if np.any((history[t] != history[t - 1]) & ~cyclic):
+            settled = t
+    coupling = nx.Graph()
+    coupling.add_nodes_from(states)
+    coupling.add_edges_from(((a, b), (b, a)) for a, b in states if cyclic[b, a] and a < b)
+    if cycle_values.shape[0] >= 2:
+        diff = np.abs(cycle_values[0] - cycle_values[1])[:g, :g]
+        at = np.unravel_index(int(diff.argmax()), diff.shape)
+        mean_d, max_d, where = float(diff.mean()), float(diff.max()), (int(at[0]), int(at[1]))
+    else:
+        mean_d, max_d, where = 0.0, 0.0, (0, 0)
+    residual = float(np.abs(values[-1] - values[-1 - max(period, 1)]).max())
+    return SelfPlay(
+        value=values[-1],
+        policy=history[-1],
+        iterations=len(history) - 1,
+        residual=residual,
+        method=f"self-play ({sweep}, {order})" if sweep == "gauss-seidel" else "self-play (jacobi)",
+        rules=rules,
+        history=np.stack(history).astype(np.int16),
+        cycle=cycle,
+        cycle_values=cycle_values,
+        period=period,
+        cyclic_states=states,
+        settled=settled,
+        converged=period == 1 and residual <= tol,
+        value_mean_abs_diff=mean_d,
+        value_max_abs_diff=max_d,
+        value_max_at=where,
+        transitions=graph,
+        coupling=coupling,
+    )

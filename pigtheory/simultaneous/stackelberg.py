@@ -1,0 +1,197 @@
+"""Stackelberg value iteration for two-player simultaneous Pig (the paper's Algorithm 0.2).
+
+Shapes
+------
+``value[i, j]`` (``(goal + 1, goal + 1)``): the leader A's win probability. ``leader_policy``
+and ``follower_policy`` (``(goal, goal)``) are both own score first: at A's state (i, j) the
+leader holds at ``leader_policy[i, j]`` and the follower B at ``follower_policy[j, i]``. The
+paper compares the two tables entry by entry in this form (they would be equal if the game
+had a pure equilibrium everywhere).
+
+Notes
+-----
+At each state the leader commits to a threshold a, the follower answers with the b that
+minimises A's value (eq. 17), and the leader picks the a whose answer is best for A (eq. 16):
+
+.. math:: V(s) = \\max_a \\min_b \\big(C_s[a, b] + V(s)\\, D_s[a, b]\\big)
+          = \\max_a \\min_b W_s[a, b], \\qquad W = C / (1 - D),
+
+(stage game of :mod:`pigtheory.simultaneous._stage`; the second form because
+:math:`C + vD \\ge v \\iff W \\ge v`). ``method="exact"`` solves it level by level from the
+goal down, with no tolerance. ``method="iteration"`` is Algorithm 0.2 as printed: sweeps in
+the paper's order (i ascending, then j ascending), updating p(i, j) in place with the
+double-bust term read from the current p(i, j), until the largest change is below ``tol``.
+Ties go to the smallest threshold (leader) and the smallest answer (follower).
+
+Since :math:`\\max_a\\min_b \\le \\operatorname{val} \\le \\min_b\\max_a`, the leader's value is
+at most the equilibrium value, with equality where the stage game has a pure saddle point.
+
+References
+----------
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (15)-(17), Algorithm 0.2, Fig. 5,
+Supplementary Table S3.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..results import freeze
+from ..rules import Rules
+from ._stage import extended, level_states, single_thread_blas, stage_game
+from .best_response import TIE_TOL
+from .evaluate import _check_rules, terminal_values
+
+__all__ = ["Stackelberg", "stackelberg"]
+
+
+@dataclass(frozen=True, eq=False)
+class Stackelberg:
+    """Result of :func:`stackelberg`.
+
+    Attributes
+    ----------
+    value, policy, iterations, residual, method, rules
+        ``value``: the leader's win probability; ``policy``: the leader's policy;
+        ``iterations``: score levels (exact) or sweeps (iteration); ``residual``: last sweep's
+        largest change (0.0 when exact).
+    leader_policy, follower_policy : numpy.ndarray of int, shape ``(goal, goal)``
+        Own score first (see the module docstring).
+    leader_value, follower_value : float
+        Win probabilities at (0, 0) of the leader and of the follower.
+    differing_states : tuple of (int, int)
+        States where ``leader_policy != follower_policy``.
+    differences : numpy.ndarray of int
+        ``follower_policy - leader_policy`` at those states, in the same order.
+    """
+
+    value: np.ndarray
+    policy: np.ndarray
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    leader_policy: np.ndarray
+    follower_policy: np.ndarray
+    leader_value: float
+    follower_value: float
+    differing_states: tuple
+    differences: np.ndarray
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+
+def stackelberg(
+    rules: Rules = Rules(),
+    method: str = "exact",
+    tol: float = 1e-10,
+    max_iter: int = 1000,
+    progress: bool | None = None,
+) -> Stackelberg:
+    """Leader-follower (Stackelberg) policies of two-player simultaneous Pig.
+
+    Parameters
+    ----------
+    rules : Rules
+        One die, two players.
+    method : {"exact", "iteration"}
+        Backward induction over score sums, or the paper's value iteration (Algorithm 0.2).
+    tol, max_iter : float, int
+        Stopping rule of the iteration: largest change of a sweep below ``tol``.
+    progress : bool, optional
+        Iteration only: print the sweep count and change to stderr (default: when stderr
+        is a terminal).
+
+    Returns
+    -------
+    Stackelberg
+
+    Examples
+    --------
+    >>> st = stackelberg(Rules(goal=20))
+    >>> round(st.leader_value, 12), st.differing_states
+    (0.5, ())
+    """
+    _check_rules(rules)
+    if rules.players != 2:
+        raise ValueError(f"rules: Stackelberg iteration is for players=2, got {rules.players}")
+    if method not in ("exact", "iteration"):
+        raise ValueError(f"method must be 'exact' or 'iteration', got {method!r}")
+    if not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+    g = rules.goal
+    lead = np.zeros((g, g), dtype=np.int64)
+    follow_at = np.zeros((g, g), dtype=np.int64)  # the follower's answer at A's state
+    with single_thread_blas():
+        if method == "exact":
+            value = terminal_values(rules)
+            ext = extended(value, rules)
+            levels = level_states(g)
+            for ii, jj in levels:
+                for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
+                    c, d = stage_game(ext, i, j, rules)
+                    v, a, b = _commit(c / (1.0 - d))
+                    ext[i, j] = value[i, j] = v
+                    lead[i, j], follow_at[i, j] = a, b
+            iterations, residual = len(levels), 0.0
+        else:
+            value, iterations, residual = _iterate(rules, tol, max_iter, lead, follow_at, progress)
+    follower = follow_at.T.copy()
+    diff = follower - lead
+    states = tuple((int(a), int(b)) for a, b in np.argwhere(diff != 0))
+    value.setflags(write=False)
+    return Stackelberg(
+        value=value,
+        policy=lead,
+        iterations=iterations,
+        residual=residual,
+        method=method,
+        rules=rules,
+        leader_policy=lead,
+        follower_policy=follower,
+        leader_value=float(value[0, 0]),
+        follower_value=float(1.0 - value[0, 0]),
+        differing_states=states,
+        differences=diff[diff != 0],
+    )
+
+
+def _commit(m: np.ndarray) -> tuple[float, int, int]:
+    """Leader's max-min over the rows of m, its row and the follower's answer (1-based)."""
+    rowmin = m.min(axis=1)
+    best = rowmin.max()
+    a = int(np.argmax(rowmin >= best - TIE_TOL))
+    row = m[a]
+    b = int(np.argmax(row <= row.min() + TIE_TOL))
+    return float(row[b]), a + 1, b + 1
+
+
+def _iterate(rules, tol, max_iter, lead, follow_at, progress):
+    """Algorithm 0.2: in-place sweeps in the paper's order."""
+    g = rules.goal
+    progress = sys.stderr.isatty() if progress is None else progress
+    value = terminal_values(rules)
+    ext = extended(value, rules)
+    order = [(i, j) for i in range(g) for j in range(g)]
+    residual = np.inf
+    sweeps = 0
+    while residual >= tol and sweeps < max_iter:
+        residual = 0.0
+        for i, j in order:
+            c, d = stage_game(ext, i, j, rules)
+            # eq. (17) for every leader action, then eq. (16), with the current p(i, j)
+            v, a, b = _commit(c + ext[i, j] * d)
+            residual = max(residual, abs(v - ext[i, j]))
+            ext[i, j] = v
+            lead[i, j], follow_at[i, j] = a, b
+        sweeps += 1
+        if progress:
+            print(f"\rStackelberg sweep {sweeps}: change {residual:.2e}", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    value[:g, :g] = ext[:g, :g]
+    return value, sweeps, float(residual)
