@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 REPRODUCED, DIFFERS, NOT_COMPUTABLE = "reproduced", "differs", "not computable"
+EXTENSION = "extension"
+"""Status of a row the paper has no number for (our own results beyond the papers)."""
 
 
 @dataclass

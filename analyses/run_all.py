@@ -63,7 +63,9 @@ def run(names: list[str]) -> tuple[list[Row], dict[str, str], dict[str, float]]:
 
 
 def report(rows: list[Row], details: dict[str, str]) -> str:
-    counts = {s: sum(r.status == s for r in rows) for s in ("reproduced", "differs", "not computable")}
+    counts = {
+        s: sum(r.status == s for r in rows) for s in ("reproduced", "differs", "not computable", "extension")
+    }
     out = [
         "# Claims report",
         "",
@@ -71,8 +73,9 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
         "*ours* is computed by the script named in the details; the paper's numbers are quoted from",
         "`../shared/CLAIMS.md` and the sources in `../shared/seeds/`.",
         "",
-        f"**{len(rows)} claims: {counts['reproduced']} reproduced, {counts['differs']} differ, "
-        f"{counts['not computable']} not computable.**",
+        f"**{len(rows) - counts['extension']} published claims: {counts['reproduced']} reproduced, "
+        f"{counts['differs']} differ, {counts['not computable']} not computable; plus "
+        f"{counts['extension']} rows of our own results beyond the papers (status *extension*).**",
         "",
     ]
     for key, title in PAPERS.items():
@@ -91,7 +94,7 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
                 r.claim,
                 r.paper,
                 r.ours,
-                f"**{r.status}**" if r.status != "reproduced" else r.status,
+                f"**{r.status}**" if r.status in ("differs", "not computable") else r.status,
                 r.note,
             ]
             out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")

@@ -27,7 +27,10 @@ def _fsa(c) -> tuple[float, float, float]:
 def main() -> None:
     data = cached_arrays("fig_seq_one_die_practical", {"version": 1}, _curves)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-    for ax, key, xlabel in ((axes[0], "hold", "opponent holds at n"), (axes[1], "turns", "opponent plans t scoring turns")):
+    for ax, key, xlabel in (
+        (axes[0], "hold", "opponent holds at n"),
+        (axes[1], "turns", "opponent plans t scoring turns"),
+    ):
         rows = data[key]
         for col, label in ((1, "optimal goes first"), (2, "optimal goes second"), (3, "average")):
             ax.plot(rows[:, 0], rows[:, col], marker="o", markersize=3, label=label)

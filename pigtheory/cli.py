@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +72,9 @@ def write_table(table: np.ndarray, path: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pigtheory", description="Solve the dice game Pig and its variants.")
+    parser = argparse.ArgumentParser(
+        prog="pigtheory", description="Solve the dice game Pig and its variants."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(sub)

@@ -28,8 +28,9 @@ turn adds at every state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -120,7 +121,9 @@ class MixedPolicy:
     name: str = "mixed policy"
 
     @classmethod
-    def of(cls, components: Iterable[tuple[Any, Any]], rules: Rules = Rules(), name: str = "mixed policy") -> MixedPolicy:
+    def of(
+        cls, components: Iterable[tuple[Any, Any]], rules: Rules = Rules(), name: str = "mixed policy"
+    ) -> MixedPolicy:
         """Mix pure or mixed policies state by state: ``[(policy, weight), ...]``.
 
         A weight is a number or an array of the state shape (weights may differ by state).
@@ -195,7 +198,10 @@ class Mixture:
         band_p = w[..., None] * table.band[th]  # (..., S, m)
         band_g = np.minimum(th[..., None] + np.arange(m), room[..., None])
         shape = band_p.shape[:-2] + (band_p.shape[-2] * m,)
-        gains = np.concatenate([np.zeros(bust.shape, dtype=np.int64), np.broadcast_to(band_g, band_p.shape).reshape(shape)], axis=-1)
+        gains = np.concatenate(
+            [np.zeros(bust.shape, dtype=np.int64), np.broadcast_to(band_g, band_p.shape).reshape(shape)],
+            axis=-1,
+        )
         probs = np.concatenate([bust, band_p.reshape(shape)], axis=-1)
         return gains, probs
 
@@ -206,7 +212,9 @@ def _own_scores(rules: Rules) -> np.ndarray:
 
 def _take(arr: np.ndarray, states: tuple[np.ndarray, ...]) -> np.ndarray:
     """Index a broadcastable state table (last axis = components) at states."""
-    idx = tuple(np.asarray(s) if arr.shape[d] > 1 else np.zeros_like(np.asarray(s)) for d, s in enumerate(states))
+    idx = tuple(
+        np.asarray(s) if arr.shape[d] > 1 else np.zeros_like(np.asarray(s)) for d, s in enumerate(states)
+    )
     return arr[idx]
 
 
@@ -269,7 +277,9 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
         try:
             th, w = np.broadcast_arrays(th, w)
         except ValueError:
-            raise ValueError("policy: thresholds and weights of a mixed policy must have the same shape") from None
+            raise ValueError(
+                "policy: thresholds and weights of a mixed policy must have the same shape"
+            ) from None
         if th.ndim != rules.players + 1 or any(s not in (1, rules.goal) for s in th.shape[:-1]):
             raise ValueError(
                 f"policy: a mixed policy's arrays have shape {(rules.goal,) * rules.players} + (S,), "

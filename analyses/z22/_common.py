@@ -6,8 +6,8 @@ import numpy as np
 
 from pigtheory import Rules, hold_at
 from pigtheory._io import cached_arrays
-from pigtheory.sequential import compare
 from pigtheory._progress import ProgressBar as Progress
+from pigtheory.sequential import compare
 from pigtheory.sequential.cache import cached_solve
 
 SOURCE = "Zhu & Ma, Stats 5 (2022)"

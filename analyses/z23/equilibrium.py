@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import numpy as np  # noqa: E402
 
-from analyses._claims import Row, print_rows  # noqa: E402
+from analyses._claims import EXTENSION, Row, print_rows  # noqa: E402
 from analyses.z23._equilibrium_data import (  # noqa: E402
     RULES,
     equilibrium_data,
@@ -38,7 +38,6 @@ from pigtheory import MixedPolicy, hold_at  # noqa: E402
 from pigtheory.simultaneous import exploitability  # noqa: E402
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Mixed-strategy equilibrium (extension)"
-EXTENSION = "extension"
 OPTIMAL_MIX_EXPLOITABILITY = 0.0
 
 CLAIMS = [("Z23.11", SOURCE + ": the 50/50 mix of the cycle is optimal", OPTIMAL_MIX_EXPLOITABILITY, 1e-9)]

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import numpy as np  # noqa: E402
 
-from analyses._claims import Row, print_rows  # noqa: E402
+from analyses._claims import EXTENSION, Row, print_rows  # noqa: E402
 from analyses.z23._equilibrium_data import RULES, equilibrium_data, self_play_data, stackelberg_data  # noqa: E402
 from pigtheory import hold_at  # noqa: E402
 from pigtheory.published import SIMULTANEOUS_TABLES, webapp_json_path, webapp_policies  # noqa: E402
@@ -82,7 +82,7 @@ def main() -> tuple[list[Row], str]:
                 f"web app '{short}': exploitability; vs hold at 25; identity",
                 "-",
                 f"{e:.3e}; {h:.4f}; {match}",
-                "extension",
+                EXTENSION,
                 f"{pub.clipped[name]} thresholds clipped, {pub.raised[name]} raised to 1 on loading",
             )
         )

@@ -132,9 +132,13 @@ def best_response(
 
         with progress_bar(int(max_iter), "value iteration", progress) as bar:
             if rules.players == 2:
-                value, policy, sweeps, residual = value_iteration(opps[0], rules, tol, int(max_iter), TIE_TOL, bar)
+                value, policy, sweeps, residual = value_iteration(
+                    opps[0], rules, tol, int(max_iter), TIE_TOL, bar
+                )
             else:
-                value, policy, sweeps, residual = value_iteration_n(opps, rules, tol, int(max_iter), TIE_TOL, bar)
+                value, policy, sweeps, residual = value_iteration_n(
+                    opps, rules, tol, int(max_iter), TIE_TOL, bar
+                )
         return Solution(value, policy, sweeps, residual, "value_iteration", rules)
     if rules.players == 2:
         value, policy = best_response_two(opps[0], rules, TIE_TOL)

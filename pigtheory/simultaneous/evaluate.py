@@ -85,10 +85,13 @@ def _own_view(states: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
     return tuple(states[(p + q) % n] for q in range(n))
 
 
-def _expectation(value: np.ndarray, states: np.ndarray, outs: Sequence[tuple[np.ndarray, np.ndarray]], goal: int) -> tuple[np.ndarray, np.ndarray]:
+def _expectation(
+    value: np.ndarray, states: np.ndarray, outs: Sequence[tuple[np.ndarray, np.ndarray]], goal: int
+) -> tuple[np.ndarray, np.ndarray]:
     """E[V(min(s + X, g))] over the joint outcome at each state, and the bust-all probability."""
     n = len(outs)
-    idx, weight = [], 1.0
+    idx = []
+    weight: Any = 1.0
     for p, (gains, probs) in enumerate(outs):
         shape = [gains.shape[0]] + [1] * n
         shape[1 + p] = gains.shape[1]
@@ -106,9 +109,13 @@ def _profile(policy: Any, opponents: Any, rules: Rules) -> list[Mixture]:
     else:
         opps = [opponents]
     if len(opps) == 1 and rules.players > 2:
-        raise ValueError(f"opponents: {rules.players} players need {rules.players - 1} opponent policies, got 1")
+        raise ValueError(
+            f"opponents: {rules.players} players need {rules.players - 1} opponent policies, got 1"
+        )
     if len(opps) != rules.players - 1:
-        raise ValueError(f"opponents: {rules.players} players need {rules.players - 1} opponent policies, got {len(opps)}")
+        raise ValueError(
+            f"opponents: {rules.players} players need {rules.players - 1} opponent policies, got {len(opps)}"
+        )
     return [as_mixture(p, rules) for p in [policy, *opps]]
 
 
@@ -153,7 +160,9 @@ def win_probabilities(profile: Sequence[Any], rules: Rules = Rules()) -> np.ndar
     players' values sum to 1 at every state.
     """
     if len(profile) != rules.players:
-        raise ValueError(f"profile: {rules.players} players need {rules.players} policies, got {len(profile)}")
+        raise ValueError(
+            f"profile: {rules.players} players need {rules.players} policies, got {len(profile)}"
+        )
     mixes = _profile(profile[0], list(profile[1:]), rules)
     out = []
     n = rules.players
