@@ -30,15 +30,12 @@ depends on A's score) ``U`` is gathered per batch from the transposed value tabl
 
 from __future__ import annotations
 
-import ctypes
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
+from .._blas import one_blas_thread
 from ..policies import Mixture
 from ..rules import Rules
 from ..turn_total import turn_total_table
@@ -141,7 +138,7 @@ def best_response_two(
         return _solve_jit(opp, rules, tie_tol)
     if engine != "numpy":
         raise ValueError(f"engine must be 'numpy', 'numba' or None, got {engine!r}")
-    with _blas_single_thread():
+    with one_blas_thread():
         return _solve(opp, rules, tie_tol)
 
 
@@ -260,34 +257,3 @@ def _threshold_values(u: np.ndarray, M: np.ndarray, K: int, w: int) -> np.ndarra
             out[..., k1:k2] = np.matmul(u[..., k1 : k2 + w], M[k1 : k2 + w, k1:k2])
             out[..., k1:k2] += u[..., :1] * M[0, k1:k2]
     return out
-
-
-@contextmanager
-def _blas_single_thread() -> Iterator[None]:
-    """Run BLAS single-threaded in this thread (OpenBLAS >= 0.3.27), if the library allows.
-
-    The products here are small and many; a second BLAS thread gains little and, on a busy
-    machine, waits for a time slice at every call (tens of milliseconds each).
-    """
-    setter = _thread_local_setter()
-    if setter is None:
-        yield
-        return
-    old = setter(1)
-    try:
-        yield
-    finally:
-        setter(old)
-
-
-@lru_cache(maxsize=1)
-def _thread_local_setter() -> Callable[[int], int] | None:
-    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
-    for path in sorted(libs.glob("*openblas*")):
-        try:
-            fn = ctypes.CDLL(str(path)).openblas_set_num_threads_local
-        except (OSError, AttributeError):
-            continue
-        fn.argtypes, fn.restype = [ctypes.c_int], ctypes.c_int
-        return fn
-    return None

@@ -26,9 +26,10 @@ from typing import Any
 
 import numpy as np
 
+from .._blas import one_blas_thread
 from ..policies import Mixture
 from ..rules import Rules
-from ._two_player import _blas_single_thread, _geometry, independent_of_own
+from ._two_player import _geometry, independent_of_own
 from .evaluate import terminal_values
 
 _CHUNK_FLOATS = 4_000_000  # gathered values per chunk of states (about 32 MB)
@@ -38,7 +39,7 @@ def value_iteration(
     opp: Mixture, rules: Rules, tol: float, max_iter: int, tie_tol: float, bar: Any
 ) -> tuple[np.ndarray, np.ndarray, int, float]:
     """``(value, policy, sweeps, residual)``; ``bar.update(1)`` after each sweep."""
-    with _blas_single_thread():
+    with one_blas_thread():
         return _iterate(opp, rules, tol, max_iter, tie_tol, bar)
 
 

@@ -44,10 +44,11 @@ from typing import Any
 
 import numpy as np
 
+from .._blas import one_blas_thread
 from ..policies import Mixture
 from ..results import Solution
 from ..rules import Rules
-from ._two_player import _blas_single_thread, _geometry, best_response_two
+from ._two_player import _geometry, best_response_two
 from .evaluate import _own_view, _profile, score_levels, terminal_values
 
 __all__ = ["best_response", "action_values", "greedy", "TIE_TOL"]
@@ -173,7 +174,7 @@ def action_values(
     M = _geometry(rules.replace(players=2)).M  # M[x, k - 1] = P(X_k = x)
     # Gains past goal - i land on the goal: read u there.
     x = np.minimum(np.arange(M.shape[0])[None, :], (g - own)[:, None])
-    with _blas_single_thread():
+    with one_blas_thread():
         a = np.take_along_axis(u, x, axis=1) @ M
     c = M[0][None, :] * opp_bust[:, None]
     vals = a / (1.0 - c)

@@ -50,17 +50,17 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19), Algorithm 0.3
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .._blas import one_blas_thread
+from .._progress import progress_bar
 from ..policies import Mixture
 from ..results import Solution, freeze
 from ..rules import Rules
 from ..turn_total import turn_total_table
-from ._runtime import _bar, _one_blas_thread
 from ._score_sets import _keys, _stages, _successors
 from .best_response import greedy
 from .evaluate import _profile
@@ -235,11 +235,10 @@ def reduced_best_response(
         a_prev = (a_prev[s_idx] * p).sum(axis=1)
     w_t[:, g:] = a_prev[:, None]
     policy = np.zeros((g, size), dtype=np.min_scalar_type(g))
-    show = _bar(progress)
     blocks = list(range(g, 0, -block))
-    with _one_blas_thread():
+    with one_blas_thread(), progress_bar(len(blocks), "best response", progress) as bar:
         levels = _sweep(
-            blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, show
+            blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, bar
         )
     value.setflags(write=False)
     n_states = g * base.live.size
@@ -257,7 +256,7 @@ def reduced_best_response(
 
 
 def _sweep(
-    blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, show
+    blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, bar
 ) -> int:
     """Backward induction, block by block of own scores; returns the number of levels.
 
@@ -277,9 +276,8 @@ def _sweep(
             order.append((st.sums, live, succ[t][0][live], succ[t][1][live], coef[t][live], to_base[t][live]))
         else:
             order.append((st.sums, live, succ[m][0][live], succ[m][1][live], bust_all[live]))
-    t0 = time.perf_counter()
     levels = 0
-    for b, top in enumerate(blocks):
+    for top in blocks:
         lo = max(0, top - block)
         acc = [value] + [np.zeros((top - lo, stages[t].states.shape[0])) for t in range(1, m)]
         width = g - lo  # largest room in the block
@@ -326,7 +324,7 @@ def _sweep(
             for t, flat, cf, vidx in saved:
                 acc[t].ravel()[flat] += cf * value.ravel()[vidx]
             w_t.ravel()[cols * pad + own] = part + bust * best
-        show(b + 1, len(blocks), t0)
+        bar.update(1)
     return levels
 
 
