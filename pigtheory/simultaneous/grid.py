@@ -28,7 +28,7 @@ import numpy as np
 
 from .._io import cached_arrays
 from ..policies import hold_at
-from ..results import freeze
+from ..results import Solution
 from ..rules import Rules
 from .multiplayer import reduced_best_response
 
@@ -36,7 +36,7 @@ __all__ = ["hold_at_grid", "HoldAtGrid", "cached_hold_at_grid"]
 
 
 @dataclass(frozen=True, eq=False)
-class HoldAtGrid:
+class HoldAtGrid(Solution):
     """Best-response values at (0, 0, 0) against "hold at n1" and "hold at n2".
 
     Attributes
@@ -56,18 +56,9 @@ class HoldAtGrid:
         Wall-clock time of the solves.
     """
 
-    value: np.ndarray
-    policy: np.ndarray
-    iterations: int
-    residual: float
-    method: str
-    rules: Rules
     ns: np.ndarray
     best_pair: tuple[int, int]
     seconds: float
-
-    def __post_init__(self) -> None:
-        freeze(self)
 
 
 def _solve(pair: tuple[int, int], rules: Rules) -> tuple[int, int, float, int]:

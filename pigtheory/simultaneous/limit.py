@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..results import freeze
+from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from .best_response import TIE_TOL
@@ -50,7 +50,7 @@ __all__ = ["limit", "LimitAnalysis"]
 
 
 @dataclass(frozen=True, eq=False)
-class LimitAnalysis:
+class LimitAnalysis(Solution):
     """Best responses to n - 1 players who hold at the goal, for n = 2 .. n_max.
 
     Attributes
@@ -79,21 +79,12 @@ class LimitAnalysis:
         (by more than ``TIE_TOL``); None if a deviation still pays at ``n_max``.
     """
 
-    value: np.ndarray
-    policy: np.ndarray
-    iterations: int
-    residual: float
-    method: str
-    rules: Rules
     n: np.ndarray
     hold_value: np.ndarray
     deviation_value: np.ndarray
     deviation_threshold: np.ndarray
     p_finish: float
     smallest_n: int | None
-
-    def __post_init__(self) -> None:
-        freeze(self)
 
     def row(self, n: int) -> int:
         """Row of the tables that belongs to n players."""

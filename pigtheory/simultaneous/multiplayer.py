@@ -58,7 +58,7 @@ import numpy as np
 from .._blas import one_blas_thread
 from .._progress import progress_bar
 from ..policies import Mixture
-from ..results import Solution, freeze
+from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from ._score_sets import _keys, _stages, _successors
@@ -72,7 +72,7 @@ _BLOCK_BYTES = 120 * 2**20
 
 
 @dataclass(frozen=True, eq=False)
-class ReducedSolution:
+class ReducedSolution(Solution):
     """Best response stored over the opponents' reduced states (see the module docstring).
 
     Attributes
@@ -92,18 +92,9 @@ class ReducedSolution:
         Non-terminal states solved: ``goal`` own scores times the non-terminal columns.
     """
 
-    value: np.ndarray
-    policy: np.ndarray
-    iterations: int
-    residual: float
-    method: str
-    rules: Rules
     states: np.ndarray
     symmetric: bool
     n_states: int
-
-    def __post_init__(self) -> None:
-        freeze(self)
 
     def column(self, opponents_scores: Any) -> np.ndarray:
         """Column of ``value`` holding the given opponents' scores (last axis = opponents)."""

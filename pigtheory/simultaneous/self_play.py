@@ -52,7 +52,7 @@ import networkx as nx
 import numpy as np
 
 from ..policies import as_mixture, hold_at
-from ..results import freeze
+from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from ._stage import extended, level_states
@@ -66,7 +66,7 @@ _SWEEPS = ("gauss-seidel", "jacobi")
 
 
 @dataclass(frozen=True, eq=False)
-class SelfPlay:
+class SelfPlay(Solution):
     """Result of :func:`self_play`.
 
     Attributes
@@ -104,12 +104,6 @@ class SelfPlay:
         is the other's opponent).
     """
 
-    value: np.ndarray
-    policy: np.ndarray
-    iterations: int
-    residual: float
-    method: str
-    rules: Rules
     history: np.ndarray
     cycle: tuple
     cycle_values: np.ndarray
@@ -122,9 +116,6 @@ class SelfPlay:
     value_max_at: tuple
     transitions: Any
     coupling: Any
-
-    def __post_init__(self) -> None:
-        freeze(self)
 
 
 def self_play(
