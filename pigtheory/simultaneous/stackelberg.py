@@ -41,11 +41,13 @@ import numpy as np
 
 from ..results import freeze
 from ..rules import Rules
-from ._stage import extended, level_states, single_thread_blas, stage_game
+from ._stage import DiagonalStages, extended, level_states, single_thread_blas, stage_game
 from .best_response import TIE_TOL
 from .evaluate import _check_rules, terminal_values
 
 __all__ = ["Stackelberg", "stackelberg"]
+
+_RUN = 32  # states per batch: fewer padded entries vs more numpy calls
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,16 +130,8 @@ def stackelberg(
     follow_at = np.zeros((g, g), dtype=np.int64)  # the follower's answer at A's state
     with single_thread_blas():
         if method == "exact":
-            value = terminal_values(rules)
-            ext = extended(value, rules)
-            levels = level_states(g)
-            for ii, jj in levels:
-                for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-                    c, d = stage_game(ext, i, j, rules)
-                    v, a, b = _commit(c / (1.0 - d))
-                    ext[i, j] = value[i, j] = v
-                    lead[i, j], follow_at[i, j] = a, b
-            iterations, residual = len(levels), 0.0
+            value, iterations = _exact(rules, lead, follow_at)
+            residual = 0.0
         else:
             value, iterations, residual = _iterate(rules, tol, max_iter, lead, follow_at, progress)
     follower = follow_at.T.copy()
@@ -158,6 +152,49 @@ def stackelberg(
         differing_states=states,
         differences=diff[diff != 0],
     )
+
+
+def _exact(rules, lead, follow_at, run=_RUN):
+    """Backward induction over score sums, the states of a sum in runs of ``run``, batched."""
+    g = rules.goal
+    value = terminal_values(rules)
+    stages = DiagonalStages(extended(value, rules), rules)
+    for d in range(2 * g - 2, -1, -1):
+        first, last = max(0, d - g + 1), min(d, g - 1)
+        for lo in range(first, last + 1, run):
+            hi = min(lo + run - 1, last)
+            w, a_ok, b_ok = stages.games(lo, hi, d)
+            v, a, b = _commit_many(w, a_ok, b_ok)
+            stages.settle(v)
+            i = np.arange(lo, hi + 1)
+            value[i, d - i] = v
+            lead[i, d - i], follow_at[i, d - i] = a, b
+    return value, 2 * g - 1
+
+
+def _commit_many(w, a_ok, b_ok):
+    """:func:`_commit` of every stacked ``w[s]`` over its valid rows; invalid columns of ``w``
+    must already hold +inf."""
+    rowmin = np.where(a_ok, w.min(axis=2), -np.inf)
+    best = rowmin.max(axis=1)
+    a = np.argmax(rowmin >= best[:, None] - TIE_TOL, axis=1)
+    row = w[np.arange(len(w)), a]
+    b = np.argmax(row <= row.min(axis=1)[:, None] + TIE_TOL, axis=1)
+    return row[np.arange(len(w)), b], a + 1, b + 1
+
+
+def _exact_reference(rules, lead, follow_at):
+    """The per-state loop of dense stage games; kept for the tests of :func:`_exact`."""
+    value = terminal_values(rules)
+    ext = extended(value, rules)
+    levels = level_states(rules.goal)
+    for ii, jj in levels:
+        for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
+            c, d = stage_game(ext, i, j, rules)
+            v, a, b = _commit(c / (1.0 - d))
+            ext[i, j] = value[i, j] = v
+            lead[i, j], follow_at[i, j] = a, b
+    return value, len(levels)
 
 
 def _commit(m: np.ndarray) -> tuple[float, int, int]:
