@@ -47,8 +47,6 @@ from .evaluate import _check_rules, terminal_values
 
 __all__ = ["Stackelberg", "stackelberg"]
 
-_RUN = 32  # states per batch: fewer padded entries vs more numpy calls
-
 
 @dataclass(frozen=True, eq=False)
 class Stackelberg:
@@ -154,33 +152,30 @@ def stackelberg(
     )
 
 
-def _exact(rules, lead, follow_at, run=_RUN):
-    """Backward induction over score sums, the states of a sum in runs of ``run``, batched."""
+def _exact(rules, lead, follow_at):
+    """Backward induction over score sums, all states of a sum batched."""
     g = rules.goal
     value = terminal_values(rules)
     stages = DiagonalStages(extended(value, rules), rules)
     for d in range(2 * g - 2, -1, -1):
-        first, last = max(0, d - g + 1), min(d, g - 1)
-        for lo in range(first, last + 1, run):
-            hi = min(lo + run - 1, last)
-            w, a_ok, b_ok = stages.games(lo, hi, d)
-            v, a, b = _commit_many(w, a_ok, b_ok)
-            stages.settle(v)
-            i = np.arange(lo, hi + 1)
-            value[i, d - i] = v
-            lead[i, d - i], follow_at[i, d - i] = a, b
+        w, i, a_ok = stages.games(d)
+        v, a, b = _commit_many(w, a_ok)
+        stages.settle(v)
+        value[i, d - i] = v
+        lead[i, d - i], follow_at[i, d - i] = a, b
     return value, 2 * g - 1
 
 
-def _commit_many(w, a_ok, b_ok):
-    """:func:`_commit` of every stacked ``w[s]`` over its valid rows; invalid columns of ``w``
-    must already hold +inf."""
+def _commit_many(w, a_ok):
+    """:func:`_commit` of every state ``s`` of ``w[:, s, :]`` over its valid rows ``a_ok``;
+    invalid columns of ``w`` must already hold +inf."""
     rowmin = np.where(a_ok, w.min(axis=2), -np.inf)
-    best = rowmin.max(axis=1)
-    a = np.argmax(rowmin >= best[:, None] - TIE_TOL, axis=1)
-    row = w[np.arange(len(w)), a]
+    best = rowmin.max(axis=0)
+    a = np.argmax(rowmin >= best - TIE_TOL, axis=0)
+    s = np.arange(w.shape[1])
+    row = w[a, s]
     b = np.argmax(row <= row.min(axis=1)[:, None] + TIE_TOL, axis=1)
-    return row[np.arange(len(w)), b], a + 1, b + 1
+    return row[s, b], a + 1, b + 1
 
 
 def _exact_reference(rules, lead, follow_at):
