@@ -18,8 +18,10 @@ minimises A's value (eq. 17), and the leader picks the a whose answer is best fo
 
 (stage game of :mod:`pigtheory.simultaneous._stage`; the second form because
 :math:`C + vD \\ge v \\iff W \\ge v`). ``method="exact"`` solves it level by level from the
-goal down, with no tolerance. ``method="iteration"`` is Algorithm 0.2 as printed: sweeps in
-the paper's order (i ascending, then j ascending), updating p(i, j) in place with the
+goal down, with no tolerance. All states of one score sum are independent and solved together
+(:class:`~pigtheory.simultaneous._stage.DiagonalStages`: stage games from banded products,
+O(m) work per entry instead of O(goal)). ``method="iteration"`` is Algorithm 0.2 as printed:
+sweeps in the paper's order (i ascending, then j ascending), updating p(i, j) in place with the
 double-bust term read from the current p(i, j), until the largest change is below ``tol``.
 Ties go to the smallest threshold (leader) and the smallest answer (follower).
 
