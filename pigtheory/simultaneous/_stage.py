@@ -23,14 +23,11 @@ value when the leader commits first (Stackelberg).
 
 from __future__ import annotations
 
-import ctypes
-import glob
-import os
-from contextlib import contextmanager
 from functools import lru_cache
 
 import numpy as np
 
+from .._blas import one_blas_thread
 from ..rules import Rules
 from ..turn_total import turn_total_table
 
@@ -88,34 +85,8 @@ def _gain_matrix(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     return p, bust
 
 
-@contextmanager
-def single_thread_blas():
-    """Run numpy's OpenBLAS on one thread inside the block (thousands of ~100 x 100 products
-    are slower threaded, badly so on a busy machine); a no-op if the library is not found."""
-    setter = getter = None
-    try:
-        for lib in glob.glob(os.path.join(os.path.dirname(np.__file__) + ".libs", "*openblas*")):
-            dll = ctypes.CDLL(lib)
-            for name in (
-                "scipy_openblas_set_num_threads64_",
-                "openblas_set_num_threads64_",
-                "openblas_set_num_threads",
-            ):
-                if hasattr(dll, name):
-                    setter = getattr(dll, name)
-                    getter = getattr(dll, name.replace("set_", "get_"), None)
-                    break
-    except OSError:
-        setter = None
-    if setter is None or getter is None:
-        yield
-        return
-    before = getter()
-    setter(1)
-    try:
-        yield
-    finally:
-        setter(before)
+single_thread_blas = one_blas_thread
+"""Alias of :func:`pigtheory._blas.one_blas_thread`."""
 
 
 def pure_bounds(w: np.ndarray) -> tuple[float, int, float, int]:
@@ -175,7 +146,7 @@ class DiagonalStages:
         top += self.bust[None, :] * ext[g, :g, None]
         for u in range(g, rows):
             self.h[u : u + g, u, :] = top
-        self._last = None
+        self._last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._w = np.empty(0)
         self._tmp = np.empty(0)
 
@@ -226,6 +197,8 @@ class DiagonalStages:
 
     def settle(self, values: np.ndarray) -> None:
         """Record the values of the states of the last :meth:`games` call."""
+        if self._last is None:
+            raise RuntimeError("DiagonalStages.settle called before games()")
         i, j, h0 = self._last
         self.ext[i, j] = values
         self.h[i + j, i, :] = self.bust[None, :] * values[:, None] + h0
