@@ -11,26 +11,14 @@ Prints medians of wall-clock time, in one process:
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 import numpy as np
 
+from benchmarks._timing import median_time
 from pigtheory import Rules, as_mixture, hold_at
 from pigtheory.simultaneous import _two_player_jit, best_response
 from pigtheory.simultaneous._two_player import best_response_two
 from pigtheory.simultaneous.best_response import _exact
 from pigtheory.simultaneous.evaluate import _profile
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm caches (turn-total tables, batch geometry)
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times))
 
 
 def main() -> dict[str, float]:

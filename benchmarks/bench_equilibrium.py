@@ -11,22 +11,10 @@ Prints medians of wall-clock time at goal 100, in one process, each also as a mu
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
-import numpy as np
-
+from benchmarks._timing import median_time
 from pigtheory import Rules, hold_at
 from pigtheory.simultaneous import best_response, equilibrium, self_play, stackelberg
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    fn()  # warm caches (turn-total tables)
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times))
 
 
 def main() -> dict[str, float]:

@@ -12,28 +12,15 @@ in the same process:
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks._timing import median_time  # noqa: E402
 from pigtheory import Rules, hold_at, turn_total, turn_total_table  # noqa: E402
 from pigtheory.simulate import play_simultaneous as simulate  # noqa: E402
 from pigtheory.simultaneous import win_probability  # noqa: E402
-
-
-def median_time(fn: Callable[[], object], repeat: int) -> float:
-    """Median wall time of ``repeat`` calls (one warm-up call first)."""
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def _table_uncached(goal: int) -> object:

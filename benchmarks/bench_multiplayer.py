@@ -19,25 +19,11 @@ import resource
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
 
-import numpy as np
-
+from benchmarks._timing import median_time
 from pigtheory import Rules, hold_at
 from pigtheory.simultaneous import best_response, limit, reduced_best_response
 from pigtheory.simultaneous.grid import hold_at_grid
-
-
-def median_time(
-    fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.perf_counter
-) -> float:
-    fn()  # warm caches (turn-total tables)
-    times = []
-    for _ in range(repeat):
-        t0 = clock()
-        fn()
-        times.append(clock() - t0)
-    return float(np.median(times))
 
 
 def children_cpu() -> float:

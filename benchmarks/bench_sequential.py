@@ -7,32 +7,22 @@ Double Trouble: time and sweeps, well under a minute each.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks._timing import timed  # noqa: E402
 from pigtheory import Rules  # noqa: E402
 from pigtheory.sequential import solve, value_iteration  # noqa: E402
 
 
-def _median_time(fn, repeats: int) -> tuple[float, object]:
-    times, out = [], None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
-
-
 def main() -> None:
     rules = Rules()
-    t_exact, exact = _median_time(lambda: solve(rules, progress=False), 5)
-    t_vi, vi = _median_time(lambda: value_iteration(rules, tol=1e-12, progress=False), 1)
+    t_exact, exact = timed(lambda: solve(rules, progress=False), 5, warmup=False)
+    t_vi, vi = timed(lambda: value_iteration(rules, tol=1e-12, progress=False), 1, warmup=False)
     diff = float(np.nanmax(np.abs(exact.value - vi.value)))
     print(
         f"one die, goal 100: exact by score levels  median {t_exact:.3f} s ({exact.iterations} level passes)"
@@ -43,7 +33,7 @@ def main() -> None:
         f"policies equal: {bool(np.array_equal(exact.roll, vi.roll))}"
     )
     for r in (Rules(dice=2), Rules(dice=2, double_trouble=True)):
-        t, sol = _median_time(lambda r=r: solve(r, tol=1e-12, progress=False), 1)
+        t, sol = timed(lambda r=r: solve(r, tol=1e-12, progress=False), 1, warmup=False)
         print(
             f"{r}: {t:.1f} s, {sol.iterations} whole-turn sweeps, residual {sol.residual:.1e}, "
             f"first player {sol.first_player_win:.6f}"

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..results import freeze
+from ..results import Solution
 from ..rules import Rules
 from ._stage import DiagonalStages, extended, level_states, single_thread_blas, stage_game
 from .best_response import TIE_TOL
@@ -51,7 +51,7 @@ __all__ = ["Stackelberg", "stackelberg"]
 
 
 @dataclass(frozen=True, eq=False)
-class Stackelberg:
+class Stackelberg(Solution):
     """Result of :func:`stackelberg`.
 
     Attributes
@@ -70,21 +70,12 @@ class Stackelberg:
         ``follower_policy - leader_policy`` at those states, in the same order.
     """
 
-    value: np.ndarray
-    policy: np.ndarray
-    iterations: int
-    residual: float
-    method: str
-    rules: Rules
     leader_policy: np.ndarray
     follower_policy: np.ndarray
     leader_value: float
     follower_value: float
     differing_states: tuple
     differences: np.ndarray
-
-    def __post_init__(self) -> None:
-        freeze(self)
 
 
 def stackelberg(
