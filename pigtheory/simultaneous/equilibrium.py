@@ -53,7 +53,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
 
 from ..policies import MixedPolicy
 from ..results import freeze
@@ -245,6 +244,8 @@ def _matrix_game(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a_ub = np.hstack([-m.T, np.ones((nb, 1))])
     a_eq = np.ones((1, na + 1))
     a_eq[0, -1] = 0.0
+    from scipy.optimize import linprog  # late: scipy.optimize costs ~0.6 s to import
+
     res = linprog(
         obj,
         A_ub=a_ub,

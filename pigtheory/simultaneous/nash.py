@@ -44,7 +44,6 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
-import nashpy
 import numpy as np
 
 from ..policies import MixedPolicy
@@ -149,6 +148,8 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
 
 
 def _support_enumeration(a: np.ndarray, tol: float) -> tuple:
+    import nashpy  # late: only the cycle game needs it, and it imports slowly
+
     game = nashpy.Game(a, 1.0 - a)
     found: list[tuple[np.ndarray, np.ndarray]] = []
     with warnings.catch_warnings():
@@ -164,6 +165,8 @@ def _support_enumeration(a: np.ndarray, tol: float) -> tuple:
 
 
 def _zero_sum_lp(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    import nashpy
+
     row, col = nashpy.Game(a - 0.5).linear_program()
     row, col = np.clip(row, 0, None), np.clip(col, 0, None)
     return row / row.sum(), col / col.sum()
