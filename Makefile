@@ -25,12 +25,7 @@ claims: $(STAMP)
 figures: $(STAMP) claims
 	$(PY) paper_figures/make_all.py
 
-# Benchmarks measure the optional numba engine too (pigtheory[fast]); tests run without it.
-$(VENV)/.fast: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[dev,fast]'
-	touch $@
-
-bench: $(VENV)/.fast
+bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
 lint: $(STAMP)

@@ -15,23 +15,22 @@ import numpy as np
 
 from benchmarks._timing import median_time
 from pigtheory import Rules, as_mixture, hold_at
-from pigtheory.simultaneous import _two_player_jit, best_response
-from pigtheory.simultaneous._two_player import best_response_two
-from pigtheory.simultaneous.best_response import _exact
-from pigtheory.simultaneous.evaluate import _profile
+from pigtheory.simultaneous import best_response
+from pigtheory.simultaneous.best_response import best_response_levels
+from pigtheory.simultaneous.core import best_response_two, read_opponents
 
 
 def main() -> dict[str, float]:
     rules = Rules()
     opp = hold_at(25)
-    t_exact = median_time(lambda: best_response(opp, rules), 21)
-    t_vi = median_time(lambda: best_response(opp, rules, method="value_iteration", progress=False), 3)
-    generic = _profile(1, opp, rules)[1:]
-    t_generic = median_time(lambda: _exact(generic, rules), 3)
-    sweeps = best_response(opp, rules, method="value_iteration", progress=False).iterations
+    t_exact = median_time(lambda: best_response(opp, rules=rules), 21)
+    t_vi = median_time(lambda: best_response(opp, rules=rules, method="value_iteration", progress=False), 3)
+    generic = read_opponents(opp, rules)
+    t_generic = median_time(lambda: best_response_levels(generic, rules), 3)
+    sweeps = best_response(opp, rules=rules, method="value_iteration", progress=False).iterations
     mix = as_mixture(opp, rules)
-    engines = ["numpy"] + (["numba"] if _two_player_jit.AVAILABLE else [])
-    t_engine = {e: median_time(lambda e=e: best_response_two(mix, rules, 1e-13, e), 21) for e in engines}
+    engines = ["numpy", "numba"]
+    t_engine = {e: median_time(lambda e=e: best_response_two(mix, rules, engine=e), 21) for e in engines}
     print("best response to hold at 25, goal 100 (median wall-clock)")
     print(f"  exact (default engine: {engines[-1]:5s})   {t_exact * 1e3:9.2f} ms")
     for e, t in t_engine.items():
@@ -44,7 +43,7 @@ def main() -> dict[str, float]:
     print(f"  ratio generic / exact           {t_generic / t_exact:9.1f} x")
     goals = (100, 200, 400)
     times = [
-        median_time(lambda g=g: best_response(opp, Rules(goal=g)), r)
+        median_time(lambda g=g: best_response(opp, rules=Rules(goal=g)), r)
         for g, r in zip(goals, (21, 7, 3), strict=True)
     ]
     slope = float(np.polyfit(np.log(goals), np.log(times), 1)[0])

@@ -19,12 +19,12 @@ from pigtheory.simultaneous import best_response, equilibrium, self_play, stacke
 
 def main() -> dict[str, float]:
     rules = Rules()
-    t_br = median_time(lambda: best_response(hold_at(25), rules), 11)
-    t_eq = median_time(lambda: equilibrium(rules), 3)
-    eq = equilibrium(rules)
-    t_st = median_time(lambda: stackelberg(rules), 3)
+    t_br = median_time(lambda: best_response(hold_at(25), rules=rules), 11)
+    t_eq = median_time(lambda: equilibrium(rules=rules), 3)
+    eq = equilibrium(rules=rules)
+    t_st = median_time(lambda: stackelberg(rules=rules), 3)
     t0 = time.perf_counter()
-    sp = self_play(rules, max_iter=200, tol=-1.0)
+    sp = self_play(rules=rules, max_iter=200, tol=-1.0)
     t_sp = time.perf_counter() - t0
     print("two-player simultaneous Pig, goal 100 (median wall-clock)")
     print(f"  best_response(hold_at(25))   {t_br * 1e3:9.1f} ms   (baseline)")

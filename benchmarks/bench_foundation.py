@@ -40,8 +40,8 @@ def main() -> None:
     _line("exact turn_total, k = 1..100", exact, "exact / table", exact / table)
 
     a, b = hold_at(25), hold_at(20)
-    wp100 = median_time(lambda: win_probability(a, b, Rules(goal=100)), 7)
-    wp200 = median_time(lambda: win_probability(a, b, Rules(goal=200)), 5)
+    wp100 = median_time(lambda: win_probability(a, b, rules=Rules(goal=100)), 7)
+    wp200 = median_time(lambda: win_probability(a, b, rules=Rules(goal=200)), 5)
     _line("win_probability, goal 100", wp100)
     _line("win_probability, goal 200", wp200, "goal 200 / goal 100; states x4", wp200 / wp100)
 

@@ -34,16 +34,18 @@ def children_cpu() -> float:
 def main(quick: bool = False) -> dict[str, float]:
     out: dict[str, float] = {}
     r2, r3 = Rules(), Rules(players=3)
-    t2 = median_time(lambda: best_response(hold_at(25), r2), 5)
-    t2_path = median_time(lambda: reduced_best_response([hold_at(25)], r2), 5)
-    t3_sym = median_time(lambda: reduced_best_response([hold_at(25)] * 2, r3), 3)
-    t3_full = median_time(lambda: reduced_best_response([hold_at(20), hold_at(30)], r3), 3)
-    t3_api = median_time(lambda: best_response([hold_at(25)] * 2, r3), 3)
-    c3_sym = median_time(lambda: reduced_best_response([hold_at(25)] * 2, r3), 3, time.process_time)
-    c3_full = median_time(lambda: reduced_best_response([hold_at(20), hold_at(30)], r3), 3, time.process_time)
-    s2 = reduced_best_response([hold_at(25)], r2).n_states
-    s3_sym = reduced_best_response([hold_at(25)] * 2, r3).n_states
-    s3_full = reduced_best_response([hold_at(20), hold_at(30)], r3).n_states
+    t2 = median_time(lambda: best_response(hold_at(25), rules=r2), 5)
+    t2_path = median_time(lambda: reduced_best_response([hold_at(25)], rules=r2), 5)
+    t3_sym = median_time(lambda: reduced_best_response([hold_at(25)] * 2, rules=r3), 3)
+    t3_full = median_time(lambda: reduced_best_response([hold_at(20), hold_at(30)], rules=r3), 3)
+    t3_api = median_time(lambda: best_response([hold_at(25)] * 2, rules=r3), 3)
+    c3_sym = median_time(lambda: reduced_best_response([hold_at(25)] * 2, rules=r3), 3, time.process_time)
+    c3_full = median_time(
+        lambda: reduced_best_response([hold_at(20), hold_at(30)], rules=r3), 3, time.process_time
+    )
+    s2 = reduced_best_response([hold_at(25)], rules=r2).n_states
+    s3_sym = reduced_best_response([hold_at(25)] * 2, rules=r3).n_states
+    s3_full = reduced_best_response([hold_at(20), hold_at(30)], rules=r3).n_states
     print("best response at goal 100 (median wall-clock)")
     print(f"  2 players, best_response (baseline)        {t2 * 1e3:9.1f} ms   {s2:>10,} states")
     print(f"  2 players, n-player path                   {t2_path * 1e3:9.1f} ms   {s2:>10,} states")
@@ -72,7 +74,7 @@ def main(quick: bool = False) -> dict[str, float]:
     )
     tracemalloc.start()
     t0, c0 = time.perf_counter(), time.process_time()
-    sol = reduced_best_response([hold_at(25)] * 3, Rules(players=4))
+    sol = reduced_best_response([hold_at(25)] * 3, rules=Rules(players=4))
     t4, c4 = time.perf_counter() - t0, time.process_time() - c0
     peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()

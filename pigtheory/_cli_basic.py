@@ -32,6 +32,6 @@ def _win_probability(args: argparse.Namespace) -> int:
 
     rules = rules_from(args)
     opp = args.policy_b if len(args.policy_b) > 1 else args.policy_b[0]
-    v = win_probability(args.policy_a, opp, rules)
+    v = win_probability(args.policy_a, opp, rules=rules)
     print(f"{v[(0,) * rules.players]:.10f}")
     return 0

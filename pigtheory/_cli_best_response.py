@@ -34,7 +34,7 @@ def _best_response(args: argparse.Namespace) -> int:
 
     rules = rules_from(args)
     opps = args.opponent if len(args.opponent) > 1 else args.opponent[0]
-    sol = best_response(opps, rules, method=args.method, tol=args.tol)
+    sol = best_response(opps, rules=rules, method=args.method, tol=args.tol)
     print(f"{sol.value[(0,) * rules.players]:.10f}")
     if args.output:
         write_table(sol.policy, args.output)

@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("stackelberg", help="Stackelberg value iteration (Algorithm 0.2)")
     add_rules_arguments(p, players=False)
-    p.add_argument("--method", choices=("exact", "iteration"), default="exact")
+    p.add_argument("--method", choices=("exact", "value_iteration"), default="exact")
     p.add_argument("--out", help="write the leader's policy (.npy or .csv)")
     p.set_defaults(func=_stackelberg)
 
@@ -42,7 +42,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
     from .simultaneous import equilibrium
 
     t0 = time.perf_counter()
-    eq = equilibrium(rules_from(args))
+    eq = equilibrium(rules=rules_from(args))
     dt = time.perf_counter() - t0
     print(f"value at (0, 0)       {eq.value[0, 0]:.15f}")
     print(f"mixed states          {len(eq.mixed_states)} (largest support {int(eq.support_sizes.max())})")
@@ -58,7 +58,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
 def _self_play(args: argparse.Namespace) -> int:
     from .simultaneous import self_play
 
-    sp = self_play(rules_from(args), order=args.order, sweep=args.sweep, max_iter=args.max_iter)
+    sp = self_play(rules=rules_from(args), order=args.order, sweep=args.sweep, max_iter=args.max_iter)
     print(f"method                {sp.method}")
     print(f"sweeps                {sp.iterations}")
     print(f"converged             {sp.converged}")
@@ -77,7 +77,7 @@ def _self_play(args: argparse.Namespace) -> int:
 def _stackelberg(args: argparse.Namespace) -> int:
     from .simultaneous import stackelberg
 
-    st = stackelberg(rules_from(args), method=args.method)
+    st = stackelberg(rules=rules_from(args), method=args.method)
     sizes = np.unique(np.abs(st.differences), return_counts=True)
     print(f"leader / follower     {st.leader_value:.10f} / {st.follower_value:.10f}")
     print(f"policies differ at    {len(st.differing_states)} states")
@@ -98,11 +98,11 @@ def _exploitability(args: argparse.Namespace) -> int:
         own = np.arange(rules.goal)[:, None]
         for name, rows in tables.items():
             t = np.clip(np.asarray(rows, dtype=np.int64), 1, rules.goal - own)
-            print(f"{name:28s} {exploitability(ThresholdTable(t), rules):.10f}")
+            print(f"{name:28s} {exploitability(ThresholdTable(t), rules=rules):.10f}")
         return 0
     try:
         policy = parse_policy(args.policy)
     except argparse.ArgumentTypeError as exc:
         raise ValueError(f"policy: {exc}") from None
-    print(f"{exploitability(policy, rules):.10f}")
+    print(f"{exploitability(policy, rules=rules):.10f}")
     return 0

@@ -9,8 +9,8 @@ import pytest
 
 from pigtheory import MixedPolicy, Rules, ThresholdTable, hold_at, turn_total
 from pigtheory.simultaneous import best_response, hold_at_sweep, win_probability
-from pigtheory.simultaneous.best_response import _exact
-from pigtheory.simultaneous.evaluate import _profile
+from pigtheory.simultaneous.best_response import best_response_levels
+from pigtheory.simultaneous.core import read_opponents
 
 
 def random_table(goal: int, seed: int) -> np.ndarray:
@@ -22,8 +22,8 @@ def random_table(goal: int, seed: int) -> np.ndarray:
 @pytest.mark.parametrize("goal", [10, 30, 100])
 def test_exact_agrees_with_value_iteration_hold_at(goal):
     rules = Rules(goal=goal)
-    exact = best_response(hold_at(min(25, goal)), rules)
-    vi = best_response(hold_at(min(25, goal)), rules, method="value_iteration", tol=1e-13)
+    exact = best_response(hold_at(min(25, goal)), rules=rules)
+    vi = best_response(hold_at(min(25, goal)), rules=rules, method="value_iteration", tol=1e-13)
     assert np.abs(exact.value - vi.value).max() < 1e-10
     assert vi.method == "value_iteration" and vi.residual < 1e-13 and vi.iterations > 1
     assert exact.method == "exact" and exact.residual == 0.0
@@ -34,8 +34,8 @@ def test_exact_agrees_with_value_iteration_table(goal):
     """An opponent whose threshold depends on A's score (the gathered, not strided, path)."""
     rules = Rules(goal=goal)
     table = random_table(goal, goal)
-    exact = best_response(table, rules)
-    vi = best_response(table, rules, method="value_iteration", tol=1e-13)
+    exact = best_response(table, rules=rules)
+    vi = best_response(table, rules=rules, method="value_iteration", tol=1e-13)
     assert np.abs(exact.value - vi.value).max() < 1e-10
 
 
@@ -56,8 +56,8 @@ def test_two_player_path_agrees_with_generic_levels(rules, opponent):
     """The batched two-player solver against the generic level-by-level backward induction."""
     if opponent == "table":
         opponent = random_table(rules.goal, 7)
-    fast = best_response(opponent, rules)
-    value, policy, _ = _exact(_profile(1, opponent, rules)[1:], rules)
+    fast = best_response(opponent, rules=rules)
+    value, policy, _ = best_response_levels(read_opponents(opponent, rules), rules)
     assert np.abs(fast.value - value).max() < 1e-13
     assert np.array_equal(fast.policy, policy)
 
@@ -65,18 +65,18 @@ def test_two_player_path_agrees_with_generic_levels(rules, opponent):
 def test_value_is_the_win_probability_of_the_policy():
     rules = Rules(goal=40)
     for opp in (hold_at(10), random_table(40, 3)):
-        br = best_response(opp, rules)
-        assert np.abs(win_probability(br.policy, opp, rules) - br.value).max() < 1e-12
+        br = best_response(opp, rules=rules)
+        assert np.abs(win_probability(br.policy, opp, rules=rules) - br.value).max() < 1e-12
 
 
 @pytest.mark.parametrize("goal", [20, 50])
 def test_best_response_dominates_other_policies(goal):
     rules = Rules(goal=goal)
     for opp in (hold_at(8), random_table(goal, 11)):
-        br = best_response(opp, rules)
+        br = best_response(opp, rules=rules)
         others = [hold_at(n) for n in (1, 4, 8, 15, goal)] + [random_table(goal, s) for s in range(4)]
         for policy in others:
-            assert np.all(br.value >= win_probability(policy, opp, rules) - 1e-12)
+            assert np.all(br.value >= win_probability(policy, opp, rules=rules) - 1e-12)
 
 
 def _by_hand(goal: int, components: list[tuple[int, Fraction]]) -> list[list[Fraction]]:
@@ -127,11 +127,11 @@ def test_mixed_opponent_by_hand():
     rules = Rules(goal=goal)
     comps = [(2, Fraction(1, 3)), (5, Fraction(2, 3))]
     mixed = MixedPolicy.of([(hold_at(n), float(w)) for n, w in comps], rules)
-    br = best_response(mixed, rules)
+    br = best_response(mixed, rules=rules)
     exact = _by_hand(goal, comps)
     assert np.abs(br.value - np.array(exact, dtype=float)).max() < 1e-14
-    assert np.abs(win_probability(br.policy, mixed, rules) - br.value).max() < 1e-13
-    vi = best_response(mixed, rules, method="value_iteration", tol=1e-14)
+    assert np.abs(win_probability(br.policy, mixed, rules=rules) - br.value).max() < 1e-13
+    vi = best_response(mixed, rules=rules, method="value_iteration", tol=1e-14)
     assert np.abs(vi.value - br.value).max() < 1e-12
 
 
@@ -141,11 +141,11 @@ def test_mixture_weights_may_depend_on_a():
     rules = Rules(goal=goal)
     w = np.where(np.arange(goal)[None, :] < 6, 0.25, 0.75) * np.ones((goal, goal))
     mixed = MixedPolicy.of([(hold_at(3), w), (hold_at(9), 1 - w)], rules)
-    br = best_response(mixed, rules)
-    vi = best_response(mixed, rules, method="value_iteration", tol=1e-14)
+    br = best_response(mixed, rules=rules)
+    vi = best_response(mixed, rules=rules, method="value_iteration", tol=1e-14)
     assert np.abs(vi.value - br.value).max() < 1e-12
     for policy in (hold_at(3), hold_at(6), random_table(goal, 1)):
-        assert np.all(br.value >= win_probability(policy, mixed, rules) - 1e-12)
+        assert np.all(br.value >= win_probability(policy, mixed, rules=rules) - 1e-12)
 
 
 def test_paper_value_against_hold_at_25():
@@ -159,14 +159,14 @@ def test_paper_value_against_hold_at_25():
 
 
 def test_terminal_values():
-    br = best_response(hold_at(4), Rules(goal=10))
+    br = best_response(hold_at(4), rules=Rules(goal=10))
     assert np.all(br.value[10, :10] == 1.0) and br.value[10, 10] == 0.5
     assert np.all(br.value[:10, 10] == 0.0)
 
 
 def test_ties_go_to_the_smallest_threshold():
     # With B one roll from the goal-ish and A unable to matter, many k tie; the smallest is chosen.
-    br = best_response(hold_at(1), Rules(goal=2))
+    br = best_response(hold_at(1), rules=Rules(goal=2))
     assert br.policy.tolist() == [[1, 1], [1, 1]]
 
 
@@ -185,7 +185,7 @@ def test_ties_go_to_the_smallest_threshold():
 )
 def test_bad_opponents_raise(opponent):
     with pytest.raises(ValueError):
-        best_response(opponent, Rules(goal=10))
+        best_response(opponent, rules=Rules(goal=10))
 
 
 @pytest.mark.parametrize(
@@ -198,27 +198,27 @@ def test_bad_opponents_raise(opponent):
 )
 def test_bad_arguments_raise(kwargs):
     with pytest.raises(ValueError):
-        best_response(hold_at(3), Rules(goal=10), **kwargs)
+        best_response(hold_at(3), rules=Rules(goal=10), **kwargs)
 
 
 def test_value_iteration_covers_three_players_algorithm_0_3():
     rules = Rules(goal=8, players=3)
-    vi = best_response([hold_at(3), hold_at(3)], rules, method="value_iteration")
-    exact = best_response([hold_at(3), hold_at(3)], rules)
+    vi = best_response([hold_at(3), hold_at(3)], rules=rules, method="value_iteration")
+    exact = best_response([hold_at(3), hold_at(3)], rules=rules)
     assert np.abs(vi.value - exact.value).max() < 1e-10
 
 
 def test_value_iteration_warns_at_max_iter():
     with pytest.warns(RuntimeWarning, match="max_iter"):
-        sol = best_response(hold_at(3), Rules(goal=10), method="value_iteration", max_iter=2)
+        sol = best_response(hold_at(3), rules=Rules(goal=10), method="value_iteration", max_iter=2)
     assert sol.iterations == 2 and sol.residual > 1e-12
 
 
 def test_hold_at_sweep_small():
     rules = Rules(goal=30)
-    sw = hold_at_sweep(range(3, 13), rules)
+    sw = hold_at_sweep(range(3, 13), rules=rules)
     assert sw.ns.tolist() == list(range(3, 13))
-    expected = [best_response(hold_at(n), rules).value[0, 0] for n in range(3, 13)]
+    expected = [best_response(hold_at(n), rules=rules).value[0, 0] for n in range(3, 13)]
     assert np.allclose(sw.values, expected, rtol=0, atol=0)
     assert sw.best_n == int(sw.ns[np.argmin(sw.values)])
     v = sw.values
@@ -232,18 +232,17 @@ def test_hold_at_sweep_small():
 @pytest.mark.parametrize("ns", [[], [0, 1], [3, 3], ["a"]])
 def test_hold_at_sweep_bad_ns(ns):
     with pytest.raises(ValueError):
-        hold_at_sweep(ns, Rules(goal=10))
+        hold_at_sweep(ns, rules=Rules(goal=10))
 
 
 @pytest.mark.parametrize("rules", [Rules(goal=10), Rules(goal=40), Rules.piglet(goal=12)])
 def test_numba_engine_agrees_with_numpy(rules):
     """The optional compiled kernels (numba) against the batched numpy path."""
     from pigtheory.policies import as_mixture
-    from pigtheory.simultaneous import _two_player_jit
-    from pigtheory.simultaneous._two_player import best_response_two
+    from pigtheory.simultaneous.core import best_response_two, numba_installed
 
-    if not _two_player_jit.AVAILABLE:
-        pytest.skip("numba is not installed (or PIGTHEORY_NUMBA=0)")
+    if not numba_installed():
+        pytest.skip("numba is not installed")
 
     g = rules.goal
     mixed = MixedPolicy.of([(hold_at(2), 0.25), (hold_at(5), 0.75)], rules)
@@ -257,7 +256,7 @@ def test_numba_engine_agrees_with_numpy(rules):
 
 def test_unknown_engine():
     from pigtheory.policies import as_mixture
-    from pigtheory.simultaneous._two_player import best_response_two
+    from pigtheory.simultaneous.core import best_response_two
 
     with pytest.raises(ValueError, match="engine"):
         best_response_two(as_mixture(hold_at(3), Rules(goal=6)), Rules(goal=6), 1e-13, "fortran")
@@ -265,7 +264,7 @@ def test_unknown_engine():
 
 def test_action_values_and_greedy_helpers():
     """The shared building blocks, against a direct sum over X_k's outcomes."""
-    from pigtheory.simultaneous.best_response import TIE_TOL, action_values, greedy
+    from pigtheory.simultaneous.core import TIE_TOL, Thresholds, greedy
 
     rules = Rules(goal=12)
     g = rules.goal
@@ -273,7 +272,7 @@ def test_action_values_and_greedy_helpers():
     own = np.array([0, 3, 7, 11])
     u = rng.random((own.size, g + 1))
     opp_bust = rng.random(own.size) * 0.8
-    vals, c = action_values(u, own, opp_bust, rules)
+    vals, c = Thresholds(rules).action_values(u, own, opp_bust)
     for s, i in enumerate(own):
         for k in range(1, g + 1):
             if k > g - i:

@@ -33,7 +33,7 @@ def test_win_probability_three_players(capsys):
         main(["win-probability", "hold-at-4", "hold-at-6", "hold-at-9", "--goal", "12", "--players", "3"])
         == 0
     )
-    want = win_probability(hold_at(4), [hold_at(6), hold_at(9)], Rules(goal=12, players=3))[0, 0, 0]
+    want = win_probability(hold_at(4), [hold_at(6), hold_at(9)], rules=Rules(goal=12, players=3))[0, 0, 0]
     assert float(capsys.readouterr().out) == pytest.approx(want, abs=1e-10)
 
 

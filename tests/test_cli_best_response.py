@@ -20,7 +20,7 @@ def test_writes_the_policy(tmp_path, capsys, suffix):
     out = tmp_path / f"policy{suffix}"
     assert main(["best-response", "--opponent", "hold-at-4", "--goal", "12", "--output", str(out)]) == 0
     table = np.load(out) if suffix == ".npy" else np.loadtxt(out, delimiter=",", dtype=np.int64)
-    assert np.array_equal(table, best_response(hold_at(4), Rules(goal=12)).policy)
+    assert np.array_equal(table, best_response(hold_at(4), rules=Rules(goal=12)).policy)
 
 
 def test_value_iteration_and_table_opponent(tmp_path, capsys):
@@ -28,7 +28,7 @@ def test_value_iteration_and_table_opponent(tmp_path, capsys):
     np.save(opp, np.minimum(3, 10 - np.arange(10))[:, None] * np.ones((10, 10), dtype=np.int64))
     assert main(["best-response", "--opponent", str(opp), "--goal", "10", "--method", "value_iteration"]) == 0
     vi = float(capsys.readouterr().out)
-    assert vi == pytest.approx(best_response(hold_at(3), Rules(goal=10)).value[0, 0], abs=1e-10)
+    assert vi == pytest.approx(best_response(hold_at(3), rules=Rules(goal=10)).value[0, 0], abs=1e-10)
 
 
 def test_three_players_take_two_opponents(tmp_path, capsys):
@@ -45,7 +45,7 @@ def test_three_players_take_two_opponents(tmp_path, capsys):
         "3",
     ]
     assert main([*argv, "--output", str(out)]) == 0
-    sol = best_response([hold_at(4), hold_at(5)], Rules(goal=10, players=3))
+    sol = best_response([hold_at(4), hold_at(5)], rules=Rules(goal=10, players=3))
     assert float(capsys.readouterr().out) == pytest.approx(sol.value[0, 0, 0], abs=1e-10)
     assert np.array_equal(np.load(out), sol.policy)
 

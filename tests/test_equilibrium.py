@@ -8,7 +8,7 @@ import pytest
 
 from pigtheory import MixedPolicy, Rules, hold_at
 from pigtheory.simultaneous import cycle_nash, equilibrium, exploitability, self_play
-from pigtheory.simultaneous._stage import extended, stage_game
+from pigtheory.simultaneous.core import extended, stage_game
 from pigtheory.simultaneous.nash import is_equilibrium
 
 RULES = Rules(goal=44)  # the smallest goals where the equilibrium mixes are in the 40s
@@ -16,7 +16,7 @@ RULES = Rules(goal=44)  # the smallest goals where the equilibrium mixes are in 
 
 @pytest.fixture(scope="module")
 def eq():
-    return equilibrium(RULES)
+    return equilibrium(rules=RULES)
 
 
 def test_value_is_one_half_and_symmetric(eq):
@@ -45,7 +45,7 @@ def test_it_mixes_somewhere_and_the_strategies_are_distributions(eq):
 
 
 def test_equilibrium_strategy_is_unexploitable(eq):
-    assert abs(exploitability(eq, RULES)) <= 1e-12
+    assert abs(exploitability(eq, rules=RULES)) <= 1e-12
     # and a pure table is exploitable: hold at 25 at goal 100 gives the paper's 0.5231 - 1/2
     assert exploitability(hold_at(25)) == pytest.approx(0.0231, abs=5e-5)
 
@@ -82,7 +82,7 @@ def test_stage_lp_agrees_with_nashpy_support_enumeration(eq):
 
 
 def test_cycle_game_of_self_play():
-    sp = self_play(RULES)
+    sp = self_play(rules=RULES)
     cn = cycle_nash(sp)
     np.testing.assert_array_equal(cn.preferred, [[0.5, 1.0], [1.0, 0.5]])
     for mix in cn.preferred_lp:
@@ -93,13 +93,13 @@ def test_cycle_game_of_self_play():
         assert is_equilibrium(cn.real, row, col, 1e-9)
     # A 50/50 state-by-state mixture of the cycle is no worse than the worse of the two.
     mix = MixedPolicy.of([(sp.cycle[0], 0.5), (sp.cycle[1], 0.5)], RULES)
-    worst = max(exploitability(p, RULES) for p in sp.cycle)
-    assert -1e-12 <= exploitability(mix, RULES) <= worst + 1e-12
+    worst = max(exploitability(p, rules=RULES) for p in sp.cycle)
+    assert -1e-12 <= exploitability(mix, rules=RULES) <= worst + 1e-12
 
 
 def test_bad_rules():
     with pytest.raises(ValueError, match="players"):
-        equilibrium(Rules(goal=10, players=3))
+        equilibrium(rules=Rules(goal=10, players=3))
 
 
 def test_cli_commands(capsys, tmp_path):
@@ -120,14 +120,14 @@ def test_cli_commands(capsys, tmp_path):
 @pytest.mark.slow
 def test_goal_100_equilibrium_and_exploitabilities():
     rules = Rules()
-    eq = equilibrium(rules)
+    eq = equilibrium(rules=rules)
     v = eq.value[:100, :100]
     assert abs(eq.value[0, 0] - 0.5) <= 1e-12 and np.abs(v + v.T - 1).max() <= 1e-12
-    assert eq.residual <= 1e-12 and abs(exploitability(eq, rules)) <= 1e-12
+    assert eq.residual <= 1e-12 and abs(exploitability(eq, rules=rules)) <= 1e-12
     assert len(eq.mixed_states) > 0
-    sp = self_play(rules)
+    sp = self_play(rules=rules)
     assert sp.period == 2
     # every state where the equilibrium mixes is a state where self-play cycles
     assert set(eq.mixed_states) <= set(sp.cyclic_states)
     for p in sp.cycle:
-        assert exploitability(p, rules) > 1e-7
+        assert exploitability(p, rules=rules) > 1e-7

@@ -69,7 +69,7 @@ def _hold(n, goal):
 
 def test_goal_2_is_a_coin_flip_whatever_the_policies():
     # Goal 2: every scoring roll reaches the goal, so both players reach it with 5/6 per turn.
-    v = win_probability(hold_at(1), hold_at(2), Rules(goal=2))
+    v = win_probability(hold_at(1), hold_at(2), rules=Rules(goal=2))
     assert v[0, 0] == pytest.approx(0.5, abs=1e-15)
     assert v[1, 0] == pytest.approx(float(F(5, 6) * (F(1, 6) + F(5, 12)) / (1 - F(1, 36))), abs=1e-15)
 
@@ -79,7 +79,7 @@ def test_goal_3_hand_computed():
     # else the goal. A from 0: bust 1/6, score 2 w.p. 1/6, goal 4/6; from 2: goal 5/6.
     # V(2,0) = 5/6 (7/36 + 29/72) / (1 - 7/216) = 215/418;
     # V(0,0) = (4/6 * 43/72 + 7/216 * V(2,0)) / (1 - 7/216) = 37453/87362.
-    v = win_probability(hold_at(1), hold_at(3), Rules(goal=3))
+    v = win_probability(hold_at(1), hold_at(3), rules=Rules(goal=3))
     assert v[2, 0] == pytest.approx(215 / 418, abs=1e-15)
     assert v[0, 0] == pytest.approx(37453 / 87362, abs=1e-15)
 
@@ -88,7 +88,7 @@ def test_goal_3_hand_computed():
 def test_small_goals_equal_first_principles_rationals(goal):
     for na, nb in product(range(1, goal + 1), repeat=2):
         exact = _exact_two_player(_hold(na, goal), _hold(nb, goal), goal)
-        v = win_probability(hold_at(na), hold_at(nb), Rules(goal=goal))
+        v = win_probability(hold_at(na), hold_at(nb), rules=Rules(goal=goal))
         for (i, j), x in exact.items():
             assert v[i, j] == pytest.approx(float(x), abs=1e-14), (na, nb, i, j)
 
@@ -103,27 +103,27 @@ def test_state_dependent_table_goal_4():
     ta = [[(i + 2 * j) % (4 - i) + 1 for j in range(4)] for i in range(4)]
     tb = [[(3 * i + j) % (4 - i) + 1 for j in range(4)] for i in range(4)]
     exact = _exact_two_player(ta, tb, 4)
-    v = win_probability(np.array(ta), np.array(tb), Rules(goal=4))
+    v = win_probability(np.array(ta), np.array(tb), rules=Rules(goal=4))
     for (i, j), x in exact.items():
         assert v[i, j] == pytest.approx(float(x), abs=1e-14)
 
 
 def test_terminal_values():
-    v = win_probability(hold_at(5), hold_at(7), Rules(goal=10))
+    v = win_probability(hold_at(5), hold_at(7), rules=Rules(goal=10))
     assert v[10, 10] == 0.5 and np.all(v[10, :10] == 1) and np.all(v[:10, 10] == 0)
     assert not v.flags.writeable
 
 
 @pytest.mark.parametrize("goal", [30, 100])
 def test_policy_against_itself_is_symmetric(goal):
-    v = win_probability(hold_at(20), hold_at(20), Rules(goal=goal))
+    v = win_probability(hold_at(20), hold_at(20), rules=Rules(goal=goal))
     np.testing.assert_allclose(v + v.T, 1.0, atol=1e-12)
 
 
 def test_mixed_policy_against_itself_is_symmetric():
     r = Rules(goal=40)
     mixed = MixedPolicy.of([(hold_at(10), 0.3), (hold_at(25), 0.7)], r)
-    v = win_probability(mixed, mixed, r)
+    v = win_probability(mixed, mixed, rules=r)
     np.testing.assert_allclose(v + v.T, 1.0, atol=1e-12)
 
 
@@ -136,7 +136,7 @@ def test_monte_carlo_agrees_at_the_start():
 def test_monte_carlo_agrees_for_a_mixed_policy():
     r = Rules(goal=30)
     mixed = MixedPolicy.of([(hold_at(4), 0.5), (hold_at(20), 0.5)], r)
-    v = win_probability(mixed, hold_at(10), r)
+    v = win_probability(mixed, hold_at(10), rules=r)
     sim = simulate_games([mixed, hold_at(10)], rules=r, games=100_000, rng=5)
     assert abs(sim.wins[0] - v[0, 0]) < 4 * sim.stderr[0]
 
@@ -144,7 +144,7 @@ def test_monte_carlo_agrees_for_a_mixed_policy():
 def test_three_players_shares_sum_to_one():
     r = Rules(goal=25, players=3)
     profile = [hold_at(8), hold_at(12), hold_at(20)]
-    w = win_probabilities(profile, r)
+    w = win_probabilities(profile, rules=r)
     assert w.shape == (3, 26, 26, 26)
     np.testing.assert_allclose(w.sum(axis=0), 1.0, atol=1e-12)
     sim = simulate_games(profile, rules=r, games=100_000, rng=11)
@@ -155,23 +155,25 @@ def test_three_players_shares_sum_to_one():
 def test_three_players_first_seat_matches_win_probability():
     r = Rules(goal=20, players=3)
     profile = [hold_at(5), hold_at(9), hold_at(14)]
-    np.testing.assert_allclose(win_probabilities(profile, r)[0], win_probability(profile[0], profile[1:], r))
+    np.testing.assert_allclose(
+        win_probabilities(profile, rules=r)[0], win_probability(profile[0], profile[1:], rules=r)
+    )
 
 
 def test_bad_profiles():
     with pytest.raises(ValueError, match="opponents"):
-        win_probability(hold_at(3), hold_at(3), Rules(goal=10, players=3))
+        win_probability(hold_at(3), hold_at(3), rules=Rules(goal=10, players=3))
     with pytest.raises(ValueError, match="rules"):
-        win_probability(hold_at(3), hold_at(3), Rules(goal=10, dice=2))
+        win_probability(hold_at(3), hold_at(3), rules=Rules(goal=10, dice=2))
     with pytest.raises(ValueError, match="profile"):
-        win_probabilities([hold_at(3)], Rules(goal=10))
+        win_probabilities([hold_at(3)], rules=Rules(goal=10))
 
 
 @settings(max_examples=25, deadline=None)
 @given(goal=st.integers(2, 25), na=st.integers(1, 30), nb=st.integers(1, 30))
 def test_property_probabilities_and_swap_symmetry(goal, na, nb):
     r = Rules(goal=goal)
-    ab = win_probability(hold_at(na), hold_at(nb), r)
-    ba = win_probability(hold_at(nb), hold_at(na), r)
+    ab = win_probability(hold_at(na), hold_at(nb), rules=r)
+    ba = win_probability(hold_at(nb), hold_at(na), rules=r)
     assert np.all((ab >= -1e-15) & (ab <= 1 + 1e-15))
     np.testing.assert_allclose(ab + ba.T, 1.0, atol=1e-12)

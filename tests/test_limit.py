@@ -14,7 +14,7 @@ from pigtheory.simultaneous.limit import limit
 def test_agrees_with_direct_best_response(players):
     goal = 7
     rules = Rules(goal=goal, players=players)
-    direct = best_response([hold_at(goal)] * (players - 1), rules)
+    direct = best_response([hold_at(goal)] * (players - 1), rules=rules)
     res = limit(n_max=5, rules=Rules(goal=goal))
     row = res.row(players)
     np.testing.assert_allclose(
@@ -34,7 +34,7 @@ def test_hold_at_goal_is_worth_one_over_n_and_deviation_is_consistent():
 
 def test_hold_value_matches_the_evaluator():
     goal, n = 6, 3
-    v = win_probability(hold_at(goal), [hold_at(goal)] * (n - 1), Rules(goal=goal, players=n))
+    v = win_probability(hold_at(goal), [hold_at(goal)] * (n - 1), rules=Rules(goal=goal, players=n))
     assert v[0, 0, 0] == pytest.approx(1 / n, abs=1e-14)
 
 

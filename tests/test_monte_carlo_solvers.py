@@ -23,7 +23,7 @@ def test_best_response_vs_hold_at_25_matches_simulation():
 @pytest.mark.parametrize("opponents", [(25, 25), (20, 30)])
 def test_three_player_best_response_matches_simulation(opponents):
     rules = Rules(goal=40, players=3)
-    sol = best_response([hold_at(n) for n in opponents], rules)
+    sol = best_response([hold_at(n) for n in opponents], rules=rules)
     sim = play_simultaneous([sol.policy, *(hold_at(n) for n in opponents)], rules, games=60_000, rng=7)
     assert _within(float(sol.value[0, 0, 0]), sim)
     assert sol.value[0, 0, 0] > 1 / 3

@@ -5,12 +5,12 @@ import pytest
 
 from pigtheory import Rules, ThresholdTable, hold_at
 from pigtheory.simultaneous import best_response, reduced_best_response, win_probabilities, win_probability
-from pigtheory.simultaneous.best_response import _exact
-from pigtheory.simultaneous.evaluate import _profile
+from pigtheory.simultaneous.best_response import best_response_levels
+from pigtheory.simultaneous.core import read_opponents
 
 
 def generic(opponents, rules):
-    value, policy, _ = _exact(_profile(1, opponents, rules)[1:], rules)
+    value, policy, _ = best_response_levels(read_opponents(opponents, rules), rules)
     return value, policy
 
 
@@ -22,8 +22,8 @@ def own_score_table(goal, seed):
 def test_two_players_through_the_n_player_path_equal_the_two_player_solver():
     rules = Rules(goal=20)
     for opp in (hold_at(5), own_score_table(20, 1)):
-        two = best_response(opp, rules)
-        fast = reduced_best_response([opp], rules).expand()
+        two = best_response(opp, rules=rules)
+        fast = reduced_best_response([opp], rules=rules).expand()
         np.testing.assert_array_equal(fast.policy, two.policy)
         np.testing.assert_allclose(fast.value, two.value, rtol=0, atol=1e-14)
 
@@ -42,7 +42,7 @@ def test_fast_path_equals_generic_solver(players, goal, opponents):
     rules = Rules(goal=goal, players=players)
     value, policy = generic(opponents, rules)
     for symmetric in (None, False):
-        sol = reduced_best_response(opponents, rules, symmetric=symmetric).expand()
+        sol = reduced_best_response(opponents, rules=rules, symmetric=symmetric).expand()
         np.testing.assert_array_equal(sol.policy, policy)
         np.testing.assert_allclose(sol.value, value, rtol=0, atol=1e-14)
 
@@ -51,8 +51,8 @@ def test_fast_path_equals_generic_solver(players, goal, opponents):
 def test_symmetric_and_full_solves_agree(players, goal):
     rules = Rules(goal=goal, players=players)
     opps = [hold_at(4)] * (players - 1)
-    sym = reduced_best_response(opps, rules)
-    full = reduced_best_response(opps, rules, symmetric=False)
+    sym = reduced_best_response(opps, rules=rules)
+    full = reduced_best_response(opps, rules=rules, symmetric=False)
     assert sym.symmetric and not full.symmetric
     assert sym.states.shape[0] < full.states.shape[0]
     np.testing.assert_allclose(sym.expand().value, full.expand().value, rtol=0, atol=1e-15)
@@ -60,16 +60,16 @@ def test_symmetric_and_full_solves_agree(players, goal):
 
 
 def test_value_is_symmetric_in_identical_opponents():
-    v = reduced_best_response([hold_at(4)] * 2, Rules(goal=12, players=3)).expand().value
+    v = reduced_best_response([hold_at(4)] * 2, rules=Rules(goal=12, players=3)).expand().value
     np.testing.assert_array_equal(v, v.transpose(0, 2, 1))
 
 
 def test_blocks_do_not_change_the_answer():
     rules = Rules(goal=15, players=3)
     opps = [hold_at(3), hold_at(5)]
-    ref = reduced_best_response(opps, rules, block=15)
+    ref = reduced_best_response(opps, rules=rules, block=15)
     for block in (1, 4, 7):
-        sol = reduced_best_response(opps, rules, block=block)
+        sol = reduced_best_response(opps, rules=rules, block=block)
         np.testing.assert_allclose(sol.value, ref.value, rtol=0, atol=1e-15)  # sums run in another order
         np.testing.assert_array_equal(sol.policy, ref.policy)
 
@@ -77,8 +77,8 @@ def test_blocks_do_not_change_the_answer():
 def test_win_shares_sum_to_one_and_best_response_value_is_attained():
     rules = Rules(goal=10, players=3)
     opps = [hold_at(3), hold_at(5)]
-    br = best_response(opps, rules)
-    shares = win_probabilities([br.policy, *opps], rules)
+    br = best_response(opps, rules=rules)
+    shares = win_probabilities([br.policy, *opps], rules=rules)
     total = shares.sum(axis=0)
     np.testing.assert_allclose(total[:10, :10, :10], 1.0, atol=1e-13)
     np.testing.assert_allclose(shares[0][:10, :10, :10], br.value[:10, :10, :10], atol=1e-13)
@@ -87,9 +87,9 @@ def test_win_shares_sum_to_one_and_best_response_value_is_attained():
 def test_best_response_beats_every_hold_at():
     rules = Rules(goal=15, players=3)
     opps = [hold_at(4), hold_at(6)]
-    br = best_response(opps, rules)
+    br = best_response(opps, rules=rules)
     for k in range(1, 16):
-        assert br.value[0, 0, 0] >= win_probability(hold_at(k), opps, rules)[0, 0, 0] - 1e-14
+        assert br.value[0, 0, 0] >= win_probability(hold_at(k), opps, rules=rules)[0, 0, 0] - 1e-14
 
 
 def test_opponents_that_look_at_other_scores_use_the_generic_path():
@@ -97,15 +97,15 @@ def test_opponents_that_look_at_other_scores_use_the_generic_path():
     idx = np.indices((6, 6, 6))
     table = ThresholdTable(np.where(idx[1] > 2, 6 - idx[0], np.minimum(2, 6 - idx[0])))
     opps = [table, hold_at(2)]
-    sol = best_response(opps, rules)
+    sol = best_response(opps, rules=rules)
     value, policy = generic(opps, rules)
     np.testing.assert_array_equal(sol.value, value)
     with pytest.raises(ValueError, match="own score only"):
-        reduced_best_response(opps, rules)
+        reduced_best_response(opps, rules=rules)
 
 
 def test_at_and_column():
-    sol = reduced_best_response([hold_at(3)] * 2, Rules(goal=8, players=3))
+    sol = reduced_best_response([hold_at(3)] * 2, rules=Rules(goal=8, players=3))
     full = sol.expand().value
     assert sol.at(2, 5, 1) == full[2, 5, 1] == full[2, 1, 5]
     with pytest.raises(ValueError, match="opponents_scores"):
@@ -116,15 +116,15 @@ def test_at_and_column():
 
 def test_bad_input():
     with pytest.raises(ValueError, match="opponents"):
-        best_response([hold_at(3)], Rules(goal=8, players=3))
+        best_response([hold_at(3)], rules=Rules(goal=8, players=3))
     with pytest.raises(ValueError, match="opponents"):
-        reduced_best_response([hold_at(3)] * 3, Rules(goal=8, players=3))
+        reduced_best_response([hold_at(3)] * 3, rules=Rules(goal=8, players=3))
     with pytest.raises(ValueError, match="players"):
         Rules(goal=8, players=1)
     with pytest.raises(ValueError, match="symmetric"):
-        reduced_best_response([hold_at(3), hold_at(4)], Rules(goal=8, players=3), symmetric=True)
+        reduced_best_response([hold_at(3), hold_at(4)], rules=Rules(goal=8, players=3), symmetric=True)
     with pytest.raises(ValueError, match="block"):
-        reduced_best_response([hold_at(3)] * 2, Rules(goal=8, players=3), block=0)
+        reduced_best_response([hold_at(3)] * 2, rules=Rules(goal=8, players=3), block=0)
 
 
 def test_grid_matches_direct_solves_and_is_symmetric():
@@ -134,7 +134,7 @@ def test_grid_matches_direct_solves_and_is_symmetric():
     grid = hold_at_grid([2, 3, 5], rules, workers=1)
     for a, n1 in enumerate(grid.ns):
         for b, n2 in enumerate(grid.ns):
-            direct = best_response([hold_at(int(n1)), hold_at(int(n2))], rules)
+            direct = best_response([hold_at(int(n1)), hold_at(int(n2))], rules=rules)
             assert grid.value[a, b] == pytest.approx(direct.value[0, 0, 0], abs=1e-14)
             assert grid.policy[a, b] == direct.policy[0, 0, 0]
     i, j = list(grid.ns).index(grid.best_pair[0]), list(grid.ns).index(grid.best_pair[1])
@@ -158,7 +158,7 @@ def test_grid_bad_input():
 def test_published_three_player_values(n1, n2, paper):
     # Zhu, Ma, Chen & Liu, Sci. Rep. 13 (2023), "Three players with independent strategies":
     # 35.90% (both hold at 25) and 39.55% (hold at 20 and 30), printed to 2 decimals.
-    sol = reduced_best_response([hold_at(n1), hold_at(n2)], Rules(players=3))
+    sol = reduced_best_response([hold_at(n1), hold_at(n2)], rules=Rules(players=3))
     assert sol.at(0, 0, 0) == pytest.approx(paper, abs=5e-5)
 
 
@@ -170,8 +170,8 @@ def test_algorithm_0_3_value_iteration_agrees_with_exact(players, goal):
     # One opponent that watches every score (generic path), the others hold at n.
     watcher = np.minimum(rng.integers(1, 6, size=(goal,) * players), goal - own)
     opponents = [watcher] + [hold_at(3 + p) for p in range(players - 2)]
-    exact = best_response(opponents, rules)
-    vi = best_response(opponents, rules, method="value_iteration", tol=1e-14)
+    exact = best_response(opponents, rules=rules)
+    vi = best_response(opponents, rules=rules, method="value_iteration", tol=1e-14)
     assert vi.method == "value_iteration" and vi.residual < 1e-14
     np.testing.assert_allclose(vi.value, exact.value, atol=1e-12, rtol=0)
     assert np.array_equal(vi.policy, exact.policy)

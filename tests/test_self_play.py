@@ -9,14 +9,14 @@ from pigtheory.simultaneous import best_response, equilibrium, self_play
 
 def test_converges_to_a_fixed_point_that_is_a_symmetric_equilibrium():
     rules = Rules(goal=20)
-    sp = self_play(rules)
+    sp = self_play(rules=rules)
     assert sp.converged and sp.period == 1 and sp.cyclic_states == ()
     # A fixed point of self-play is a best response to itself ...
-    br = best_response(sp.policy, rules)
+    br = best_response(sp.policy, rules=rules)
     assert abs(br.value[0, 0] - 0.5) < 1e-12
     np.testing.assert_array_equal(br.policy, sp.policy)
     # ... so the exact equilibrium is pure there and has the same value.
-    eq = equilibrium(rules)
+    eq = equilibrium(rules=rules)
     assert eq.mixed_states == ()
     np.testing.assert_allclose(sp.value, eq.value, atol=1e-11)
 
@@ -26,7 +26,7 @@ def test_converges_to_a_fixed_point_that_is_a_symmetric_equilibrium():
 )
 def test_cycle_really_repeats(order, sweep):
     rules = Rules(goal=44)
-    sp = self_play(rules, order=order, sweep=sweep)
+    sp = self_play(rules=rules, order=order, sweep=sweep)
     assert sp.period >= 2 and not sp.converged
     p = sp.period
     h = sp.history
@@ -44,8 +44,8 @@ def test_cycle_really_repeats(order, sweep):
 
 def test_one_more_sweep_stays_on_the_cycle():
     rules = Rules(goal=44)
-    sp = self_play(rules)
-    longer = self_play(rules, max_iter=sp.iterations + 3)
+    sp = self_play(rules=rules)
+    longer = self_play(rules=rules, max_iter=sp.iterations + 3)
     assert longer.period == sp.period
     # stopping is decided once, so a longer budget ends at the same sweep
     assert longer.iterations == sp.iterations
@@ -53,8 +53,8 @@ def test_one_more_sweep_stays_on_the_cycle():
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="order"):
-        self_play(Rules(goal=5), order="random")
+        self_play(rules=Rules(goal=5), order="random")
     with pytest.raises(ValueError, match="sweep"):
-        self_play(Rules(goal=5), sweep="async")
+        self_play(rules=Rules(goal=5), sweep="async")
     with pytest.raises(ValueError, match="max_iter"):
-        self_play(Rules(goal=5), max_iter=0)
+        self_play(rules=Rules(goal=5), max_iter=0)

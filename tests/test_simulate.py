@@ -54,7 +54,7 @@ def test_ties_are_split():
 def test_start_scores():
     r = Rules(goal=3)
     sim = play_simultaneous([hold_at(1), hold_at(3)], r, games=100_000, rng=12, start=(2, 0))
-    v = win_probability(hold_at(1), hold_at(3), r)[2, 0]
+    v = win_probability(hold_at(1), hold_at(3), rules=r)[2, 0]
     assert abs(sim.wins[0] - v) < 4 * sim.stderr[0]
 
 
@@ -63,7 +63,7 @@ def test_mixed_policy_draws_per_turn():
     r = Rules(goal=3)
     mixed = MixedPolicy.of([(hold_at(1), 0.5), (hold_at(3), 0.5)], r)
     sim = play_simultaneous([mixed, hold_at(2)], r, games=200_000, rng=13)
-    exact = win_probability(mixed, hold_at(2), r)[0, 0]
+    exact = win_probability(mixed, hold_at(2), rules=r)[0, 0]
     assert abs(sim.wins[0] - exact) < 4 * sim.stderr[0]
 
 
@@ -74,7 +74,7 @@ def test_seat_order_and_own_centric_states():
     table = hold_at(6).table(r)
     own, other = np.indices(table.shape)
     table = np.where(other > own, np.minimum(12 - own, 11), np.minimum(2, 12 - own))
-    exact = win_probability(hold_at(4), table, r)[0, 0]
+    exact = win_probability(hold_at(4), table, rules=r)[0, 0]
     sim = play_simultaneous([hold_at(4), table], r, games=200_000, rng=14)
     assert abs(sim.wins[0] - exact) < 4 * sim.stderr[0]
 
@@ -134,13 +134,13 @@ def test_three_players_tables_that_read_both_opponents():
     t0 = np.minimum(np.where(nxt > last, 10, 3), g - own)
     t1 = np.minimum(np.where(last > own, 12, 2), g - own)
     profile = [t0, t1, hold_at(5)]
-    exact = win_probabilities(profile, r)[:, 0, 0, 0]
+    exact = win_probabilities(profile, rules=r)[:, 0, 0, 0]
     sim = play_simultaneous(profile, r, games=200_000, rng=97)
     assert np.all(np.abs(sim.wins - exact) < 4 * sim.stderr)
 
 
 def test_bust_face_six_and_piglet_agree_with_exact():
     for r, a, b in ((Rules(goal=30, bust_face=6), 8, 14), (Rules.piglet(goal=10), 2, 5)):
-        exact = win_probability(hold_at(a), hold_at(b), r)[0, 0]
+        exact = win_probability(hold_at(a), hold_at(b), rules=r)[0, 0]
         sim = play_simultaneous([hold_at(a), hold_at(b)], r, games=100_000, rng=96)
         assert abs(sim.wins[0] - exact) < 4 * sim.stderr[0]

@@ -1,6 +1,5 @@
 """Stackelberg value iteration (Algorithm 0.2): exact vs brute force, vs the equilibrium."""
 
-import importlib
 from fractions import Fraction
 
 import numpy as np
@@ -8,6 +7,7 @@ import pytest
 
 from pigtheory import Rules, turn_total
 from pigtheory.simultaneous import equilibrium, stackelberg, win_probability
+from pigtheory.simultaneous.core import TIE_TOL, extended, score_levels, stage_game, terminal_values
 
 
 def _brute_force(goal):
@@ -44,7 +44,7 @@ def _brute_force(goal):
 
 def test_exact_agrees_with_brute_force_in_rationals():
     goal = 6
-    st = stackelberg(Rules(goal=goal))
+    st = stackelberg(rules=Rules(goal=goal))
     bf = _brute_force(goal)
     for (i, j), w in bf.items():
         assert st.value[i, j] == pytest.approx(float(w), abs=1e-14)
@@ -52,7 +52,7 @@ def test_exact_agrees_with_brute_force_in_rationals():
 
 def test_leader_value_between_pure_maximin_and_equilibrium():
     rules = Rules(goal=48)
-    st, eq = stackelberg(rules), equilibrium(rules)
+    st, eq = stackelberg(rules=rules), equilibrium(rules=rules)
     g = rules.goal
     assert np.all(st.value[:g, :g] <= eq.value[:g, :g] + 1e-12)
     pure = np.ones((g, g), dtype=bool)
@@ -66,8 +66,8 @@ def test_leader_value_between_pure_maximin_and_equilibrium():
 
 def test_value_is_what_the_two_policies_get():
     rules = Rules(goal=48)
-    st = stackelberg(rules)
-    wp = win_probability(st.leader_policy, st.follower_policy, rules)
+    st = stackelberg(rules=rules)
+    wp = win_probability(st.leader_policy, st.follower_policy, rules=rules)
     np.testing.assert_allclose(wp, st.value, atol=1e-12)
     diff = st.follower_policy - st.leader_policy
     assert st.differing_states == tuple(map(tuple, np.argwhere(diff != 0).tolist()))
@@ -75,8 +75,8 @@ def test_value_is_what_the_two_policies_get():
 
 def test_paper_iteration_converges_to_the_exact_solution():
     rules = Rules(goal=20)
-    it = stackelberg(rules, method="iteration", tol=1e-13)
-    ex = stackelberg(rules)
+    it = stackelberg(rules=rules, method="value_iteration", tol=1e-13)
+    ex = stackelberg(rules=rules)
     assert it.residual < 1e-13
     np.testing.assert_allclose(it.value, ex.value, atol=1e-11)
     np.testing.assert_array_equal(it.leader_policy, ex.leader_policy)
@@ -85,16 +85,35 @@ def test_paper_iteration_converges_to_the_exact_solution():
 
 def test_bad_method():
     with pytest.raises(ValueError, match="method"):
-        stackelberg(Rules(goal=5), method="guess")
+        stackelberg(rules=Rules(goal=5), method="guess")
 
 
 @pytest.mark.slow
 def test_goal_100_paper_iteration_matches_exact():
-    it = stackelberg(Rules(), method="iteration", tol=1e-10)
-    ex = stackelberg(Rules())
+    it = stackelberg(rules=Rules(), method="value_iteration", tol=1e-10)
+    ex = stackelberg(rules=Rules())
     np.testing.assert_array_equal(it.leader_policy, ex.leader_policy)
     np.testing.assert_array_equal(it.follower_policy, ex.follower_policy)
     np.testing.assert_allclose(it.value, ex.value, atol=1e-9)
+
+
+def _per_state_reference(rules):
+    """Leader-follower backward induction state by state over dense stage games (the core's
+    ``stage_game``): the reference for the batched solver."""
+    g = rules.goal
+    value = terminal_values(rules)
+    ext = extended(value, rules)
+    lead, follow = np.zeros((g, g), dtype=np.int64), np.zeros((g, g), dtype=np.int64)
+    for _, (ii, jj) in score_levels(g, 2):
+        for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
+            c, d = stage_game(ext, i, j, rules)
+            w = c / (1.0 - d)
+            rowmin = w.min(axis=1)
+            a = int(np.argmax(rowmin >= rowmin.max() - TIE_TOL))
+            b = int(np.argmax(w[a] <= w[a].min() + TIE_TOL))
+            ext[i, j] = value[i, j] = w[a, b]
+            lead[i, j], follow[i, j] = a + 1, b + 1
+    return value, lead, follow
 
 
 @pytest.mark.parametrize(
@@ -103,18 +122,8 @@ def test_goal_100_paper_iteration_matches_exact():
 def test_batched_induction_matches_the_per_state_reference(rules):
     """The batched solver against the dense per-state loop it replaced: the same policies at
     every state (ties and the follower's answer included), values equal to rounding."""
-    mod = importlib.import_module("pigtheory.simultaneous.stackelberg")  # the name is shadowed
-    g = rules.goal
-    out = []
-    for solve in (mod._exact, mod._exact_reference):
-        lead, follow = np.zeros((g, g), dtype=np.int64), np.zeros((g, g), dtype=np.int64)
-        value, levels = solve(rules, lead, follow)
-        out.append((value, lead, follow, levels))
-    (v, lead, follow, n), (v0, lead0, follow0, n0) = out
-    np.testing.assert_array_equal(lead, lead0)
-    np.testing.assert_array_equal(follow, follow0)
-    np.testing.assert_allclose(v, v0, rtol=0, atol=1e-14)  # measured: <= 1.4e-15
-    assert n == n0
-    st = stackelberg(rules)
+    v0, lead0, follow0 = _per_state_reference(rules)
+    st = stackelberg(rules=rules)
     np.testing.assert_array_equal(st.leader_policy, lead0)
     np.testing.assert_array_equal(st.follower_policy, follow0.T)
+    np.testing.assert_allclose(st.value, v0, rtol=0, atol=1e-14)  # measured: <= 1.4e-15

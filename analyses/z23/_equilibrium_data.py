@@ -21,7 +21,7 @@ RULES = Rules()
 def self_play_data(order: str = "increasing", sweep: str = "gauss-seidel") -> dict[str, np.ndarray]:
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
-        sp = self_play(RULES, order=order, sweep=sweep, max_iter=400)
+        sp = self_play(rules=RULES, order=order, sweep=sweep, max_iter=400)
         return {
             "cycle": np.stack(sp.cycle),
             "cycle_values": sp.cycle_values,
@@ -44,7 +44,7 @@ def self_play_data(order: str = "increasing", sweep: str = "gauss-seidel") -> di
 def equilibrium_data() -> dict[str, np.ndarray]:
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
-        eq = equilibrium(RULES)
+        eq = equilibrium(rules=RULES)
         return {
             "value": np.asarray(eq.value),
             "thresholds": np.asarray(eq.policy.thresholds),
@@ -67,7 +67,7 @@ def equilibrium_policy() -> MixedPolicy:
 def stackelberg_data(method: str = "exact") -> dict[str, np.ndarray]:
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
-        st = stackelberg(RULES, method=method)
+        st = stackelberg(rules=RULES, method=method)
         return {
             "value": np.asarray(st.value),
             "leader": np.asarray(st.leader_policy),

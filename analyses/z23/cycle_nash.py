@@ -45,7 +45,7 @@ CLAIMS = [
 
 def main() -> tuple[list[Row], str]:
     cycle = list(self_play_data()["cycle"])
-    real = np.array([[win_probability(a, b, RULES)[0, 0] for b in cycle] for a in cycle])
+    real = np.array([[win_probability(a, b, rules=RULES)[0, 0] for b in cycle] for a in cycle])
     off = [real[0, 1], real[1, 0]]
     rows = [
         numeric(
@@ -59,7 +59,7 @@ def main() -> tuple[list[Row], str]:
             note=f"the other way round {off[1]:.7f}",
         ),
     ]
-    h25 = [float(win_probability(p, hold_at(25), RULES)[0, 0]) for p in cycle]
+    h25 = [float(win_probability(p, hold_at(25), rules=RULES)[0, 0]) for p in cycle]
     for n, v in enumerate(h25, 1):
         rows.append(
             numeric(

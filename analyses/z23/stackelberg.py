@@ -45,7 +45,7 @@ CLAIMS = [
 
 def main() -> tuple[list[Row], str]:
     ex = stackelberg_data("exact")
-    it = stackelberg_data("iteration")
+    it = stackelberg_data("value_iteration")
     lead, follow = ex["leader"], ex["follower"]
     v = float(ex["value"][0, 0])
     same = bool(np.array_equal(it["leader"], lead) and np.array_equal(it["follower"], follow))
@@ -80,11 +80,11 @@ def main() -> tuple[list[Row], str]:
         )
     )
     cycle = list(self_play_data()["cycle"])
-    once = float(np.mean([win_probability(lead, c, RULES)[0, 0] for c in cycle]))
+    once = float(np.mean([win_probability(lead, c, rules=RULES)[0, 0] for c in cycle]))
     per_state = float(
-        win_probability(lead, MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), RULES)[0, 0]
+        win_probability(lead, MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), rules=RULES)[0, 0]
     )
-    vs_eq = float(win_probability(lead, equilibrium_policy(), RULES)[0, 0])
+    vs_eq = float(win_probability(lead, equilibrium_policy(), rules=RULES)[0, 0])
     rows.append(
         numeric(
             "Z23.14",

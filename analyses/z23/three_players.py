@@ -41,10 +41,10 @@ def main():
     for cid, source, paper, tol in CLAIMS:
         n1, n2 = cases[cid]
         t0 = time.perf_counter()
-        sol = best_response([hold_at(n1), hold_at(n2)], rules)
+        sol = best_response([hold_at(n1), hold_at(n2)], rules=rules)
         secs = time.perf_counter() - t0
         ours = float(sol.value[0, 0, 0])
-        plain = float(win_probability(hold_at(25), [hold_at(n1), hold_at(n2)], rules)[0, 0, 0])
+        plain = float(win_probability(hold_at(25), [hold_at(n1), hold_at(n2)], rules=rules)[0, 0, 0])
         rows.append(
             numeric(
                 cid,

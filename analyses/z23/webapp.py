@@ -38,7 +38,7 @@ def candidates() -> dict[str, np.ndarray]:
     eq = equilibrium_data()
     top = np.take_along_axis(eq["thresholds"], eq["weights"].argmax(axis=2)[..., None], axis=2)[..., 0]
     out = {f"hold at {n}": hold_at(n).table(RULES) for n in (15, 20, 21, 25)}
-    out["best response to hold at 25"] = np.asarray(best_response(hold_at(25), RULES).policy)
+    out["best response to hold at 25"] = np.asarray(best_response(hold_at(25), rules=RULES).policy)
     out.update({"self-play cycle policy 1": cycle[0], "self-play cycle policy 2": cycle[1]})
     out.update({"Stackelberg leader": st["leader"], "Stackelberg follower": st["follower"]})
     out["equilibrium (most probable threshold)"] = top
@@ -63,8 +63,8 @@ def main() -> tuple[list[Row], str]:
     )
     for n, name in enumerate(SIMULTANEOUS_TABLES, 1):
         t = pub.tables[name]
-        e = exploitability(t, RULES)
-        h = float(win_probability(t, hold_at(25), RULES)[0, 0])
+        e = exploitability(t, rules=RULES)
+        h = float(win_probability(t, hold_at(25), rules=RULES)[0, 0])
         dist = {k: int((np.asarray(c) != t.table).sum()) for k, c in cands.items()}
         best = min(dist, key=dist.get)
         match = f"equals {best}" if dist[best] == 0 else f"nearest: {best} ({dist[best]} states differ)"

@@ -26,11 +26,18 @@ from typing import Any
 
 import numpy as np
 
-from .._blas import one_blas_thread
 from ..policies import Mixture
 from ..rules import Rules
-from ._two_player import _geometry, independent_of_own
-from .evaluate import terminal_values
+from ..validation import ConvergenceWarning
+from .core import (
+    Thresholds,
+    continuation,
+    independent_of_own,
+    one_blas_thread,
+    terminal_values,
+    threshold_matrix,
+    turn_width,
+)
 
 _CHUNK_FLOATS = 4_000_000  # gathered values per chunk of states (about 32 MB)
 
@@ -46,8 +53,7 @@ def value_iteration(
 def _iterate(
     opp: Mixture, rules: Rules, tol: float, max_iter: int, tie_tol: float, bar: Any
 ) -> tuple[np.ndarray, np.ndarray, int, float]:
-    geo = _geometry(rules)
-    g, w, M = geo.goal, geo.width, geo.M
+    g, w, M = rules.goal, turn_width(rules), threshold_matrix(rules)
     L = g + w
     p = terminal_values(rules)
     own = np.arange(g)
@@ -94,7 +100,7 @@ def _iterate(
         policy = np.argmax(q >= (best - tie_tol)[..., None], axis=2) + 1
         warnings.warn(
             f"value iteration stopped after max_iter={max_iter} sweeps with largest change {residual:.3g} >= tol={tol:g}",
-            RuntimeWarning,
+            ConvergenceWarning,
             stacklevel=4,
         )
     return p, policy, sweeps, residual
@@ -104,9 +110,8 @@ def value_iteration_n(
     opps: Sequence[Mixture], rules: Rules, tol: float, max_iter: int, tie_tol: float, bar: Any
 ) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Algorithm 0.3 for any number of players: ``(value, policy, sweeps, residual)``."""
-    from .best_response import action_values, continuation  # late: best_response imports us
-
     g, n = rules.goal, rules.players
+    actions = Thresholds(rules)
     value = terminal_values(rules)
     states = np.indices((g,) * n).reshape(n, -1)
     per_state = (g + 1) * int(np.prod([m.outcomes(tuple(s[:1] for s in states))[0].shape[-1] for m in opps]))
@@ -118,7 +123,7 @@ def value_iteration_n(
     while sweeps < max_iter and residual >= tol:
         for part in chunks:
             u, _ = continuation(value, states[:, part], opps, g)
-            vals, _ = action_values(u, states[0, part], no_bust[part], rules)
+            vals, _ = actions.action_values(u, states[0, part], no_bust[part])
             best[part] = vals.max(axis=1)
             policy[part] = np.argmax(vals >= (best[part] - tie_tol)[:, None], axis=1) + 1
         residual = float(np.abs(best - value[tuple(states)]).max())
@@ -128,7 +133,7 @@ def value_iteration_n(
     if residual >= tol:
         warnings.warn(
             f"value iteration stopped after max_iter={max_iter} sweeps with largest change {residual:.3g} >= tol={tol:g}",
-            RuntimeWarning,
+            ConvergenceWarning,
             stacklevel=4,
         )
     return value, policy.reshape((g,) * n), sweeps, residual

@@ -25,11 +25,13 @@ stationary choice of k gives :math:`a_k / (1 - c_k)`, with :math:`a_k` the value
 
 exactly, with no tolerance. Ties in the argmax (within ``TIE_TOL``) go to the smallest k.
 
-Two players take a dedicated path (:mod:`._two_player`: batches of anti-diagonals, strided
-views, the thresholds' values as one banded matrix product; or, when the optional numba is
-installed, the same induction as compiled loops, :mod:`._two_player_jit`); more players take
-the generic level-by-level path below. ``method="value_iteration"`` is the paper's Algorithm 0.1
-(:mod:`._value_iteration`), kept as the paper's method and as an independent check.
+The solve is a loop over the core (:mod:`pigtheory.simultaneous.core`): score levels, the
+continuation against the opponents, the action set's values with the self-loop, greedy.
+Two players run the core's two-player engines (numpy batched or numba compiled, ``engine=``);
+when every opponent's policy reads its own score only, more players take the separable path
+of :mod:`.multiplayer`. ``method="value_iteration"`` is the paper's Algorithm 0.1 (0.3 for
+more players, :mod:`._value_iteration`), kept as the paper's method and as an independent
+check.
 
 References
 ----------
@@ -44,25 +46,32 @@ from typing import Any
 
 import numpy as np
 
-from .._blas import one_blas_thread
 from ..policies import Mixture
 from ..results import Solution
 from ..rules import Rules
-from ._two_player import _geometry, best_response_two
-from .evaluate import _own_view, _profile, score_levels, terminal_values
+from ..validation import METHODS, check_choice, check_int, check_progress, check_tol
+from .core import (
+    TIE_TOL,
+    action_set,
+    best_response_two,
+    continuation,
+    read_opponents,
+    score_levels,
+    terminal_values,
+)
 
-__all__ = ["best_response", "action_values", "greedy", "TIE_TOL"]
-
-TIE_TOL = 1e-13
-"""Actions whose value is within this of the best count as tied; the smallest k is chosen."""
+__all__ = ["best_response", "best_response_levels"]
 
 
 def best_response(
     opponents: Any,
+    *,
     rules: Rules = Rules(),
     method: str = "exact",
+    strategies: str = "thresholds",
     tol: float = 1e-12,
     max_iter: int = 10_000,
+    engine: str = "auto",
     progress: bool | None = None,
 ) -> Solution:
     """Optimal policy against fixed, independent opponents, and its value.
@@ -80,10 +89,16 @@ def best_response(
         Algorithm 0.1 as written (Algorithm 0.3 for three or more players: a generic
         sweep meant as a check on small goals), sweeps until the largest change of a sweep is
         below ``tol``.
+    strategies : {"thresholds"}
+        The action set (:data:`pigtheory.simultaneous.core.STRATEGIES`).
     tol : float
         Value iteration: stop when the largest change of a sweep is below ``tol`` (> 0).
     max_iter : int
-        Value iteration: at most this many sweeps (>= 1); if reached, a ``RuntimeWarning``.
+        Value iteration: at most this many sweeps (>= 1); if reached, a
+        :class:`~pigtheory.validation.ConvergenceWarning`.
+    engine : {"auto", "numba", "numpy"}
+        Exact method: compiled loops or batched numpy (same answers to rounding);
+        ``"auto"`` decides by the size of the solve (:mod:`pigtheory.simultaneous.core.engine`).
     progress : bool, optional
         Value iteration: a progress bar on stderr (default: when stderr is a terminal).
 
@@ -99,8 +114,8 @@ def best_response(
     ------
     ValueError
         A policy that is not one (wrong table shape, thresholds outside ``1..goal - own``,
-        weights not summing to 1), the wrong number of opponents, an unknown method, or
-        ``tol <= 0`` / ``max_iter < 1``.
+        weights not summing to 1), the wrong number of opponents, an unknown method, engine or
+        strategy class, or ``tol <= 0`` / ``max_iter < 1``.
 
     References
     ----------
@@ -108,122 +123,58 @@ def best_response(
 
     Examples
     --------
-    >>> sol = best_response(hold_at(3), Rules(goal=6))
-    >>> bool(sol.value[0, 0] > win_probability(hold_at(3), hold_at(3), Rules(goal=6))[0, 0])
+    >>> sol = best_response(hold_at(3), rules=Rules(goal=6))
+    >>> bool(sol.value[0, 0] > win_probability(hold_at(3), hold_at(3), rules=Rules(goal=6))[0, 0])
     True
-    >>> vi = best_response(hold_at(3), Rules(goal=6), method="value_iteration")
+    >>> vi = best_response(hold_at(3), rules=Rules(goal=6), method="value_iteration")
     >>> bool(abs(vi.value - sol.value).max() < 1e-10)
     True
     """
-    if method not in ("exact", "value_iteration"):
-        raise ValueError(f"method must be 'exact' or 'value_iteration', got {method!r}")
-    if method == "exact" and isinstance(rules, Rules) and rules.players >= 3:
-        from .multiplayer import reduced_best_response, separable  # late: it imports this module
-
-        if separable(opponents, rules):
-            return reduced_best_response(opponents, rules).expand()
-    opps = _profile(1, opponents, rules)[1:]
+    check_choice("method", method, METHODS)
+    opps = read_opponents(opponents, rules)
+    actions = action_set(strategies, rules)
+    tol = check_tol(tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    check_choice("engine", engine, ("auto", "numba", "numpy"))
+    check_progress(progress)
     if method == "value_iteration":
-        if not (isinstance(tol, (int, float)) and tol > 0):
-            raise ValueError(f"tol must be a number > 0, got {tol!r}")
-        if not isinstance(max_iter, (int, np.integer)) or isinstance(max_iter, bool) or max_iter < 1:
-            raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
         from .._progress import progress_bar
         from ._value_iteration import value_iteration, value_iteration_n
 
-        with progress_bar(int(max_iter), "value iteration", progress) as bar:
+        with progress_bar(max_iter, "value iteration", progress) as bar:
             if rules.players == 2:
-                value, policy, sweeps, residual = value_iteration(
-                    opps[0], rules, tol, int(max_iter), TIE_TOL, bar
-                )
+                value, policy, sweeps, residual = value_iteration(opps[0], rules, tol, max_iter, TIE_TOL, bar)
             else:
-                value, policy, sweeps, residual = value_iteration_n(
-                    opps, rules, tol, int(max_iter), TIE_TOL, bar
-                )
+                value, policy, sweeps, residual = value_iteration_n(opps, rules, tol, max_iter, TIE_TOL, bar)
         return Solution(value, policy, sweeps, residual, "value_iteration", rules)
     if rules.players == 2:
-        value, policy = best_response_two(opps[0], rules, TIE_TOL)
+        value, policy = best_response_two(opps[0], rules, TIE_TOL, engine)
         return Solution(value, policy, 2 * rules.goal - 1, 0.0, "exact", rules)
-    value, policy, levels = _exact(opps, rules)
+    from .multiplayer import reduced_best_response, separable
+
+    if separable(opps, rules):
+        return reduced_best_response(opps, rules=rules, engine=engine, progress=progress).expand()
+    value, policy, levels = best_response_levels(opps, rules, actions)
     return Solution(value, policy, levels, 0.0, "exact", rules)
 
 
-def action_values(
-    u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, rules: Rules
-) -> tuple[np.ndarray, np.ndarray]:
-    """Stationary values ``a_k / (1 - c_k)`` of every threshold k at a batch of states.
+def best_response_levels(
+    opponents: Sequence[Mixture], rules: Rules, actions: Any = None
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The generic exact best response: ``(value, policy, levels)``, any opponents.
 
-    Parameters
-    ----------
-    u : array, shape (ns, goal + 1)
-        ``u[s, x] = E[V(min(i + x, g), opponents' next scores)]`` with ``V(s) = 0`` at the
-        state itself; only ``x <= goal - i`` is read.
-    own : int array, shape (ns,)
-        The player's own score i at each state.
-    opp_bust : array, shape (ns,)
-        Probability that every opponent busts.
-
-    Returns
-    -------
-    values : array, shape (ns, goal)
-        Column k - 1 is threshold k; ``-inf`` where k > goal - i.
-    self_loop : array, shape (ns, goal)
-        ``c_k``, the probability that the state repeats.
+    One loop over the core: for every score level from the top, the continuation against the
+    opponents, then the action set's best action with the self-loop in closed form. The
+    reference for every faster path.
     """
-    g = rules.goal
-    M = _geometry(rules.replace(players=2)).M  # M[x, k - 1] = P(X_k = x)
-    # Gains past goal - i land on the goal: read u there.
-    x = np.minimum(np.arange(M.shape[0])[None, :], (g - own)[:, None])
-    with one_blas_thread():
-        a = np.take_along_axis(u, x, axis=1) @ M
-    c = M[0][None, :] * opp_bust[:, None]
-    vals = a / (1.0 - c)
-    vals[np.arange(1, g + 1)[None, :] > (g - own)[:, None]] = -np.inf
-    return vals, c
-
-
-def greedy(vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Best value and the smallest k within ``TIE_TOL`` of it, row by row."""
-    best = vals.max(axis=1)
-    k = np.argmax(vals >= (best - TIE_TOL)[:, None], axis=1) + 1
-    return best, k
-
-
-def continuation(
-    value: np.ndarray, states: np.ndarray, opps: Sequence[Mixture], goal: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """``u[s, x] = E[V(min(i + x, g), min(j + Y, g))]`` over the opponents' joint turn Y, and
-    the probability that every opponent busts, at a batch of states (shape ``(players, ns)``).
-
-    Whatever ``value`` holds at the state itself is used (0 in backward induction, the last
-    sweep's value in value iteration).
-    """
-    n = states.shape[0]
-    ns = states.shape[1]
-    xs = np.arange(goal + 1)
-    outs = [m.outcomes(_own_view(states, p + 1)) for p, m in enumerate(opps)]
-    # Gather V(min(i + x, g), min(j + y, g)) over x and the opponents' joint outcome.
-    idx = [np.minimum(states[0][:, None] + xs[None, :], goal).reshape((ns, goal + 1) + (1,) * (n - 1))]
-    weight: Any = 1.0
-    for p, (gains, probs) in enumerate(outs):
-        shape = [ns, 1] + [1] * (n - 1)
-        shape[2 + p] = gains.shape[1]
-        idx.append(np.minimum(states[p + 1][:, None] + gains, goal).reshape(shape))
-        weight = weight * probs.reshape(shape)
-    u = (value[tuple(idx)] * weight).reshape(ns, goal + 1, -1).sum(axis=2)
-    opp_bust = np.prod([probs[:, 0] for _, probs in outs], axis=0)
-    return u, opp_bust
-
-
-def _exact(opps: Sequence[Mixture], rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
     g, n = rules.goal, rules.players
+    actions = action_set("thresholds", rules) if actions is None else actions
     value = terminal_values(rules)
     policy = np.zeros((g,) * n, dtype=np.int64)
     levels = score_levels(g, n)
     for _, states in levels:
-        u, opp_bust = continuation(value, states, opps, g)
-        vals, _ = action_values(u, states[0], opp_bust, rules)
-        best, k = greedy(vals)
+        u, opp_bust = continuation(value, states, opponents, g)
+        best, k = actions.best(u, states[0], opp_bust)
         value[tuple(states)] = best
         policy[tuple(states)] = k
     value.setflags(write=False)

@@ -16,7 +16,7 @@ theorem for stochastic games gives, at every state,
 
 .. math:: V(s) = \\operatorname{val}\\big(C_s + V(s)\\, D_s\\big),
 
-with :math:`C_s, D_s` from :mod:`pigtheory.simultaneous._stage`. Scores never decrease, so
+with :math:`C_s, D_s` from :mod:`pigtheory.simultaneous.core.stage`. Scores never decrease, so
 :math:`C_s` is known once the levels of larger score sum are solved, and V(s) is a 1-D fixed
 point (val is monotone and 1-Lipschitz in v, and :math:`\\max D < 1`, so it is unique).
 
@@ -57,8 +57,8 @@ import numpy as np
 from ..policies import MixedPolicy
 from ..results import freeze
 from ..rules import Rules
-from ._stage import extended, level_states, pure_bounds, single_thread_blas, stage_game
-from .evaluate import _check_rules
+from ..validation import check_int, check_simultaneous_rules, check_tol
+from .core import extended, one_blas_thread, pure_bounds, score_levels, stage_game
 
 __all__ = ["Equilibrium", "equilibrium", "solve_stage"]
 
@@ -110,7 +110,7 @@ class Equilibrium:
         return {int(k): float(p) for k, p in zip(th, w, strict=True) if p > 0}
 
 
-def equilibrium(rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) -> Equilibrium:
+def equilibrium(*, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) -> Equilibrium:
     """Exact equilibrium (value and optimal mixed strategies) of two-player simultaneous Pig.
 
     Parameters
@@ -129,13 +129,13 @@ def equilibrium(rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) 
 
     Examples
     --------
-    >>> eq = equilibrium(Rules(goal=10))
+    >>> eq = equilibrium(rules=Rules(goal=10))
     >>> round(float(eq.value[0, 0]), 12), eq.residual < 1e-12
     (0.5, True)
     """
-    _check_rules(rules)
-    if rules.players != 2:
-        raise ValueError(f"rules: the equilibrium is for players=2, got {rules.players}")
+    check_simultaneous_rules(rules, players=2)
+    tol = check_tol(tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
     g = rules.goal
     value = np.zeros((g + 1, g + 1))
     value[g, :g], value[:g, g], value[g, g] = 1.0, 0.0, 0.5
@@ -145,9 +145,9 @@ def equilibrium(rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) 
     pure_a = np.zeros((g, g), dtype=np.int64)
     pure_b = np.zeros((g, g), dtype=np.int64)
     n_lp = 0
-    levels = level_states(g)
-    with single_thread_blas():
-        for ii, jj in levels:
+    levels = score_levels(g, 2)
+    with one_blas_thread():
+        for _, (ii, jj) in levels:
             for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
                 c, d = stage_game(ext, i, j, rules)
                 v, x, y, lo, hi, n = solve_stage(c, d, tol=tol, max_iter=max_iter)

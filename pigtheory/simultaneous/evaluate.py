@@ -31,95 +31,18 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), eqs. (6)-(10) and (18).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ..policies import Mixture, as_mixture
+from ..policies import Mixture
 from ..rules import Rules
+from .core import continuation, own_view, read_profile, score_levels, self_loop, terminal_values
 
-__all__ = ["win_probability", "win_probabilities", "terminal_values", "score_levels"]
-
-
-def _check_rules(rules: Rules) -> None:
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
-    if rules.dice != 1:
-        raise ValueError(
-            "rules: simultaneous Pig is solved for one die (dice=1); two-dice scores can drop "
-            "(snake eyes), see pigtheory.sequential"
-        )
+__all__ = ["win_probability", "win_probabilities"]
 
 
-@lru_cache(maxsize=16)
-def score_levels(goal: int, players: int) -> tuple[tuple[int, np.ndarray], ...]:
-    """Non-terminal states grouped by score sum, highest sum first.
-
-    Returns ``((d, states), ...)`` with ``states`` an int array of shape ``(players, ns)``.
-    """
-    idx = np.indices((goal,) * players).reshape(players, -1)
-    total = idx.sum(axis=0)
-    order = np.argsort(-total, kind="stable")
-    idx, total = idx[:, order], total[order]
-    cuts = np.flatnonzero(np.diff(total)) + 1
-    out = []
-    for part in np.split(np.arange(total.size), cuts):
-        states = idx[:, part]
-        states.setflags(write=False)
-        out.append((int(total[part[0]]), states))
-    return tuple(out)
-
-
-def terminal_values(rules: Rules) -> np.ndarray:
-    """Value array with the terminal states filled in (player 0's share) and zeros elsewhere."""
-    g, n = rules.goal, rules.players
-    idx = np.indices((g + 1,) * n)
-    at_goal = (idx == g).sum(axis=0)
-    return np.where(idx[0] == g, 1.0 / np.maximum(at_goal, 1), 0.0)
-
-
-def _own_view(states: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
-    """Player p's own-centric coordinates: own score, then the seats after it, cyclically."""
-    n = states.shape[0]
-    return tuple(states[(p + q) % n] for q in range(n))
-
-
-def _expectation(
-    value: np.ndarray, states: np.ndarray, outs: Sequence[tuple[np.ndarray, np.ndarray]], goal: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """E[V(min(s + X, g))] over the joint outcome at each state, and the bust-all probability."""
-    n = len(outs)
-    idx = []
-    weight: Any = 1.0
-    for p, (gains, probs) in enumerate(outs):
-        shape = [gains.shape[0]] + [1] * n
-        shape[1 + p] = gains.shape[1]
-        idx.append(np.minimum(states[p][:, None] + gains, goal).reshape(shape))
-        weight = weight * probs.reshape(shape)
-    total = (value[tuple(idx)] * weight).reshape(states.shape[1], -1).sum(axis=1)
-    bust_all = np.prod([probs[:, 0] for _, probs in outs], axis=0)
-    return total, bust_all
-
-
-def _profile(policy: Any, opponents: Any, rules: Rules) -> list[Mixture]:
-    _check_rules(rules)
-    if isinstance(opponents, (list, tuple)):
-        opps = list(opponents)
-    else:
-        opps = [opponents]
-    if len(opps) == 1 and rules.players > 2:
-        raise ValueError(
-            f"opponents: {rules.players} players need {rules.players - 1} opponent policies, got 1"
-        )
-    if len(opps) != rules.players - 1:
-        raise ValueError(
-            f"opponents: {rules.players} players need {rules.players - 1} opponent policies, got {len(opps)}"
-        )
-    return [as_mixture(p, rules) for p in [policy, *opps]]
-
-
-def win_probability(policy_a: Any, policy_b: Any, rules: Rules = Rules()) -> np.ndarray:
+def win_probability(policy_a: Any, policy_b: Any, *, rules: Rules = Rules()) -> np.ndarray:
     """Exact win probability of player A at every state, all policies fixed.
 
     Parameters
@@ -144,26 +67,24 @@ def win_probability(policy_a: Any, policy_b: Any, rules: Rules = Rules()) -> np.
 
     Examples
     --------
-    >>> v = win_probability(hold_at(1), hold_at(1), Rules(goal=2))
+    >>> v = win_probability(hold_at(1), hold_at(1), rules=Rules(goal=2))
     >>> from fractions import Fraction
     >>> Fraction(float(v[0, 0])).limit_denominator(1000)
     Fraction(1, 2)
     """
-    mixes = _profile(policy_a, policy_b, rules)
+    mixes = read_profile(policy_a, policy_b, rules)
     return _evaluate(mixes, rules)
 
 
-def win_probabilities(profile: Sequence[Any], rules: Rules = Rules()) -> np.ndarray:
+def win_probabilities(profile: Sequence[Any], *, rules: Rules = Rules()) -> np.ndarray:
     """Every player's exact win probability: shape ``(players,) + (goal + 1,) * players``.
 
     ``out[p][s]`` is player p's win probability at the absolute state s (seat order). The
     players' values sum to 1 at every state.
     """
-    if len(profile) != rules.players:
-        raise ValueError(
-            f"profile: {rules.players} players need {rules.players} policies, got {len(profile)}"
-        )
-    mixes = _profile(profile[0], list(profile[1:]), rules)
+    if not isinstance(profile, (list, tuple)) or len(profile) != getattr(rules, "players", 0):
+        raise ValueError(f"profile: a list of rules.players policies, got {profile!r}")
+    mixes = read_profile(profile[0], list(profile[1:]), rules)
     out = []
     n = rules.players
     for p in range(n):
@@ -177,11 +98,13 @@ def win_probabilities(profile: Sequence[Any], rules: Rules = Rules()) -> np.ndar
 
 
 def _evaluate(mixes: Sequence[Mixture], rules: Rules) -> np.ndarray:
+    """Backward induction of the fixed profile ``mixes`` (own policy first)."""
     g, n = rules.goal, rules.players
     value = terminal_values(rules)
     for _, states in score_levels(g, n):
-        outs = [m.outcomes(_own_view(states, p)) for p, m in enumerate(mixes)]
-        total, bust_all = _expectation(value, states, outs, g)
-        value[tuple(states)] = total / (1.0 - bust_all)
+        gains, probs = mixes[0].outcomes(own_view(states, 0))
+        u, opp_bust = continuation(value, states, mixes[1:], g, own_gains=gains)
+        a = (u * probs).sum(axis=1)
+        value[tuple(states)] = self_loop(a, probs[:, 0] * opp_bust)
     value.setflags(write=False)
     return value

@@ -62,7 +62,7 @@ class HoldAtGrid(Solution):
 
 
 def _solve(pair: tuple[int, int], rules: Rules) -> tuple[int, int, float, int]:
-    sol = reduced_best_response([hold_at(pair[0]), hold_at(pair[1])], rules)
+    sol = reduced_best_response([hold_at(pair[0]), hold_at(pair[1])], rules=rules)
     col = sol.column([0, 0])
     return pair[0], pair[1], float(sol.value[0, col]), int(sol.policy[0, col])
 

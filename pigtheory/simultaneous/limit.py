@@ -43,8 +43,8 @@ import numpy as np
 from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
-from .best_response import TIE_TOL
-from .evaluate import _check_rules
+from ..validation import check_int, check_simultaneous_rules
+from .core import TIE_TOL
 
 __all__ = ["limit", "LimitAnalysis"]
 
@@ -93,7 +93,7 @@ class LimitAnalysis(Solution):
         return n - 2
 
 
-def limit(n_max: int = 200, rules: Rules = Rules()) -> LimitAnalysis:  # noqa: B008 (frozen)
+def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
     """Is "everybody holds at the goal" an equilibrium of n-player simultaneous Pig?
 
     Parameters
@@ -121,9 +121,8 @@ def limit(n_max: int = 200, rules: Rules = Rules()) -> LimitAnalysis:  # noqa: B
     >>> bool(res.deviation_value[res.row(3)] > 1 / 3)
     True
     """
-    if not isinstance(n_max, (int, np.integer)) or isinstance(n_max, bool) or n_max < 2:
-        raise ValueError(f"n_max must be an integer >= 2, got {n_max!r}")
-    _check_rules(rules)
+    n_max = check_int("n_max", n_max, low=2)
+    check_simultaneous_rules(rules)
     g = rules.goal
     table = turn_total_table(rules.replace(players=2))
     bust, band = table.bust, table.band

@@ -55,15 +55,14 @@ from typing import Any
 
 import numpy as np
 
-from .._blas import one_blas_thread
 from .._progress import progress_bar
 from ..policies import Mixture
 from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
+from ..validation import check_int, check_progress
 from ._score_sets import _keys, _stages, _successors
-from .best_response import greedy
-from .evaluate import _profile
+from .core import choose_engine, greedy, one_blas_thread, read_opponents, threshold_matrix
 
 __all__ = ["reduced_best_response", "ReducedSolution", "separable"]
 
@@ -141,15 +140,17 @@ def separable(opponents: Any, rules: Rules) -> bool:
 
     Raises ``ValueError`` for a wrong number of opponents or an unreadable policy.
     """
-    opps = _profile(1, opponents, rules)[1:]
+    opps = read_opponents(opponents, rules)
     return all(_own_moves(m, rules) is not None for m in opps)
 
 
 def reduced_best_response(
     opponents: Any,
-    rules: Rules = Rules(),  # noqa: B008 (frozen)
+    *,
+    rules: Rules = Rules(),
     symmetric: bool | None = None,
     block: int | None = None,
+    engine: str = "auto",
     progress: bool | None = None,
 ) -> ReducedSolution:
     """Exact best response to opponents whose policies depend on their own score only.
@@ -164,6 +165,8 @@ def reduced_best_response(
         Store the opponents' scores as multisets; default: when all opponents play the same.
     block : int, optional
         Own scores per block (memory vs. speed); default from a memory budget.
+    engine : {"auto", "numba", "numpy"}
+        Checked; the separable solve runs on numpy.
     progress : bool, optional
         Show a bar on stderr; default when stderr is a terminal.
 
@@ -173,11 +176,14 @@ def reduced_best_response(
 
     Examples
     --------
-    >>> sol = reduced_best_response([hold_at(4), hold_at(4)], Rules(goal=8, players=3))
-    >>> bool(abs(sol.at(0, 0, 0) - best_response([hold_at(4)] * 2, Rules(goal=8, players=3)).value[0, 0, 0]) < 1e-12)
+    >>> sol = reduced_best_response([hold_at(4), hold_at(4)], rules=Rules(goal=8, players=3))
+    >>> full = best_response([hold_at(4)] * 2, rules=Rules(goal=8, players=3))
+    >>> bool(abs(sol.at(0, 0, 0) - full.value[0, 0, 0]) < 1e-12)
     True
     """
-    opps = _profile(1, opponents, rules)[1:]
+    opps = read_opponents(opponents, rules)
+    choose_engine(engine, 0)
+    check_progress(progress)
     read = [_own_moves(mix, rules) for mix in opps]
     moves = [mv for mv in read if mv is not None]
     if len(moves) < len(read):
@@ -213,8 +219,7 @@ def reduced_best_response(
     inner = sum(stages[t].states.shape[0] for t in range(1, m))
     if block is None:
         block = int(max(1, min(g, _BLOCK_BYTES // max(8 * inner, 1), 25 if m <= 2 else g)))
-    if not isinstance(block, (int, np.integer)) or isinstance(block, bool) or block < 1:
-        raise ValueError(f"block must be an integer >= 1, got {block!r}")
+    block = check_int("block", block, low=1)
     value = np.zeros((g + 1, size))
     value[g] = 1.0 / (1 + (base.states == g).sum(axis=1))
     # W by own score, padded past the goal with W(g, .) so that a row slice needs no clipping.
@@ -255,6 +260,7 @@ def _sweep(
     one contiguous range, own scores descending, so a level reads slices only.
     """
     windows_of = np.lib.stride_tricks.sliding_window_view
+    matrix = threshold_matrix(table.rules)
     # Stage t < m: (sums, columns, successors, probabilities, coef, base column); stage m (W)
     # reads base states: (sums, columns, successors, probabilities, bust-all).
     order: list[tuple[np.ndarray, ...]] = []
@@ -272,7 +278,7 @@ def _sweep(
         lo = max(0, top - block)
         acc = [value] + [np.zeros((top - lo, stages[t].states.shape[0])) for t in range(1, m)]
         width = g - lo  # largest room in the block
-        weights = _action_matrix(table, width)
+        weights = matrix[: width + table.width, :width]
         windows = windows_of(w_t.ravel(), width + 5)
         for d in range(top - 1 + m * (g - 1), lo - 1, -1):
             x0, x1 = stages[0].range_of_sums(d - top + 1, d - lo)
@@ -317,14 +323,3 @@ def _sweep(
             w_t.ravel()[cols * pad + own] = part + bust * best
         bar.update(1)
     return levels
-
-
-def _action_matrix(table, width: int) -> np.ndarray:
-    """``M[x, k - 1] = P(X_k = x)``, x = 0..width + 5, so that ``uc @ M`` is q(s, k) without
-    the self-loop (``uc[:, x]`` = W at own score i + x, ``uc[:, 0]`` = W^0)."""
-    ks = np.arange(1, width + 1)
-    out = np.zeros((width + table.width, width))
-    out[0] = table.bust[ks]
-    for r in range(table.width):
-        out[ks + r, ks - 1] = table.band[ks, r]
-    return out

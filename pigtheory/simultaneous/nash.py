@@ -109,7 +109,7 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
 
     Examples
     --------
-    >>> sp = self_play(Rules(goal=44))
+    >>> sp = self_play(rules=Rules(goal=44))
     >>> cn = cycle_nash(sp)
     >>> cn.preferred.tolist(), [np.round(s, 6).tolist() for s in cn.preferred_lp]
     ([[0.5, 1.0], [1.0, 0.5]], [[0.5, 0.5], [0.5, 0.5]])
@@ -123,7 +123,7 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
     for c in range(p):
         preferred[c, c] = 0.5
         preferred[(c + 1) % p, c] = 1.0 if p > 1 else 0.5
-    real = np.array([[win_probability(a, b, rules)[0, 0] for b in sp.cycle] for a in sp.cycle])
+    real = np.array([[win_probability(a, b, rules=rules)[0, 0] for b in sp.cycle] for a in sp.cycle])
     pref_eq = _support_enumeration(preferred, tol)
     real_eq = _support_enumeration(real, tol)
     pref_lp = _zero_sum_lp(preferred)
@@ -188,7 +188,7 @@ def is_equilibrium(a: np.ndarray, row: np.ndarray, col: np.ndarray, tol: float =
     return _best_response_gain(np.asarray(a, float), np.asarray(row, float), np.asarray(col, float)) <= tol
 
 
-def exploitability(policy: Any, rules: Rules = Rules()) -> float:
+def exploitability(policy: Any, *, rules: Rules = Rules(), engine: str = "auto") -> float:
     """How much a best response gains against ``policy``: its win probability from (0, 0)
     minus 1/2 (the value of the symmetric game).
 
@@ -212,4 +212,4 @@ def exploitability(policy: Any, rules: Rules = Rules()) -> float:
     """
     if rules.players != 2:
         raise ValueError(f"rules: exploitability is defined here for players=2, got {rules.players}")
-    return float(best_response(policy, rules).value[0, 0] - 0.5)
+    return float(best_response(policy, rules=rules, engine=engine).value[0, 0] - 0.5)

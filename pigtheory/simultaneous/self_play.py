@@ -55,9 +55,8 @@ from ..policies import as_mixture, hold_at
 from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
-from ._stage import extended, level_states
-from .best_response import greedy
-from .evaluate import _check_rules, terminal_values
+from ..validation import check_choice, check_int, check_progress, check_simultaneous_rules
+from .core import extended, greedy, score_levels, terminal_values
 
 __all__ = ["SelfPlay", "self_play"]
 
@@ -119,6 +118,7 @@ class SelfPlay(Solution):
 
 
 def self_play(
+    *,
     rules: Rules = Rules(),
     order: str = "increasing",
     sweep: str = "gauss-seidel",
@@ -153,19 +153,15 @@ def self_play(
 
     Examples
     --------
-    >>> sp = self_play(Rules(goal=10))
+    >>> sp = self_play(rules=Rules(goal=10))
     >>> sp.converged, sp.period, len(sp.cyclic_states)
     (True, 1, 0)
     """
-    _check_rules(rules)
-    if rules.players != 2:
-        raise ValueError(f"rules: self-play is for players=2, got {rules.players}")
-    if order not in _ORDERS:
-        raise ValueError(f"order must be one of {_ORDERS}, got {order!r}")
-    if sweep not in _SWEEPS:
-        raise ValueError(f"sweep must be one of {_SWEEPS}, got {sweep!r}")
-    if not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
-        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+    check_simultaneous_rules(rules, players=2)
+    check_choice("order", order, _ORDERS)
+    check_choice("sweep", sweep, _SWEEPS)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    check_progress(progress)
     g = rules.goal
     policy = np.array(as_mixture(hold_at(25) if init is None else init, rules).full_thresholds())
     ext = extended(terminal_values(rules), rules)
@@ -249,10 +245,10 @@ def _sweeper(rules: Rules, order: str, sweep: str):
             ext[i, j] = best
             policy[i, j] = k
 
-    levels = level_states(g)
+    levels = score_levels(g, 2)
 
     def decreasing(ext, policy):
-        for i0, j0 in levels:
+        for _, (i0, j0) in levels:
             for sel in (i0 > j0, i0 <= j0):
                 i, j = i0[sel], j0[sel]
                 if i.size:

@@ -16,11 +16,11 @@ minimises A's value (eq. 17), and the leader picks the a whose answer is best fo
 .. math:: V(s) = \\max_a \\min_b \\big(C_s[a, b] + V(s)\\, D_s[a, b]\\big)
           = \\max_a \\min_b W_s[a, b], \\qquad W = C / (1 - D),
 
-(stage game of :mod:`pigtheory.simultaneous._stage`; the second form because
+(stage game of :mod:`pigtheory.simultaneous.core.stage`; the second form because
 :math:`C + vD \\ge v \\iff W \\ge v`). ``method="exact"`` solves it level by level from the
 goal down, with no tolerance. All states of one score sum are independent and solved together
-(:class:`~pigtheory.simultaneous._stage.DiagonalStages`: stage games from banded products,
-O(m) work per entry instead of O(goal)). ``method="iteration"`` is Algorithm 0.2 as printed:
+(:class:`~pigtheory.simultaneous.core.stage.DiagonalStages`: stage games from banded products,
+O(m) work per entry instead of O(goal)). ``method="value_iteration"`` is Algorithm 0.2 as printed:
 sweeps in the paper's order (i ascending, then j ascending), updating p(i, j) in place with the
 double-bust term read from the current p(i, j), until the largest change is below ``tol``.
 Ties go to the smallest threshold (leader) and the smallest answer (follower).
@@ -36,16 +36,23 @@ Supplementary Table S3.
 
 from __future__ import annotations
 
-import sys
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
+from .._progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
-from ._stage import DiagonalStages, extended, level_states, single_thread_blas, stage_game
-from .best_response import TIE_TOL
-from .evaluate import _check_rules, terminal_values
+from ..validation import (
+    ConvergenceWarning,
+    check_choice,
+    check_int,
+    check_progress,
+    check_simultaneous_rules,
+    check_tol,
+)
+from .core import TIE_TOL, DiagonalStages, extended, one_blas_thread, stage_game, terminal_values
 
 __all__ = ["Stackelberg", "stackelberg"]
 
@@ -79,6 +86,7 @@ class Stackelberg(Solution):
 
 
 def stackelberg(
+    *,
     rules: Rules = Rules(),
     method: str = "exact",
     tol: float = 1e-10,
@@ -91,7 +99,7 @@ def stackelberg(
     ----------
     rules : Rules
         One die, two players.
-    method : {"exact", "iteration"}
+    method : {"exact", "value_iteration"}
         Backward induction over score sums, or the paper's value iteration (Algorithm 0.2).
     tol, max_iter : float, int
         Stopping rule of the iteration: largest change of a sweep below ``tol``.
@@ -105,21 +113,19 @@ def stackelberg(
 
     Examples
     --------
-    >>> st = stackelberg(Rules(goal=20))
+    >>> st = stackelberg(rules=Rules(goal=20))
     >>> round(st.leader_value, 12), st.differing_states
     (0.5, ())
     """
-    _check_rules(rules)
-    if rules.players != 2:
-        raise ValueError(f"rules: Stackelberg iteration is for players=2, got {rules.players}")
-    if method not in ("exact", "iteration"):
-        raise ValueError(f"method must be 'exact' or 'iteration', got {method!r}")
-    if not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
-        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+    check_simultaneous_rules(rules, players=2)
+    check_choice("method", method, ("exact", "value_iteration"))
+    tol = check_tol(tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    check_progress(progress)
     g = rules.goal
     lead = np.zeros((g, g), dtype=np.int64)
     follow_at = np.zeros((g, g), dtype=np.int64)  # the follower's answer at A's state
-    with single_thread_blas():
+    with one_blas_thread():
         if method == "exact":
             value, iterations = _exact(rules, lead, follow_at)
             residual = 0.0
@@ -171,20 +177,6 @@ def _commit_many(w, a_ok):
     return row[s, b], a + 1, b + 1
 
 
-def _exact_reference(rules, lead, follow_at):
-    """The per-state loop of dense stage games; kept for the tests of :func:`_exact`."""
-    value = terminal_values(rules)
-    ext = extended(value, rules)
-    levels = level_states(rules.goal)
-    for ii, jj in levels:
-        for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-            c, d = stage_game(ext, i, j, rules)
-            v, a, b = _commit(c / (1.0 - d))
-            ext[i, j] = value[i, j] = v
-            lead[i, j], follow_at[i, j] = a, b
-    return value, len(levels)
-
-
 def _commit(m: np.ndarray) -> tuple[float, int, int]:
     """Leader's max-min over the rows of m, its row and the follower's answer (1-based)."""
     rowmin = m.min(axis=1)
@@ -198,25 +190,28 @@ def _commit(m: np.ndarray) -> tuple[float, int, int]:
 def _iterate(rules, tol, max_iter, lead, follow_at, progress):
     """Algorithm 0.2: in-place sweeps in the paper's order."""
     g = rules.goal
-    progress = sys.stderr.isatty() if progress is None else progress
     value = terminal_values(rules)
     ext = extended(value, rules)
     order = [(i, j) for i in range(g) for j in range(g)]
     residual = np.inf
     sweeps = 0
-    while residual >= tol and sweeps < max_iter:
-        residual = 0.0
-        for i, j in order:
-            c, d = stage_game(ext, i, j, rules)
-            # eq. (17) for every leader action, then eq. (16), with the current p(i, j)
-            v, a, b = _commit(c + ext[i, j] * d)
-            residual = max(residual, abs(v - ext[i, j]))
-            ext[i, j] = v
-            lead[i, j], follow_at[i, j] = a, b
-        sweeps += 1
-        if progress:
-            print(f"\rStackelberg sweep {sweeps}: change {residual:.2e}", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
+    with progress_bar(max_iter, "Stackelberg sweeps", progress) as bar:
+        while residual >= tol and sweeps < max_iter:
+            residual = 0.0
+            for i, j in order:
+                c, d = stage_game(ext, i, j, rules)
+                # eq. (17) for every leader action, then eq. (16), with the current p(i, j)
+                v, a, b = _commit(c + ext[i, j] * d)
+                residual = max(residual, abs(v - ext[i, j]))
+                ext[i, j] = v
+                lead[i, j], follow_at[i, j] = a, b
+            sweeps += 1
+            bar.update(1)
+    if residual >= tol:
+        warnings.warn(
+            f"stackelberg: stopped after max_iter={max_iter} sweeps with largest change {residual:.3g} >= tol={tol:g}",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
     value[:g, :g] = ext[:g, :g]
     return value, sweeps, float(residual)

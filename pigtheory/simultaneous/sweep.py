@@ -60,7 +60,9 @@ class HoldAtSweep:
         return float(self.values[hits[0]])
 
 
-def hold_at_sweep(ns: Iterable[int], rules: Rules = Rules(), progress: bool | None = None) -> HoldAtSweep:
+def hold_at_sweep(
+    ns: Iterable[int], *, rules: Rules = Rules(), engine: str = "auto", progress: bool | None = None
+) -> HoldAtSweep:
     """Value at (0, 0) of the exact best response to ``hold_at(n)`` for every n in ``ns``.
 
     Parameters
@@ -85,7 +87,7 @@ def hold_at_sweep(ns: Iterable[int], rules: Rules = Rules(), progress: bool | No
 
     Examples
     --------
-    >>> sw = hold_at_sweep(range(2, 9), Rules(goal=20))
+    >>> sw = hold_at_sweep(range(2, 9), rules=Rules(goal=20))
     >>> sw.best_n in sw.ns, bool(sw.values.min() == sw.value(sw.best_n))
     (True, True)
     """
@@ -99,7 +101,7 @@ def hold_at_sweep(ns: Iterable[int], rules: Rules = Rules(), progress: bool | No
         raise ValueError(f"ns must hold distinct integers >= 1, got {arr.tolist()}")
     values = np.empty(arr.size)
     for t, n in enumerate(track(arr, desc="hold-at sweep", enabled=progress)):
-        values[t] = best_response(hold_at(int(n)), rules).value[0, 0]
+        values[t] = best_response(hold_at(int(n)), rules=rules, engine=engine).value[0, 0]
     inner = (values[1:-1] < values[:-2]) & (values[1:-1] < values[2:])
     minima = tuple(int(n) for n in arr[1:-1][inner])
     return HoldAtSweep(arr, values, int(arr[int(np.argmin(values))]), minima, rules)

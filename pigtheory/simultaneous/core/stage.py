@@ -23,30 +23,19 @@ value when the leader commits first (Stackelberg).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
-from .._blas import one_blas_thread
-from ..rules import Rules
-from ..turn_total import turn_total_table
+from ...rules import Rules
+from ...turn_total import turn_total_table
+from .actions import threshold_matrix, turn_width
 
-__all__ = ["extended", "stage_game", "level_states", "pure_bounds", "single_thread_blas", "DiagonalStages"]
-
-
-def level_states(goal: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Non-terminal two-player states grouped by score sum, highest sum first."""
-    out = []
-    for d in range(2 * goal - 2, -1, -1):
-        i = np.arange(max(0, d - goal + 1), min(d, goal - 1) + 1)
-        out.append((i, d - i))
-    return out
+__all__ = ["extended", "stage_game", "pure_bounds", "DiagonalStages"]
 
 
 def extended(value: np.ndarray, rules: Rules) -> np.ndarray:
     """Copy of ``value`` padded so that ``ext[x, y] = value[min(x, g), min(y, g)]``."""
     g = rules.goal
-    pad = g + turn_total_table(rules.replace(players=2)).width
+    pad = g + turn_width(rules)
     idx = np.minimum(np.arange(g + 1 + pad), g)
     return np.ascontiguousarray(value[np.ix_(idx, idx)])
 
@@ -57,36 +46,17 @@ def stage_game(ext: np.ndarray, i: int, j: int, rules: Rules) -> tuple[np.ndarra
     ``ext`` (see :func:`extended`) must be final at every state of larger score sum.
     ``C = P_A E P_B^T`` with ``P[k - 1, x] = P(X_k = x)`` and ``E[x, y]`` the value after
     gains (x, y), ``E[0, 0]`` (the double bust) set to 0: two small BLAS products (run them
-    inside :func:`single_thread_blas`).
+    inside :func:`~pigtheory.simultaneous.core.one_blas_thread`).
     """
     g = rules.goal
-    gains, bust = _gain_matrix(rules)
+    gains = threshold_matrix(rules).T  # gains[k - 1, x] = P(X_k = x)
+    bust = gains[:, 0]
     m = gains.shape[1] - g
     na, nb = g - i, g - j
     e = ext[i : i + na + m, j : j + nb + m].copy()
     e[0, 0] = 0.0
     c = gains[:na, : na + m] @ e @ gains[:nb, : nb + m].T
     return c, np.outer(bust[:na], bust[:nb])
-
-
-@lru_cache(maxsize=16)
-def _gain_matrix(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
-    """``P[k - 1, x] = P(X_k = x)`` for k = 1..goal, x = 0..goal + m - 1 (unclipped)."""
-    tab = turn_total_table(rules.replace(players=2))
-    g, m = rules.goal, tab.width
-    p = np.zeros((g, g + m))
-    p[:, 0] = tab.bust[1:]
-    ks = np.arange(1, g + 1)
-    for r in range(m):
-        p[ks - 1, ks + r] = tab.band[1:, r]
-    bust = tab.bust[1:].copy()
-    p.setflags(write=False)
-    bust.setflags(write=False)
-    return p, bust
-
-
-single_thread_blas = one_blas_thread
-"""Alias of :func:`pigtheory._blas.one_blas_thread`."""
 
 
 def pure_bounds(w: np.ndarray) -> tuple[float, int, float, int]:

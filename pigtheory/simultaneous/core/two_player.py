@@ -1,4 +1,8 @@
-"""Fast exact best response for two players: batches of anti-diagonals over strided views.
+"""The two-player engines of the core: the best response by batches of anti-diagonals.
+
+:func:`best_response_two` runs the numpy engine below or the compiled kernels of
+:mod:`.kernels` (:mod:`.engine` chooses); both solve the Bellman equation of
+:mod:`.actions` exactly, the numpy one batched over states, the compiled one state by state.
 
 Batches
 -------
@@ -35,11 +39,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._blas import one_blas_thread
-from ..policies import Mixture
-from ..rules import Rules
-from ..turn_total import turn_total_table
-from . import _two_player_jit as _jit
+from ...policies import Mixture
+from ...rules import Rules
+from ...turn_total import turn_total_table
+from . import kernels
+from .actions import TIE_TOL, threshold_matrix
+from .engine import choose_engine
+from .threads import one_blas_thread
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,7 +71,8 @@ class _Geometry:
 
 
 @lru_cache(maxsize=8)
-def _geometry(rules: Rules) -> _Geometry:
+def batch_geometry(rules: Rules) -> _Geometry:
+    """The batches of anti-diagonals of two-player Pig under ``rules`` (cached)."""
     g = rules.goal
     table = turn_total_table(rules.replace(players=2))
     w = table.width
@@ -87,15 +94,10 @@ def _geometry(rules: Rules) -> _Geometry:
         oks.append(valid.ravel())
         start += m0 * n
         d0 -= m0
-    M = np.zeros((g + w, g))
-    ks = np.arange(1, g + 1)
-    M[0] = table.bust[1:]
-    for r in range(w):
-        M[ks + r, ks - 1] = table.band[1:, r]
     i_all, j_all, ok_all = (np.concatenate(a) for a in (iis, jjs, oks))
-    for a in (i_all, j_all, ok_all, M):
+    for a in (i_all, j_all, ok_all):
         a.setflags(write=False)
-    return _Geometry(g, m0, w, tuple(batches), i_all, j_all, ok_all, M)
+    return _Geometry(g, m0, w, tuple(batches), i_all, j_all, ok_all, threshold_matrix(rules))
 
 
 def _view(buf: np.ndarray, row0: int, b: _Batch, m0: int, length: int, col_step: int = 1) -> np.ndarray:
@@ -121,29 +123,22 @@ def independent_of_own(opp: Mixture) -> bool:
 
 
 def best_response_two(
-    opp: Mixture, rules: Rules, tie_tol: float, engine: str | None = None
+    opp: Mixture, rules: Rules, tie_tol: float = TIE_TOL, engine: str = "auto"
 ) -> tuple[np.ndarray, np.ndarray]:
     """Exact best response of A to B's policy ``opp``: ``(value (g+1, g+1), policy (g, g))``.
 
-    ``engine``: ``"numpy"`` (batched, this module), ``"numba"`` (compiled loops, optional
-    dependency) or None: numba when it is installed and not disabled (``PIGTHEORY_NUMBA=0``).
+    ``engine``: ``"numpy"`` (batched, this module), ``"numba"`` (compiled loops) or
+    ``"auto"`` (:func:`~.engine.choose_engine`, by the work ``goal**3 / 2``).
     """
-    if engine is None:
-        engine = "numba" if _jit.AVAILABLE else "numpy"
-    if engine == "numba":
-        if not _jit.AVAILABLE:
-            raise ValueError(
-                "engine: numba is not installed (pip install pigtheory[fast]) or PIGTHEORY_NUMBA=0"
-            )
+    g = rules.goal
+    if choose_engine(engine, g * g * g / 2) == "numba":
         return _solve_jit(opp, rules, tie_tol)
-    if engine != "numpy":
-        raise ValueError(f"engine must be 'numpy', 'numba' or None, got {engine!r}")
     with one_blas_thread():
         return _solve(opp, rules, tie_tol)
 
 
 def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
-    geo = _geometry(rules)
+    geo = batch_geometry(rules)
     g, w = geo.goal, geo.width
     table = turn_total_table(rules.replace(players=2))
     V = np.zeros((g + 1, g + 1))
@@ -158,20 +153,20 @@ def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, 
         ut = np.zeros((g, 2 * g + w + 1))
         ut[:, g:] = (pb + (V[g][cz] * pz).sum(axis=1))[:, None]
         inv = 1.0 / (1.0 - pb[:, None] * table.bust[None, :])
-        _jit.kernels()[0](g, table.bust, band_t, inv, cz, pz, pb, tie_tol, V, ut, policy)
+        kernels.two_player()[0](g, table.bust, band_t, inv, cz, pz, pb, tie_tol, V, ut, policy)
         return V, policy
     ii, jj = np.indices((g, g))
     gains, probs = opp.outcomes((jj, ii))
     cols = np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
     vt = np.zeros((g + 1, 2 * g + w + 1))
     vt[:, g:] = V[g][:, None]
-    _jit.kernels()[1](g, table.bust, band_t, np.ascontiguousarray(probs), cols, tie_tol, vt, policy)
+    kernels.two_player()[1](g, table.bust, band_t, np.ascontiguousarray(probs), cols, tie_tol, vt, policy)
     V[:g, :] = vt[:, :g].T
     return V, policy
 
 
 def _solve(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
-    geo = _geometry(rules)
+    geo = batch_geometry(rules)
     g, m0, w = geo.goal, geo.m0, geo.width
     G = g + 1
     bust = geo.M[0]

@@ -1,25 +1,18 @@
-"""Optional compiled kernels (numba) for the two-player best response.
+"""Compiled kernels (numba) of the core: the two-player best response.
 
-The same backward induction as :mod:`._two_player`, state by state over the levels of
-``i + j`` from the top, with plain loops instead of batched array operations: a loop costs
-nothing per state here, while numpy pays a fixed price per call. Used when numba is installed
-(``pip install pigtheory[fast]``) unless ``PIGTHEORY_NUMBA=0``; the numpy path is the fallback
-and the reference (tests check that both agree). The first use in a process compiles the
-kernels or loads them from numba's disk cache (seconds), so numba pays off from a few solves on
-(sweeps, self-play), not for one solve in a fresh process.
+The same backward induction as :mod:`.two_player` (the numpy engine), state by state over
+the levels of ``i + j`` from the top, with plain loops instead of batched array operations.
+The functions below are plain Python until :func:`two_player` compiles them (``cache=True``:
+numba keeps the machine code on disk, so later processes only load it); numba is imported
+there and nowhere else. :mod:`.engine` decides when they are used.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
-
-AVAILABLE = importlib.util.find_spec("numba") is not None and os.environ.get("PIGTHEORY_NUMBA", "1") != "0"
-"""numba is installed and not disabled; numba itself is imported on first use only."""
 
 
 def _values(vals, room, bust, band_t, u, u0, scale, divide):  # pragma: no cover - compiled
@@ -108,9 +101,9 @@ def _general(g, bust, band_t, P, C, tie_tol, VT, policy):  # pragma: no cover - 
 
 
 @lru_cache(maxsize=1)
-def kernels() -> tuple[Any, Any]:
-    """The compiled ``(independent, general)`` kernels; the first call compiles them (seconds,
-    then cached on disk by numba)."""
+def two_player() -> tuple[Any, Any]:
+    """The compiled ``(independent, general)`` two-player kernels; the first call in a process
+    imports numba and compiles them (seconds) or loads them from numba's disk cache."""
     from numba import njit
 
     global _values, _first_within  # the kernels call the compiled helpers

@@ -1,0 +1,85 @@
+"""The exact core that every simultaneous solver shares.
+
+In the shape of QuantEcon's ``DiscreteDP``: public building blocks, each with its math, and
+every solver a short loop over them.
+
+=========================  ==============================================================
+:func:`score_levels`       the DAG's levels of equal score sum, highest first
+:func:`terminal_values`    a value array with the terminal states filled in
+:func:`own_view`           a player's own-centric coordinates of a batch of states
+:func:`read_profile`       a profile of policies, validated, as mixtures
+:func:`continuation`       ``u[s, x]``: expectation over independent opponents' turns
+:func:`threshold_matrix`   ``P(X_k = x)``, the one X_k matrix
+:class:`Thresholds`        the "hold at k" action set: action values with the self-loop
+:func:`action_set`         the action set named by ``strategies=``
+:func:`self_loop`          ``a / (1 - c)``: the everybody-busts self-loop in closed form
+:func:`greedy`             the best action, one tie rule (``TIE_TOL``, smallest first)
+:func:`choose_engine`      ``"numba"`` or ``"numpy"`` for ``engine="auto"``
+:func:`best_response_two`  the two-player engines (numpy batched, numba compiled)
+:func:`one_blas_thread`    BLAS on one thread for many small products (threadpoolctl)
+:func:`stage_game`         two players: the stage game ``C + v D`` of every threshold pair
+:class:`DiagonalStages`    two players: the stage games of a whole score level, banded
+=========================  ==============================================================
+
+Notes
+-----
+Scores never decrease in one-die Pig, so a simultaneous game is a DAG over score vectors plus
+one self-loop per state (everybody busts). At a state s, with the continuation ``u`` (the
+state's own value counted as 0) and ``c`` the chance that s repeats under an action,
+
+.. math:: V(s) = \\max_{\\text{actions}} \\frac{a(s)}{1 - c(s)}, \\qquad
+          a(s) = \\sum_x P(X = x)\\, u(s, x),
+
+exactly, level by level from the goal down: the one Bellman step of every solver.
+
+References
+----------
+T. J. Sargent & J. Stachurski, QuantEcon.py, ``quantecon.markov.ddp.DiscreteDP``.
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(12), (18)-(19).
+"""
+
+from .actions import (
+    STRATEGIES,
+    TIE_TOL,
+    Thresholds,
+    action_set,
+    greedy,
+    self_loop,
+    threshold_matrix,
+    turn_width,
+)
+from .engine import ENGINES, choose_engine, numba_installed
+from .expectation import continuation
+from .levels import own_view, score_levels, terminal_values
+from .profile import read_opponents, read_profile
+from .stage import DiagonalStages, extended, pure_bounds, stage_game
+from .threads import one_blas_thread
+from .two_player import batch_geometry, best_response_two, independent_of_own
+
+__all__ = [
+    "STRATEGIES",
+    "TIE_TOL",
+    "Thresholds",
+    "action_set",
+    "greedy",
+    "self_loop",
+    "threshold_matrix",
+    "turn_width",
+    "ENGINES",
+    "choose_engine",
+    "numba_installed",
+    "continuation",
+    "own_view",
+    "score_levels",
+    "terminal_values",
+    "read_opponents",
+    "read_profile",
+    "one_blas_thread",
+    "DiagonalStages",
+    "extended",
+    "pure_bounds",
+    "stage_game",
+    "batch_geometry",
+    "best_response_two",
+    "independent_of_own",
+]

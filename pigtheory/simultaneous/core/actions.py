@@ -1,0 +1,173 @@
+"""Action sets: what a player may do at a state, and the value of each action there.
+
+Shapes
+------
+At a batch of ``ns`` states with own scores ``own`` (shape ``(ns,)``), a continuation array
+``u`` of shape ``(ns, goal + 1)`` holds ``u[s, x]`` = the expected value after the player's
+turn adds x points (clipped at the goal) and the opponents move, with the state's own value
+counted as 0 (see :func:`~pigtheory.simultaneous.core.continuation`), and ``opp_bust[s]`` the
+probability that every opponent busts. Action values have shape ``(ns, n_actions)``.
+
+Notes
+-----
+An action whose turn adds X points (X = 0 a bust) has, at state s,
+
+.. math:: a(s) = \\sum_x P(X = x)\\, u[s, x], \\qquad c(s) = P(X = 0)\\, P(\\text{all opponents bust}),
+
+where c is the probability that the state repeats (everybody busts). Repeating the same
+action at s for ever is worth :math:`a / (1 - c)` (:func:`self_loop`); since every other
+successor is solved first, the value of s is exactly
+
+.. math:: V(s) = \\max_{\\text{actions}} \\frac{a(s)}{1 - c(s)}
+
+(a one-state MDP: a stationary choice is optimal). :func:`greedy` takes the max, ties within
+``TIE_TOL`` going to the first (smallest) action.
+
+:class:`Thresholds` is the action set of the papers, "hold at k" for ``k = 1..goal - own``:
+``P(X_k = x)`` is column ``k - 1`` of :func:`threshold_matrix`. A new strategy class (a roll
+or hold decision per turn total) is a new action set with the same :meth:`~Thresholds.best`;
+the solvers do not change.
+
+References
+----------
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(12) (the value of holding at k
+against an independent opponent), Table 1 and eq. (11) (X_k).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ...rules import Rules
+from ...turn_total import turn_total_table
+from ...validation import check_choice
+
+__all__ = [
+    "TIE_TOL",
+    "STRATEGIES",
+    "threshold_matrix",
+    "turn_width",
+    "self_loop",
+    "greedy",
+    "Thresholds",
+    "action_set",
+]
+
+TIE_TOL = 1e-13
+"""Actions whose value is within this of the best count as tied; the first (smallest k) wins."""
+
+STRATEGIES = ("thresholds",)
+"""The strategy classes (action sets) the solvers accept as ``strategies=``."""
+
+
+@lru_cache(maxsize=32)
+def _matrix(rules: Rules) -> np.ndarray:
+    table = turn_total_table(rules)
+    g, w = rules.goal, table.width
+    m = np.zeros((g + w, g))
+    ks = np.arange(1, g + 1)
+    m[0] = table.bust[1:]
+    for r in range(w):
+        m[ks + r, ks - 1] = table.band[1:, r]
+    m.setflags(write=False)
+    return m
+
+
+def threshold_matrix(rules: Rules) -> np.ndarray:
+    """``M[x, k - 1] = P(X_k = x)`` for ``k = 1..goal`` and ``x = 0..goal + w - 1``.
+
+    ``x = 0`` is the bust; the gains of "hold at k" lie in ``k..k + w - 1`` (``w`` the largest
+    roll), unclipped. Column k has ``w + 1`` non-zeros: the matrix is banded. Read-only and
+    cached per rules (the number of players does not matter).
+
+    Examples
+    --------
+    >>> m = threshold_matrix(Rules(goal=4))
+    >>> m.shape, round(float(m[0, 0]), 4), round(float(m[:, 2].sum()), 12)
+    ((10, 4), 0.1667, 1.0)
+    """
+    return _matrix(rules.replace(players=2))
+
+
+def turn_width(rules: Rules) -> int:
+    """``w``, the number of gains a hold-at-k turn can end on (the largest roll): X_k is 0 or
+    lies in ``k..k + w - 1``."""
+    return turn_total_table(rules.replace(players=2)).width
+
+
+def self_loop(a: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``a / (1 - c)``: the value of repeating an action whose state repeats with chance c."""
+    return a / (1.0 - c)
+
+
+def greedy(vals: np.ndarray, tie_tol: float = TIE_TOL) -> tuple[np.ndarray, np.ndarray]:
+    """Best value of each row and the first action (1-based) within ``tie_tol`` of it.
+
+    Examples
+    --------
+    >>> best, k = greedy(np.array([[0.1, 0.3, 0.3 - 1e-15], [0.5, -np.inf, 0.2]]))
+    >>> best.tolist(), k.tolist()
+    ([0.3, 0.5], [2, 1])
+    """
+    best = vals.max(axis=1)
+    k = np.argmax(vals >= (best - tie_tol)[:, None], axis=1) + 1
+    return best, k
+
+
+class Thresholds:
+    """The "hold at k" action set: ``k = 1..goal - own`` at own score ``own``.
+
+    Parameters
+    ----------
+    rules : Rules
+
+    Examples
+    --------
+    >>> acts = Thresholds(Rules(goal=3))
+    >>> u = np.array([[0.0, 0.2, 0.6, 1.0]])  # one state, own score 0
+    >>> vals, c = acts.action_values(u, np.array([0]), np.array([0.5]))
+    >>> # hold at 1: bust 1/6 (worth u[0] = 0), 2 points 1/6, 3+ points (the goal) 4/6
+    >>> bool(abs(vals[0, 0] - (0.6 / 6 + 4 / 6) / (1 - 0.5 / 6)) < 1e-15)
+    True
+    """
+
+    name = "thresholds"
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.matrix = threshold_matrix(rules)
+
+    def count(self, own: np.ndarray) -> np.ndarray:
+        """Number of actions at own score ``own``: ``goal - own``."""
+        return self.rules.goal - np.asarray(own)
+
+    def action_values(
+        self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Stationary values ``a_k / (1 - c_k)`` of every threshold, and ``c_k``.
+
+        Returns arrays of shape ``(ns, goal)``; column ``k - 1`` is threshold k, ``-inf``
+        where ``k > goal - own``. Gains past ``goal - own`` read ``u`` at the goal.
+        """
+        g, m = self.rules.goal, self.matrix
+        x = np.minimum(np.arange(m.shape[0])[None, :], (g - own)[:, None])
+        a = np.take_along_axis(u, x, axis=1) @ m
+        c = m[0][None, :] * opp_bust[:, None]
+        vals = self_loop(a, c)
+        vals[np.arange(1, g + 1)[None, :] > (g - own)[:, None]] = -np.inf
+        return vals, c
+
+    def best(
+        self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, tie_tol: float = TIE_TOL
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(value, k)`` of the best threshold at each state (:func:`greedy`)."""
+        vals, _ = self.action_values(u, own, opp_bust)
+        return greedy(vals, tie_tol)
+
+
+def action_set(strategies: str, rules: Rules) -> Thresholds:
+    """The action set named by ``strategies=`` (one of :data:`STRATEGIES`)."""
+    check_choice("strategies", strategies, STRATEGIES)
+    return Thresholds(rules)

@@ -1,0 +1,36 @@
+"""Reading a profile of policies for simultaneous play (validated, as mixtures)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...policies import Mixture, as_mixture
+from ...rules import Rules
+from ...validation import check_simultaneous_rules
+
+__all__ = ["read_opponents", "read_profile"]
+
+
+def read_opponents(opponents: Any, rules: Rules) -> list[Mixture]:
+    """The ``players - 1`` opponents' policies (one policy, or a list in seat order) as
+    validated mixtures.
+
+    Raises
+    ------
+    ValueError
+        Rules that are not one-die simultaneous Pig, the wrong number of opponents, or an
+        unreadable policy.
+    """
+    check_simultaneous_rules(rules)
+    opps = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents]
+    if len(opps) != rules.players - 1:
+        raise ValueError(
+            f"opponents: {rules.players} players need {rules.players - 1} opponent policies, got {len(opps)}"
+        )
+    return [as_mixture(p, rules) for p in opps]
+
+
+def read_profile(policy: Any, opponents: Any, rules: Rules) -> list[Mixture]:
+    """The player's own policy followed by :func:`read_opponents`."""
+    opps = read_opponents(opponents, rules)
+    return [as_mixture(policy, rules), *opps]
