@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from ._progress import progress_bar
 from .policies import Mixture, _take, as_mixture
+from .progress import progress_bar
 from .results import freeze
 from .rules import Rules
 

@@ -2,7 +2,7 @@
 
 import io
 
-from pigtheory._progress import is_enabled, progress_bar, track
+from pigtheory.progress import is_enabled, progress_bar, track
 
 
 class _Tty(io.StringIO):

@@ -6,7 +6,7 @@ import numpy as np
 
 from pigtheory import Rules, hold_at
 from pigtheory._io import cached_arrays
-from pigtheory._progress import ProgressBar as Progress
+from pigtheory.progress import ProgressBar as Progress
 from pigtheory.sequential import compare
 from pigtheory.sequential.cache import cached_solve
 

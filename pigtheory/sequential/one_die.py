@@ -38,7 +38,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._progress import ProgressBar
+from ..progress import ProgressBar
 from ..rules import Rules
 from .model import SequentialSolution, check_rules, roll_model
 

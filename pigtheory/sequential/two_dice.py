@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._progress import ProgressBar
+from ..progress import ProgressBar
 from ..rules import Rules
 from .model import SequentialSolution, check_rules, roll_model
 

@@ -138,7 +138,7 @@ def best_response(
     check_choice("engine", engine, ("auto", "numba", "numpy"))
     check_progress(progress)
     if method == "value_iteration":
-        from .._progress import progress_bar
+        from ..progress import progress_bar
         from ._value_iteration import value_iteration, value_iteration_n
 
         with progress_bar(max_iter, "value iteration", progress) as bar:

@@ -55,8 +55,8 @@ from typing import Any
 
 import numpy as np
 
-from .._progress import progress_bar
 from ..policies import Mixture
+from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._progress import progress_bar
+from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
 from ..validation import (

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._progress import track
 from ..policies import hold_at
+from ..progress import track
 from ..results import freeze
 from ..rules import Rules
 from .best_response import best_response
