@@ -98,7 +98,7 @@ def best_response(
         :class:`~pigtheory.validation.ConvergenceWarning`.
     engine : {"auto", "numba", "numpy"}
         Exact method: compiled loops or batched numpy (same answers to rounding);
-        ``"auto"`` decides by the size of the solve (:mod:`pigtheory.simultaneous.core.engine`).
+        ``"auto"`` decides by the size of the solve (:mod:`pigtheory.engine`).
     progress : bool, optional
         Value iteration: a progress bar on stderr (default: when stderr is a terminal).
 

@@ -38,6 +38,7 @@ T. J. Sargent & J. Stachurski, QuantEcon.py, ``quantecon.markov.ddp.DiscreteDP``
 Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(12), (18)-(19).
 """
 
+from ...engine import ENGINES, choose_engine, numba_installed
 from .actions import (
     STRATEGIES,
     TIE_TOL,
@@ -48,7 +49,6 @@ from .actions import (
     threshold_matrix,
     turn_width,
 )
-from .engine import ENGINES, choose_engine, numba_installed
 from .expectation import continuation
 from .levels import own_view, score_levels, terminal_values
 from .profile import read_opponents, read_profile

@@ -1,7 +1,7 @@
 """The two-player engines of the core: the best response by batches of anti-diagonals.
 
 :func:`best_response_two` runs the numpy engine below or the compiled kernels of
-:mod:`.kernels` (:mod:`.engine` chooses); both solve the Bellman equation of
+:mod:`.kernels` (:mod:`pigtheory.engine` chooses); both solve the Bellman equation of
 :mod:`.actions` exactly, the numpy one batched over states, the compiled one state by state.
 
 Batches
@@ -39,12 +39,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...engine import choose_engine
 from ...policies import Mixture
 from ...rules import Rules
 from ...turn_total import turn_total_table
 from . import kernels
 from .actions import TIE_TOL, threshold_matrix
-from .engine import choose_engine
 from .threads import one_blas_thread
 
 

@@ -1,4 +1,4 @@
-"""Engines of the core: compiled loops (numba) or batched numpy, with the same answers.
+"""Engines of the exact solvers: compiled loops (numba) or batched numpy, with the same answers.
 
 ``engine="numpy"`` is the reference: batched array operations, no compilation. ``"numba"``
 runs the same backward induction as compiled loops (a loop costs nothing per state, where
@@ -19,7 +19,7 @@ import importlib.util
 import time
 from functools import lru_cache
 
-from ...validation import check_choice
+from .validation import check_choice
 
 __all__ = ["ENGINES", "NUMBA_WORK", "numba_installed", "choose_engine", "compile_time"]
 
@@ -57,7 +57,7 @@ def choose_engine(engine: str, work: float) -> str:
 def compile_time() -> float:
     """Seconds this process spends importing numba and loading (or compiling) the kernels;
     0.0 after the first call. For benchmarks."""
-    from . import kernels
+    from .simultaneous.core import kernels
 
     t0 = time.perf_counter()
     kernels.two_player()
