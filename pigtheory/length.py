@@ -79,11 +79,6 @@ class TurnDistribution:
         """The smallest t with P(turns <= t) >= 1/2."""
         return int(np.searchsorted(np.cumsum(self.pmf), 0.5 * self.pmf.sum()))
 
-    def quantile(self, q: float) -> int:
-        if not 0 <= q <= 1:
-            raise ValueError(f"q must be in [0, 1], got {q!r}")
-        return int(np.searchsorted(np.cumsum(self.pmf), q * self.pmf.sum()))
-
 
 def _check_tol(tol: float, max_turns: int) -> None:
     if not 0 < tol < 1:

@@ -271,8 +271,15 @@ def test_action_values_and_greedy_helpers():
     rng = np.random.default_rng(4)
     own = np.array([0, 3, 7, 11])
     u = rng.random((own.size, g + 1))
+    # the contract of the core's continuation: every gain from the room on reaches the goal
+    for s, i in enumerate(own):
+        u[s, g - i :] = u[s, g - i]
     opp_bust = rng.random(own.size) * 0.8
-    vals, c = Thresholds(rules).action_values(u, own, opp_bust)
+    # and busting is worth at most reaching the goal (what makes thresholds past the room
+    # worse than the room itself, so that best() needs no mask)
+    u[:, 0] = np.minimum(u[:, 0], u[np.arange(own.size), g - own] * (1 - opp_bust))
+    vals = Thresholds(rules).action_values(u, own, opp_bust)
+    best_v, best_k = Thresholds(rules).best(u, own, opp_bust)
     for s, i in enumerate(own):
         for k in range(1, g + 1):
             if k > g - i:
@@ -281,6 +288,6 @@ def test_action_values_and_greedy_helpers():
             pmf = turn_total(k).pmf
             a = sum(p * u[s, min(x, g - i)] for x, p in pmf.items())
             assert vals[s, k - 1] == pytest.approx(a / (1 - pmf[0] * opp_bust[s]), abs=1e-14)
-            assert c[s, k - 1] == pytest.approx(pmf[0] * opp_bust[s], abs=1e-15)
+        assert best_v[s] == vals[s].max() and best_k[s] == np.argmax(vals[s] >= vals[s].max() - 1e-13) + 1
     best, k = greedy(np.array([[0.1, 0.5, 0.5 - TIE_TOL / 2, 0.5], [-np.inf, 0.3, 0.2, -np.inf]]))
     assert best.tolist() == [0.5, 0.3] and k.tolist() == [2, 2]

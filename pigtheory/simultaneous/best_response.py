@@ -139,13 +139,10 @@ def best_response(
     check_progress(progress)
     if method == "value_iteration":
         from ..progress import progress_bar
-        from ._value_iteration import value_iteration, value_iteration_n
+        from ._value_iteration import value_iteration
 
         with progress_bar(max_iter, "value iteration", progress) as bar:
-            if rules.players == 2:
-                value, policy, sweeps, residual = value_iteration(opps[0], rules, tol, max_iter, TIE_TOL, bar)
-            else:
-                value, policy, sweeps, residual = value_iteration_n(opps, rules, tol, max_iter, TIE_TOL, bar)
+            value, policy, sweeps, residual = value_iteration(opps, rules, tol, max_iter, TIE_TOL, bar)
         return Solution(value, policy, sweeps, residual, "value_iteration", rules)
     if rules.players == 2:
         value, policy = best_response_two(opps[0], rules, TIE_TOL, engine)

@@ -44,7 +44,7 @@ from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from ..validation import check_int, check_simultaneous_rules
-from .core import TIE_TOL
+from .core import TIE_TOL, Thresholds
 
 __all__ = ["limit", "LimitAnalysis"]
 
@@ -124,10 +124,7 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
     n_max = check_int("n_max", n_max, low=2)
     check_simultaneous_rules(rules)
     g = rules.goal
-    table = turn_total_table(rules.replace(players=2))
-    bust, band = table.bust, table.band
-    width = table.width
-    p = 1.0 - float(bust[g])
+    p = 1.0 - float(turn_total_table(rules.replace(players=2)).bust[g])
     if p <= 0.0:
         raise ValueError(
             "rules: holding at the goal never finishes in one turn; the analysis needs p_finish > 0"
@@ -135,31 +132,33 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
     ns = np.arange(2, n_max + 1)
     q = np.exp((ns - 1) * np.log1p(-p))  # no opponent finishes
     share = -np.expm1(ns * np.log1p(-p)) / (ns * p)  # E[1 / (1 + Binomial(n - 1, p))]
-    # Scores at or past the goal contribute through `finish`, not through the continuation.
-    vpad = np.zeros((ns.size, 2 * g + width))
+    actions = Thresholds(rules)
+    # One row per n. u[t, x]: the continuation after gaining x from score i (module Notes):
+    # 0 on a bust (the state itself, or somebody else won), q V(i + x) below the room, the
+    # share of the win from the room on.
+    value = np.zeros((ns.size, g))
     policy = np.zeros((ns.size, g), dtype=np.int64)
-    deviation = np.full(ns.size, -np.inf)
-    dev_k = np.zeros(ns.size, dtype=np.int64)
+    u = np.empty((ns.size, g + 1))
     for i in range(g - 1, -1, -1):
         room = g - i
-        ks = np.arange(1, room + 1)
-        finish = np.zeros(room)
-        cont = np.zeros((ns.size, room))
-        for r in range(width):
-            finish += np.where(ks + r >= room, band[ks, r], 0.0)
-            cont += band[ks, r] * vpad[:, i + 1 + r : i + 1 + r + room]
-        vals = (finish * share[:, None] + q[:, None] * cont) / (1.0 - q[:, None] * bust[ks])
-        best = vals.max(axis=1)
-        policy[:, i] = np.argmax(vals >= (best - TIE_TOL)[:, None], axis=1) + 1
-        vpad[:, i] = best
-        if i == 0 and room > 1:
-            deviation = vals[:, :-1].max(axis=1)
-            dev_k = np.argmax(vals[:, :-1], axis=1) + 1
+        u[:, 0] = 0.0
+        u[:, 1:room] = q[:, None] * value[:, i + 1 : g]
+        u[:, room:] = share[:, None]
+        own = np.full(ns.size, i)
+        value[:, i], policy[:, i] = actions.best(u, own, q)
+    if g > 1:
+        # the best policy whose first threshold is below the goal: best over k < g at score 0
+        vals = actions.action_values(u, np.zeros(ns.size, dtype=np.int64), q)[:, : g - 1]
+        deviation = vals.max(axis=1)
+        dev_k = np.argmax(vals, axis=1) + 1
+    else:
+        deviation = np.full(ns.size, -np.inf)
+        dev_k = np.zeros(ns.size, dtype=np.int64)
     hold = 1.0 / ns
     beats = deviation - hold > TIE_TOL
     smallest = None if beats[-1] else int(ns[np.flatnonzero(beats)[-1] + 1]) if beats.any() else 2
     return LimitAnalysis(
-        value=vpad[:, :g].copy(),
+        value=value,
         policy=policy,
         iterations=g,
         residual=0.0,

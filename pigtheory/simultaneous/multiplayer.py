@@ -223,7 +223,7 @@ def reduced_best_response(
     value = np.zeros((g + 1, size))
     value[g] = 1.0 / (1 + (base.states == g).sum(axis=1))
     # W by own score, padded past the goal with W(g, .) so that a row slice needs no clipping.
-    pad = g + block + 6
+    pad = g + block + table.width
     w_t = np.zeros((size, pad))
     a_prev = value[g]
     for t in range(1, m + 1):
@@ -279,7 +279,7 @@ def _sweep(
         acc = [value] + [np.zeros((top - lo, stages[t].states.shape[0])) for t in range(1, m)]
         width = g - lo  # largest room in the block
         weights = matrix[: width + table.width, :width]
-        windows = windows_of(w_t.ravel(), width + 5)
+        windows = windows_of(w_t.ravel(), width + table.width - 1)
         for d in range(top - 1 + m * (g - 1), lo - 1, -1):
             x0, x1 = stages[0].range_of_sums(d - top + 1, d - lo)
             if x1 == x0:
@@ -303,7 +303,7 @@ def _sweep(
                     saved.append((t, flat, arrs[4], r * value.shape[1] + arrs[5]))
                 else:
                     bust = arrs[4]
-            uc = np.empty((cols.size, width + 6))
+            uc = np.empty((cols.size, width + table.width))
             uc[:, 0] = part
             uc[:, 1:] = windows[cols * pad + own + 1]
             vals = uc @ weights

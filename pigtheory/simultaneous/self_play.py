@@ -44,19 +44,17 @@ equilibrium" (the cycle :math:`\\pi_{l_1} \\to \\pi_{l_2} \\to \\pi_{l_1}`).
 from __future__ import annotations
 
 import hashlib
-import sys
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 import numpy as np
 
-from ..policies import as_mixture, hold_at
+from ..policies import Mixture, as_mixture, hold_at
+from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
-from ..turn_total import turn_total_table
 from ..validation import check_choice, check_int, check_progress, check_simultaneous_rules
-from .core import extended, greedy, score_levels, terminal_values
+from .core import Thresholds, continuation, one_blas_thread, score_levels, terminal_values
 
 __all__ = ["SelfPlay", "self_play"]
 
@@ -162,27 +160,23 @@ def self_play(
     check_choice("sweep", sweep, _SWEEPS)
     max_iter = check_int("max_iter", max_iter, low=1)
     check_progress(progress)
-    g = rules.goal
     policy = np.array(as_mixture(hold_at(25) if init is None else init, rules).full_thresholds())
-    ext = extended(terminal_values(rules), rules)
+    value = terminal_values(rules)
     history = [policy.copy()]
-    values = [ext[: g + 1, : g + 1].copy()]
+    values = [value.copy()]
     hashes = [_digest(policy)]
     period = 0
     step = _sweeper(rules, order, sweep)
-    show = progress if progress is not None else sys.stderr.isatty()
-    for t in range(1, max_iter + 1):
-        step(ext, policy)
-        history.append(policy.copy())
-        values.append(ext[: g + 1, : g + 1].copy())
-        hashes.append(_digest(policy))
-        if show:
-            print(f"\rself-play sweep {t}/{max_iter}", end="", file=sys.stderr, flush=True)
-        period = _tail_period(hashes, values, tol)
-        if period:
-            break
-    if show:
-        print(file=sys.stderr)
+    with one_blas_thread(), progress_bar(max_iter, "self-play sweeps", progress) as bar:
+        for _ in range(max_iter):
+            step(value, policy)
+            history.append(policy.copy())
+            values.append(value.copy())
+            hashes.append(_digest(policy))
+            bar.update(1)
+            period = _tail_period(hashes, values, tol)
+            if period:
+                break
     return _result(rules, order, sweep, history, values, hashes, period, tol)
 
 
@@ -208,52 +202,54 @@ def _tail_period(hashes: list[str], values: list[np.ndarray], tol: float, max_pe
 
 
 def _sweeper(rules: Rules, order: str, sweep: str):
-    g = rules.goal
-    tab = turn_total_table(rules.replace(players=2))
-    m = tab.width
-    xs = np.arange(g + m + 1)
-    own = np.arange(g)
+    """The sweep of the chosen order: a function ``step(value, policy)`` updating both in place.
 
-    def update(
-        ext: np.ndarray, i: np.ndarray, j: np.ndarray, kb: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        # windows[y, i] = ext[i : i + len(xs), y]: whole rows of A's outcomes, copied as blocks.
-        windows = np.lib.stride_tricks.sliding_window_view(ext.T, xs.size, axis=1)
-        u = tab.bust[kb][:, None] * windows[j, i]
-        for r in range(m):
-            u += tab.band[kb, r][:, None] * windows[j + kb + r, i]
-        q = tab.bust[1 : g + 1][None, :] * u[:, :1]
-        for r in range(m):
-            q += tab.band[1 : g + 1, r][None, :] * u[:, 1 + r : 1 + r + g]
-        q[np.arange(1, g + 1)[None, :] > (g - i)[:, None]] = -np.inf
-        return greedy(q)
+    Each update is the core's Bellman step at a batch of states: the continuation against B,
+    whose threshold at A's state (i, j) is A's own current ``policy[j, i]`` (a live view, so a
+    Gauss-Seidel sweep sees the thresholds it has already changed), then the thresholds'
+    values with the state's own value read from the last sweep (no closed-form self-loop:
+    this is the paper's iteration, not backward induction), then greedy.
+    """
+    g = rules.goal
+    own = np.arange(g)
+    actions = Thresholds(rules)
+
+    def update(value: np.ndarray, opponent: Mixture, i: np.ndarray, j: np.ndarray):
+        u, _ = continuation(value, np.stack([i, j]), [opponent], g)
+        return actions.best(u, i, np.zeros(i.size))
 
     ii, jj = np.meshgrid(own, own, indexing="ij")
     upper = ii <= jj  # includes the diagonal: B's threshold there is this sweep's old one
     lower = ~upper
 
-    def jacobi(ext, policy):
-        best, k = update(ext, ii.ravel(), jj.ravel(), policy.T.ravel())
-        ext[ii.ravel(), jj.ravel()] = best
+    def live(policy: np.ndarray) -> Mixture:
+        # thresholds produced by greedy are valid (1..goal - own): no validation needed
+        return Mixture(policy[..., None], np.ones((1, 1, 1)), rules)
+
+    def jacobi(value, policy):
+        best, k = update(value, live(policy), ii.ravel(), jj.ravel())
+        value[ii.ravel(), jj.ravel()] = best
         policy[ii.ravel(), jj.ravel()] = k
 
-    def increasing(ext, policy):
+    def increasing(value, policy):
+        opponent = live(policy)
         for mask in (upper, lower):
             i, j = ii[mask], jj[mask]
-            best, k = update(ext, i, j, policy[j, i])
+            best, k = update(value, opponent, i, j)
             # p is read only at successors (all later in this order): safe to write now.
-            ext[i, j] = best
+            value[i, j] = best
             policy[i, j] = k
 
     levels = score_levels(g, 2)
 
-    def decreasing(ext, policy):
+    def decreasing(value, policy):
+        opponent = live(policy)
         for _, (i0, j0) in levels:
             for sel in (i0 > j0, i0 <= j0):
                 i, j = i0[sel], j0[sel]
                 if i.size:
-                    best, k = update(ext, i, j, policy[j, i])
-                    ext[i, j] = best
+                    best, k = update(value, opponent, i, j)
+                    value[i, j] = best
                     policy[i, j] = k
 
     if sweep == "jacobi":
@@ -262,6 +258,8 @@ def _sweeper(rules: Rules, order: str, sweep: str):
 
 
 def _result(rules, order, sweep, history, values, hashes, period, tol) -> SelfPlay:
+    import networkx as nx  # here, not at import: only self-play needs it
+
     g = rules.goal
     graph = nx.DiGraph()
     for t, h in enumerate(hashes):
@@ -270,14 +268,7 @@ def _result(rules, order, sweep, history, values, hashes, period, tol) -> SelfPl
         if t:
             graph.add_edge(hashes[t - 1], h)
     if period:
-        # The cycle is the one of the transition graph through the last policy; check that
-        # it agrees with the sequence (a policy can recur with different values).
-        if period == 1:
-            nodes = [hashes[-1]]
-        else:
-            nodes = [u for u, _ in nx.find_cycle(graph, source=hashes[-1])]
-            if len(nodes) != period or set(nodes) != set(hashes[-period:]):
-                nodes = hashes[-period:]
+        # the cycle is the sequence's own last period (a policy can recur with other values)
         start = len(hashes) - period
         cycle = tuple(_readonly(h.copy()) for h in history[start : start + period])
         cycle_values = np.stack(values[start : start + period])

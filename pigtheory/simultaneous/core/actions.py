@@ -127,7 +127,7 @@ class Thresholds:
     --------
     >>> acts = Thresholds(Rules(goal=3))
     >>> u = np.array([[0.0, 0.2, 0.6, 1.0]])  # one state, own score 0
-    >>> vals, c = acts.action_values(u, np.array([0]), np.array([0.5]))
+    >>> vals = acts.action_values(u, np.array([0]), np.array([0.5]))
     >>> # hold at 1: bust 1/6 (worth u[0] = 0), 2 points 1/6, 3+ points (the goal) 4/6
     >>> bool(abs(vals[0, 0] - (0.6 / 6 + 4 / 6) / (1 - 0.5 / 6)) < 1e-15)
     True
@@ -143,28 +143,48 @@ class Thresholds:
         """Number of actions at own score ``own``: ``goal - own``."""
         return self.rules.goal - np.asarray(own)
 
-    def action_values(
-        self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Stationary values ``a_k / (1 - c_k)`` of every threshold, and ``c_k``.
+    def action_values(self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray) -> np.ndarray:
+        """Stationary values ``a_k / (1 - c_k)`` of every threshold at each state.
 
-        Returns arrays of shape ``(ns, goal)``; column ``k - 1`` is threshold k, ``-inf``
-        where ``k > goal - own``. Gains past ``goal - own`` read ``u`` at the goal.
+        ``u`` must reach the goal from ``x = goal - own`` on (``u[s, x] = u[s, goal - own]``
+        for larger x), as :func:`~pigtheory.simultaneous.core.continuation` returns it: then
+        gains past the room read the goal without any clipping here.
+
+        Returns an array of shape ``(ns, K)``, ``K = goal - min(own)``; column ``k - 1`` is
+        threshold k, ``-inf`` where ``k > goal - own``.
         """
-        g, m = self.rules.goal, self.matrix
-        x = np.minimum(np.arange(m.shape[0])[None, :], (g - own)[:, None])
-        a = np.take_along_axis(u, x, axis=1) @ m
-        c = m[0][None, :] * opp_bust[:, None]
-        vals = self_loop(a, c)
-        vals[np.arange(1, g + 1)[None, :] > (g - own)[:, None]] = -np.inf
-        return vals, c
+        vals = self._unmasked(u, own, opp_bust)
+        too_big = np.arange(1, vals.shape[1] + 1)[None, :] > (self.rules.goal - own)[:, None]
+        np.copyto(vals, -np.inf, where=too_big)
+        return vals
 
     def best(
         self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, tie_tol: float = TIE_TOL
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``(value, k)`` of the best threshold at each state (:func:`greedy`)."""
-        vals, _ = self.action_values(u, own, opp_bust)
-        return greedy(vals, tie_tol)
+        r"""``(value, k)`` of the best threshold at each state (:func:`greedy`).
+
+        Thresholds past the room need no mask here: such a k is "hold at the room" with more
+        bust chance, worth :math:`(b\, u_0 + (1 - b)\, u_g) / (1 - b\, P(Y = 0))` with
+        :math:`u_0 \le u_g (1 - P(Y = 0))` (what the state is worth if the player busts is at
+        most what reaching the goal is worth), which never rises with b. Only rounding could
+        prefer one; k is clipped to the room.
+        """
+        vals = self._unmasked(u, own, opp_bust)
+        best, k = greedy(vals, tie_tol)
+        np.minimum(k, self.rules.goal - own, out=k)
+        return best, k
+
+    def _unmasked(self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray) -> np.ndarray:
+        g, m = self.rules.goal, self.matrix
+        w = m.shape[0] - g
+        big = g - int(own.min())  # the largest room in the batch
+        padded = np.empty((u.shape[0], big + w))
+        padded[:, : big + 1] = u[:, : big + 1]
+        padded[:, big + 1 :] = u[:, big : big + 1]
+        vals = padded @ m[: big + w, :big]
+        if np.any(opp_bust):
+            vals /= 1.0 - m[0, :big][None, :] * opp_bust[:, None]
+        return vals
 
 
 def action_set(strategies: str, rules: Rules) -> Thresholds:
