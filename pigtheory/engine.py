@@ -19,6 +19,8 @@ import importlib.util
 import time
 from functools import lru_cache
 
+import numpy as np
+
 from .validation import check_choice
 
 __all__ = ["ENGINES", "NUMBA_WORK", "numba_installed", "choose_engine", "compile_time"]
@@ -55,10 +57,15 @@ def choose_engine(engine: str, work: float) -> str:
 
 
 def compile_time() -> float:
-    """Seconds this process spends importing numba and loading (or compiling) the kernels;
-    0.0 after the first call. For benchmarks."""
-    from .simultaneous.core import kernels
+    """Seconds this process spends importing numba and compiling (or loading from numba's disk
+    cache) the two-player kernels, by one tiny solve with each; about 0 after the first call.
+    For benchmarks."""
+    from .policies import hold_at
+    from .rules import Rules
+    from .simultaneous.core import best_response_two, read_opponents
 
+    rules = Rules(goal=4)
     t0 = time.perf_counter()
-    kernels.two_player()
+    for opponent in (hold_at(2), np.ones((4, 4), dtype=np.int64)):  # the two kernels
+        best_response_two(read_opponents(opponent, rules)[0], rules, engine="numba")
     return time.perf_counter() - t0

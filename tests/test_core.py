@@ -189,3 +189,49 @@ def test_continuation_two_player_rows_equal_the_generic_gather():
     u2, bust2 = continuation(value, states, opp, g, own_gains=xs)
     np.testing.assert_allclose(u, u2, atol=1e-15)
     np.testing.assert_allclose(bust, bust2, atol=0)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: __import__("pigtheory").simultaneous.exploitability(hold_at(3), rules="goal 10"), "rules"),
+        (lambda: __import__("pigtheory").simultaneous.hold_at_sweep([3], rules=None), "rules"),
+        (
+            lambda: __import__("pigtheory").simultaneous.equilibrium(rules=Rules(goal=6), max_iter=0),
+            "max_iter",
+        ),
+        (lambda: __import__("pigtheory").simultaneous.equilibrium(rules=Rules(goal=6), tol=-1), "tol"),
+        (lambda: stackelberg(rules=Rules(goal=6), method="iteration"), "method"),
+        (lambda: best_response(hold_at(3), rules=Rules(goal=6), method="policy_iteration"), "method"),
+        (lambda: best_response(hold_at(3), rules=Rules(goal=6), strategies="anything"), "strategies"),
+        (lambda: best_response(hold_at(3), rules=Rules(goal=6), max_iter=True), "max_iter"),
+        (lambda: best_response(hold_at(3), rules=Rules(goal=6), progress="yes"), "progress"),
+        (lambda: limit(n_max=1), "n_max"),
+        (
+            lambda: __import__("pigtheory").simultaneous.self_play(rules=Rules(goal=6), order="sideways"),
+            "order",
+        ),
+    ],
+)
+def test_every_bad_argument_is_a_value_error_naming_it(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_unfinished_iterations_warn():
+    from pigtheory.simultaneous import self_play
+    from pigtheory.validation import ConvergenceWarning
+
+    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
+        best_response(hold_at(3), rules=Rules(goal=8), method="value_iteration", max_iter=2)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        stackelberg(rules=Rules(goal=8), method="value_iteration", max_iter=1)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        self_play(rules=Rules(goal=8), max_iter=1)
+
+
+def test_solver_arguments_are_keyword_only():
+    with pytest.raises(TypeError):
+        best_response(hold_at(3), Rules(goal=6))  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        win_probability(hold_at(3), hold_at(3), Rules(goal=6))  # type: ignore[misc]

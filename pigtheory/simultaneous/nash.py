@@ -49,6 +49,7 @@ import numpy as np
 from ..policies import MixedPolicy
 from ..results import freeze
 from ..rules import Rules
+from ..validation import check_simultaneous_rules
 from .best_response import best_response
 from .evaluate import win_probability
 
@@ -210,6 +211,5 @@ def exploitability(policy: Any, *, rules: Rules = Rules(), engine: str = "auto")
     >>> round(exploitability(hold_at(25)), 4)
     0.0231
     """
-    if rules.players != 2:
-        raise ValueError(f"rules: exploitability is defined here for players=2, got {rules.players}")
+    check_simultaneous_rules(rules, players=2)
     return float(best_response(policy, rules=rules, engine=engine).value[0, 0] - 0.5)

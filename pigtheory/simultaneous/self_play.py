@@ -44,6 +44,7 @@ equilibrium" (the cycle :math:`\\pi_{l_1} \\to \\pi_{l_2} \\to \\pi_{l_1}`).
 from __future__ import annotations
 
 import hashlib
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,7 +54,7 @@ from ..policies import Mixture, as_mixture, hold_at
 from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
-from ..validation import check_choice, check_int, check_progress, check_simultaneous_rules
+from ..validation import ConvergenceWarning, check_choice, check_int, check_progress, check_simultaneous_rules
 from .core import Thresholds, continuation, one_blas_thread, score_levels, terminal_values
 
 __all__ = ["SelfPlay", "self_play"]
@@ -177,6 +178,12 @@ def self_play(
             period = _tail_period(hashes, values, tol)
             if period:
                 break
+    if not period:
+        warnings.warn(
+            f"self_play: no cycle within max_iter={max_iter} sweeps; run more sweeps",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
     return _result(rules, order, sweep, history, values, hashes, period, tol)
 
 

@@ -21,7 +21,9 @@ from ..policies import hold_at
 from ..progress import track
 from ..results import freeze
 from ..rules import Rules
+from ..validation import check_choice, check_progress, check_simultaneous_rules
 from .best_response import best_response
+from .core import ENGINES
 
 __all__ = ["HoldAtSweep", "hold_at_sweep"]
 
@@ -91,8 +93,9 @@ def hold_at_sweep(
     >>> sw.best_n in sw.ns, bool(sw.values.min() == sw.value(sw.best_n))
     (True, True)
     """
-    if rules.players != 2:
-        raise ValueError(f"rules: the hold-at sweep is for players=2, got players={rules.players}")
+    check_simultaneous_rules(rules, players=2)
+    check_choice("engine", engine, ENGINES)
+    check_progress(progress)
     try:
         arr = np.array(sorted(int(n) for n in ns), dtype=np.int64)
     except (TypeError, ValueError):
