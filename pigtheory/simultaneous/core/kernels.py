@@ -1,4 +1,4 @@
-"""Compiled kernels (numba) of the core: the two-player best response.
+"""Compiled kernels (numba) of the core: the two-player best response, optimal stopping.
 
 The same backward induction as :mod:`.two_player` (the numpy engine), state by state over
 the levels of ``i + j`` from the top, with plain loops instead of batched array operations.
@@ -98,6 +98,91 @@ def _general(g, bust, band_t, P, C, tie_tol, VT, policy):  # pragma: no cover - 
             best = _values(vals, room, bust, band_t, u, u[0], den, True)
             VT[j, i] = best
             policy[i, j] = _first_within(vals, room, best, tie_tol)
+
+
+def _stopping(
+    u, own, opp_bust, start, p_bust, gains, probs, tie_tol, max_passes, value, roll, passes
+):  # pragma: no cover - compiled
+    """:func:`~pigtheory.simultaneous.core.stopping.optimal_stopping`, state by state."""
+    ns, width = u.shape
+    g = width - 1
+    a = np.empty(g + 1)
+    c = np.empty(g + 1)
+    new = np.empty(g, dtype=np.bool_)
+    for s in range(ns):
+        room = g - own[s]
+        v = start[s]
+        loop_p = opp_bust[s]
+        for t in range(g):
+            roll[s, t] = False
+        for it in range(1, max_passes + 1):
+            a[room] = u[s, room]
+            c[room] = 0.0
+            loop = loop_p * v
+            changed = False
+            for t in range(room - 1, -1, -1):
+                ra = p_bust * u[s, 0]
+                rc = p_bust
+                for f in range(gains.shape[0]):
+                    to = t + gains[f]
+                    if to > room:
+                        to = room
+                    ra += probs[f] * a[to]
+                    rc += probs[f] * c[to]
+                go = True
+                if t > 0:
+                    go = ra + rc * loop > u[s, t] + tie_tol
+                if go:
+                    a[t] = ra
+                    c[t] = rc
+                else:
+                    a[t] = u[s, t]
+                    c[t] = 0.0
+                new[t] = go
+                if go != roll[s, t]:
+                    changed = True
+            for t in range(room - 1, -1, -1):
+                roll[s, t] = new[t]
+            v = a[0] / (1.0 - c[0] * loop_p)
+            passes[s] = it
+            if not changed:
+                break
+        value[s] = v
+
+
+def _stopping_outcomes(roll, own, p_bust, gains, probs, out):  # pragma: no cover - compiled
+    """:func:`~pigtheory.simultaneous.core.stopping.stopping_outcomes`, state by state."""
+    ns, g = roll.shape
+    reach = np.empty(g + 1)
+    for s in range(ns):
+        room = g - own[s]
+        for t in range(g + 1):
+            reach[t] = 0.0
+            out[s, t] = 0.0
+        reach[0] = 1.0
+        for t in range(room):
+            m = reach[t]
+            if m == 0.0:
+                continue
+            if t == 0 or roll[s, t]:
+                out[s, 0] += p_bust * m
+                for f in range(gains.shape[0]):
+                    to = t + gains[f]
+                    if to >= room:
+                        out[s, room] += probs[f] * m
+                    else:
+                        reach[to] += probs[f] * m
+            else:
+                out[s, t] += m
+
+
+@lru_cache(maxsize=1)
+def stopping() -> tuple[Any, Any]:
+    """The compiled ``(optimal_stopping, stopping_outcomes)`` kernels (see :func:`two_player`)."""
+    from numba import njit
+
+    opts = {"cache": True, "nogil": True}
+    return njit(**opts)(_stopping), njit(**opts)(_stopping_outcomes)
 
 
 @lru_cache(maxsize=1)
