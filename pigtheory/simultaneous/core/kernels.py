@@ -181,8 +181,7 @@ def stopping() -> tuple[Any, Any]:
     """The compiled ``(optimal_stopping, stopping_outcomes)`` kernels (see :func:`two_player`)."""
     from numba import njit
 
-    opts = {"cache": True, "nogil": True}
-    return njit(**opts)(_stopping), njit(**opts)(_stopping_outcomes)
+    return njit(cache=True, nogil=True)(_stopping), njit(cache=True, nogil=True)(_stopping_outcomes)
 
 
 @lru_cache(maxsize=1)
