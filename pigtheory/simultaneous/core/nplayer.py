@@ -49,6 +49,7 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19), Algorithm 0.3
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -228,20 +229,28 @@ def _columns(
                 dst[a] = pt[a] + ct * v[a]
 
 
-@lru_cache(maxsize=1)
+_COMPILING = threading.Lock()
+
+
 def compiled() -> Any:
     """The compiled column solver; the first call in a process imports numba and compiles it
-    (seconds) or loads it from numba's disk cache.
+    (seconds) or loads it from numba's disk cache. Safe to call from several threads.
 
     Call it as ``kernel(c_hi, c_lo, goal, symmetric, states, tab, dest, prob, bust, band_t,
     tie_tol, vt, pol_t, slabs, offs)``: it solves columns ``c_hi - 1`` down to ``c_lo``, all
     columns above ``c_hi - 1`` having been solved by earlier calls on the same arrays.
     """
+    with _COMPILING:
+        return _compile()
+
+
+@lru_cache(maxsize=1)
+def _compile() -> Any:
     from numba import njit
 
-    global _rank, _tail, _largest, _column  # the kernels call the compiled helpers
+    global _rank, _tail, _largest, _column  # the kernel calls the compiled helpers
     _rank = njit(cache=True, nogil=True)(_rank)
-    _largest = njit(cache=True, nogil=True)(_largest)
     _tail = njit(cache=True, nogil=True)(_tail)
+    _largest = njit(cache=True, nogil=True)(_largest)
     _column = njit(cache=True, nogil=True)(_column)
     return njit(cache=True, nogil=True)(_columns)
