@@ -1,29 +1,114 @@
-"""Benchmark: n-player exact best response, the 3-player grid, and the n-player limit.
+"""Benchmark: n-player exact best response (both engines), the 3-player grid, the n-player limit.
 
-Prints medians of wall-clock time (and CPU time, which a busy shared machine inflates less),
-in one process:
+Prints medians of wall-clock time (and CPU time, which a busy shared machine inflates less):
 
-* one 3-player best response at goal 100 (identical opponents, symmetric states; different
-  opponents, full states), against the two-player best response at goal 100 as the baseline:
-  the ratio of times beside the ratio of states (the paper's O(100^n));
-* the 11 x 11 grid of Fig. 6 (66 solves on 2 processes, not cached);
-* 4 players with identical opponents at goal 100: time, peak traced memory, states;
-* ``limit(n_max=1000)``.
+* the compiled kernel's first call: a cold compile (an empty numba cache) and a load from the
+  cache, each in a fresh process;
+* 3 players at goal 100 against "hold at 25" twice (symmetric states) and "hold at 20 and 30"
+  (full states): the compiled engine against the numpy engine (the baseline), in this process,
+  as a ratio; beside them the two-player best response at goal 100 and the ratio of states (the
+  paper's O(100^n));
+* 4 players at goal 100 against "hold at 25" three times: each engine's peak resident memory
+  in a child process (the child's own high-water mark, before and after the solve), then both
+  engines' times in this process (ratio);
+* the 11 x 11 grid of Fig. 6 (66 solves on 2 processes, not cached) and ``limit(n_max=1000)``.
 
-``python benchmarks/bench_multiplayer.py --quick`` skips the grid and the 4-player solve.
+``python benchmarks/bench_multiplayer.py --quick`` skips the grid and the 4-player numpy runs.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
-import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from benchmarks._timing import median_time
 from pigtheory import Rules, hold_at
 from pigtheory.simultaneous import best_response, limit, reduced_best_response
 from pigtheory.simultaneous.grid import hold_at_grid
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_FIRST_CALL = """
+import time
+from pigtheory import Rules, hold_at
+from pigtheory.simultaneous import reduced_best_response
+t0 = time.perf_counter()
+reduced_best_response([hold_at(3)] * 2, rules=Rules(goal=6, players=3), engine="numba")
+print(time.perf_counter() - t0)
+"""
+
+_PEAK = """
+import json, resource, sys, time
+from pigtheory import Rules, hold_at
+from pigtheory.simultaneous import reduced_best_response
+
+def peak_mb():
+    # VmHWM restarts at exec; ru_maxrss keeps the high-water mark of the process that forked us.
+    try:
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) / 1024
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+players, goal, engine = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+opps = [hold_at(25)] * (players - 1)
+reduced_best_response([hold_at(3)] * (players - 1), rules=Rules(goal=6, players=players), engine=engine)
+base = peak_mb()
+t0, c0 = time.perf_counter(), time.process_time()
+sol = reduced_best_response(opps, rules=Rules(goal=goal, players=players), engine=engine)
+seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+peak = peak_mb()
+print(json.dumps({"seconds": seconds, "cpu": cpu, "base_mb": base, "peak_mb": peak,
+                  "value": sol.at(0, *([0] * (players - 1)))}))
+"""
+
+
+def _child(code: str, *args: str, env: dict[str, str] | None = None) -> str:
+    """Run ``code`` in a fresh interpreter (the repository on its path); its stdout."""
+    full = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, env=full, cwd=ROOT
+    )
+    return out.stdout.strip()
+
+
+def first_call_seconds() -> tuple[float, float]:
+    """``(compile, load)``: the first compiled solve in a process, with an empty numba cache
+    and then with the cache that the first run wrote (numba's import included in both)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"NUMBA_CACHE_DIR": cache}
+        cold = float(_child(_FIRST_CALL, env=env))
+        warm = float(_child(_FIRST_CALL, env=env))
+    return cold, warm
+
+
+def peak_memory(players: int, goal: int, engine: str) -> dict[str, float]:
+    """One solve against ``players - 1`` "hold at 25" in a child: time, and peak resident
+    memory before (``base_mb``: interpreter, libraries, compiled kernels) and after it."""
+    return json.loads(_child(_PEAK, str(players), str(goal), engine))
+
+
+def wall_and_cpu(fn: Callable[[], Any], repeat: int) -> tuple[float, float, Any]:
+    """Medians of wall-clock and CPU seconds of ``repeat`` calls after one warm-up call, and
+    the last result."""
+    fn()
+    walls, cpus, out = [], [], None
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return float(np.median(walls)), float(np.median(cpus)), out
 
 
 def children_cpu() -> float:
@@ -33,32 +118,63 @@ def children_cpu() -> float:
 
 def main(quick: bool = False) -> dict[str, float]:
     out: dict[str, float] = {}
+    cold, warm = first_call_seconds()
+    print(f"compiled n-player kernel, first call: compile {cold:.2f} s, load from cache {warm:.2f} s")
+    out.update(compile_s=cold, load_s=warm)
+    # Children first, while this process is small (a child forked from a large parent would
+    # otherwise start from the parent's size on some systems).
+    engines = ("numba",) if quick else ("numba", "numpy")
+    for engine in engines:
+        mem = peak_memory(4, 100, engine)
+        print(
+            f"4 players, {engine:5s} in a child: peak {mem['peak_mb']:.0f} MB, {mem['peak_mb'] - mem['base_mb']:.0f} MB "
+            f"over the {mem['base_mb']:.0f} MB before the solve; {mem['seconds']:.2f} s"
+        )
+        out[f"peak4_{engine}_mb"] = mem["peak_mb"]
+        out[f"solve4_{engine}_mb"] = mem["peak_mb"] - mem["base_mb"]
+
     r2, r3 = Rules(), Rules(players=3)
+    sym3, full3 = [hold_at(25)] * 2, [hold_at(20), hold_at(30)]
     t2 = median_time(lambda: best_response(hold_at(25), rules=r2), 5)
-    t2_path = median_time(lambda: reduced_best_response([hold_at(25)], rules=r2), 5)
-    t3_sym = median_time(lambda: reduced_best_response([hold_at(25)] * 2, rules=r3), 3)
-    t3_full = median_time(lambda: reduced_best_response([hold_at(20), hold_at(30)], rules=r3), 3)
-    t3_api = median_time(lambda: best_response([hold_at(25)] * 2, rules=r3), 3)
-    c3_sym = median_time(lambda: reduced_best_response([hold_at(25)] * 2, rules=r3), 3, time.process_time)
-    c3_full = median_time(
-        lambda: reduced_best_response([hold_at(20), hold_at(30)], rules=r3), 3, time.process_time
-    )
     s2 = reduced_best_response([hold_at(25)], rules=r2).n_states
-    s3_sym = reduced_best_response([hold_at(25)] * 2, rules=r3).n_states
-    s3_full = reduced_best_response([hold_at(20), hold_at(30)], rules=r3).n_states
-    print("best response at goal 100 (median wall-clock)")
-    print(f"  2 players, best_response (baseline)        {t2 * 1e3:9.1f} ms   {s2:>10,} states")
-    print(f"  2 players, n-player path                   {t2_path * 1e3:9.1f} ms   {s2:>10,} states")
+    print("best response at goal 100 (median wall-clock; CPU in brackets)")
+    print(f"  2 players, best_response (reference)       {t2 * 1e3:9.1f} ms   {s2:>10,} states")
+    for name, opps in (("hold at 25 x 2 (symmetric)", sym3), ("hold at 20 and 30 (full)", full3)):
+        times = {}
+        for engine in ("numpy", "numba"):
+            t, c, sol = wall_and_cpu(lambda e=engine, o=opps: reduced_best_response(o, rules=r3, engine=e), 5)
+            times[engine] = t
+            print(
+                f"  3 players, {name:27s} {engine:5s} {t * 1e3:7.1f} ms ({c * 1e3:.0f})  "
+                f"{sol.n_states:>10,} states, value {sol.at(0, 0, 0):.6f}"
+            )
+        ratio = times["numba"] / times["numpy"]
+        print(
+            f"  3 players, {name:27s} numba / numpy {ratio:.3f}   3 / 2 players (numba) {times['numba'] / t2:.1f} x"
+        )
+        out[f"t3_{'sym' if opps is sym3 else 'full'}_ms"] = times["numba"] * 1e3
+        out[f"ratio3_{'sym' if opps is sym3 else 'full'}"] = ratio
+    t3_api = median_time(lambda: best_response(sym3, rules=r3), 3)
     print(
-        f"  3 players, hold at 25 x 2 (symmetric)      {t3_sym * 1e3:9.1f} ms   {s3_sym:>10,} states, CPU {c3_sym * 1e3:.0f} ms"
+        f"  3 players, same via best_response          {t3_api * 1e3:9.1f} ms   (auto engine, expands the value array)"
     )
-    print(f"  3 players, same via best_response (full)   {t3_api * 1e3:9.1f} ms   (expands the value array)")
+    out.update(t2_ms=t2 * 1e3)
+
+    r4, opps4 = Rules(players=4), [hold_at(25)] * 3
+    t4, c4, sol4 = wall_and_cpu(lambda: reduced_best_response(opps4, rules=r4, engine="numba"), 3)
     print(
-        f"  3 players, hold at 20 and 30 (full)        {t3_full * 1e3:9.1f} ms   {s3_full:>10,} states, CPU {c3_full * 1e3:.0f} ms"
+        f"4 players, hold at 25 x 3 (symmetric), numba  {t4:7.2f} s ({c4:.2f})  {sol4.n_states:,} states "
+        f"(full: {100**4:,}), value {sol4.at(0, 0, 0, 0):.6f}"
     )
-    print(f"  ratio 3 / 2 players, time (full)           {t3_full / t2:9.1f} x   states x{s3_full / s2:.0f}")
-    print(f"  ratio 3 / 2 players, time (symmetric)      {t3_sym / t2:9.1f} x   states x{s3_sym / s2:.0f}")
-    out.update(t2_ms=t2 * 1e3, t3_sym_ms=t3_sym * 1e3, t3_full_ms=t3_full * 1e3, ratio_full=t3_full / t2)
+    out.update(t4_s=t4)
+    del sol4
+    if not quick:
+        t0, c0 = time.perf_counter(), time.process_time()
+        reduced_best_response(opps4, rules=r4, engine="numpy")
+        t4_np, c4_np = time.perf_counter() - t0, time.process_time() - c0
+        print(f"4 players, hold at 25 x 3 (symmetric), numpy  {t4_np:7.2f} s ({c4_np:.2f})  one run")
+        print(f"4 players, numba / numpy                      {t4 / t4_np:7.3f}")
+        out.update(t4_numpy_s=t4_np, ratio4=t4 / t4_np)
     t_lim = median_time(lambda: limit(n_max=1000), 5)
     print(
         f"limit(n_max=1000)                            {t_lim * 1e3:9.1f} ms   smallest n = {limit(n_max=1000).smallest_n}"
@@ -72,17 +188,7 @@ def main(quick: bool = False) -> dict[str, float]:
     print(
         f"3-player grid 11 x 11 (66 solves, 2 procs)   {t_grid:9.1f} s    CPU {c_grid:.0f} s, best pair {grid.best_pair}"
     )
-    tracemalloc.start()
-    t0, c0 = time.perf_counter(), time.process_time()
-    sol = reduced_best_response([hold_at(25)] * 3, rules=Rules(players=4))
-    t4, c4 = time.perf_counter() - t0, time.process_time() - c0
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    print(
-        f"4 players, hold at 25 x 3 (symmetric)       {t4:9.1f} s    CPU {c4:.0f} s, {sol.n_states:,} states "
-        f"(full: {100**4:,}), peak {peak:.0f} MB, value {sol.at(0, 0, 0, 0):.6f}"
-    )
-    out.update(grid_s=t_grid, t4_s=t4, t4_peak_mb=peak)
+    out.update(grid_s=t_grid)
     return out
 
 

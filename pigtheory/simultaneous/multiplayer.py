@@ -6,10 +6,23 @@ The opponents' scores ``j = (j1, ..., jm)`` (m = players - 1, each in ``0..goal`
 as rows of ``states`` (shape ``(S, m)``): every tuple when the opponents differ, only sorted
 tuples (multisets) when they play the same policy (eq. 19). ``value[i, s]`` is the player's
 win probability at own score ``i`` (``0..goal``) and opponents' scores ``states[s]``;
-``policy[i, s]`` its threshold (``i < goal``). :meth:`ReducedSolution.expand` gives the full
-arrays of :func:`pigtheory.simultaneous.best_response` (which routes here when the fast path
-applies); for 4 or more players at large goals keep the reduced form: 4 players at goal 100
-take about 0.9 GB reduced, the full value and policy arrays another 1.6 GB.
+``policy[i, s]`` its threshold (``i < goal``; 0 where an opponent is at the goal). Rows of
+``states`` are in lexicographic order. :meth:`ReducedSolution.expand` gives the full arrays of
+:func:`pigtheory.simultaneous.best_response` (which routes here when the fast path applies).
+
+Memory: 4 players at goal 100 (identical opponents) have 176,851 columns; the reduced value
+and policy take 160 MB, and the compiled engine needs nothing else worth counting (the numpy
+engine peaks near 0.9 GB). :meth:`~ReducedSolution.expand` of that solution allocates the
+full value and policy arrays, another 1.6 GB: keep the reduced form there, and use
+:meth:`~ReducedSolution.at` or :meth:`~ReducedSolution.column` to read it.
+
+Engines
+-------
+``engine="numba"`` (:mod:`pigtheory.simultaneous.core.nplayer`) solves column by column:
+:math:`A_t` at one column at a time, kept only in slabs of the columns that share its first
+t scores, and the thresholds by their band of ``w + 1`` non-zero probabilities. The numpy
+engine (the reference) solves by blocks of own scores as described below. Both give the same
+policies and values to rounding; ``"auto"`` picks by the work (:func:`pigtheory.engine.choose_engine`).
 
 Notes
 -----
@@ -38,9 +51,9 @@ A threshold k above the room g - i only adds bust chance to "hold at g - i": its
 :math:`(b W^0 + (1 - b) W(g, j)) / (1 - b P(Y = 0))` falls with the bust chance b because
 :math:`W^0 \\le P(\\text{no opponent finishes}) - P(Y = 0) \\le W(g, j) (1 - P(Y = 0))`, so
 all k up to the block's largest room are compared without masking.
-States are solved in blocks of own scores, and within a block by decreasing ``i + sum(j)``:
-every successor other than the state itself is solved before it. Only the current block's
-:math:`A_t`, 0 < t < m, are kept, which bounds memory.
+The numpy engine solves states in blocks of own scores, and within a block by decreasing
+``i + sum(j)``: every successor other than the state itself is solved before it. Only the
+current block's :math:`A_t`, 0 < t < m, are kept, which bounds memory.
 
 References
 ----------
@@ -51,6 +64,7 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19), Algorithm 0.3
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -61,8 +75,8 @@ from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from ..validation import check_int, check_progress
-from ._score_sets import _keys, _stages, _successors
-from .core import choose_engine, greedy, one_blas_thread, read_opponents, threshold_matrix
+from ._score_sets import rank_table, score_keys, score_tuples, stages, successors
+from .core import TIE_TOL, choose_engine, greedy, nplayer, one_blas_thread, read_opponents, threshold_matrix
 
 __all__ = ["reduced_best_response", "ReducedSolution", "separable"]
 
@@ -79,7 +93,8 @@ class ReducedSolution(Solution):
     value : numpy.ndarray, shape (goal + 1, S)
     policy : numpy.ndarray of int, shape (goal, S); 0 where some opponent is at the goal
     iterations : int
-        Backward-induction steps (levels of blocks).
+        Score levels of the game's non-terminal states, ``players * (goal - 1) + 1`` (as for
+        the generic solver), whatever the engine or block.
     residual : float
         0.0 (exact).
     method : str
@@ -103,7 +118,7 @@ class ReducedSolution(Solution):
             raise ValueError(f"opponents_scores: {m} scores in 0..{g} expected, got shape {js.shape}")
         if self.symmetric:
             js = np.sort(js, axis=-1)
-        return np.searchsorted(_keys(self.states, g), _keys(js, g))
+        return np.searchsorted(score_keys(self.states, g), score_keys(js, g))
 
     def at(self, own: int, *opponents_scores: int) -> float:
         """Win probability at own score ``own`` and the opponents' scores, in seat order."""
@@ -164,15 +179,23 @@ def reduced_best_response(
     symmetric : bool, optional
         Store the opponents' scores as multisets; default: when all opponents play the same.
     block : int, optional
-        Own scores per block (memory vs. speed); default from a memory budget.
+        numpy engine: own scores per block (memory vs. speed); default from a memory budget.
+        The compiled engine has no blocks and ignores it.
     engine : {"auto", "numba", "numpy"}
-        Checked; the separable solve runs on numpy.
+        Compiled column by column, or batched numpy (same answers to rounding); ``"auto"``
+        decides by the work, states times thresholds (:func:`pigtheory.engine.choose_engine`).
     progress : bool, optional
         Show a bar on stderr; default when stderr is a terminal.
 
     Returns
     -------
     ReducedSolution
+
+    Raises
+    ------
+    ValueError
+        An opponent whose policy reads other scores, the wrong number of opponents,
+        ``symmetric=True`` with different opponents, ``block < 1``, or an unknown engine.
 
     Examples
     --------
@@ -182,8 +205,11 @@ def reduced_best_response(
     True
     """
     opps = read_opponents(opponents, rules)
-    choose_engine(engine, 0)
     check_progress(progress)
+    if symmetric is not None and not isinstance(symmetric, (bool, np.bool_)):
+        raise ValueError(f"symmetric must be True, False or None, got {symmetric!r}")
+    if block is not None:
+        block = check_int("block", block, low=1)
     read = [_own_moves(mix, rules) for mix in opps]
     moves = [mv for mv in read if mv is not None]
     if len(moves) < len(read):
@@ -197,29 +223,102 @@ def reduced_best_response(
     elif symmetric and not same:
         raise ValueError("symmetric: only when every opponent plays the same policy")
     symmetric = bool(symmetric) and m > 1
-    stages = _stages(g, m, symmetric)
-    base = stages[0]
+    live = comb(g - 1 + m, m) if symmetric else g**m
+    if choose_engine(engine, g * live * (g + 1) / 2) == "numba":
+        states = score_tuples(g, m, symmetric)
+        value, policy = _solve_compiled(moves, states, symmetric, rules, progress)
+    else:
+        states, value, policy = _solve_numpy(moves, symmetric, block, rules, progress)
+    value.setflags(write=False)
+    return ReducedSolution(
+        value,
+        policy,
+        (m + 1) * (g - 1) + 1,
+        0.0,
+        "exact-separable" + ("-symmetric" if symmetric else ""),
+        rules,
+        states,
+        symmetric,
+        g * live,
+    )
+
+
+def _destinations(moves: list[tuple[np.ndarray, np.ndarray]], g: int) -> tuple[np.ndarray, np.ndarray]:
+    """``dest[q, x, o]``, ``prob[q, x, o]``: opponent q's new scores from score x, each once
+    (outcomes clipped at the goal merged), zero-padded to the same count."""
+    dense = np.zeros((len(moves), g + 1, g + 1))
+    for p, (new, probs) in enumerate(moves):
+        np.add.at(dense[p], (np.arange(g + 1)[:, None], new), probs)
+    mask = dense > 0
+    width = int(mask.sum(axis=2).max())
+    slot = np.cumsum(mask, axis=2) - 1
+    who, src, dst = np.nonzero(mask)
+    dest = np.zeros((len(moves), g + 1, width), dtype=np.int64)
+    prob = np.zeros((len(moves), g + 1, width))
+    dest[who, src, slot[who, src, dst]] = dst
+    prob[who, src, slot[who, src, dst]] = dense[who, src, dst]
+    return dest, prob
+
+
+def _solve_compiled(
+    moves: list[tuple[np.ndarray, np.ndarray]],
+    states: np.ndarray,
+    symmetric: bool,
+    rules: Rules,
+    progress: bool | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The compiled engine (:mod:`.core.nplayer`): ``(value, policy)`` as transposed views."""
+    g, (size, m) = rules.goal, states.shape
+    table = turn_total_table(rules.replace(players=2))
+    dest, prob = _destinations(moves, g)
+    offs = nplayer.slab_rows(g, m)
+    slabs = np.zeros((int(offs[m]), g + 1))
+    vt = np.zeros((size, g + 1))
+    pol_t = np.zeros((size, g), dtype=np.min_scalar_type(g))
+    bust, band_t = np.array(table.bust), np.ascontiguousarray(table.band.T)
+    tab = rank_table(g, m, symmetric)
+    kernel = nplayer.compiled()
+    cuts = np.linspace(size, 0, min(size, 100) + 1).round().astype(np.int64)
+    with progress_bar(len(cuts) - 1, "best response", progress) as bar:
+        for hi, lo in zip(cuts[:-1], cuts[1:], strict=True):
+            kernel(
+                hi, lo, g, symmetric, states, tab, dest, prob, bust, band_t, TIE_TOL, vt, pol_t, slabs, offs
+            )
+            bar.update(1)
+    return vt.T, pol_t.T
+
+
+def _solve_numpy(
+    moves: list[tuple[np.ndarray, np.ndarray]],
+    symmetric: bool,
+    block: int | None,
+    rules: Rules,
+    progress: bool | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The numpy engine: ``(states, value, policy)``, by blocks of own scores (see Notes)."""
+    g, m = rules.goal, len(moves)
+    stage_list = stages(g, m, symmetric)
+    base = stage_list[0]
     # succ[t], t = 1..m: A_t's states -> A_{t-1} columns and probabilities (succ[0] unused).
     succ = [(np.zeros((0, 0), np.int64), np.zeros((0, 0)))]
-    succ += [_successors(stages[t], stages[t - 1], t, moves[t - 1], g, symmetric) for t in range(1, m)]
-    succ.append(_successors(base, stages[m - 1], m, moves[m - 1], g, symmetric))
+    succ += [successors(stage_list[t], stage_list[t - 1], t, moves[t - 1], g, symmetric) for t in range(1, m)]
+    succ.append(successors(base, stage_list[m - 1], m, moves[m - 1], g, symmetric))
     bust_all = np.prod([moves[p][1][base.states[:, p], 0] for p in range(m)], axis=0)
     # A_t(i, j) = (its value with V(i, j) = 0) + coef_t(j) V(i, j): the chain of y = 0 moves.
     to_base = [
-        np.searchsorted(base.keys, _keys(np.sort(st.states, axis=1) if symmetric else st.states, g))
-        for st in stages
+        np.searchsorted(base.keys, score_keys(np.sort(st.states, axis=1) if symmetric else st.states, g))
+        for st in stage_list
     ]
     coef = [
         np.prod([moves[p][1][st.states[:, p], 0] for p in range(t)] + [np.ones(len(st.states))], axis=0)
-        for t, st in enumerate(stages)
+        for t, st in enumerate(stage_list)
     ]
     table = turn_total_table(rules.replace(players=2))
     size = base.states.shape[0]
 
-    inner = sum(stages[t].states.shape[0] for t in range(1, m))
+    inner = sum(stage_list[t].states.shape[0] for t in range(1, m))
     if block is None:
         block = int(max(1, min(g, _BLOCK_BYTES // max(8 * inner, 1), 25 if m <= 2 else g)))
-    block = check_int("block", block, low=1)
     value = np.zeros((g + 1, size))
     value[g] = 1.0 / (1 + (base.states == g).sum(axis=1))
     # W by own score, padded past the goal with W(g, .) so that a row slice needs no clipping.
@@ -233,28 +332,30 @@ def reduced_best_response(
     policy = np.zeros((g, size), dtype=np.min_scalar_type(g))
     blocks = list(range(g, 0, -block))
     with one_blas_thread(), progress_bar(len(blocks), "best response", progress) as bar:
-        levels = _sweep(
-            blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, bar
+        _sweep(
+            blocks,
+            block,
+            g,
+            m,
+            stage_list,
+            succ,
+            coef,
+            to_base,
+            bust_all,
+            table,
+            value,
+            w_t,
+            pad,
+            policy,
+            bar,
         )
-    value.setflags(write=False)
-    n_states = g * base.live.size
-    return ReducedSolution(
-        value,
-        policy,
-        levels,
-        0.0,
-        "exact-separable" + ("-symmetric" if symmetric else ""),
-        rules,
-        base.states,
-        symmetric,
-        n_states,
-    )
+    return base.states, value, policy
 
 
 def _sweep(
     blocks, block, g, m, stages, succ, coef, to_base, bust_all, table, value, w_t, pad, policy, bar
-) -> int:
-    """Backward induction, block by block of own scores; returns the number of levels.
+) -> None:
+    """Backward induction, block by block of own scores.
 
     In a stage's by-sum order, the states of level d (own score i = d - sum) in a block are
     one contiguous range, own scores descending, so a level reads slices only.
@@ -273,7 +374,6 @@ def _sweep(
             order.append((st.sums, live, succ[t][0][live], succ[t][1][live], coef[t][live], to_base[t][live]))
         else:
             order.append((st.sums, live, succ[m][0][live], succ[m][1][live], bust_all[live]))
-    levels = 0
     for top in blocks:
         lo = max(0, top - block)
         acc = [value] + [np.zeros((top - lo, stages[t].states.shape[0])) for t in range(1, m)]
@@ -284,7 +384,6 @@ def _sweep(
             x0, x1 = stages[0].range_of_sums(d - top + 1, d - lo)
             if x1 == x0:
                 continue
-            levels += 1
             sums, cols = order[0][0][x0:x1], order[0][1][x0:x1]
             own = d - sums
             # Pass 1: A_1 .. A_{m-1} and W at this level with V(level) = 0.
@@ -322,4 +421,3 @@ def _sweep(
                 acc[t].ravel()[flat] += cf * value.ravel()[vidx]
             w_t.ravel()[cols * pad + own] = part + bust * best
         bar.update(1)
-    return levels
