@@ -114,3 +114,13 @@ def test_auto_is_one_of_the_engines():
     ref = solve(rules=rules, engine="numpy")
     assert np.nanmax(np.abs(auto.value - ref.value)) < 1e-12
     assert np.array_equal(auto.roll, ref.roll)
+
+
+@pytest.mark.parametrize("engine", ["numpy", pytest.param("numba", marks=needs_numba)])
+def test_progress_bar_counts_every_level(engine, capsys):
+    goal = 120  # the compiled engine reports in chunks from goal 100 on
+    solve_one_die(rules=Rules(goal=goal), engine=engine, progress=True)
+    err = capsys.readouterr().err
+    assert "sequential one die" in err and f"{2 * goal - 1}/{2 * goal - 1}" in err
+    solve_one_die(rules=Rules(goal=10), engine=engine, progress=False)
+    assert capsys.readouterr().err == ""

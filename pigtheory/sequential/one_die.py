@@ -125,13 +125,14 @@ def solve_one_die(
     engine : {"auto", "numba", "numpy"}
         The level pass as compiled loops or as batched numpy (the reference); the same
         values to rounding and the same choices. ``"auto"`` decides by the size of the solve,
-        ``goal**2 (goal + 1)`` state-action pairs (:func:`pigtheory.engine.choose_engine`):
-        numba from goal 145 on.
+        ``goal**2 (goal + 1)`` state-action pairs (:func:`pigtheory.engine.choose_engine`;
+        numba from goal 144 on with ``NUMBA_WORK`` = 3 million).
     progress : bool, optional
         Show a progress bar (default: when stderr is a terminal).
     max_passes : int
-        Cap on the policy-iteration passes per level (two or three are usual); a level that
-        reaches it warns with :class:`~pigtheory.validation.ConvergenceWarning`.
+        Cap on the policy-iteration passes per pair of partner states (one is usual, four the
+        most seen up to goal 500); reaching it warns with
+        :class:`~pigtheory.validation.ConvergenceWarning`.
 
     Returns
     -------
@@ -172,8 +173,9 @@ def _levels_numba(rules: Rules, progress: bool | None, max_passes: int):
 
     kernel = one_die()
     g = rules.goal
-    pvec = np.ascontiguousarray(roll_model(rules).free_vector(), dtype=np.float64)
-    p_bust = float(roll_model(rules).p_bust)
+    model = roll_model(rules)
+    pvec = np.ascontiguousarray(model.free_vector(), dtype=np.float64)
+    p_bust = float(model.p_bust)
     v0 = np.zeros((g, 2 * g + 1))
     value = np.empty((g, g, g))  # every entry is written (NaN where i + k >= goal)
     roll = np.zeros((g, g, g), dtype=np.bool_)
