@@ -14,9 +14,9 @@ from pigtheory.sequential import compare, scoring_turns, solve
 
 def _curves() -> dict[str, np.ndarray]:
     rules = Rules()
-    opt = solve(rules)
-    hold = [(n, *_fsa(compare(opt, hold_at(n), rules))) for n in range(10, 41)]
-    turns = [(t, *_fsa(compare(opt, scoring_turns(t), rules))) for t in range(1, 11)]
+    opt = solve(rules=rules)
+    hold = [(n, *_fsa(compare(opt, hold_at(n), rules=rules))) for n in range(10, 41)]
+    turns = [(t, *_fsa(compare(opt, scoring_turns(t), rules=rules))) for t in range(1, 11)]
     return {"hold": np.array(hold), "turns": np.array(turns)}
 
 

@@ -11,7 +11,7 @@ from pigtheory.sequential import solve
 
 
 def main() -> None:
-    t = solve(Rules.piglet(goal=10)).hold_thresholds()
+    t = solve(rules=Rules.piglet(goal=10)).hold_thresholds()
     fig, ax = plt.subplots(figsize=(5.2, 4.6))
     ax.imshow(np.minimum(t, 4), cmap="Blues", vmin=0, vmax=5)
     for i in range(10):

@@ -34,7 +34,7 @@ def boundary_figure(thresholds: np.ndarray, title: str):
 
 
 def main() -> None:
-    sol = solve(Rules())
+    sol = solve(rules=Rules())
     fig = boundary_figure(
         sol.hold_thresholds(), "One-die Pig, goal 100: where the optimal player first holds"
     )

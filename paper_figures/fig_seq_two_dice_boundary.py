@@ -9,7 +9,7 @@ from pigtheory.sequential.cache import cached_solve
 
 
 def main() -> None:
-    sol = cached_solve(Rules(dice=2))
+    sol = cached_solve(rules=Rules(dice=2))
     fig = boundary_figure(
         sol.hold_thresholds(), "Two-dice Pig, goal 100: where the optimal player first holds"
     )

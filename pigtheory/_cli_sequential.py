@@ -50,7 +50,7 @@ def _rules(args: argparse.Namespace) -> Rules:
 def _solve(rules: Rules, tol: float = 1e-12) -> Any:
     from .sequential.cache import cached_solve
 
-    return cached_solve(rules, tol=tol)
+    return cached_solve(rules=rules, tol=tol)
 
 
 def parse_sequential_policy(text: str, rules: Rules) -> Any:
@@ -79,7 +79,7 @@ def _sequential(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     from .sequential import solve
 
-    sol = solve(rules, tol=args.tol)
+    sol = solve(rules=rules, tol=args.tol)
     dt = time.perf_counter() - t0
     print(f"{rules}")
     print(f"first player's win probability (both optimal): {sol.first_player_win:.10f}")
@@ -97,7 +97,7 @@ def _compare(args: argparse.Namespace) -> int:
     rules = _rules(args)
     a = parse_sequential_policy(args.policy_a, rules)
     b = parse_sequential_policy(args.policy_b, rules)
-    c = compare(a, b, rules)
+    c = compare(a, b, rules=rules)
     print(f"{rules}: {args.policy_a} against {args.policy_b}")
     print(f"A first  {c.first:.6f}")
     print(f"A second {c.second:.6f}")

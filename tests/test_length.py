@@ -26,7 +26,7 @@ def test_pmf_sums_to_one_and_first_wins_matches_compare():
     ):
         d = game_length(hold_at(n), hold_at(n + 3), rules)
         assert d.pmf.sum() + d.tail == pytest.approx(1.0, abs=1e-12)
-        c = compare(hold_at(n), hold_at(n + 3), rules)
+        c = compare(hold_at(n), hold_at(n + 3), rules=rules)
         assert d.first_wins == pytest.approx(c.first, abs=1e-9)
 
 
@@ -34,9 +34,9 @@ def test_pmf_sums_to_one_and_first_wins_matches_compare():
     "rules", [Rules(goal=50), Rules(goal=50, dice=2), Rules(goal=40, dice=2, double_trouble=True)], ids=str
 )
 def test_mean_turns_against_simulator(rules):
-    opt = solve(rules)
+    opt = solve(rules=rules)
     d = game_length(opt, hold_at(12), rules)
-    games = play(opt, hold_at(12), rules, games=20_000, rng=2024)
+    games = play(opt, hold_at(12), rules=rules, games=20_000, rng=2024)
     mean, se = games.mean_turns
     assert abs(mean - d.mean) < 4 * se
     p, se_p = games.first_win_rate
@@ -46,7 +46,7 @@ def test_mean_turns_against_simulator(rules):
 def test_single_player_against_simulator():
     rules = Rules(goal=60, dice=2)
     d = single_player(15, rules)
-    games = play(hold_at(15), np.zeros((60, 60, 60), dtype=bool), rules, games=20_000, rng=7)
+    games = play(hold_at(15), np.zeros((60, 60, 60), dtype=bool), rules=rules, games=20_000, rng=7)
     # the opponent never rolls (passes at 0), so A's turns are the odd ones
     a_turns = (games.turns + 1) // 2
     se = a_turns.std(ddof=1) / np.sqrt(a_turns.size)
@@ -59,4 +59,4 @@ def test_validation():
     with pytest.raises(ValueError, match="n must"):
         single_player(0)
     with pytest.raises(ValueError, match="games"):
-        play(hold_at(3), hold_at(3), Rules(goal=5), games=0)
+        play(hold_at(3), hold_at(3), rules=Rules(goal=5), games=0)

@@ -11,7 +11,7 @@ from pigtheory.sequential.turns import turn_matrix
 @pytest.mark.parametrize("rules", [Rules(goal=30), Rules.piglet(goal=8), Rules(goal=30, dice=2)])
 def test_same_policy_first_plus_second_is_one(rules):
     for pol in (hold_at(4), hold_at(11)):
-        c = compare(pol, pol, rules)
+        c = compare(pol, pol, rules=rules)
         assert c.first + c.second == pytest.approx(1.0, abs=1e-12)
         assert c.average == pytest.approx(0.5, abs=1e-12)
 
@@ -25,13 +25,13 @@ def test_turn_matrix_rows_sum_to_one():
 
 def test_optimal_beats_every_hold_at():
     rules = Rules(goal=40)
-    opt = solve(rules)
-    assert compare(opt, opt, rules).first == pytest.approx(opt.first_player_win, abs=1e-13)
+    opt = solve(rules=rules)
+    assert compare(opt, opt, rules=rules).first == pytest.approx(opt.first_player_win, abs=1e-13)
     for n in range(1, 41, 3):
-        c = compare(opt, hold_at(n), rules)
+        c = compare(opt, hold_at(n), rules=rules)
         assert c.average > 0.5
         # zero-sum: deviating from optimal against optimal never gains, first or second
-        dev = compare(hold_at(n), opt, rules)
+        dev = compare(hold_at(n), opt, rules=rules)
         assert dev.first <= opt.first_player_win + 1e-12
         assert dev.second <= 1 - opt.first_player_win + 1e-12
 
@@ -42,7 +42,7 @@ def test_exact_compare_agrees_with_iteration_for_one_die():
 
     ta = turn_matrix(roll_table(hold_at(8), rules), rules)
     tb = turn_matrix(roll_table(hold_at(13), rules), rules)
-    exact = compare(hold_at(8), hold_at(13), rules)
+    exact = compare(hold_at(8), hold_at(13), rules=rules)
     va, vb, _, res = _iterate(ta, tb, rules, 1e-14, 10_000)
     assert res < 1e-14
     assert np.max(np.abs(va - exact.value_a)) < 1e-12
@@ -51,8 +51,8 @@ def test_exact_compare_agrees_with_iteration_for_one_die():
 
 def test_counter_policy_order_does_not_matter():
     rules = Rules(goal=30)
-    a = compare(scoring_turns(3), hold_at(10), rules)
-    b = compare(hold_at(10), scoring_turns(3), rules)
+    a = compare(scoring_turns(3), hold_at(10), rules=rules)
+    b = compare(hold_at(10), scoring_turns(3), rules=rules)
     assert a.first == pytest.approx(1 - b.second, abs=1e-13)
     assert a.second == pytest.approx(1 - b.first, abs=1e-13)
 
@@ -75,8 +75,8 @@ def test_practical_policy_rules():
 
 def test_bad_policies():
     with pytest.raises(ValueError, match="shape"):
-        compare(np.zeros((3, 3, 3), dtype=bool), hold_at(3), Rules(goal=5))
+        compare(np.zeros((3, 3, 3), dtype=bool), hold_at(3), rules=Rules(goal=5))
     with pytest.raises(ValueError, match="counter"):
-        compare(scoring_turns(2), scoring_turns(3), Rules(goal=10))
+        compare(scoring_turns(2), scoring_turns(3), rules=Rules(goal=10))
     with pytest.raises(ValueError, match="integer"):
         pace_race(d=0)

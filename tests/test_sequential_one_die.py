@@ -13,7 +13,7 @@ from pigtheory.sequential.model import roll_model
 def test_piglet_goal_2_hand_computed():
     # Solving Neller's six equations by hand (every state flips):
     # P110 = 2/3, P100 = 4/5, P010 = 2/5, P011 = 3/5, P000 = 4/7, P001 = 5/7.
-    v = solve_exact(Rules.piglet(goal=2))
+    v = solve_exact(rules=Rules.piglet(goal=2))
     expected = {
         (1, 1, 0): Fraction(2, 3),
         (1, 0, 0): Fraction(4, 5),
@@ -23,7 +23,7 @@ def test_piglet_goal_2_hand_computed():
         (0, 0, 1): Fraction(5, 7),
     }
     assert v == expected
-    sol = solve(Rules.piglet(goal=2))
+    sol = solve(rules=Rules.piglet(goal=2))
     assert sol.roll[sol.roll.shape[0] - 1, 0, 0]
     live = ~np.isnan(sol.value)
     assert np.all(sol.roll[live])  # N.2: always flip
@@ -46,9 +46,9 @@ def _bellman_exact(v, rules):
 
 @pytest.mark.parametrize("rules", [Rules.piglet(goal=3), Rules.piglet(goal=5), Rules(goal=4)])
 def test_exact_rationals_solve_the_equations(rules):
-    v = solve_exact(rules)
+    v = solve_exact(rules=rules)
     _bellman_exact(v, rules)
-    sol = solve(rules)
+    sol = solve(rules=rules)
     for key, p in v.items():
         assert sol.value[key] == pytest.approx(float(p), abs=1e-14)
 
@@ -57,7 +57,7 @@ def test_piglet_goal_3_hand_computed():
     # By hand, every state flips: P220 = (1 - P220)/2 + 1/2 = 2/3; with x = P210, y = P120:
     # x = (1 - y)/2 + 1/2 and y = (1 - x)/2 + P121/2, P121 = (1 - x)/2 + 1/2 (> hold 1/3),
     # so x = 4/5, y = 2/5, P121 = 3/5.
-    v = solve_exact(Rules.piglet(goal=3))
+    v = solve_exact(rules=Rules.piglet(goal=3))
     assert v[2, 2, 0] == Fraction(2, 3)
     assert (v[2, 1, 0], v[1, 2, 0], v[1, 2, 1]) == (Fraction(4, 5), Fraction(2, 5), Fraction(3, 5))
     assert v[0, 0, 0] == Fraction(6, 11)
@@ -65,8 +65,8 @@ def test_piglet_goal_3_hand_computed():
 
 @pytest.mark.parametrize("rules", [Rules(goal=10), Rules(goal=25), Rules.piglet(goal=10)])
 def test_exact_solver_agrees_with_value_iteration(rules):
-    a = solve(rules)
-    b = value_iteration(rules, tol=1e-14)
+    a = solve(rules=rules)
+    b = value_iteration(rules=rules, tol=1e-14)
     assert np.array_equal(np.isnan(a.value), np.isnan(b.value))
     assert np.nanmax(np.abs(a.value - b.value)) < 1e-11
     assert np.array_equal(a.roll, b.roll)
@@ -74,7 +74,7 @@ def test_exact_solver_agrees_with_value_iteration(rules):
 
 
 def test_goal_100_first_player_and_non_threshold_policy():
-    sol = solve(Rules())
+    sol = solve(rules=Rules())
     # N.4: Neller & Presser's 0.5306
     assert sol.first_player_win == pytest.approx(0.5306, abs=5e-5)
     # At (0, 57) the optimal player holds at 29 but, past it, would roll again at 98:
@@ -91,7 +91,7 @@ def test_goal_100_first_player_and_non_threshold_policy():
 
 
 def test_symmetry_and_bounds():
-    sol = solve(Rules(goal=40))
+    sol = solve(rules=Rules(goal=40))
     v = sol.value
     live = ~np.isnan(v)
     assert np.all((v[live] >= 0) & (v[live] <= 1))
@@ -103,8 +103,8 @@ def test_symmetry_and_bounds():
 
 def test_validation():
     with pytest.raises(ValueError, match="players"):
-        solve(Rules(players=3))
+        solve(rules=Rules(players=3))
     with pytest.raises(ValueError, match="tol"):
-        value_iteration(Rules(goal=5), tol=0)
+        value_iteration(rules=Rules(goal=5), tol=0)
     with pytest.raises(ValueError, match="goal"):
-        solve_exact(Rules(goal=50))
+        solve_exact(rules=Rules(goal=50))

@@ -8,7 +8,7 @@ from pigtheory.sequential import base_pace_race, compare, pace_race, scoring_tur
 
 @pytest.fixture(scope="module")
 def optimal():
-    return solve(Rules())
+    return solve(rules=Rules())
 
 
 @pytest.mark.parametrize(
@@ -23,7 +23,7 @@ def optimal():
     ids=str,
 )
 def test_neller_presser_advantages(optimal, policy, advantage, tol):
-    c = compare(optimal, policy, Rules())
+    c = compare(optimal, policy, rules=Rules())
     assert 2 * c.average - 1 == pytest.approx(advantage, abs=tol)
 
 
@@ -31,7 +31,7 @@ def test_neller_presser_advantages(optimal, policy, advantage, tol):
 def test_zhu_ma_two_dice_hold_at_23():
     # Zhu & Ma, Stats 5 (2022), Table A1 (goal 100) and Table A2 (hold at 23)
     rules = Rules(dice=2)
-    opt = solve(rules)
+    opt = solve(rules=rules)
     assert opt.first_player_win == pytest.approx(0.5196, abs=5e-5)
-    c = compare(opt, hold_at(23), rules)
+    c = compare(opt, hold_at(23), rules=rules)
     assert (c.first, c.second, c.average) == pytest.approx((0.5444, 0.5061, 0.5253), abs=5e-4)

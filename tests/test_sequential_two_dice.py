@@ -21,8 +21,8 @@ def test_roll_model_two_dice():
 
 def test_turn_sweeps_agree_with_value_iteration():
     rules = Rules(goal=20, dice=2)
-    a = solve(rules, tol=1e-14)
-    b = value_iteration(rules, tol=1e-14)
+    a = solve(rules=rules, tol=1e-14)
+    b = value_iteration(rules=rules, tol=1e-14)
     assert a.residual < 1e-14
     assert np.nanmax(np.abs(a.value - b.value)) < 1e-11
     assert np.array_equal(a.roll, b.roll)
@@ -31,8 +31,8 @@ def test_turn_sweeps_agree_with_value_iteration():
 def test_double_trouble_boundary_matches_explicit_forced_rolls():
     # Z22.6: past the goal after a double, the turn total no longer matters
     rules = Rules(goal=25, dice=2, double_trouble=True)
-    a = solve_two_dice(rules, tol=1e-14)
-    b = solve_two_dice(rules, tol=1e-14, explicit_tail=150)
+    a = solve_two_dice(rules=rules, tol=1e-14)
+    b = solve_two_dice(rules=rules, tol=1e-14, explicit_tail=150)
     assert np.nanmax(np.abs(a.value - b.value)) < 1e-12
     assert np.array_equal(a.roll, b.roll)
     assert a.value.shape == (25, 25, 25, 2)
@@ -41,7 +41,7 @@ def test_double_trouble_boundary_matches_explicit_forced_rolls():
 
 def test_double_trouble_equations_hold():
     rules = Rules(goal=16, dice=2, double_trouble=True)
-    sol = solve(rules, tol=1e-14)
+    sol = solve(rules=rules, tol=1e-14)
     v = sol.value
     g = rules.goal
     v0 = v[:, :, 0, 0]
@@ -64,17 +64,17 @@ def test_double_trouble_equations_hold():
 
 def test_two_dice_compare_and_best_response():
     rules = Rules(goal=30, dice=2, double_trouble=True)
-    opt = solve(rules, tol=1e-13)
-    c = compare(opt, opt, rules)
+    opt = solve(rules=rules, tol=1e-13)
+    c = compare(opt, opt, rules=rules)
     assert c.first == pytest.approx(opt.first_player_win, abs=1e-10)
     assert c.first + c.second == pytest.approx(1, abs=1e-10)
     for n in (5, 10, 15, 20):
-        assert compare(opt, hold_at(n), rules).average > 0.5
-        assert compare(hold_at(n), opt, rules).first <= opt.first_player_win + 1e-10
+        assert compare(opt, hold_at(n), rules=rules).average > 0.5
+        assert compare(hold_at(n), opt, rules=rules).first <= opt.first_player_win + 1e-10
 
 
 def test_validation():
     with pytest.raises(ValueError, match="dice"):
-        solve_two_dice(Rules(goal=10))
+        solve_two_dice(rules=Rules(goal=10))
     with pytest.raises(ValueError, match="tol"):
-        solve(Rules(goal=10, dice=2), tol=-1)
+        solve(rules=Rules(goal=10, dice=2), tol=-1)

@@ -20,11 +20,11 @@ CLAIMS = [("N.3", "slides", 505_000, 0), ("N.4", "Neller & Presser 2004", 0.5306
 
 def main() -> tuple[list[Row], str]:
     t0 = time.perf_counter()
-    sol = solve(Rules())
+    sol = solve(rules=Rules())
     t_exact = time.perf_counter() - t0
     states = int(np.sum(~np.isnan(sol.value)))
-    check = value_iteration(Rules(goal=30), tol=1e-13)
-    small = solve(Rules(goal=30))
+    check = value_iteration(rules=Rules(goal=30), tol=1e-13)
+    small = solve(rules=Rules(goal=30))
     rows = [
         exact(
             "N.3", SOURCE + ", slides", "number of equations (states (i, j, k), i + k < 100)", 505_000, states

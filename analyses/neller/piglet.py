@@ -31,10 +31,10 @@ CLAIMS = [("N.1", "Piglet Solved", "hold-value table, goal 10", 0), ("N.2", "Pig
 
 def main() -> tuple[list[Row], str]:
     rules = Rules.piglet(goal=10)
-    sol = solve(rules)
+    sol = solve(rules=rules)
     ours = sol.hold_thresholds()
     bad = np.argwhere(ours != SLIDE)
-    v = solve_exact(rules)
+    v = solve_exact(rules=rules)
     notes = []
     for i, j in bad:
         k = int(ours[i, j])
@@ -53,9 +53,9 @@ def main() -> tuple[list[Row], str]:
         REPRODUCED if not len(bad) else DIFFERS,
         "; ".join(notes) + ("; the slide's other 98 cells agree" if len(bad) else ""),
     )
-    two = solve(Rules.piglet(goal=2))
+    two = solve(rules=Rules.piglet(goal=2))
     always = bool(np.all(two.roll[~np.isnan(two.value)]))
-    exact2 = solve_exact(Rules.piglet(goal=2))
+    exact2 = solve_exact(rules=Rules.piglet(goal=2))
     rows = [
         row,
         exact(

@@ -42,13 +42,13 @@ CLAIMS = [(cid, SOURCE, paper, tol) for cid, _, _, paper, tol in CASES]
 
 def main() -> tuple[list[Row], str]:
     rules = Rules()
-    opt = solve(rules)
+    opt = solve(rules=rules)
     rows, lines = (
         [],
         ["| policy | optimal first | optimal second | average | advantage |", "|---|---|---|---|---|"],
     )
     for cid, name, policy, paper, tol in CASES:
-        c = compare(opt, policy, rules)
+        c = compare(opt, policy, rules=rules)
         adv = 2 * c.average - 1
         rows.append(
             numeric(

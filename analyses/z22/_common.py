@@ -88,11 +88,11 @@ def optimal_vs_hold_at(rules: Rules) -> np.ndarray:
     """Rows (n, first, second, average) of the optimal policy against hold at n = 10..35."""
 
     def compute() -> dict[str, np.ndarray]:
-        opt = cached_solve(rules)
+        opt = cached_solve(rules=rules)
         bar = Progress(len(NS), f"optimal vs hold at n ({rules})")
         rows = []
         for n in NS:
-            c = compare(opt, hold_at(n), rules)
+            c = compare(opt, hold_at(n), rules=rules)
             rows.append((n, c.first, c.second, c.average))
             bar.update()
         bar.close()

@@ -20,7 +20,7 @@ TOL = 1e-10  # sweeps stop below this change; ample for four digits
 
 
 def first_player(goal: int) -> tuple[float, int, float]:
-    sol = cached_solve(Rules(goal=goal, dice=2), tol=TOL)
+    sol = cached_solve(rules=Rules(goal=goal, dice=2), tol=TOL)
     return sol.first_player_win, sol.iterations, sol.residual
 
 

@@ -24,8 +24,8 @@ CLAIMS = [("Z22.6", "section 4, eq. (6)", "boundary P(i,j,k,1) for i + k >= goal
 
 
 def main() -> tuple[list[Row], str]:
-    a = cached_solve(DT)
-    b = solve_two_dice(DT, tol=1e-12, explicit_tail=150)
+    a = cached_solve(rules=DT)
+    b = solve_two_dice(rules=DT, tol=1e-12, explicit_tail=150)
     diff = float(np.nanmax(np.abs(a.value - b.value)))
     same_policy = bool(np.array_equal(a.roll, b.roll))
     rows = [

@@ -45,7 +45,7 @@ def main() -> tuple[list[Row], str]:
     ]
     ours_dt_opt = None
     for game, (rules, n) in GAMES_OF.items():
-        opt = cached_solve(rules)
+        opt = cached_solve(rules=rules)
         pairs = {
             "optimal vs hold at n": (opt, hold_at(n)),
             "hold at n vs optimal": (hold_at(n), opt),

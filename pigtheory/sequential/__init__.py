@@ -7,9 +7,11 @@ See :mod:`pigtheory.sequential.model`.
 
 from __future__ import annotations
 
+from ..engine import ENGINES
 from ..rules import Rules
+from ..validation import check_choice, check_int, check_progress, check_tol
 from .compare import Comparison, compare
-from .model import SequentialSolution
+from .model import SequentialSolution, check_rules
 from .one_die import solve_exact, solve_one_die
 from .play import Games, play
 from .policies import base_pace_race, pace_race, roll_table, scoring_turns
@@ -36,24 +38,51 @@ __all__ = [
 
 
 def solve(
-    rules: Rules = Rules(), tol: float = 1e-12, max_iter: int = 100_000, progress: bool | None = None
+    *,
+    rules: Rules = Rules(),
+    tol: float = 1e-12,
+    max_iter: int = 100_000,
+    engine: str = "auto",
+    progress: bool | None = None,
 ) -> SequentialSolution:
     """Optimal two-player sequential play.
 
     One die (and Piglet): exact backward induction by score levels
     (:func:`~pigtheory.sequential.one_die.solve_one_die`; ``tol`` and ``max_iter`` unused).
     Two dice and Double Trouble: value iteration by whole turns until the largest change of
-    the start-of-turn values is below ``tol`` (:mod:`pigtheory.sequential.two_dice`).
+    the start-of-turn values is below ``tol`` (:mod:`pigtheory.sequential.two_dice`), with a
+    :class:`~pigtheory.validation.ConvergenceWarning` if ``max_iter`` sweeps do not get there.
+
+    Parameters
+    ----------
+    rules : Rules
+        Two players; one die, two dice or Double Trouble.
+    tol : float
+        Two dice: stop when a sweep changes the start-of-turn values by less (> 0).
+    max_iter : int
+        Two dice: at most this many sweeps (>= 1).
+    engine : {"auto", "numba", "numpy"}
+        One die: the compiled level pass or the batched numpy one (the same values to
+        rounding, the same choices); ``"auto"`` decides by the size of the solve
+        (:func:`pigtheory.engine.choose_engine`). Two dice have the numpy sweeps only:
+        ``"numba"`` is a ``ValueError`` there.
+    progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
 
     Examples
     --------
-    >>> round(solve(Rules.piglet(goal=2)).first_player_win, 6)
+    >>> round(solve(rules=Rules.piglet(goal=2)).first_player_win, 6)
     0.571429
     """
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
+    check_rules(rules)
+    tol = check_tol(tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    check_choice("engine", engine, ENGINES)
+    check_progress(progress)
     if rules.dice == 1:
-        return solve_one_die(rules, progress=progress)
+        return solve_one_die(rules=rules, engine=engine, progress=progress)
+    if engine == "numba":
+        raise ValueError("engine: 'numba' is for one die; two-dice Pig has the numpy sweeps only")
     from .two_dice import solve_two_dice
 
-    return solve_two_dice(rules, tol=tol, max_iter=max_iter, progress=progress)
+    return solve_two_dice(rules=rules, tol=tol, max_iter=max_iter, progress=progress)

@@ -32,12 +32,14 @@ Zhu & Ma, Stats 5 (2022), Tables A2 and A3.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..rules import Rules
+from ..validation import ConvergenceWarning, check_int, check_tol
 from .model import check_rules
 from .policies import roll_tables
 from .turns import turn_matrix
@@ -70,7 +72,7 @@ class Comparison:
 
 
 def compare(
-    policy_a: Any, policy_b: Any, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 100_000
+    policy_a: Any, policy_b: Any, *, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 100_000
 ) -> Comparison:
     """Win probabilities of policy A against policy B, A first, A second and the average.
 
@@ -80,16 +82,20 @@ def compare(
         Sequential solutions, ``hold_at(n)``, practical policies, or bool roll tables.
     rules : Rules
     tol, max_iter
-        Two dice only: stop iterating when the largest change is below ``tol``.
+        Two dice only: stop iterating when the largest change is below ``tol`` (> 0), after at
+        most ``max_iter`` sweeps (>= 1; stopping there warns with
+        :class:`~pigtheory.validation.ConvergenceWarning`).
 
     Examples
     --------
     >>> from pigtheory import hold_at
-    >>> c = compare(hold_at(3), hold_at(3), Rules(goal=6))
+    >>> c = compare(hold_at(3), hold_at(3), rules=Rules(goal=6))
     >>> round(c.first + c.second, 12)
     1.0
     """
     check_rules(rules)
+    tol = check_tol(tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
     ta = roll_tables(policy_a, rules)
     tb = roll_tables(policy_b, rules)
     if ta.shape[0] > 1 and tb.shape[0] > 1:
@@ -106,6 +112,13 @@ def compare(
         if len(mats_a) > 1:
             raise ValueError("policy: counters are supported with one die only")
         va, vb, iterations, residual = _iterate(mats_a[0], mat_b, rules, tol, max_iter)
+        if residual >= tol:
+            warnings.warn(
+                f"policy comparison stopped after max_iter={max_iter} sweeps with largest change "
+                f"{residual:.3g} >= tol={tol:g}",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         method = "Gauss-Seidel iteration of the turn equations"
     first, second = float(va[0, 0, 0]), 1.0 - float(vb[0, 0, 0])
     if swap:  # we solved "B against A"

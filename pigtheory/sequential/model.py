@@ -23,6 +23,7 @@ import numpy as np
 
 from ..results import Solution
 from ..rules import Rules
+from ..validation import check_rules as _check_rules
 
 __all__ = ["RollModel", "roll_model", "SequentialSolution", "check_rules"]
 
@@ -93,8 +94,8 @@ def roll_model(rules: Rules) -> RollModel:
 
 
 def check_rules(rules: Rules) -> Rules:
-    if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
+    """Rules of sequential Pig: a :class:`~pigtheory.Rules` with two players."""
+    _check_rules(rules)
     if rules.players != 2:
         raise ValueError(f"rules.players must be 2 for sequential Pig, got {rules.players}")
     return rules

@@ -20,8 +20,15 @@ solved from ``s = 2 (goal - 1)`` down to 0. On one level, and for a guessed valu
 of ``y`` once the roll/hold choices are fixed; a backward pass over k gives ``a``, ``b`` and
 the choices, and the two start values of each pair (i, j), (j, i) then follow from a 2x2
 linear system. This is policy iteration restricted to the level: repeated until the choices
-no longer change (usually two passes), after which the values solve the equations exactly
-(up to rounding). Every pair of the level is handled at once (vectorised).
+no longer change (one pass for most pairs, at most four seen), after which the values solve the
+equations exactly (up to rounding). Ties go to holding for ``k >= 1`` and to rolling at
+``k = 0``, within ``1e-13``.
+
+Two engines run this algorithm: ``"numpy"`` (the reference) handles every pair of a level at
+once with batched array operations; ``"numba"`` (:mod:`pigtheory.sequential.kernels`) runs
+each pair on its own in compiled loops and writes the result arrays directly, with no
+temporaries beyond one column per pair. The two give the same choices and the same values to
+rounding (tested to 1e-12).
 
 :func:`solve_exact` runs the same algorithm in rational arithmetic for small goals.
 
@@ -34,12 +41,15 @@ T. W. Neller and C. G. M. Presser, "Optimal play of the dice game Pig", The UMAP
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import numpy as np
 
-from ..progress import ProgressBar
+from ..engine import choose_engine
+from ..progress import progress_bar
 from ..rules import Rules
+from ..validation import ConvergenceWarning, check_int, check_progress
 from .model import SequentialSolution, check_rules, roll_model
 
 __all__ = ["solve_one_die", "solve_exact"]
@@ -100,7 +110,11 @@ def _greedy(acc, hold, y):
 
 
 def solve_one_die(
-    rules: Rules = Rules(), progress: bool | None = None, max_passes: int = 50
+    *,
+    rules: Rules = Rules(),
+    engine: str = "auto",
+    progress: bool | None = None,
+    max_passes: int = 50,
 ) -> SequentialSolution:
     """Optimal two-player sequential Pig with one die (any faces, Piglet's coin), exactly.
 
@@ -108,24 +122,77 @@ def solve_one_die(
     ----------
     rules : Rules
         ``dice=1``, ``players=2``.
+    engine : {"auto", "numba", "numpy"}
+        The level pass as compiled loops or as batched numpy (the reference); the same
+        values to rounding and the same choices. ``"auto"`` decides by the size of the solve,
+        ``goal**2 (goal + 1)`` state-action pairs (:func:`pigtheory.engine.choose_engine`;
+        numba from goal 144 on with ``NUMBA_WORK`` = 3 million).
     progress : bool, optional
         Show a progress bar (default: when stderr is a terminal).
     max_passes : int
-        Cap on the policy-iteration passes per level (two or three are usual).
+        Cap on the policy-iteration passes per pair of partner states (one is usual, four the
+        most seen up to goal 500); reaching it warns with
+        :class:`~pigtheory.validation.ConvergenceWarning`.
 
     Returns
     -------
     SequentialSolution
-        ``iterations`` = total passes over all levels; ``residual`` = the largest violation of
-        the equations left (rounding only).
+        ``iterations`` = total passes over all levels (a level counts the passes of its
+        slowest pair); ``residual`` = the largest violation of the equations left (rounding
+        only: near-ties the choices may take either way).
 
     Examples
     --------
-    >>> sol = solve_one_die(Rules.piglet(goal=2))
+    >>> sol = solve_one_die(rules=Rules.piglet(goal=2))
     >>> round(sol.first_player_win, 10), 4 / 7
     (0.5714285714, 0.5714285714285714)
     """
     _check(rules)
+    max_passes = check_int("max_passes", max_passes, low=1)
+    check_progress(progress)
+    g = rules.goal
+    if choose_engine(engine, g * g * (g + 1)) == "numba":
+        value, roll, passes, residual, stuck = _levels_numba(rules, progress, max_passes)
+    else:
+        value, roll, passes, residual, stuck = _levels_numpy(rules, progress, max_passes)
+    if stuck:
+        warnings.warn(
+            f"policy iteration stopped at max_passes={max_passes} on {stuck} pair(s) of states "
+            f"with largest violation {residual:.3g} >= tie tolerance {_TIE:g}",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return SequentialSolution(
+        value, roll, passes, residual, "exact backward induction by score levels", rules
+    )
+
+
+def _levels_numba(rules: Rules, progress: bool | None, max_passes: int):
+    """The compiled engine: levels in a few chunks, so that a progress bar can move."""
+    from .kernels import one_die
+
+    kernel = one_die()
+    g = rules.goal
+    model = roll_model(rules)
+    pvec = np.ascontiguousarray(model.free_vector(), dtype=np.float64)
+    p_bust = float(model.p_bust)
+    v0 = np.zeros((g, 2 * g + 1))
+    value = np.empty((g, g, g))  # every entry is written (NaN where i + k >= goal)
+    roll = np.zeros((g, g, g), dtype=np.bool_)
+    out = np.zeros(3)
+    n_levels = 2 * g - 1
+    chunks = 1 if g < 100 else 50
+    edges = np.linspace(n_levels, 0, chunks + 1).round().astype(int)  # levels s = edge - 1 ...
+    with progress_bar(n_levels, "sequential one die", progress) as bar:
+        for hi, lo in zip(edges[:-1], edges[1:], strict=True):
+            if hi > lo:
+                kernel(g, int(hi) - 1, int(lo), pvec, p_bust, _TIE, max_passes, v0, value, roll, out)
+                bar.update(int(hi - lo))
+    return value, roll, int(out[0]), float(out[2]), int(out[1])
+
+
+def _levels_numpy(rules: Rules, progress: bool | None, max_passes: int):
+    """The reference engine: every pair of a level at once, one batched pass per iteration."""
     g = rules.goal
     model = roll_model(rules)
     pvec = model.free_vector()
@@ -134,42 +201,43 @@ def solve_one_die(
     value = np.full((g, g, g), np.nan)
     roll = np.zeros((g, g, g), dtype=bool)
     ks = np.arange(g)
-    passes, residual = 0, 0.0
-    bar = ProgressBar(2 * g - 1, "sequential one die", progress)
-    for s in range(2 * g - 2, -1, -1):
-        i = np.arange(max(0, s - g + 1), min(s, g - 1) + 1)
-        j = s - i
-        partner = i.size - 1 - np.arange(i.size)
-        top = g - i[0]  # no state of this level has a larger turn total
-        hold = 1.0 - v0[j[None, :], i[None, :] + ks[:top, None]]
-        # extrapolate the partner's start value from the two levels above
-        y = np.clip(2.0 * v0[j, i + 1] - v0[j, i + 2], 0.0, 1.0)
-        for _ in range(max_passes):
-            ab, acc, choice = _level_pass(y, hold, pvec, p_bust)
-            passes += 1
-            a, b = ab[0, 0], ab[0, 1]
-            x = (a + b * a[partner]) / (1.0 - b * b[partner])
-            y = x[partner]
-            # Policy iteration: stop when the choices are greedy at their own fixed point.
-            new_choice, gap = _greedy(acc, hold, y)
-            if np.all((new_choice == choice) | (np.abs(gap) < _TIE)):
-                break
-        # what is left: equations violated by near-ties the choices may take either way
-        residual = max(residual, float(np.max(np.abs(gap[new_choice != choice]), initial=0.0)))
-        vals = ab[:, 0, :] + ab[:, 1, :] * y  # (k, n)
-        v0[i, j] = vals[0]
-        for lane in range(i.size):
-            t = g - i[lane]
-            value[i[lane], j[lane], :t] = vals[:t, lane]
-            roll[i[lane], j[lane], :t] = choice[:t, lane]
-        bar.update()
-    bar.close()
-    return SequentialSolution(
-        value, roll, passes, residual, "exact backward induction by score levels", rules
-    )
+    passes, residual, stuck = 0, 0.0, 0
+    with progress_bar(2 * g - 1, "sequential one die", progress) as bar:
+        for s in range(2 * g - 2, -1, -1):
+            i = np.arange(max(0, s - g + 1), min(s, g - 1) + 1)
+            j = s - i
+            partner = i.size - 1 - np.arange(i.size)
+            top = g - i[0]  # no state of this level has a larger turn total
+            hold = 1.0 - v0[j[None, :], i[None, :] + ks[:top, None]]
+            # extrapolate the partner's start value from the two levels above
+            y = np.clip(2.0 * v0[j, i + 1] - v0[j, i + 2], 0.0, 1.0)
+            for _ in range(max_passes):
+                ab, acc, choice = _level_pass(y, hold, pvec, p_bust)
+                passes += 1
+                a, b = ab[0, 0], ab[0, 1]
+                x = (a + b * a[partner]) / (1.0 - b * b[partner])
+                y = x[partner]
+                # Policy iteration: stop when the choices are greedy at their own fixed point.
+                new_choice, gap = _greedy(acc, hold, y)
+                settled = (new_choice == choice) | (np.abs(gap) < _TIE)
+                if np.all(settled):
+                    break
+            else:
+                bad = ~np.all(settled, axis=0)
+                stuck += int(np.count_nonzero((bad | bad[partner])[: (i.size + 1) // 2]))
+            # what is left: equations violated by near-ties the choices may take either way
+            residual = max(residual, float(np.max(np.abs(gap[new_choice != choice]), initial=0.0)))
+            vals = ab[:, 0, :] + ab[:, 1, :] * y  # (k, n)
+            v0[i, j] = vals[0]
+            for lane in range(i.size):
+                t = g - i[lane]
+                value[i[lane], j[lane], :t] = vals[:t, lane]
+                roll[i[lane], j[lane], :t] = choice[:t, lane]
+            bar.update()
+    return value, roll, passes, residual, stuck
 
 
-def solve_exact(rules: Rules) -> dict[tuple[int, int, int], Fraction]:
+def solve_exact(*, rules: Rules) -> dict[tuple[int, int, int], Fraction]:
     """Exact rational values ``{(i, j, k): P}`` of one-die sequential Pig for a small goal.
 
     The algorithm of :func:`solve_one_die` in :class:`fractions.Fraction` arithmetic; the
@@ -177,7 +245,7 @@ def solve_exact(rules: Rules) -> dict[tuple[int, int, int], Fraction]:
 
     Examples
     --------
-    >>> v = solve_exact(Rules.piglet(goal=2))
+    >>> v = solve_exact(rules=Rules.piglet(goal=2))
     >>> v[0, 0, 0], v[1, 1, 0]
     (Fraction(4, 7), Fraction(2, 3))
     """

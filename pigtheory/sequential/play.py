@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
+from ..validation import check_int
 from .model import check_rules
 from .policies import roll_table
 
@@ -49,7 +50,9 @@ class Games:
         return float(t.mean()), float(t.std(ddof=1) / np.sqrt(t.size))
 
 
-def play(policy_a: Any, policy_b: Any, rules: Rules = Rules(), games: int = 10_000, rng: Any = None) -> Games:
+def play(
+    policy_a: Any, policy_b: Any, *, rules: Rules = Rules(), games: int = 10_000, rng: Any = None
+) -> Games:
     """Play ``games`` sequential games, A moving first.
 
     Parameters
@@ -64,13 +67,12 @@ def play(policy_a: Any, policy_b: Any, rules: Rules = Rules(), games: int = 10_0
     Examples
     --------
     >>> from pigtheory import hold_at
-    >>> g = play(hold_at(2), hold_at(2), Rules.piglet(goal=2), games=2000, rng=1)
+    >>> g = play(hold_at(2), hold_at(2), rules=Rules.piglet(goal=2), games=2000, rng=1)
     >>> 0.5 < g.first_win_rate[0] < 0.65
     True
     """
     check_rules(rules)
-    if not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be an integer >= 1, got {games!r}")
+    games = check_int("games", games, low=1)
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     g = rules.goal
     tables = np.stack([roll_table(policy_a, rules), roll_table(policy_b, rules)])

@@ -34,9 +34,12 @@ states with at least 3 sticks in the lid and the strategy description.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
+
+from ..validation import ConvergenceWarning, check_int, check_tol
 
 __all__ = ["SuperSixSolution", "super_six"]
 
@@ -78,7 +81,7 @@ def _states(sticks: int) -> list[tuple[int, int, int, int]]:
     ]
 
 
-def super_six(sticks: int = 7, tol: float = 1e-15, max_iter: int = 100_000) -> SuperSixSolution:
+def super_six(sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000) -> SuperSixSolution:
     """Solve two-player Super Six with at most ``sticks`` sticks in play.
 
     Parameters
@@ -86,8 +89,10 @@ def super_six(sticks: int = 7, tol: float = 1e-15, max_iter: int = 100_000) -> S
     sticks : int
         Total number of sticks (lid and both hands), ``>= 2``.
     tol : float
-        Stop when the largest change of a sweep is below ``tol``.
+        Stop when the largest change of a sweep is below ``tol`` (> 0).
     max_iter : int
+        At most this many sweeps (>= 1); stopping there warns with
+        :class:`~pigtheory.validation.ConvergenceWarning`.
 
     Examples
     --------
@@ -96,10 +101,9 @@ def super_six(sticks: int = 7, tol: float = 1e-15, max_iter: int = 100_000) -> S
     >>> (i, j, k, l), throw, round(p, 7)
     ((5, 1, 1, 0), False, 0.5487083)
     """
-    if not isinstance(sticks, int) or isinstance(sticks, bool) or sticks < 2:
-        raise ValueError(f"sticks must be an integer >= 2, got {sticks!r}")
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol!r}")
+    sticks = check_int("sticks", sticks, low=2)
+    tol = check_tol(tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
     n = sticks
     states = _states(n)
     p = np.full((6, n + 1, n + 1, 2), np.nan)
@@ -128,4 +132,11 @@ def super_six(sticks: int = 7, tol: float = 1e-15, max_iter: int = 100_000) -> S
             p[i, j, k, forced] = new
             throw[i, j, k, forced] = go
         it += 1
+    if residual >= tol:
+        warnings.warn(
+            f"value iteration stopped after max_iter={max_iter} sweeps with largest change "
+            f"{residual:.3g} >= tol={tol:g}",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
     return SuperSixSolution(p, throw, it, float(residual), "value iteration (Gauss-Seidel)", n)

@@ -39,10 +39,13 @@ is a win (1) here.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..progress import ProgressBar
 from ..rules import Rules
+from ..validation import ConvergenceWarning, check_int, check_progress, check_tol
 from .model import SequentialSolution, check_rules, roll_model
 
 __all__ = ["solve_two_dice", "turn_sweep"]
@@ -118,6 +121,7 @@ def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: i
 
 
 def solve_two_dice(
+    *,
     rules: Rules = Rules(dice=2),
     tol: float = 1e-12,
     max_iter: int = 100_000,
@@ -133,7 +137,8 @@ def solve_two_dice(
     tol : float
         Stop when the largest change of the start-of-turn values in a sweep is below ``tol``.
     max_iter : int
-        Most sweeps.
+        Most sweeps (>= 1); stopping there warns with
+        :class:`~pigtheory.validation.ConvergenceWarning`.
     progress : bool, optional
     explicit_tail : int
         Double Trouble: follow the forced rolls this many points past the goal instead of
@@ -147,15 +152,17 @@ def solve_two_dice(
 
     Examples
     --------
-    >>> sol = solve_two_dice(Rules(goal=12, dice=2))
+    >>> sol = solve_two_dice(rules=Rules(goal=12, dice=2))
     >>> sol.residual < 1e-12, 0.5 < sol.first_player_win < 1
     (True, True)
     """
     check_rules(rules)
     if rules.dice != 2:
         raise ValueError(f"rules.dice must be 2 for the two-dice solver, got {rules.dice}")
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol!r}")
+    tol = check_tol(tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    check_progress(progress)
+    explicit_tail = check_int("explicit_tail", explicit_tail, low=0)
     g = rules.goal
     v = np.zeros((g, g))
     residual, sweeps = np.inf, 0
@@ -171,6 +178,13 @@ def solve_two_dice(
             bar.update(level - shown)
             shown = level
     bar.close()
+    if residual >= tol:
+        warnings.warn(
+            f"whole-turn value iteration stopped after max_iter={max_iter} sweeps with largest "
+            f"change {residual:.3g} >= tol={tol:g}",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
     _, (p0, p1, roll) = turn_sweep(v, rules, full=True, explicit_tail=explicit_tail)
     live = (np.arange(g)[:, None, None] + np.arange(g)[None, None, :]) < g
     value = np.where(live, p0, np.nan)

@@ -25,17 +25,24 @@ Neller & Presser, "Optimal play of the dice game Pig" (2004), value iteration (s
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..progress import ProgressBar
 from ..rules import Rules
+from ..validation import ConvergenceWarning, check_int, check_progress, check_tol
 from .model import SequentialSolution, check_rules, roll_model
 
 __all__ = ["value_iteration"]
 
 
 def value_iteration(
-    rules: Rules = Rules(), tol: float = 1e-12, max_iter: int = 100_000, progress: bool | None = None
+    *,
+    rules: Rules = Rules(),
+    tol: float = 1e-12,
+    max_iter: int = 100_000,
+    progress: bool | None = None,
 ) -> SequentialSolution:
     """Optimal sequential play by plain (Jacobi) value iteration over all states.
 
@@ -46,20 +53,27 @@ def value_iteration(
     tol : float
         Stop when the largest change of a sweep is below ``tol`` (> 0).
     max_iter : int
-        Most sweeps.
+        Most sweeps (>= 1); stopping there warns with
+        :class:`~pigtheory.validation.ConvergenceWarning`.
     progress : bool, optional
+
+    Returns
+    -------
+    SequentialSolution
+        ``iterations`` = sweeps, ``residual`` = the last sweep's largest change.
 
     Examples
     --------
-    >>> sol = value_iteration(Rules.piglet(goal=2))
+    >>> sol = value_iteration(rules=Rules.piglet(goal=2))
     >>> round(sol.first_player_win, 9)
     0.571428571
     """
     check_rules(rules)
     if rules.double_trouble:
         raise ValueError("rules.double_trouble: use pigtheory.sequential.solve for Double Trouble")
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol!r}")
+    tol = check_tol(tol)
+    max_iter = check_int("max_iter", max_iter, low=1)
+    check_progress(progress)
     g = rules.goal
     model = roll_model(rules)
     pb, pr = float(model.p_bust), float(model.p_reset)
@@ -87,6 +101,13 @@ def value_iteration(
         sweeps += 1
         bar.update()
     bar.close()
+    if residual >= tol:
+        warnings.warn(
+            f"value iteration stopped after max_iter={max_iter} sweeps with largest change "
+            f"{residual:.3g} >= tol={tol:g}",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
     v0 = np.zeros((g, 2 * g))
     v0[:, :g] = p[:, :, 0]
     hold = 1.0 - v0.ravel()[flat_idx].reshape(g, g, g)
