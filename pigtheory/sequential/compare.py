@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from ..results import Result
 from ..rules import Rules
 from .model import check_rules
 from .policies import roll_tables
@@ -46,7 +47,7 @@ __all__ = ["Comparison", "compare", "start_values"]
 
 
 @dataclass(frozen=True, eq=False)
-class Comparison:
+class Comparison(Result):
     """A's win probability against B going ``first``, ``second`` and their ``average``.
 
     ``value_a[c, i, j]`` / ``value_b[c, j, i]``: A's / B's win probability at the start of
