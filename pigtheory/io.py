@@ -16,7 +16,8 @@ A result or a policy is saved as one ``.npz`` archive (numpy's zip of ``.npy`` m
                   "rules": {"$object": "Rules", "module": "pigtheory.rules",
                             "fields": {"goal": 100, "die_faces": 6, ...}}, ...}}
 
-  Scalars (int, float, str, bool, None) are plain JSON; everything else is tagged:
+  Scalars (int, float, str, bool, None; numpy scalars become Python numbers) are plain
+  JSON; everything else is tagged:
   ``{"$array": member}``, ``{"$tuple": [...]}``, ``{"$dict": {...}}`` (string keys),
   ``{"$float": "nan"}`` (non-finite floats, so the JSON stays strict),
   ``{"$object": type, "module": ..., "fields": {...}}`` (the rules and nested policies:
@@ -43,8 +44,8 @@ Examples
 --------
 >>> import tempfile
 >>> from pigtheory import hold_at
->>> path = save(hold_at(25), Path(tempfile.mkdtemp()) / "policy.npz")
->>> load(path)
+>>> with tempfile.TemporaryDirectory() as folder:
+...     load(save(hold_at(25), Path(folder) / "policy.npz"))
 HoldAt(n=25)
 """
 
@@ -60,7 +61,7 @@ import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, overload
 
 import numpy as np
 
@@ -202,9 +203,11 @@ def _is_graph(obj: Any) -> bool:
 
 
 def _member(key: str, arrays: dict[str, np.ndarray]) -> str:
-    name = key or "array"
-    if name in arrays or name == META:
-        name = f"{name}#{len(arrays)}"
+    """An unused member name for the array at ``key``."""
+    name, n = key or "array", 0
+    while name in arrays or name == META:
+        n += 1
+        name = f"{key}#{n}"
     return name
 
 
@@ -270,7 +273,15 @@ def _encode(obj: Any, key: str, arrays: dict[str, np.ndarray]) -> Any:
 # --- load ---------------------------------------------------------------------------------
 
 
-def load(path: str | os.PathLike, *, expected: type[T] | None = None) -> T:
+@overload
+def load(path: str | os.PathLike, *, expected: type[T]) -> T: ...
+
+
+@overload
+def load(path: str | os.PathLike, *, expected: None = None) -> Any: ...
+
+
+def load(path: str | os.PathLike, *, expected: type | None = None) -> Any:
     """Read a result or a policy saved by :func:`save`.
 
     Parameters
@@ -294,7 +305,7 @@ def load(path: str | os.PathLike, *, expected: type[T] | None = None) -> T:
     meta, arrays = _read(path)
     cls = _resolve(meta.get("type"), meta.get("module"), path)
     if expected is not None and not (isinstance(cls, type) and issubclass(cls, expected)):
-        raise ValueError(f"{path}: holds a {meta.get('type')}, expected a {expected.__name__}")
+        raise ValueError(f"{path}: holds {meta.get('type')}, expected {expected.__name__}")
     top = {"$object": meta["type"], "module": meta.get("module"), "fields": meta.get("fields")}
     return _decode(top, arrays, path)
 
@@ -478,7 +489,7 @@ def cached(
     path = cache_path(name, params, cache_dir=cache_dir)
     if path.exists() and not _recompute():
         try:
-            return load(path, expected=expected)  # type: ignore[return-value]
+            return load(path, expected=expected)
         except ValueError:
             pass  # damaged or stale (fields changed): solve again and replace it
     result = compute()
