@@ -18,7 +18,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from analyses._claims import Row  # noqa: E402
-from pigtheory._io import atomic_write  # noqa: E402
+from pigtheory.io import atomic_write  # noqa: E402
 
 PAPERS = {
     "z23": "Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): simultaneous Pig",

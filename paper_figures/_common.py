@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from pigtheory._io import atomic_write  # noqa: E402
+from pigtheory.io import atomic_write  # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "pigtheory", "figure.dpi": 100, "savefig.dpi": 150})
 

@@ -19,8 +19,8 @@ from pigtheory.plots_equilibrium import plot_cycling_states  # noqa: E402
 
 
 def main() -> None:
-    cyclic = [tuple(map(int, s)) for s in self_play_data()["cyclic_states"]]
-    mixed = [tuple(map(int, s)) for s in np.argwhere(equilibrium_data()["support_sizes"] > 1)]
+    cyclic = list(self_play_data().cyclic_states)
+    mixed = [tuple(map(int, s)) for s in np.argwhere(equilibrium_data().support_sizes > 1)]
     save(plot_cycling_states(100, cyclic, mixed), "cycling_states")
 
 

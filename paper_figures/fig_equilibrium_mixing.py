@@ -16,8 +16,8 @@ from pigtheory.plots_equilibrium import plot_equilibrium_mixing  # noqa: E402
 
 
 def main() -> None:
-    d = equilibrium_data()
-    save(plot_equilibrium_mixing(d["thresholds"], d["weights"]), "equilibrium_mixing")
+    mix = equilibrium_data().policy
+    save(plot_equilibrium_mixing(mix.thresholds, mix.weights), "equilibrium_mixing")
 
 
 if __name__ == "__main__":

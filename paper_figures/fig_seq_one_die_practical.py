@@ -8,7 +8,7 @@ import numpy as np
 
 from paper_figures._common import plt, save
 from pigtheory import Rules, hold_at
-from pigtheory._io import cached_arrays
+from pigtheory.io import cached_arrays
 from pigtheory.sequential import compare, scoring_turns, solve
 
 

@@ -20,7 +20,7 @@ from pigtheory.plots_equilibrium import plot_stackelberg  # noqa: E402
 
 def main() -> None:
     d = stackelberg_data("exact")
-    save(plot_stackelberg(d["leader"], d["follower"]), "stackelberg")
+    save(plot_stackelberg(d.leader_policy, d.follower_policy), "stackelberg")
 
 
 if __name__ == "__main__":

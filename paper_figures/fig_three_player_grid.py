@@ -8,13 +8,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from analyses.z23._equilibrium_data import grid_data  # noqa: E402
 from paper_figures._common import save  # noqa: E402
 from pigtheory.plots_multiplayer import three_player_grid_figure  # noqa: E402
-from pigtheory.simultaneous.grid import cached_hold_at_grid  # noqa: E402
 
 
 def main() -> None:
-    save(three_player_grid_figure(cached_hold_at_grid()), "three_player_grid")
+    save(three_player_grid_figure(grid_data()), "three_player_grid")
 
 
 if __name__ == "__main__":

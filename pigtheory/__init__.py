@@ -1,8 +1,9 @@
 """pigtheory: the game theory of the dice game Pig, solved exactly where it can be."""
 
-from . import length, sequential, simulate, simultaneous
+from . import io, length, sequential, simulate, simultaneous
+from .io import load, save
 from .policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture, hold_at
-from .results import Solution
+from .results import Result, Solution
 from .rules import Rules
 from .turn_total import TurnTotal, turn_total, turn_total_table
 
@@ -18,7 +19,11 @@ __all__ = [
     "ThresholdTable",
     "MixedPolicy",
     "as_mixture",
+    "Result",
     "Solution",
+    "save",
+    "load",
+    "io",
     "simultaneous",
     "simulate",
     "sequential",

@@ -59,7 +59,7 @@ def rules_from(args: argparse.Namespace, **extra: Any) -> Rules:
 
 def write_table(table: np.ndarray, path: str) -> None:
     """Write an int table as ``.npy`` or ``.csv`` (2-D only), atomically."""
-    from ._io import atomic_write
+    from .io import atomic_write
 
     if path.endswith(".npy"):
         atomic_write(path, lambda tmp: np.save(open(tmp, "wb"), table))

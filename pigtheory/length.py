@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from .policies import HoldAt
+from .results import Result
 from .rules import Rules
 from .sequential.model import check_rules
 from .sequential.policies import roll_table
@@ -38,7 +39,7 @@ __all__ = ["TurnDistribution", "game_length", "single_player"]
 
 
 @dataclass(frozen=True, eq=False)
-class TurnDistribution:
+class TurnDistribution(Result):
     """Distribution of a number of turns.
 
     Attributes
@@ -56,9 +57,6 @@ class TurnDistribution:
     tail: float
     first_wins: float
     rules: Rules
-
-    def __post_init__(self) -> None:
-        self.pmf.setflags(write=False)
 
     @property
     def mean(self) -> float:

@@ -24,6 +24,10 @@ Every solver reads a policy through :func:`as_mixture`, which returns a :class:`
 thresholds and weights of shape ``state_shape + (S,)`` (broadcastable: "hold at n" stores one
 row per own score), and from it :meth:`Mixture.outcomes`, the distribution of the points the
 turn adds at every state.
+
+Every array of a policy object is read-only (the constructors copy what they are given), and
+:class:`HoldAt`, :class:`ThresholdTable` and :class:`MixedPolicy` save to and load from one
+``.npz`` file (``policy.save(path)``, ``MixedPolicy.load(path)``; see :mod:`pigtheory.io`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from .io import Saveable
 from .rules import Rules
 from .turn_total import turn_total_table
 
@@ -50,7 +55,7 @@ _WEIGHT_TOL = 1e-9
 
 
 @dataclass(frozen=True)
-class HoldAt:
+class HoldAt(Saveable):
     """Hold as soon as the turn total reaches ``min(n, goal - own score)``."""
 
     n: int
@@ -80,7 +85,7 @@ def hold_at(n: int) -> HoldAt:
 
 
 @dataclass(frozen=True, eq=False)
-class ThresholdTable:
+class ThresholdTable(Saveable):
     """A pure policy: ``table[own, others...]`` is the threshold at that state.
 
     Parameters
@@ -109,16 +114,22 @@ class ThresholdTable:
 
 
 @dataclass(frozen=True, eq=False)
-class MixedPolicy:
+class MixedPolicy(Saveable):
     """A behavioural mixed policy: at every state, threshold ``thresholds[..., s]`` with
     probability ``weights[..., s]``, drawn independently each turn (eq. 12 of the paper).
 
     ``thresholds`` and ``weights`` have shape ``state_shape + (S,)`` or broadcast to it.
+    They are copied (weights as floats) and made read-only; :func:`as_mixture` validates them
+    against the rules.
     """
 
     thresholds: np.ndarray
     weights: np.ndarray
     name: str = "mixed policy"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "thresholds", _readonly(np.array(self.thresholds)))
+        object.__setattr__(self, "weights", _readonly(np.array(self.weights, dtype=float)))
 
     @classmethod
     def of(
@@ -157,6 +168,10 @@ class Mixture:
     thresholds: np.ndarray
     weights: np.ndarray
     rules: Rules
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "thresholds", _readonly(np.asarray(self.thresholds)))
+        object.__setattr__(self, "weights", _readonly(np.asarray(self.weights)))
 
     @property
     def is_pure(self) -> bool:

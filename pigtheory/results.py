@@ -1,4 +1,35 @@
-"""Result types shared by the solvers: frozen dataclasses of read-only arrays."""
+"""The result family: frozen dataclasses of read-only arrays that save and load themselves.
+
+Every solver returns a :class:`Result`. A field name means the same thing in every result
+that has it; a result without the concept leaves the field out (it does not fill it with a
+placeholder):
+
+``value``
+    Win probability of the player the result is about (array over states, own score first;
+    a float where the result is one number, such as the value of a matrix game).
+``policy``
+    The policy found: a threshold table (int array, own score first), a roll table (bool,
+    sequential play) or a policy object (:class:`~pigtheory.policies.MixedPolicy`).
+``iterations``
+    Sweeps of an iteration, or levels of a backward induction: how many times the solver
+    passed over the states. Counts of other things have their own names (``n_lp``,
+    ``n_states``, ``n_equilibria``, ``n_pairs``).
+``residual``
+    How far from exact the answer may be: the last sweep's largest change, or a
+    certificate's gap; 0.0 for exact methods.
+``method``
+    Which algorithm produced the result (a short text).
+``rules``
+    The :class:`~pigtheory.rules.Rules` solved.
+
+No result holds wall-clock times (time a solver from outside if you need to). Arrays are made
+read-only in place when a result is built (including arrays inside tuples, lists and dicts;
+policy objects freeze their own), so a result can be shared and cached safely.
+
+Every result saves to one ``.npz`` file and loads back with its type:
+``result.save(path)``, ``Type.load(path)`` (checks the type) or :func:`pigtheory.load`
+(any type); see :mod:`pigtheory.io` for the format.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +38,48 @@ from typing import Any
 
 import numpy as np
 
+from .io import Saveable
 from .rules import Rules
 
-__all__ = ["Solution", "freeze"]
+__all__ = ["Result", "Solution", "freeze"]
+
+
+def _freeze_value(v: Any) -> None:
+    if isinstance(v, np.ndarray):
+        v.setflags(write=False)
+    elif isinstance(v, (tuple, list)):
+        for item in v:
+            _freeze_value(item)
+    elif isinstance(v, dict):
+        for item in v.values():
+            _freeze_value(item)
 
 
 def freeze(obj: Any) -> None:
-    """Make every numpy array field of a dataclass instance read-only."""
+    """Make every numpy array of a dataclass instance read-only, in place.
+
+    Arrays directly in a field and arrays inside tuples, lists and dicts held by a field are
+    frozen; nested dataclasses (policies) freeze their own arrays.
+    """
     for f in fields(obj):
-        v = getattr(obj, f.name)
-        if isinstance(v, np.ndarray):
-            v.setflags(write=False)
+        _freeze_value(getattr(obj, f.name))
 
 
 @dataclass(frozen=True, eq=False)
-class Solution:
+class Result(Saveable):
+    """Base of every result (see the module docstring for the meaning of the common fields).
+
+    Subclasses are frozen dataclasses (``eq=False``: arrays have no single truth value);
+    building one makes its arrays read-only. ``save(path)`` and ``load(path)`` come from
+    :class:`pigtheory.io.Saveable`.
+    """
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+
+@dataclass(frozen=True, eq=False)
+class Solution(Result):
     """An optimal (or best-response) policy with its value.
 
     Attributes
@@ -45,6 +103,3 @@ class Solution:
     residual: float
     method: str
     rules: Rules
-
-    def __post_init__(self) -> None:
-        freeze(self)

@@ -44,14 +44,14 @@ import numpy as np
 
 from .policies import Mixture, _take, as_mixture
 from .progress import progress_bar
-from .results import freeze
+from .results import Result
 from .rules import Rules
 
 __all__ = ["Simulation", "play_simultaneous", "turn_totals"]
 
 
 @dataclass(frozen=True, eq=False)
-class Simulation:
+class Simulation(Result):
     """Outcome of many simulated games.
 
     Attributes
@@ -80,9 +80,6 @@ class Simulation:
     start: tuple[int, ...]
     method: str
     rules: Rules
-
-    def __post_init__(self) -> None:
-        freeze(self)
 
     @property
     def value(self) -> np.ndarray:

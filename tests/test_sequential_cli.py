@@ -6,7 +6,7 @@ from pigtheory.cli import main
 
 
 def test_sequential_command(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGTHEORY_CACHE", str(tmp_path))
+    monkeypatch.setenv("PIGTHEORY_CACHE_DIR", str(tmp_path))
     assert main(["sequential", "--piglet", "--goal", "2", "--out", str(tmp_path / "roll.npy")]) == 0
     out = capsys.readouterr().out
     assert "0.5714285714" in out
@@ -14,7 +14,7 @@ def test_sequential_command(capsys, tmp_path, monkeypatch):
 
 
 def test_compare_command(capsys, tmp_path, monkeypatch):
-    monkeypatch.setenv("PIGTHEORY_CACHE", str(tmp_path))
+    monkeypatch.setenv("PIGTHEORY_CACHE_DIR", str(tmp_path))
     assert main(["compare", "optimal", "hold-at-5", "--goal", "12", "--dice", "2"]) == 0
     out = capsys.readouterr().out
     first = float(out.split("A first")[1].split()[0])

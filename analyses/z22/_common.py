@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from pigtheory import Rules, hold_at
-from pigtheory._io import cached_arrays
+from pigtheory.io import cached_arrays
 from pigtheory.progress import ProgressBar as Progress
 from pigtheory.sequential import compare
 from pigtheory.sequential.cache import cached_solve

@@ -1,6 +1,7 @@
 """Measurements behind the scaling claim (Z23.18) and figure: one exact best response per
 (players, goal, solver), each in a fresh process, with its wall-clock and CPU time and the
-process's peak resident memory; cached in ``.cache/``."""
+process's peak resident memory; cached as plain arrays (:func:`pigtheory.io.cached_arrays`: these are
+measurements of this machine, not results) in the cache folder."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import sys
 
 import numpy as np
 
-from pigtheory._io import cached_arrays
+from pigtheory.io import cached_arrays
 
 # (players, goal, symmetric): the full solver while it fits in a few minutes, the symmetric
 # one up to 4 players at goal 100 and 5 players at small goals.
@@ -53,7 +54,7 @@ base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 rules = Rules(goal=goal, players=players)
 opps = [hold_at(max(1, goal // 4))] * (players - 1)
 t0, c0 = time.perf_counter(), time.process_time()
-sol = reduced_best_response(opps, rules, symmetric=symmetric)
+sol = reduced_best_response(opps, rules=rules, symmetric=symmetric)
 t, c = time.perf_counter() - t0, time.process_time() - c0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"players": players, "goal": goal, "symmetric": int(sol.symmetric), "states": sol.n_states,

@@ -44,7 +44,7 @@ CLAIMS = [
 
 
 def main() -> tuple[list[Row], str]:
-    cycle = list(self_play_data()["cycle"])
+    cycle = list(self_play_data().cycle)
     real = np.array([[win_probability(a, b, rules=RULES)[0, 0] for b in cycle] for a in cycle])
     off = [real[0, 1], real[1, 0]]
     rows = [

@@ -31,6 +31,7 @@ from analyses.z23._equilibrium_data import (  # noqa: E402
     RULES,
     equilibrium_data,
     equilibrium_policy,
+    equilibrium_seconds,
     self_play_data,
     stackelberg_data,
 )
@@ -44,7 +45,7 @@ CLAIMS = [("Z23.11", SOURCE + ": the 50/50 mix of the cycle is optimal", OPTIMAL
 
 
 def exploitabilities() -> dict[str, float]:
-    cycle = list(self_play_data()["cycle"])
+    cycle = list(self_play_data().cycle)
     st = stackelberg_data("exact")
     return {
         "cyclic policy 1": exploitability(cycle[0], rules=RULES),
@@ -52,8 +53,8 @@ def exploitabilities() -> dict[str, float]:
         "50/50 state-by-state mix of the cycle": exploitability(
             MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), rules=RULES
         ),
-        "Stackelberg leader": exploitability(st["leader"], rules=RULES),
-        "Stackelberg follower": exploitability(st["follower"], rules=RULES),
+        "Stackelberg leader": exploitability(st.leader_policy, rules=RULES),
+        "Stackelberg follower": exploitability(st.follower_policy, rules=RULES),
         "hold at 25": exploitability(hold_at(25), rules=RULES),
         "exact equilibrium": exploitability(equilibrium_policy(), rules=RULES),
     }
@@ -61,12 +62,12 @@ def exploitabilities() -> dict[str, float]:
 
 def main() -> tuple[list[Row], str]:
     d = equilibrium_data()
-    sizes = d["support_sizes"]
+    sizes = d.support_sizes
     mixed = int((sizes > 1).sum())
-    cyc = {tuple(map(int, s)) for s in self_play_data()["cyclic_states"]}
+    cyc = set(self_play_data().cyclic_states)
     mixed_set = {tuple(map(int, s)) for s in np.argwhere(sizes > 1)}
-    gap = float((d["upper"] - d["lower"]).max())
-    v = d["value"][:100, :100]
+    gap = float((d.upper - d.lower).max())
+    v = d.value[:100, :100]
     rows = [
         Row(
             "Z23.N1",
@@ -83,9 +84,9 @@ def main() -> tuple[list[Row], str]:
             SOURCE,
             "equilibrium value at (0, 0); certificate gap; symmetry",
             "-",
-            f"{float(d['value'][0, 0]):.15f}; {gap:.1e}; {float(np.abs(v + v.T - 1).max()):.1e}",
+            f"{float(d.value[0, 0]):.15f}; {gap:.1e}; {float(np.abs(v + v.T - 1).max()):.1e}",
             EXTENSION,
-            f"{int(d['n_lp'])} LPs, {float(d['seconds']):.1f} s",
+            f"{d.n_lp} LPs, {equilibrium_seconds():.1f} s",
         ),
     ]
     ex = exploitabilities()

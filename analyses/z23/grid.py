@@ -7,7 +7,7 @@ opponents B1 and B2 adopt the 'hold at 25'", i.e. the pair (n1, n2) that leaves 
 best response the smallest win probability is (25, 25).
 
 Ours: :func:`pigtheory.simultaneous.grid.hold_at_grid`, 66 exact best responses (pairs
-n1 <= n2; the value at (0, 0, 0) is symmetric in the opponents), cached in ``.cache/``.
+n1 <= n2; the value at (0, 0, 0) is symmetric in the opponents), cached in the cache folder.
 Table S4 itself is not in our sources, so only the argmin is compared; the full table is
 printed below and drawn in ``paper_figures/three_player_grid.png``.
 """
@@ -20,14 +20,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from analyses._claims import exact, print_rows  # noqa: E402
-from pigtheory.simultaneous.grid import cached_hold_at_grid  # noqa: E402
+from analyses.z23._equilibrium_data import grid_data, grid_seconds  # noqa: E402
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Fig. 6 / Table S4"
 CLAIMS = [("Z23.17", SOURCE, (25, 25), 0)]
 
 
 def main():
-    grid = cached_hold_at_grid()
+    grid = grid_data()
     ns = [int(n) for n in grid.ns]
     i = ns.index(grid.best_pair[0])
     j = ns.index(grid.best_pair[1])
@@ -42,7 +42,7 @@ def main():
             CLAIMS[0][2],
             grid.best_pair,
             note=f"A's best response there {grid.value[i, j]:.4f}; runner-up {second[1]} with {second[0]:.4f}; "
-            f"grid solved in {grid.seconds:.0f} s on 2 processes (cached)",
+            f"grid solved in {grid_seconds():.0f} s on 2 processes (cached)",
         )
     ]
     head = "| n1 \\ n2 | " + " | ".join(str(n) for n in ns) + " |"

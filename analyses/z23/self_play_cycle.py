@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from analyses._claims import Row, exact, numeric, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import self_play_data  # noqa: E402
+from analyses.z23._equilibrium_data import self_play_data, self_play_seconds  # noqa: E402
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Mixed-strategy equilibrium"
 CYCLING_STATES, SETTLED_AFTER = 141, 60
@@ -49,7 +49,7 @@ def _phase_pairs(cycle) -> list[tuple[int, int]]:
 def main() -> tuple[list[Row], str]:
     runs = {v: self_play_data(*v) for v in VARIANTS}
     d = runs[VARIANTS[0]]
-    period, n_cyc, settled = int(d["period"]), len(d["cyclic_states"]), int(d["settled"])
+    period, n_cyc, settled = d.period, len(d.cyclic_states), d.settled
     others = 100 * 100 - n_cyc
     dec = runs[VARIANTS[1]]
     rows = [
@@ -66,8 +66,8 @@ def main() -> tuple[list[Row], str]:
             "number of states whose threshold cycles",
             CYCLING_STATES,
             n_cyc,
-            note=f"paper's order (i, then j ascending, in place); {len(dec['cyclic_states'])} in decreasing order, "
-            f"{len(runs[VARIANTS[2]]['cyclic_states'])} with a Jacobi sweep (period {int(runs[VARIANTS[2]]['period'])})",
+            note=f"paper's order (i, then j ascending, in place); {len(dec.cyclic_states)} in decreasing order, "
+            f"{len(runs[VARIANTS[2]].cyclic_states)} with a Jacobi sweep (period {runs[VARIANTS[2]].period})",
         ),
         Row(
             "Z23.6",
@@ -79,7 +79,7 @@ def main() -> tuple[list[Row], str]:
             "the paper's '60 iterations' is read as an upper bound (the last change we see is earlier)",
         ),
     ]
-    phases = _phase_pairs(d["cycle"])
+    phases = _phase_pairs(d.cycle)
     # The paper labels the phase with pi(47, 69) = 16 as l1; match its naming if that phase exists.
     ours = {}
     l1 = next((p for p in phases if p[0] == 16), phases[0])
@@ -98,17 +98,23 @@ def main() -> tuple[list[Row], str]:
     )
     rows.append(
         numeric(
-            "Z23.9", SOURCE, "MAE of the two cycle value functions", MAE, float(d["mae"]), 5e-10, digits=4
+            "Z23.9",
+            SOURCE,
+            "MAE of the two cycle value functions",
+            MAE,
+            d.value_mean_abs_diff,
+            5e-10,
+            digits=4,
         )
     )
-    at = tuple(int(x) for x in d["max_at"])
+    at = tuple(int(x) for x in d.value_max_at)
     rows.append(
         numeric(
             "Z23.9",
             SOURCE,
             "largest difference of the cycle value functions",
             MAX_DIFF,
-            float(d["max_diff"]),
+            d.value_max_abs_diff,
             5e-8,
             note=f"at {at} (paper: {MAX_AT})",
             digits=4,
@@ -122,9 +128,9 @@ def main() -> tuple[list[Row], str]:
     ]
     for (order, sweep), r in runs.items():
         lines.append(
-            f"| {order} | {sweep} | {int(r['period'])} | {len(r['cyclic_states'])} | {int(r['iterations'])} | "
-            f"{int(r['settled'])} | {float(r['mae']):.4e} | {float(r['max_diff']):.4e} {tuple(int(x) for x in r['max_at'])} | "
-            f"{_phase_pairs(r['cycle'])} | {float(r['seconds']):.1f} s |"
+            f"| {order} | {sweep} | {r.period} | {len(r.cyclic_states)} | {r.iterations} | "
+            f"{r.settled} | {r.value_mean_abs_diff:.4e} | {r.value_max_abs_diff:.4e} {r.value_max_at} | "
+            f"{_phase_pairs(r.cycle)} | {self_play_seconds(order, sweep):.1f} s |"
         )
     md = "Self-play variants (goal 100, start: values 0, hold at 25):\n\n" + "\n".join(lines)
     return rows, md

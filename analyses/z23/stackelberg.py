@@ -27,7 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import numpy as np  # noqa: E402
 
 from analyses._claims import Row, exact, numeric, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import RULES, equilibrium_policy, self_play_data, stackelberg_data  # noqa: E402
+from analyses.z23._equilibrium_data import (  # noqa: E402
+    RULES,
+    equilibrium_policy,
+    self_play_data,
+    stackelberg_data,
+    stackelberg_seconds,
+)
 from pigtheory import MixedPolicy  # noqa: E402
 from pigtheory.simultaneous import win_probability  # noqa: E402
 
@@ -46,10 +52,10 @@ CLAIMS = [
 def main() -> tuple[list[Row], str]:
     ex = stackelberg_data("exact")
     it = stackelberg_data("value_iteration")
-    lead, follow = ex["leader"], ex["follower"]
-    v = float(ex["value"][0, 0])
-    same = bool(np.array_equal(it["leader"], lead) and np.array_equal(it["follower"], follow))
-    gap = float(np.abs(it["value"] - ex["value"]).max())
+    lead, follow = ex.leader_policy, ex.follower_policy
+    v = float(ex.value[0, 0])
+    same = bool(np.array_equal(it.leader_policy, lead) and np.array_equal(it.follower_policy, follow))
+    gap = float(np.abs(it.value - ex.value).max())
     rows = [
         numeric(
             "Z23.12",
@@ -79,7 +85,7 @@ def main() -> tuple[list[Row], str]:
             "the larger gaps are states where the follower's best answer jumps (e.g. to holding at the goal)",
         )
     )
-    cycle = list(self_play_data()["cycle"])
+    cycle = list(self_play_data().cycle)
     once = float(np.mean([win_probability(lead, c, rules=RULES)[0, 0] for c in cycle]))
     per_state = float(
         win_probability(lead, MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), rules=RULES)[0, 0]
@@ -98,8 +104,9 @@ def main() -> tuple[list[Row], str]:
         )
     )
     md = (
-        f"Exact: {float(ex['seconds']):.2f} s. Paper's iteration: {int(it['iterations'])} sweeps to a change below "
-        f"{float(it['residual']):.1e}, {float(it['seconds']):.0f} s; same policies as exact: {same}; largest value gap {gap:.1e}.\n\n"
+        f"Exact: {stackelberg_seconds('exact'):.2f} s. Paper's iteration: {it.iterations} sweeps to a change below "
+        f"{it.residual:.1e}, {stackelberg_seconds('value_iteration'):.0f} s; same policies as exact: {same}; "
+        f"largest value gap {gap:.1e}.\n\n"
         "Differing states (i, j): leader -> follower: "
         + ", ".join(
             f"{tuple(int(x) for x in s)}: {int(lead[tuple(s)])}->{int(follow[tuple(s)])}"

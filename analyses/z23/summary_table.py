@@ -34,9 +34,9 @@ CLAIMS = [("Z23.22", SOURCE, TABLE_4, 0)]
 def main() -> tuple[list[Row], str]:
     sp = self_play_data()
     eq = equilibrium_data()
-    mixed = int((eq["support_sizes"] > 1).sum())
-    period = int(sp["period"])
-    gap = float((eq["upper"] - eq["lower"]).max())
+    mixed = int((eq.support_sizes > 1).sum())
+    period = sp.period
+    gap = float((eq.upper - eq.lower).max())
     rows = [
         Row(
             "Z23.22",

@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 from analyses._claims import EXTENSION, Row, print_rows  # noqa: E402
 from analyses.z23._equilibrium_data import RULES, equilibrium_data, self_play_data, stackelberg_data  # noqa: E402
 from pigtheory import hold_at  # noqa: E402
-from pigtheory.published import SIMULTANEOUS_TABLES, webapp_json_path, webapp_policies  # noqa: E402
+from pigtheory.published import SIMULTANEOUS_TABLES, webapp_policies  # noqa: E402
 from pigtheory.simultaneous import best_response, exploitability, win_probability  # noqa: E402
 
 SOURCE = "Zhu et al. 2023 web app (LuchenCatherine/pig-game), simultaneous tables"
@@ -33,25 +33,19 @@ CLAIMS: list = []
 
 
 def candidates() -> dict[str, np.ndarray]:
-    cycle = self_play_data()["cycle"]
+    cycle = self_play_data().cycle
     st = stackelberg_data("exact")
-    eq = equilibrium_data()
-    top = np.take_along_axis(eq["thresholds"], eq["weights"].argmax(axis=2)[..., None], axis=2)[..., 0]
+    mix = equilibrium_data().policy
+    top = np.take_along_axis(mix.thresholds, mix.weights.argmax(axis=2)[..., None], axis=2)[..., 0]
     out = {f"hold at {n}": hold_at(n).table(RULES) for n in (15, 20, 21, 25)}
     out["best response to hold at 25"] = np.asarray(best_response(hold_at(25), rules=RULES).policy)
     out.update({"self-play cycle policy 1": cycle[0], "self-play cycle policy 2": cycle[1]})
-    out.update({"Stackelberg leader": st["leader"], "Stackelberg follower": st["follower"]})
+    out.update({"Stackelberg leader": st.leader_policy, "Stackelberg follower": st.follower_policy})
     out["equilibrium (most probable threshold)"] = top
     return out
 
 
 def main() -> tuple[list[Row], str]:
-    if not webapp_json_path().exists():
-        return [
-            Row(
-                "Z23.W", SOURCE, "web-app tables", "-", "-", "not computable", f"{webapp_json_path()} missing"
-            )
-        ], ""
     pub = webapp_policies(rules=RULES)
     cands = candidates()
     rows, lines = (

@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..results import Result
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int, check_tol
 from .model import check_rules
@@ -48,7 +49,7 @@ __all__ = ["Comparison", "compare", "start_values"]
 
 
 @dataclass(frozen=True, eq=False)
-class Comparison:
+class Comparison(Result):
     """A's win probability against B going ``first``, ``second`` and their ``average``.
 
     ``value_a[c, i, j]`` / ``value_b[c, j, i]``: A's / B's win probability at the start of

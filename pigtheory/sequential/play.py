@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..results import Result
 from ..rules import Rules
 from ..validation import check_int
 from .model import check_rules
@@ -26,7 +27,7 @@ __all__ = ["Games", "play"]
 
 
 @dataclass(frozen=True, eq=False)
-class Games:
+class Games(Result):
     """Simulated games: ``first_won[g]`` (the first player won game g) and ``turns[g]``."""
 
     first_won: np.ndarray

@@ -39,13 +39,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..results import Result
 from ..validation import ConvergenceWarning, check_int, check_tol
 
 __all__ = ["SuperSixSolution", "super_six"]
 
 
 @dataclass(frozen=True, eq=False)
-class SuperSixSolution:
+class SuperSixSolution(Result):
     """Optimal two-player Super Six (see the module docstring for shapes)."""
 
     value: np.ndarray

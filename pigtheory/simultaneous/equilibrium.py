@@ -55,7 +55,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..policies import MixedPolicy
-from ..results import freeze
+from ..results import Result, freeze
 from ..rules import Rules
 from ..validation import check_int, check_simultaneous_rules, check_tol
 from .core import extended, one_blas_thread, pure_bounds, score_levels, stage_game
@@ -66,7 +66,7 @@ _SUPPORT_TOL = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
-class Equilibrium:
+class Equilibrium(Result):
     """Exact equilibrium of two-player simultaneous Pig (see the module docstring).
 
     Attributes

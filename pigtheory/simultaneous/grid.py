@@ -18,6 +18,7 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), Figure 6 and Supplementary Ta
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterable
@@ -26,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._io import cached_arrays
+from ..io import cached
 from ..policies import hold_at
-from ..results import Solution
+from ..results import Result
 from ..rules import Rules
 from .multiplayer import reduced_best_response
 
@@ -36,15 +37,13 @@ __all__ = ["hold_at_grid", "HoldAtGrid", "cached_hold_at_grid"]
 
 
 @dataclass(frozen=True, eq=False)
-class HoldAtGrid(Solution):
+class HoldAtGrid(Result):
     """Best-response values at (0, 0, 0) against "hold at n1" and "hold at n2".
 
     Attributes
     ----------
     value : numpy.ndarray, shape (len(ns), len(ns))
     policy : numpy.ndarray of int, same shape: the best response's threshold at (0, 0, 0)
-    iterations : int
-        Number of best responses solved (pairs n1 <= n2).
     residual : float
         0.0 (every solve is exact).
     method : str
@@ -52,13 +51,20 @@ class HoldAtGrid(Solution):
     ns : numpy.ndarray
     best_pair : tuple of int
         The opponents' pair (n1 <= n2) that leaves the responder the least.
-    seconds : float
-        Wall-clock time of the solves.
     """
 
+    value: np.ndarray
+    policy: np.ndarray
+    residual: float
+    method: str
+    rules: Rules
     ns: np.ndarray
     best_pair: tuple[int, int]
-    seconds: float
+
+    @property
+    def n_pairs(self) -> int:
+        """Number of best responses solved (pairs n1 <= n2)."""
+        return self.ns.size * (self.ns.size + 1) // 2
 
 
 def _solve(pair: tuple[int, int], rules: Rules) -> tuple[int, int, float, int]:
@@ -130,20 +136,17 @@ def hold_at_grid(
             futures = [pool.submit(_solve, pair, rules) for pair in pairs]
             for done, fut in enumerate(as_completed(futures), 1):
                 record(done, fut.result())
-    seconds = time.perf_counter() - t0
     a, b = np.unravel_index(
         np.argmin(np.where(np.triu(np.ones_like(value, bool)), value, np.inf)), value.shape
     )
     return HoldAtGrid(
-        value,
-        policy,
-        len(pairs),
-        0.0,
-        "exact-separable",
-        rules,
-        ns_arr,
-        (int(ns_arr[a]), int(ns_arr[b])),
-        seconds,
+        value=value,
+        policy=policy,
+        residual=0.0,
+        method="exact-separable",
+        rules=rules,
+        ns=ns_arr,
+        best_pair=(int(ns_arr[a]), int(ns_arr[b])),
     )
 
 
@@ -152,30 +155,20 @@ def cached_hold_at_grid(
     rules: Rules = Rules(players=3),  # noqa: B008 (frozen)
     workers: int = 2,
     progress: bool | None = None,
+    *,
+    cache_dir: str | os.PathLike | None = None,
 ) -> HoldAtGrid:
-    """:func:`hold_at_grid`, cached on disk (``.cache/``) by its parameters."""
+    """:func:`hold_at_grid`, saved in the cache folder and loaded from it by its parameters.
+
+    ``cache_dir``: see :func:`pigtheory.io.resolve_cache_dir` (default ``$PIGTHEORY_CACHE_DIR``
+    or the user's cache folder).
+    """
     ns_list = sorted(set(int(n) for n in ns))
-    params = {"ns": ns_list, "rules": repr(rules), "version": 2}
-
-    def compute() -> dict[str, np.ndarray]:
-        g = hold_at_grid(ns_list, rules, workers, progress)
-        return {"value": g.value, "policy": g.policy, "seconds": np.array(g.seconds)}
-
-    arr = cached_arrays("hold_at_grid", params, compute)
-    ns_arr = np.array(ns_list, dtype=np.int64)
-    value = arr["value"]
-    a, b = np.unravel_index(
-        np.argmin(np.where(np.triu(np.ones_like(value, bool)), value, np.inf)), value.shape
-    )
-    pairs = len(ns_list) * (len(ns_list) + 1) // 2
-    return HoldAtGrid(
-        value,
-        arr["policy"],
-        pairs,
-        0.0,
-        "exact-separable",
-        rules,
-        ns_arr,
-        (int(ns_arr[a]), int(ns_arr[b])),
-        float(arr["seconds"]),
+    params = {"ns": ns_list, "rules": rules, "version": 3}
+    return cached(
+        "hold_at_grid",
+        params,
+        lambda: hold_at_grid(ns_list, rules, workers, progress),
+        cache_dir=cache_dir,
+        expected=HoldAtGrid,
     )

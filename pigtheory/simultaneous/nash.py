@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..policies import MixedPolicy
-from ..results import freeze
+from ..results import Result
 from ..rules import Rules
 from ..validation import check_simultaneous_rules
 from .best_response import best_response
@@ -57,7 +57,7 @@ __all__ = ["CycleNash", "cycle_nash", "exploitability", "is_equilibrium"]
 
 
 @dataclass(frozen=True, eq=False)
-class CycleNash:
+class CycleNash(Result):
     """Result of :func:`cycle_nash`.
 
     Attributes
@@ -66,9 +66,10 @@ class CycleNash:
         Value (to the row player) of the real cycle game: the LP equilibrium's payoff.
     policy : MixedPolicy
         The behavioural (state-by-state) version of the real game's LP equilibrium mix.
-    iterations, residual, method, rules
-        ``iterations`` = number of equilibria found for the real game; ``residual`` = the
-        largest best-response gain of any reported equilibrium (tolerance check).
+    residual : float
+        The largest best-response gain of any reported equilibrium (tolerance check).
+    method : str
+    rules : Rules
     preferred, real : numpy.ndarray, shape (P, P)
         The two payoff matrices (to the row player).
     preferred_equilibria, real_equilibria : tuple of (row mix, column mix)
@@ -79,7 +80,6 @@ class CycleNash:
 
     value: float
     policy: MixedPolicy
-    iterations: int
     residual: float
     method: str
     rules: Rules
@@ -90,8 +90,10 @@ class CycleNash:
     preferred_lp: tuple
     real_lp: tuple
 
-    def __post_init__(self) -> None:
-        freeze(self)
+    @property
+    def n_equilibria(self) -> int:
+        """Number of equilibria of the real cycle game found by support enumeration."""
+        return len(self.real_equilibria)
 
 
 def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
@@ -135,7 +137,6 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
     return CycleNash(
         value=float(real_lp[0] @ real @ real_lp[1]),
         policy=mix,
-        iterations=len(real_eq),
         residual=float(max(gains)),
         method="nashpy support enumeration + linear program",
         rules=rules,

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..policies import hold_at
 from ..progress import track
-from ..results import freeze
+from ..results import Result
 from ..rules import Rules
 from ..validation import check_choice, check_progress, check_simultaneous_rules
 from .best_response import best_response
@@ -29,7 +29,7 @@ __all__ = ["HoldAtSweep", "hold_at_sweep"]
 
 
 @dataclass(frozen=True, eq=False)
-class HoldAtSweep:
+class HoldAtSweep(Result):
     """Best-response values against "hold at n", one per n.
 
     Attributes
@@ -50,9 +50,6 @@ class HoldAtSweep:
     best_n: int
     local_minima: tuple[int, ...]
     rules: Rules
-
-    def __post_init__(self) -> None:
-        freeze(self)
 
     def value(self, n: int) -> float:
         """The value against ``hold_at(n)``."""
