@@ -64,7 +64,9 @@ def test_a_threshold_rule_has_the_distribution_of_x_k():
 
 @settings(max_examples=25, deadline=None)
 @given(
-    st.sampled_from([Rules(goal=6), Rules(goal=5, die_faces=4), Rules.piglet(goal=6), Rules(goal=6, die_faces=3)]),
+    st.sampled_from(
+        [Rules(goal=6), Rules(goal=5, die_faces=4), Rules.piglet(goal=6), Rules(goal=6, die_faces=3)]
+    ),
     st.integers(0, 2**16),
 )
 def test_optimal_stopping_equals_brute_force_over_every_rule(rules, seed):
