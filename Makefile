@@ -4,6 +4,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
+# make's own runs (claims, figures, tests) keep their solves in the checkout's git-ignored
+# .cache/ (removed by `make clean`); the library's default is the user's cache directory.
+export PIGTHEORY_CACHE_DIR ?= $(CURDIR)/.cache
 
 .PHONY: test test-slow figures claims bench lint clean
 

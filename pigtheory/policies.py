@@ -49,6 +49,7 @@ __all__ = [
     "Mixture",
     "hold_at",
     "as_mixture",
+    "take_at_states",
 ]
 
 _WEIGHT_TOL = 1e-9
@@ -203,8 +204,8 @@ class Mixture:
             th, w = self.thresholds, self.weights
             own = _own_scores(self.rules)[..., None]
         else:
-            th = _take(self.thresholds, states)
-            w = _take(self.weights, states)
+            th = take_at_states(self.thresholds, states)
+            w = take_at_states(self.weights, states)
             own = np.asarray(states[0])[..., None]
         th, w = np.broadcast_arrays(th, w)
         m = table.width
@@ -225,8 +226,9 @@ def _own_scores(rules: Rules) -> np.ndarray:
     return np.arange(rules.goal).reshape((rules.goal,) + (1,) * (rules.players - 1))
 
 
-def _take(arr: np.ndarray, states: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Index a broadcastable state table (last axis = components) at states."""
+def take_at_states(arr: np.ndarray, states: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Entries of a broadcastable state table (last axis: components, e.g. a mixture's
+    thresholds) at the given states; axes of length 1 broadcast."""
     idx = tuple(
         np.asarray(s) if arr.shape[d] > 1 else np.zeros_like(np.asarray(s)) for d, s in enumerate(states)
     )

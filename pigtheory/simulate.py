@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from .policies import Mixture, _take, as_mixture
+from .policies import Mixture, as_mixture, take_at_states
 from .progress import progress_bar
 from .results import Result
 from .rules import Rules
@@ -157,10 +157,10 @@ def turn_totals(k: int, n: int, rules: Rules = Rules(), rng: Any = None) -> np.n
 
 
 def _sample_thresholds(mix: Mixture, view: tuple[np.ndarray, ...], rng: np.random.Generator) -> np.ndarray:
-    th = _take(mix.thresholds, view)
+    th = take_at_states(mix.thresholds, view)
     if mix.is_pure:
         return np.broadcast_to(th[..., 0], view[0].shape).astype(np.int64)
-    w = _take(mix.weights, view)
+    w = take_at_states(mix.weights, view)
     th, w = np.broadcast_arrays(th, w)
     u = np.asarray(rng.random(th.shape[0]))
     # First component whose cumulative weight exceeds u; clip guards rounding at the top.

@@ -38,15 +38,12 @@ def test_optimal_beats_every_hold_at():
 
 def test_exact_compare_agrees_with_iteration_for_one_die():
     rules = Rules(goal=30)
-    from pigtheory.sequential.compare import _iterate
-
-    ta = turn_matrix(roll_table(hold_at(8), rules), rules)
-    tb = turn_matrix(roll_table(hold_at(13), rules), rules)
     exact = compare(hold_at(8), hold_at(13), rules=rules)
-    va, vb, _, res = _iterate(ta, tb, rules, 1e-14, 10_000)
-    assert res < 1e-14
-    assert np.max(np.abs(va - exact.value_a)) < 1e-12
-    assert np.max(np.abs(vb - exact.value_b)) < 1e-12
+    it = compare(hold_at(8), hold_at(13), rules=rules, method="value_iteration", tol=1e-14)
+    assert it.residual < 1e-14 and it.iterations > 1 and it.method == "value_iteration"
+    assert exact.method == "exact" and exact.iterations == 2 * rules.goal - 1
+    assert np.max(np.abs(it.value_a - exact.value_a)) < 1e-12
+    assert np.max(np.abs(it.value_b - exact.value_b)) < 1e-12
 
 
 def test_counter_policy_order_does_not_matter():

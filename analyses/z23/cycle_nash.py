@@ -29,7 +29,7 @@ from analyses._claims import Row, exact, fmt, numeric, print_rows  # noqa: E402
 from analyses.z23._equilibrium_data import RULES, self_play_data  # noqa: E402
 from pigtheory import hold_at  # noqa: E402
 from pigtheory.simultaneous import win_probability  # noqa: E402
-from pigtheory.simultaneous.nash import _support_enumeration, _zero_sum_lp, is_equilibrium  # noqa: E402
+from pigtheory.simultaneous.nash import is_equilibrium, support_enumeration, zero_sum_lp  # noqa: E402
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Mixed-strategy equilibrium"
 HALF, ERROR = 0.5, 1e-6
@@ -75,8 +75,8 @@ def main() -> tuple[list[Row], str]:
             )
         )
     preferred = np.array([[0.5, 1.0], [1.0, 0.5]])
-    pref_eq = _support_enumeration(preferred, 1e-9)
-    pref_lp = _zero_sum_lp(preferred)
+    pref_eq = support_enumeration(preferred, 1e-9)
+    pref_lp = zero_sum_lp(preferred)
     ok = len(pref_eq) == 1 and all(np.allclose(s, [0.5, 0.5]) for s in pref_eq[0] + pref_lp)
     rows.append(
         exact(
@@ -88,8 +88,8 @@ def main() -> tuple[list[Row], str]:
             note="nashpy support enumeration (the only equilibrium) and linear program agree",
         )
     )
-    real_eq = _support_enumeration(real, 1e-12)
-    real_lp = _zero_sum_lp(real)
+    real_eq = support_enumeration(real, 1e-12)
+    real_lp = zero_sum_lp(real)
     rows.append(
         Row(
             "Z23.11",

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..results import Result
 from ..rules import Rules
-from ..validation import ConvergenceWarning, check_int, check_tol
+from ..validation import ConvergenceWarning, check_choice, check_int, check_tol
 from .model import check_rules
 from .policies import roll_tables
 from .turns import turn_matrix
@@ -73,7 +73,13 @@ class Comparison(Result):
 
 
 def compare(
-    policy_a: Any, policy_b: Any, *, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 100_000
+    policy_a: Any,
+    policy_b: Any,
+    *,
+    rules: Rules = Rules(),
+    method: str | None = None,
+    tol: float = 1e-13,
+    max_iter: int = 100_000,
 ) -> Comparison:
     """Win probabilities of policy A against policy B, A first, A second and the average.
 
@@ -82,8 +88,12 @@ def compare(
     policy_a, policy_b
         Sequential solutions, ``hold_at(n)``, practical policies, or bool roll tables.
     rules : Rules
+    method : {"exact", "value_iteration"}, optional
+        ``"exact"`` (one die only, the default there): level by level, each pair of start
+        values from a 2x2 linear system; ``"value_iteration"`` (the default and only method
+        for two dice): Gauss-Seidel sweeps of the turn equations.
     tol, max_iter
-        Two dice only: stop iterating when the largest change is below ``tol`` (> 0), after at
+        Value iteration: stop iterating when the largest change is below ``tol`` (> 0), after at
         most ``max_iter`` sweeps (>= 1; stopping there warns with
         :class:`~pigtheory.validation.ConvergenceWarning`).
 
@@ -95,6 +105,11 @@ def compare(
     1.0
     """
     check_rules(rules)
+    if method is None:
+        method = "exact" if rules.dice == 1 else "value_iteration"
+    check_choice("method", method, ("exact", "value_iteration"))
+    if method == "exact" and rules.dice != 1:
+        raise ValueError("method: 'exact' needs one die (two-dice scores can drop); use 'value_iteration'")
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
     ta = roll_tables(policy_a, rules)
@@ -106,9 +121,9 @@ def compare(
         ta, tb = tb, ta
     mats_a = [turn_matrix(t, rules) for t in ta]
     mat_b = turn_matrix(tb[0], rules)
-    if rules.dice == 1:
+    if method == "exact":
         va, vb = start_values(mats_a, mat_b, rules)
-        iterations, residual, method = 0, 0.0, "exact backward induction by score levels"
+        iterations, residual = 2 * rules.goal - 1, 0.0
     else:
         if len(mats_a) > 1:
             raise ValueError("policy: counters are supported with one die only")
@@ -120,7 +135,6 @@ def compare(
                 ConvergenceWarning,
                 stacklevel=2,
             )
-        method = "Gauss-Seidel iteration of the turn equations"
     first, second = float(va[0, 0, 0]), 1.0 - float(vb[0, 0, 0])
     if swap:  # we solved "B against A"
         first, second = 1.0 - second, 1.0 - first

@@ -162,9 +162,7 @@ def solve_one_die(
             ConvergenceWarning,
             stacklevel=2,
         )
-    return SequentialSolution(
-        value, roll, passes, residual, "exact backward induction by score levels", rules
-    )
+    return SequentialSolution(value, roll, passes, residual, "exact", rules)
 
 
 def _levels_numba(rules: Rules, progress: bool | None, max_passes: int):

@@ -140,4 +140,4 @@ def super_six(sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000) -
             ConvergenceWarning,
             stacklevel=2,
         )
-    return SuperSixSolution(p, throw, it, float(residual), "value iteration (Gauss-Seidel)", n)
+    return SuperSixSolution(p, throw, it, float(residual), "value_iteration", n)

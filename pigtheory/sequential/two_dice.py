@@ -193,7 +193,4 @@ def solve_two_dice(
         forced[:, :, 0] = np.nan  # no double has been rolled at turn total 0
         value = np.stack([value, forced], axis=-1)
         roll = np.stack([roll, live.repeat(g, axis=1) & (np.arange(g) > 0)], axis=-1)
-    name = "Double Trouble" if rules.double_trouble else "two dice"
-    return SequentialSolution(
-        value, roll, sweeps, residual, f"value iteration by whole turns ({name})", rules
-    )
+    return SequentialSolution(value, roll, sweeps, residual, "value_iteration", rules)

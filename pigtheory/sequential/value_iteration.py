@@ -117,4 +117,4 @@ def value_iteration(
     value = np.where(live, p[:, :, :g], np.nan)
     # k = 0: holding is passing, roll on ties (as the exact solver does)
     roll = live & ((roll_v > hold + 1e-13) | ((k == 0) & (roll_v >= hold - 1e-13)))
-    return SequentialSolution(value, roll, sweeps, residual, "value iteration (Jacobi)", rules)
+    return SequentialSolution(value, roll, sweeps, residual, "value_iteration", rules)

@@ -53,7 +53,14 @@ from ..validation import check_simultaneous_rules
 from .best_response import best_response
 from .evaluate import win_probability
 
-__all__ = ["CycleNash", "cycle_nash", "exploitability", "is_equilibrium"]
+__all__ = [
+    "CycleNash",
+    "cycle_nash",
+    "exploitability",
+    "is_equilibrium",
+    "support_enumeration",
+    "zero_sum_lp",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,10 +134,10 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
         preferred[c, c] = 0.5
         preferred[(c + 1) % p, c] = 1.0 if p > 1 else 0.5
     real = np.array([[win_probability(a, b, rules=rules)[0, 0] for b in sp.cycle] for a in sp.cycle])
-    pref_eq = _support_enumeration(preferred, tol)
-    real_eq = _support_enumeration(real, tol)
-    pref_lp = _zero_sum_lp(preferred)
-    real_lp = _zero_sum_lp(real)
+    pref_eq = support_enumeration(preferred, tol)
+    real_eq = support_enumeration(real, tol)
+    pref_lp = zero_sum_lp(preferred)
+    real_lp = zero_sum_lp(real)
     gains = [_best_response_gain(real, *e) for e in real_eq + (real_lp,)]
     gains += [_best_response_gain(preferred, *e) for e in pref_eq + (pref_lp,)]
     mix = MixedPolicy.of(list(zip(sp.cycle, real_lp[0], strict=True)), rules, "cycle mixture (behavioural)")
@@ -149,7 +156,9 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
     )
 
 
-def _support_enumeration(a: np.ndarray, tol: float) -> tuple:
+def support_enumeration(a: np.ndarray, tol: float) -> tuple:
+    """Every equilibrium of the constant-sum game ``(A, 1 - A)`` that nashpy's support
+    enumeration finds, duplicates removed, each passing :func:`is_equilibrium` to ``tol``."""
     import nashpy  # late: only the cycle game needs it, and it imports slowly
 
     game = nashpy.Game(a, 1.0 - a)
@@ -166,7 +175,8 @@ def _support_enumeration(a: np.ndarray, tol: float) -> tuple:
     return tuple(found)
 
 
-def _zero_sum_lp(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def zero_sum_lp(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Optimal mixes of the game ``A - 1/2`` (row maximises) by nashpy's linear program."""
     import nashpy
 
     row, col = nashpy.Game(a - 0.5).linear_program()
