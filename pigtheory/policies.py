@@ -178,6 +178,14 @@ class Mixture:
     def is_pure(self) -> bool:
         return self.thresholds.shape[-1] == 1
 
+    def reads_own_score_only(self) -> bool:
+        """Whether the policy at a state depends on the player's own score alone."""
+        for arr in (self.thresholds, self.weights):
+            first = arr[(slice(None),) + (slice(0, 1),) * (arr.ndim - 2)]
+            if not np.array_equal(np.broadcast_to(first, arr.shape), arr):
+                return False
+        return True
+
     def full_thresholds(self) -> np.ndarray:
         """Pure policies only: the threshold table, shape ``(goal,) * players``."""
         if not self.is_pure:

@@ -98,7 +98,7 @@ class Solution(Result):
     """
 
     value: np.ndarray
-    policy: np.ndarray
+    policy: Any
     iterations: int
     residual: float
     method: str

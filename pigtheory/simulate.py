@@ -42,10 +42,11 @@ from typing import Any
 
 import numpy as np
 
-from .policies import Mixture, as_mixture, take_at_states
+from .policies import Mixture, take_at_states
 from .progress import progress_bar
 from .results import Result
 from .rules import Rules
+from .stopping import RuleMixture, as_turn_policy
 
 __all__ = ["Simulation", "play_simultaneous", "turn_totals"]
 
@@ -122,6 +123,27 @@ def _play_turns(k: np.ndarray, rules: Rules, rng: np.random.Generator) -> np.nda
         keep = rolling[~bust]
         flat[keep] += pts[~bust].sum(axis=1)
         rolling = keep[flat[keep] < flat_k[keep]]
+    return total
+
+
+def _play_rule_turns(prob: np.ndarray, own: np.ndarray, rules: Rules, rng: np.random.Generator) -> np.ndarray:
+    """Gains of independent stopping-rule turns, rolled face by face: at turn total t the
+    player at own score ``own[r]`` rolls again with probability ``prob[r, t]`` (always at
+    t = 0), and holds on reaching the goal."""
+    points = _face_points(rules)
+    goal = rules.goal
+    total = np.zeros(own.shape, dtype=np.int64)
+    rolling = np.arange(own.size)
+    while rolling.size:
+        faces = rng.integers(1, rules.die_faces + 1, size=(rolling.size, rules.dice))
+        pts = points[faces]
+        bust = (pts == 0).any(axis=1)
+        total[rolling[bust]] = 0
+        keep = rolling[~bust]
+        total[keep] += pts[~bust].sum(axis=1)
+        open_ = keep[own[keep] + total[keep] < goal]
+        go = rng.random(open_.size) < prob[open_, total[open_]]
+        rolling = open_[go]
     return total
 
 
@@ -221,7 +243,7 @@ def play_simultaneous(
     start = tuple(int(s) for s in start)
     if len(start) != n or any(not 0 <= s < goal for s in start):
         raise ValueError(f"start: {n} scores each in 0..{goal - 1} needed, got {start!r}")
-    mixes = [as_mixture(p, rules) for p in profile]
+    mixes = [as_turn_policy(p, rules) for p in profile]
     gen = _generator(rng)
 
     scores = np.tile(np.array(start, dtype=np.int64), (games, 1))
@@ -232,10 +254,19 @@ def play_simultaneous(
         for turn in range(1, max_turns + 1):
             s = scores[live]
             k = np.empty_like(s)
+            gains = np.zeros_like(s)
             for p, mix in enumerate(mixes):
                 view = tuple(s[:, (p + q) % n] for q in range(n))
-                k[:, p] = _sample_thresholds(mix, view, gen)
-            s = np.minimum(s + _play_turns(k, rules, gen), goal)
+                if isinstance(mix, RuleMixture):
+                    rows = np.broadcast_to(mix.prob, (goal,) * n + (goal,))[view]
+                    gains[:, p] = _play_rule_turns(rows, s[:, p], rules, gen)
+                    k[:, p] = 0
+                else:
+                    k[:, p] = _sample_thresholds(mix, view, gen)
+            threshold_seats = [p for p, mix in enumerate(mixes) if not isinstance(mix, RuleMixture)]
+            if threshold_seats:
+                gains[:, threshold_seats] = _play_turns(k[:, threshold_seats], rules, gen)
+            s = np.minimum(s + gains, goal)
             scores[live] = s
             at_goal = s == goal
             over = at_goal.any(axis=1)

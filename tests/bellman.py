@@ -88,3 +88,29 @@ def residual(value: np.ndarray, rules: Rules, kind: str, profile=None) -> float:
             raise ValueError(kind)
         worst = max(worst, abs(float(value[state]) - rhs))
     return worst
+
+
+def stopping_residual(value: np.ndarray, rules: Rules, opponents) -> float:
+    """Largest |V(s) - max over every deterministic stopping rule of E[V(s + (X_rule, Y))]|
+    (two or more players, small goals: every rule at every state is enumerated)."""
+    from pigtheory.simultaneous.core.stopping import stopping_outcomes
+    from pigtheory.stopping import as_turn_policy
+
+    g, n = rules.goal, rules.players
+    mixes = [as_turn_policy(p, rules) for p in opponents]
+    worst = 0.0
+    for state in itertools.product(range(g), repeat=n):
+        room = g - state[0]
+        opp = []
+        for p, m in enumerate(mixes):
+            gains, probs = m.outcomes(tuple(np.array([v]) for v in _view(state, p + 1)))
+            opp.append((gains[0], probs[0]))
+        best = -np.inf
+        for bits in itertools.product([False, True], repeat=room - 1):
+            roll = np.zeros(g, dtype=bool)
+            roll[1:room] = bits
+            dist = stopping_outcomes(roll[None, :], np.array([state[0]]), rules, engine="numpy")[0]
+            own = (np.arange(g + 1), dist)
+            best = max(best, _expect(value, state, [own] + opp, g))
+        worst = max(worst, abs(float(value[state]) - best))
+    return worst

@@ -92,3 +92,86 @@ def test_optimal_stopping_equals_brute_force_over_every_rule(rules, seed):
             assert value[s] == pytest.approx(best, abs=1e-12)
             p = stopping_outcomes(roll[s : s + 1], own[s : s + 1], rules, engine="numpy")[0]
             assert float(p @ u[s]) / (1 - p[0] * opp_bust[s]) == pytest.approx(value[s], abs=1e-14)
+
+
+# --- the best response over stopping rules (strategies="stopping") ---------------------------
+
+from pigtheory import hold_at  # noqa: E402
+from pigtheory.simultaneous import best_response, win_probability  # noqa: E402
+from pigtheory.stopping import RandomStoppingRule, StoppingRule  # noqa: E402
+from tests.bellman import stopping_residual  # noqa: E402
+from tests.test_core import one_die_rules, random_policy  # noqa: E402
+
+
+@settings(max_examples=8, deadline=None)
+@given(one_die_rules(max_goal=7), st.integers(0, 2**16), st.sampled_from(["own", "table", "mixed"]))
+def test_stopping_best_response_solves_its_bellman_equation_over_every_rule(rules, seed, kind):
+    opp = random_policy(rules, seed, kind)
+    for engine in ("numpy", "numba"):
+        sol = best_response(opp, rules=rules, strategies="stopping", engine=engine)
+        assert stopping_residual(sol.value, rules, [opp]) < 1e-12
+
+
+@settings(max_examples=4, deadline=None)
+@given(one_die_rules(players=3, max_goal=5), st.integers(0, 2**16))
+def test_three_player_stopping_best_response_solves_its_bellman_equation(rules, seed):
+    opps = [random_policy(rules, seed, "table"), random_policy(rules, seed + 1, "own")]
+    sol = best_response(opps, rules=rules, strategies="stopping")
+    assert stopping_residual(sol.value, rules, opps) < 1e-12
+
+
+@settings(max_examples=10, deadline=None)
+@given(one_die_rules(max_goal=40), st.integers(0, 2**16), st.sampled_from(["own", "table", "mixed"]))
+def test_stopping_dominates_thresholds_and_the_engines_agree(rules, seed, kind):
+    opp = random_policy(rules, seed, kind)
+    thr = best_response(opp, rules=rules)
+    a = best_response(opp, rules=rules, strategies="stopping", engine="numpy")
+    b = best_response(opp, rules=rules, strategies="stopping", engine="numba")
+    assert np.all(a.value >= thr.value - 1e-14)
+    assert np.abs(a.value - b.value).max() < 1e-12
+    assert np.array_equal(a.policy.roll, b.policy.roll) and np.array_equal(a.non_threshold, b.non_threshold)
+    assert np.all(a.gain >= -1e-14)
+    assert not np.any(
+        (a.gain > 1e-12) & ~a.non_threshold
+    )  # beating every threshold takes a non-threshold rule
+    if not a.non_threshold.any():  # the optimum is a threshold everywhere: the same game as thresholds
+        assert np.abs(a.value - thr.value).max() < 1e-12
+
+
+def test_a_stopping_rule_of_hold_at_k_is_hold_at_k():
+    for rules in (Rules(goal=30), Rules(goal=10, players=3), Rules.piglet(goal=12)):
+        rule = StoppingRule.from_policy(hold_at(4), rules)
+        opps = [hold_at(6)] * (rules.players - 1)
+        rule_opps = [StoppingRule.from_policy(hold_at(6), rules)] * (rules.players - 1)
+        a = win_probability(hold_at(4), opps, rules=rules)
+        assert np.abs(win_probability(rule, opps, rules=rules) - a).max() < 1e-14
+        assert np.abs(win_probability(hold_at(4), rule_opps, rules=rules) - a).max() < 1e-14
+        x, y = best_response(opps, rules=rules), best_response(rule_opps, rules=rules)
+        assert np.abs(x.value - y.value).max() < 1e-14 and np.array_equal(x.policy, y.policy)
+
+
+def test_random_stopping_rules_mix_their_pure_rules():
+    """A rule that randomises at one turn total only (reached at most once per turn) has the
+    outcome distribution of the mix of its two pure rules, state by state."""
+    rules = Rules(goal=20)
+    g = rules.goal
+    low = StoppingRule.from_policy(hold_at(5), rules).roll
+    high = low.copy()
+    high[..., 5] = True  # also rolls at 5 (then holds at 6 or more)
+    mid = RandomStoppingRule(np.where(high & ~low, 0.3, low.astype(float)))
+    from pigtheory.stopping import as_turn_policy
+
+    states = (np.arange(g), np.zeros(g, dtype=np.int64))
+    _, p_mid = as_turn_policy(mid, rules).outcomes(states)
+    _, p_low = as_turn_policy(StoppingRule(low), rules).outcomes(states)
+    _, p_high = as_turn_policy(StoppingRule(high), rules).outcomes(states)
+    np.testing.assert_allclose(p_mid, 0.7 * p_low + 0.3 * p_high, atol=1e-15)
+
+
+def test_monte_carlo_of_the_stopping_best_response_against_hold_at_25():
+    from pigtheory.simulate import play_simultaneous
+
+    rules = Rules()
+    br = best_response(hold_at(25), rules=rules, strategies="stopping")
+    sim = play_simultaneous([br.policy, hold_at(25)], rules=rules, games=40_000, rng=11)
+    assert abs(sim.wins[0] - br.value[0, 0]) < 4 * sim.stderr[0]

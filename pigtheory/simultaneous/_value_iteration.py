@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from ..policies import Mixture
 from ..rules import Rules
+from ..stopping import TurnPolicy
 from ..validation import ConvergenceWarning
 from .core import Thresholds, continuation, one_blas_thread, terminal_values
 
@@ -40,7 +40,7 @@ _CHUNK_FLOATS = 4_000_000  # gathered values per chunk of states (about 32 MB)
 
 
 def value_iteration(
-    opps: Sequence[Mixture], rules: Rules, tol: float, max_iter: int, tie_tol: float, bar: Any
+    opps: Sequence[TurnPolicy], rules: Rules, tol: float, max_iter: int, tie_tol: float, bar: Any
 ) -> tuple[np.ndarray, np.ndarray, int, float]:
     """Algorithms 0.1 and 0.3 for any number of players: ``(value, policy, sweeps, residual)``.
 

@@ -42,25 +42,29 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(10) and (12), Algor
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..policies import Mixture
 from ..results import Solution
 from ..rules import Rules
+from ..stopping import TurnPolicy
 from ..validation import METHODS, check_choice, check_int, check_progress, check_tol
 from .core import (
     TIE_TOL,
     action_set,
     best_response_two,
+    best_stopping_two,
+    choose_engine,
     continuation,
+    one_blas_thread,
     read_opponents,
     score_levels,
     terminal_values,
 )
 
-__all__ = ["best_response", "best_response_levels"]
+__all__ = ["best_response", "best_response_levels", "best_response_stopping", "StoppingSolution"]
 
 
 def best_response(
@@ -89,8 +93,9 @@ def best_response(
         Algorithm 0.1 as written (Algorithm 0.3 for three or more players: a generic
         sweep meant as a check on small goals), sweeps until the largest change of a sweep is
         below ``tol``.
-    strategies : {"thresholds"}
-        The action set (:data:`pigtheory.simultaneous.core.STRATEGIES`).
+    strategies : {"thresholds", "stopping"}
+        The action set: "hold at k" (the papers' restriction) or every stopping rule (any
+        roll/hold decision per turn total; then a :class:`StoppingSolution`, exact only).
     tol : float
         Value iteration: stop when the largest change of a sweep is below ``tol`` (> 0).
     max_iter : int
@@ -132,11 +137,20 @@ def best_response(
     """
     check_choice("method", method, METHODS)
     opps = read_opponents(opponents, rules)
-    actions = action_set(strategies, rules)
+    actions = action_set(strategies, rules, engine)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
     check_choice("engine", engine, ("auto", "numba", "numpy"))
     check_progress(progress)
+    if strategies == "stopping":
+        if method != "exact":
+            raise ValueError("method: the best response over stopping rules is 'exact' only")
+        # one engine for the whole solve, by its total work: states x turn totals x faces
+        work = rules.goal ** (rules.players + 1) * rules.die_faces
+        chosen = choose_engine(engine, work)
+        if chosen == "numba" and rules.players == 2:
+            return _stopping_two(opps[0], rules)
+        return best_response_stopping(opps, rules, action_set("stopping", rules, chosen))
     if method == "value_iteration":
         from ..progress import progress_bar
         from ._value_iteration import value_iteration
@@ -156,7 +170,7 @@ def best_response(
 
 
 def best_response_levels(
-    opponents: Sequence[Mixture], rules: Rules, actions: Any = None
+    opponents: Sequence[TurnPolicy], rules: Rules, actions: Any = None
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """The generic exact best response: ``(value, policy, levels)``, any opponents.
 
@@ -177,3 +191,103 @@ def best_response_levels(
     value.setflags(write=False)
     policy.setflags(write=False)
     return value, policy, len(levels)
+
+
+@dataclass(frozen=True, eq=False)
+class StoppingSolution(Solution):
+    """Best response over every stopping rule (``strategies="stopping"``).
+
+    Attributes
+    ----------
+    value : numpy.ndarray, shape ``(goal + 1,) * players``
+        The best response's win probability (as for thresholds).
+    policy : StoppingRule
+        ``policy.roll[state..., t]``: roll at turn total t.
+    iterations, residual, method, rules
+        Score levels; 0.0; ``"exact"``; the rules.
+    threshold_value : numpy.ndarray, shape ``(goal,) * players``
+        At each state, the best *threshold*'s value against the same continuation (the
+        stopping-rule values of the later states): what restricting this one state to
+        "hold at k" would leave.
+    threshold_policy : numpy.ndarray of int, shape ``(goal,) * players``
+        That threshold.
+    non_threshold : numpy.ndarray of bool, shape ``(goal,) * players``
+        States where the optimal rule is not "hold at k" for any k.
+    gain : numpy.ndarray, shape ``(goal,) * players``
+        ``value - threshold_value`` (>= 0; > 0 only where the optimum beats every threshold).
+    """
+
+    threshold_value: np.ndarray
+    threshold_policy: np.ndarray
+    non_threshold: np.ndarray
+    gain: np.ndarray
+
+    @property
+    def non_threshold_states(self) -> tuple[tuple[int, ...], ...]:
+        """The states of :attr:`non_threshold`, in lexicographic order."""
+        return tuple(tuple(int(x) for x in s) for s in np.argwhere(self.non_threshold))
+
+
+def _stopping_two(opp: Any, rules: Rules) -> StoppingSolution:
+    """Two players, compiled: the stopping kernels of the core fuse the continuation and the
+    optimal stopping at each state."""
+    from ..stopping import StoppingRule, is_threshold_rule
+
+    g = rules.goal
+    value, roll, t_value, t_policy = best_stopping_two(opp, rules)
+    own = np.repeat(np.arange(g), g)
+    non_threshold = ~is_threshold_rule(roll.reshape(g * g, g), own, g).reshape(g, g)
+    return StoppingSolution(
+        value,
+        StoppingRule(roll, "best response over stopping rules"),
+        2 * g - 1,
+        0.0,
+        "exact",
+        rules,
+        t_value,
+        t_policy,
+        non_threshold,
+        value[:g, :g] - t_value,
+    )
+
+
+def best_response_stopping(opponents: Sequence[Any], rules: Rules, actions: Any = None) -> StoppingSolution:
+    """Exact best response over every stopping rule (any number of players, any opponents).
+
+    A loop over the core: for every score level from the top, the continuation against the
+    opponents, then the optimal stopping rule at each state with the self-loop solved by
+    policy iteration (:mod:`pigtheory.simultaneous.core.stopping`), started from the best
+    threshold's value.
+    """
+    from ..stopping import StoppingRule, is_threshold_rule
+
+    g, n = rules.goal, rules.players
+    actions = action_set("stopping", rules) if actions is None else actions
+    value = terminal_values(rules)
+    roll = np.zeros((g,) * n + (g,), dtype=bool)
+    t_value = np.zeros((g,) * n)
+    t_policy = np.zeros((g,) * n, dtype=np.int64)
+    non_threshold = np.zeros((g,) * n, dtype=bool)
+    levels = score_levels(g, n)
+    with one_blas_thread():
+        for _, states in levels:
+            u, opp_bust = continuation(value, states, opponents, g)
+            best, rows, tv, k = actions.best_and_threshold(u, states[0], opp_bust)
+            at = tuple(states)
+            value[at] = best
+            roll[at] = rows
+            t_value[at], t_policy[at] = tv, k
+            non_threshold[at] = ~is_threshold_rule(rows, states[0], g)
+    gain = value[(slice(0, g),) * n] - t_value
+    return StoppingSolution(
+        value,
+        StoppingRule(roll, "best response over stopping rules"),
+        len(levels),
+        0.0,
+        "exact",
+        rules,
+        t_value,
+        t_policy,
+        non_threshold,
+        gain,
+    )

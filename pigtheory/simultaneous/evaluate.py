@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from ..policies import Mixture
 from ..rules import Rules
+from ..stopping import TurnPolicy
 from .core import continuation, own_view, read_profile, score_levels, self_loop, terminal_values
 
 __all__ = ["win_probability", "win_probabilities"]
@@ -97,7 +97,7 @@ def win_probabilities(profile: Sequence[Any], *, rules: Rules = Rules()) -> np.n
     return res
 
 
-def _evaluate(mixes: Sequence[Mixture], rules: Rules) -> np.ndarray:
+def _evaluate(mixes: Sequence[TurnPolicy], rules: Rules) -> np.ndarray:
     """Backward induction of the fixed profile ``mixes`` (own policy first)."""
     g, n = rules.goal, rules.players
     value = terminal_values(rules)

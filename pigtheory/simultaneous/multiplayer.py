@@ -69,10 +69,10 @@ from typing import Any
 
 import numpy as np
 
-from ..policies import Mixture
 from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
+from ..stopping import TurnPolicy
 from ..turn_total import turn_total_table
 from ..validation import check_int, check_progress
 from ._score_sets import rank_table, score_keys, score_tuples, stages, successors
@@ -134,14 +134,12 @@ class ReducedSolution(Solution):
         return Solution(value, policy, self.iterations, 0.0, self.method, self.rules)
 
 
-def _own_moves(mix: Mixture, rules: Rules) -> tuple[np.ndarray, np.ndarray] | None:
+def _own_moves(mix: TurnPolicy, rules: Rules) -> tuple[np.ndarray, np.ndarray] | None:
     """New score and probability per outcome column at own score 0..goal, or None when the
     policy looks at other players' scores."""
     g, n = rules.goal, rules.players
-    for arr in (mix.thresholds, mix.weights):
-        first = arr[(slice(None),) + (slice(0, 1),) * (n - 1)]
-        if not np.array_equal(np.broadcast_to(first, arr.shape), arr):
-            return None
+    if not mix.reads_own_score_only():
+        return None
     own = np.arange(g)
     gains, probs = mix.outcomes(tuple([own] + [np.zeros_like(own)] * (n - 1)))
     new = np.vstack([own[:, None] + gains, np.full((1, gains.shape[1]), g)])

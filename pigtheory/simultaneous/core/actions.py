@@ -37,6 +37,7 @@ against an independent opponent), Table 1 and eq. (11) (X_k).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +59,7 @@ __all__ = [
 TIE_TOL = 1e-13
 """Actions whose value is within this of the best count as tied; the first (smallest k) wins."""
 
-STRATEGIES = ("thresholds",)
+STRATEGIES = ("thresholds", "stopping")
 """The strategy classes (action sets) the solvers accept as ``strategies=``."""
 
 
@@ -187,7 +188,12 @@ class Thresholds:
         return vals
 
 
-def action_set(strategies: str, rules: Rules) -> Thresholds:
-    """The action set named by ``strategies=`` (one of :data:`STRATEGIES`)."""
+def action_set(strategies: str, rules: Rules, engine: str = "auto") -> Any:
+    """The action set named by ``strategies=`` (one of :data:`STRATEGIES`): :class:`Thresholds`
+    or :class:`~pigtheory.simultaneous.core.stopping.StoppingRules`."""
     check_choice("strategies", strategies, STRATEGIES)
+    if strategies == "stopping":
+        from .stopping import StoppingRules
+
+        return StoppingRules(rules, engine)
     return Thresholds(rules)

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ...policies import Mixture
+from ...stopping import TurnPolicy
 from .levels import own_view
 
 __all__ = ["continuation"]
@@ -35,7 +35,7 @@ __all__ = ["continuation"]
 def continuation(
     value: np.ndarray,
     states: np.ndarray,
-    opponents: Sequence[Mixture],
+    opponents: Sequence[TurnPolicy],
     goal: int,
     own_gains: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:

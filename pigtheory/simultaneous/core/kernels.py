@@ -100,6 +100,49 @@ def _general(g, bust, band_t, P, C, tie_tol, VT, policy):  # pragma: no cover - 
             policy[i, j] = _first_within(vals, room, best, tie_tol)
 
 
+def _stop_one(
+    u, u0, room, loop_p, v, p_bust, gains, probs, tie_tol, max_passes, a, c, new, rule
+):  # pragma: no cover - compiled
+    """Optimal stopping at one state (:mod:`.stopping`): ``u[x]`` for ``x = 1..room``, ``u0``
+    the bust's continuation without the self-loop, ``loop_p`` the chance the opponents all
+    bust, ``v`` a value to start from. Writes the rule into ``rule[:room]`` (its previous
+    contents are the first comparison); returns ``(value, passes)``."""
+    passes = 0
+    for it in range(1, max_passes + 1):
+        a[room] = u[room]
+        c[room] = 0.0
+        loop = loop_p * v
+        changed = False
+        for t in range(room - 1, -1, -1):
+            ra = p_bust * u0
+            rc = p_bust
+            for f in range(gains.shape[0]):
+                to = t + gains[f]
+                if to > room:
+                    to = room
+                ra += probs[f] * a[to]
+                rc += probs[f] * c[to]
+            go = True
+            if t > 0:
+                go = ra + rc * loop > u[t] + tie_tol
+            if go:
+                a[t] = ra
+                c[t] = rc
+            else:
+                a[t] = u[t]
+                c[t] = 0.0
+            new[t] = go
+            if go != rule[t]:
+                changed = True
+        for t in range(room):
+            rule[t] = new[t]
+        v = a[0] / (1.0 - c[0] * loop_p)
+        passes = it
+        if not changed:
+            break
+    return v, passes
+
+
 def _stopping(
     u, own, opp_bust, start, p_bust, gains, probs, tie_tol, max_passes, value, roll, passes
 ):  # pragma: no cover - compiled
@@ -111,43 +154,106 @@ def _stopping(
     new = np.empty(g, dtype=np.bool_)
     for s in range(ns):
         room = g - own[s]
-        v = start[s]
-        loop_p = opp_bust[s]
         for t in range(g):
             roll[s, t] = False
-        for it in range(1, max_passes + 1):
-            a[room] = u[s, room]
-            c[room] = 0.0
-            loop = loop_p * v
-            changed = False
-            for t in range(room - 1, -1, -1):
-                ra = p_bust * u[s, 0]
-                rc = p_bust
-                for f in range(gains.shape[0]):
-                    to = t + gains[f]
-                    if to > room:
-                        to = room
-                    ra += probs[f] * a[to]
-                    rc += probs[f] * c[to]
-                go = True
-                if t > 0:
-                    go = ra + rc * loop > u[s, t] + tie_tol
-                if go:
-                    a[t] = ra
-                    c[t] = rc
-                else:
-                    a[t] = u[s, t]
-                    c[t] = 0.0
-                new[t] = go
-                if go != roll[s, t]:
-                    changed = True
-            for t in range(room - 1, -1, -1):
-                roll[s, t] = new[t]
-            v = a[0] / (1.0 - c[0] * loop_p)
-            passes[s] = it
-            if not changed:
-                break
-        value[s] = v
+        value[s], passes[s] = _stop_one(
+            u[s],
+            u[s, 0],
+            room,
+            opp_bust[s],
+            start[s],
+            p_bust,
+            gains,
+            probs,
+            tie_tol,
+            max_passes,
+            a,
+            c,
+            new,
+            roll[s],
+        )
+
+
+def _stop_independent(
+    g, bust, band_t, inv, cz, pz, pb, p_bust, gains, probs, tie_tol, max_passes, V, UT, roll, tval, tk
+):  # pragma: no cover - compiled
+    """Two players, B's turn by B's score only: :func:`_independent` with the best stopping
+    rule at every state (started from the best threshold, whose value and k are kept)."""
+    vals = np.empty(g + 1)
+    a = np.empty(g + 1)
+    c = np.empty(g + 1)
+    new = np.empty(g, dtype=np.bool_)
+    for d in range(2 * g - 2, -1, -1):
+        for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
+            j = d - i
+            room = g - i
+            z = 0.0
+            for r in range(pz.shape[1]):
+                z += pz[j, r] * V[i, cz[j, r]]
+            row = UT[j, i:]
+            t_best = _values(vals, room, bust, band_t, row, z, inv[j], False)
+            tval[i, j] = t_best
+            k = _first_within(vals, room, t_best, tie_tol)
+            tk[i, j] = k
+            for t in range(k):  # start from the best threshold's rule: one pass if it is optimal
+                roll[i, j, t] = True
+            best, _ = _stop_one(
+                row, z, room, pb[j], t_best, p_bust, gains, probs, tie_tol, max_passes, a, c, new, roll[i, j]
+            )
+            V[i, j] = best
+            UT[j, i] = z + pb[j] * best
+
+
+def _stop_general(
+    g, bust, band_t, P, C, p_bust, gains, probs, tie_tol, max_passes, VT, roll, tval, tk
+):  # pragma: no cover - compiled
+    """Two players, any opponent: :func:`_general` with the best stopping rule at every state."""
+    w = band_t.shape[0]
+    R = P.shape[2]
+    u = np.empty(g + w + 1)
+    den = np.empty(g + 1)
+    vals = np.empty(g + 1)
+    a = np.empty(g + 1)
+    c = np.empty(g + 1)
+    new = np.empty(g, dtype=np.bool_)
+    for d in range(2 * g - 2, -1, -1):
+        for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
+            j = d - i
+            room = g - i
+            for x in range(room + 1):
+                u[x] = 0.0
+            for r in range(R):
+                p = P[i, j, r]
+                cc = C[i, j, r]
+                for x in range(room + 1):
+                    u[x] += p * VT[cc, i + x]
+            for x in range(room + 1, room + w):
+                u[x] = u[room]
+            for k in range(1, room + 1):
+                den[k] = 1.0 - bust[k] * P[i, j, 0]
+            t_best = _values(vals, room, bust, band_t, u, u[0], den, True)
+            tval[i, j] = t_best
+            k = _first_within(vals, room, t_best, tie_tol)
+            tk[i, j] = k
+            for t in range(k):
+                roll[i, j, t] = True
+            best, _ = _stop_one(
+                u,
+                u[0],
+                room,
+                P[i, j, 0],
+                t_best,
+                p_bust,
+                gains,
+                probs,
+                tie_tol,
+                max_passes,
+                a,
+                c,
+                new,
+                roll[i, j],
+            )
+            VT[j, i] = best
 
 
 def _stopping_outcomes(roll, own, p_bust, gains, probs, out):  # pragma: no cover - compiled
@@ -177,11 +283,16 @@ def _stopping_outcomes(roll, own, p_bust, gains, probs, out):  # pragma: no cove
 
 
 @lru_cache(maxsize=1)
-def stopping() -> tuple[Any, Any]:
-    """The compiled ``(optimal_stopping, stopping_outcomes)`` kernels (see :func:`two_player`)."""
+def stopping() -> tuple[Any, Any, Any, Any]:
+    """The compiled ``(optimal_stopping, stopping_outcomes, two-player independent, two-player
+    general)`` stopping kernels; they call the helpers :func:`two_player` compiles."""
     from numba import njit
 
-    return njit(cache=True, nogil=True)(_stopping), njit(cache=True, nogil=True)(_stopping_outcomes)
+    two_player()
+    global _stop_one
+    _stop_one = njit(cache=True, nogil=True)(_stop_one)
+    jit = njit(cache=True, nogil=True)
+    return jit(_stopping), jit(_stopping_outcomes), jit(_stop_independent), jit(_stop_general)
 
 
 @lru_cache(maxsize=1)

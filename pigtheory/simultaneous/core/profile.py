@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...policies import Mixture, as_mixture
+from ...policies import Mixture
 from ...rules import Rules
+from ...stopping import RuleMixture, as_turn_policy
 from ...validation import check_simultaneous_rules
 
 __all__ = ["read_opponents", "read_profile"]
 
 
-def read_opponents(opponents: Any, rules: Rules) -> list[Mixture]:
+def read_opponents(opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
     """The ``players - 1`` opponents' policies (one policy, or a list in seat order) as
-    validated mixtures.
+    validated mixtures (thresholds) or rule mixtures (stopping rules).
 
     Raises
     ------
@@ -27,10 +28,10 @@ def read_opponents(opponents: Any, rules: Rules) -> list[Mixture]:
         raise ValueError(
             f"opponents: {rules.players} players need {rules.players - 1} opponent policies, got {len(opps)}"
         )
-    return [as_mixture(p, rules) for p in opps]
+    return [as_turn_policy(p, rules) for p in opps]
 
 
-def read_profile(policy: Any, opponents: Any, rules: Rules) -> list[Mixture]:
+def read_profile(policy: Any, opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
     """The player's own policy followed by :func:`read_opponents`."""
     opps = read_opponents(opponents, rules)
-    return [as_mixture(policy, rules), *opps]
+    return [as_turn_policy(policy, rules), *opps]

@@ -50,7 +50,13 @@ from ...rules import Rules
 from . import kernels
 from .actions import TIE_TOL
 
-__all__ = ["roll_distribution_arrays", "stopping_outcomes", "threshold_rule", "optimal_stopping"]
+__all__ = [
+    "roll_distribution_arrays",
+    "stopping_outcomes",
+    "threshold_rule",
+    "optimal_stopping",
+    "StoppingRules",
+]
 
 
 def roll_distribution_arrays(rules: Rules) -> tuple[float, np.ndarray, np.ndarray]:
@@ -219,3 +225,39 @@ def optimal_stopping(
             break
         roll = new
     return v, roll, passes
+
+
+class StoppingRules:
+    """The action set of every stopping rule (module Notes), beside :class:`.Thresholds`.
+
+    :meth:`best` returns the best rule's value and the rule itself (a bool row over the turn
+    totals per state); :meth:`best_and_threshold` also the best threshold's value and k at
+    the same states (the iteration starts from it), so a solver can say where, and by how
+    much, the optimum is not a threshold.
+    """
+
+    name = "stopping"
+
+    def __init__(self, rules: Rules, engine: str = "auto") -> None:
+        from .actions import Thresholds
+
+        self.rules = rules
+        self.engine = engine
+        self.thresholds = Thresholds(rules)
+
+    def best_and_threshold(
+        self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, tie_tol: float = TIE_TOL
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(value, roll, threshold_value, k)`` at each state."""
+        t_value, k = self.thresholds.best(u, own, opp_bust, tie_tol)
+        value, roll, _ = optimal_stopping(
+            u, own, opp_bust, self.rules, start=t_value, tie_tol=tie_tol, engine=self.engine
+        )
+        return value, roll, t_value, k
+
+    def best(
+        self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, tie_tol: float = TIE_TOL
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(value, roll)`` of the best stopping rule at each state."""
+        value, roll, _, _ = self.best_and_threshold(u, own, opp_bust, tie_tol)
+        return value, roll

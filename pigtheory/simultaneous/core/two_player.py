@@ -40,8 +40,8 @@ from functools import lru_cache
 import numpy as np
 
 from ...engine import choose_engine
-from ...policies import Mixture
 from ...rules import Rules
+from ...stopping import TurnPolicy
 from ...turn_total import turn_total_table
 from . import kernels
 from .actions import TIE_TOL, threshold_matrix
@@ -116,14 +116,13 @@ def _view(buf: np.ndarray, row0: int, b: _Batch, m0: int, length: int, col_step:
     )
 
 
-def independent_of_own(opp: Mixture) -> bool:
+def independent_of_own(opp: TurnPolicy) -> bool:
     """True when B's turn at (B's score j, A's score i) does not depend on i."""
-    th, w = opp.thresholds, opp.weights
-    return all(a.shape[1] == 1 or bool(np.all(a == a[:, :1])) for a in (th, w))
+    return opp.reads_own_score_only()
 
 
 def best_response_two(
-    opp: Mixture, rules: Rules, tie_tol: float = TIE_TOL, engine: str = "auto"
+    opp: TurnPolicy, rules: Rules, tie_tol: float = TIE_TOL, engine: str = "auto"
 ) -> tuple[np.ndarray, np.ndarray]:
     """Exact best response of A to B's policy ``opp``: ``(value (g+1, g+1), policy (g, g))``.
 
@@ -132,12 +131,16 @@ def best_response_two(
     """
     g = rules.goal
     if choose_engine(engine, g * g * g / 2) == "numba":
-        return _solve_jit(opp, rules, tie_tol)
+        return _solve_jit(opp, rules, tie_tol)  # type: ignore[return-value]
     with one_blas_thread():
         return _solve(opp, rules, tie_tol)
 
 
-def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+def _solve_jit(
+    opp: TurnPolicy, rules: Rules, tie_tol: float, stopping: bool = False
+) -> tuple[np.ndarray, ...]:
+    """The compiled engine: ``(value, policy)``, or with ``stopping`` ``(value, roll,
+    threshold_value, threshold_k)`` from the stopping kernels (the same setup)."""
     geo = batch_geometry(rules)
     g, w = geo.goal, geo.width
     table = turn_total_table(rules.replace(players=2))
@@ -145,6 +148,13 @@ def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, 
     V[g, :g], V[g, g] = 1.0, 0.5
     policy = np.zeros((g, g), dtype=np.int64)
     band_t = np.ascontiguousarray(table.band.T)
+    if stopping:
+        from .stopping import roll_distribution_arrays
+
+        p_bust, faces, fprobs = roll_distribution_arrays(rules)
+        roll = np.zeros((g, g, g), dtype=bool)
+        tval = np.zeros((g, g))
+        extra = (p_bust, faces, fprobs, tie_tol, 100)
     if independent_of_own(opp):
         js = np.arange(g)
         gains, probs = opp.outcomes((js, np.zeros_like(js)))
@@ -153,6 +163,9 @@ def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, 
         ut = np.zeros((g, 2 * g + w + 1))
         ut[:, g:] = (pb + (V[g][cz] * pz).sum(axis=1))[:, None]
         inv = 1.0 / (1.0 - pb[:, None] * table.bust[None, :])
+        if stopping:
+            kernels.stopping()[2](g, table.bust, band_t, inv, cz, pz, pb, *extra, V, ut, roll, tval, policy)
+            return V, roll, tval, policy
         kernels.two_player()[0](g, table.bust, band_t, inv, cz, pz, pb, tie_tol, V, ut, policy)
         return V, policy
     ii, jj = np.indices((g, g))
@@ -160,12 +173,27 @@ def _solve_jit(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, 
     cols = np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
     vt = np.zeros((g + 1, 2 * g + w + 1))
     vt[:, g:] = V[g][:, None]
-    kernels.two_player()[1](g, table.bust, band_t, np.ascontiguousarray(probs), cols, tie_tol, vt, policy)
+    probs = np.ascontiguousarray(probs)
+    if stopping:
+        kernels.stopping()[3](g, table.bust, band_t, probs, cols, *extra, vt, roll, tval, policy)
+        V[:g, :] = vt[:, :g].T
+        return V, roll, tval, policy
+    kernels.two_player()[1](g, table.bust, band_t, probs, cols, tie_tol, vt, policy)
     V[:g, :] = vt[:, :g].T
     return V, policy
 
 
-def _solve(opp: Mixture, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+def best_stopping_two(
+    opp: TurnPolicy, rules: Rules, tie_tol: float = TIE_TOL
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Best response of A over every stopping rule, compiled (two players):
+    ``(value (g+1, g+1), roll (g, g, g), threshold_value (g, g), threshold_k (g, g))``, the
+    threshold columns being the best "hold at k" at each state against the same continuation.
+    """
+    return _solve_jit(opp, rules, tie_tol, stopping=True)  # type: ignore[return-value]
+
+
+def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
     geo = batch_geometry(rules)
     g, m0, w = geo.goal, geo.m0, geo.width
     G = g + 1

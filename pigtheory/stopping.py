@@ -1,0 +1,229 @@
+"""Stopping rules: strategies that decide to roll or hold at every turn total.
+
+A "hold at k" player rolls while its turn total t is below k. In simultaneous Pig a player
+sees nothing of the others during its own turn, so the most general (pure) strategy at a state
+is any rule ``roll[t]`` over the turn totals; a behavioural mixed strategy rolls at t with a
+probability ``P(roll | state, t)``. Thresholds are the rules that roll on ``t < k``.
+
+Shapes
+------
+:class:`StoppingRule` holds a boolean table ``roll[own, others..., t]`` of shape
+``(goal,) * players + (goal,)`` (or ``(goal, goal)``: own score and t, for a rule that looks at
+its own score only); :class:`RandomStoppingRule` a float table of the same shapes with
+``P(roll)``. Entries outside ``1 <= t < goal - own`` are ignored: rolling is forced at ``t = 0``
+and holding once ``own + t >= goal``.
+
+Notes
+-----
+Every solver reads a policy through :func:`as_turn_policy`: thresholds become the usual
+:class:`~pigtheory.policies.Mixture`, stopping rules a :class:`RuleMixture`, and both give the
+distribution of the points the turn adds at any state (:meth:`RuleMixture.outcomes`, by the
+forward recursion of :func:`pigtheory.simultaneous.core.stopping.stopping_outcomes`), which is
+all an opponent's policy contributes to a player's Bellman equation.
+
+Examples
+--------
+>>> from pigtheory import Rules, hold_at
+>>> rule = StoppingRule.from_policy(hold_at(3), Rules(goal=6))
+>>> rule.roll[0, 0].astype(int).tolist()
+[1, 1, 1, 0, 0, 0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .policies import Mixture, as_mixture
+from .results import freeze
+from .rules import Rules
+
+__all__ = [
+    "StoppingRule",
+    "RandomStoppingRule",
+    "RuleMixture",
+    "TurnPolicy",
+    "as_turn_policy",
+    "is_threshold_rule",
+]
+
+
+def _check_table(name: str, table: np.ndarray, rules: Rules) -> np.ndarray:
+    g, n = rules.goal, rules.players
+    if table.shape not in ((g,) * n + (g,), (g, g)):
+        raise ValueError(
+            f"policy: a {name} for {n} players and goal {g} has shape {(g,) * n + (g,)} "
+            f"(or {(g, g)}: own score and turn total), got {table.shape}"
+        )
+    if table.ndim == 2 and n > 2:
+        table = table.reshape((g,) + (1,) * (n - 1) + (g,))
+    return table
+
+
+@dataclass(frozen=True, eq=False)
+class StoppingRule:
+    """A pure stopping rule: roll at turn total t iff ``roll[state..., t]`` (module Shapes).
+
+    Parameters
+    ----------
+    roll : array_like of bool
+    name : str
+    """
+
+    roll: np.ndarray
+    name: str = "stopping rule"
+
+    def __post_init__(self) -> None:
+        r = np.asarray(self.roll)
+        if r.dtype != bool:
+            if not np.all((r == 0) | (r == 1)):
+                raise ValueError("policy: a stopping rule's roll table must hold booleans (or 0/1)")
+            r = r.astype(bool)
+        object.__setattr__(self, "roll", np.array(r))
+        freeze(self)
+
+    @classmethod
+    def from_policy(cls, policy: Any, rules: Rules, name: str | None = None) -> StoppingRule:
+        """The exact stopping rule of a pure threshold policy: ``roll[s, t] = t < k(s)``."""
+        mix = as_mixture(policy, rules)
+        th = np.asarray(mix.full_thresholds())
+        roll = np.arange(rules.goal) < th[..., None]
+        return cls(roll, name or f"{policy} as a stopping rule")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, eq=False)
+class RandomStoppingRule:
+    """A behavioural mixed stopping rule: roll at t with probability ``prob[state..., t]``."""
+
+    prob: np.ndarray
+    name: str = "random stopping rule"
+
+    def __post_init__(self) -> None:
+        p = np.array(self.prob, dtype=float)
+        if not np.all(np.isfinite(p)) or np.any(p < 0) or np.any(p > 1):
+            raise ValueError("policy: roll probabilities must lie in [0, 1]")
+        object.__setattr__(self, "prob", p)
+        freeze(self)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, eq=False)
+class RuleMixture:
+    """Internal form of a stopping rule for given rules: ``P(roll)`` per state and turn total.
+
+    Attributes
+    ----------
+    prob : numpy.ndarray, shape ``(goal,) * players + (goal,)`` or broadcastable to it
+    rules : Rules
+    """
+
+    prob: np.ndarray
+    rules: Rules
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+    def reads_own_score_only(self) -> bool:
+        """Whether the rule at a state depends on the player's own score alone."""
+        p = self.prob
+        first = p[(slice(None),) + (slice(0, 1),) * (p.ndim - 2)]
+        return bool(np.array_equal(np.broadcast_to(first, p.shape), p))
+
+    def outcomes(self, states: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Distribution of the points the turn adds at the given own-centric states.
+
+        Returns ``gains, probs`` of shape ``states_shape + (goal + 1,)``: column x is the gain
+        x clipped to ``goal - own`` (column 0 the bust), as
+        :meth:`pigtheory.policies.Mixture.outcomes` gives them.
+        """
+        from .simultaneous.core.stopping import stopping_outcomes
+
+        g = self.rules.goal
+        if states is None:
+            grids = np.indices((g,) * self.rules.players)
+            states = tuple(grids)
+        arrays = np.broadcast_arrays(*[np.asarray(s) for s in states])
+        shape = arrays[0].shape
+        flat = [a.ravel() for a in arrays]
+        idx = tuple(f if self.prob.shape[d] > 1 else np.zeros_like(f) for d, f in enumerate(flat))
+        rows = self.prob[idx]
+        own = flat[0]
+        if np.all((rows == 0) | (rows == 1)):
+            probs = stopping_outcomes(rows.astype(bool), own, self.rules)
+        else:
+            probs = _random_outcomes(rows, own, self.rules)
+        gains = np.minimum(np.arange(g + 1)[None, :], (g - own)[:, None])
+        return gains.reshape(shape + (g + 1,)), probs.reshape(shape + (g + 1,))
+
+
+def _random_outcomes(prob: np.ndarray, own: np.ndarray, rules: Rules) -> np.ndarray:
+    """Outcome distribution of behavioural rules (forward recursion with P(roll) at each t)."""
+    from .simultaneous.core.stopping import roll_distribution_arrays
+
+    g = rules.goal
+    p_bust, gains, probs = roll_distribution_arrays(rules)
+    ns = own.size
+    room = g - own
+    rows = np.arange(ns)
+    out = np.zeros((ns, g + 1))
+    reach = np.zeros((ns, g + 1))
+    reach[:, 0] = 1.0
+    for t in range(g):
+        live = t < room
+        if not live.any():
+            break
+        mass = np.where(live, reach[:, t], 0.0)
+        go = np.where(t == 0, 1.0, prob[:, t]) * mass
+        out[:, t] += np.where(live & (t > 0), mass - go, 0.0)
+        out[:, 0] += p_bust * go
+        for gain, p in zip(gains.tolist(), probs.tolist(), strict=True):
+            to = np.minimum(t + gain, room)
+            done = to >= room
+            np.add.at(out, (rows[done], to[done]), p * go[done])
+            np.add.at(reach, (rows[~done], to[~done]), p * go[~done])
+    return out
+
+
+def is_threshold_rule(roll: np.ndarray, own: np.ndarray, goal: int) -> np.ndarray:
+    """Whether each rule (rows of ``roll``, shape ``(ns, goal)``) is "hold at k" for some k:
+    it rolls on ``1..k-1`` and holds on ``k..goal - own - 1``."""
+    t = np.arange(goal)[None, :]
+    live = (t >= 1) & (t < (goal - np.asarray(own))[:, None])
+    r = np.where(live, roll, False)
+    holds = live & ~r
+    first_hold = np.where(holds.any(axis=1), np.argmax(holds, axis=1), goal)
+    rolls_after = (r & (t > first_hold[:, None])).any(axis=1)
+    return np.asarray(~rolls_after)
+
+
+TurnPolicy = Mixture | RuleMixture
+"""What the solvers read a policy as: thresholds or stopping rules."""
+
+
+def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
+    """Read any policy, thresholds or stopping rules, as the form the solvers consume.
+
+    Threshold policies give :func:`pigtheory.policies.as_mixture`'s
+    :class:`~pigtheory.policies.Mixture`; :class:`StoppingRule` and :class:`RandomStoppingRule`
+    (or a result whose ``policy`` is one) give a :class:`RuleMixture`.
+    """
+    if isinstance(policy, RuleMixture):
+        if policy.rules != rules:
+            raise ValueError("policy: a RuleMixture built for other rules")
+        return policy
+    if isinstance(policy, StoppingRule):
+        table = _check_table("stopping rule", policy.roll, rules)
+        return RuleMixture(table.astype(float), rules)
+    if isinstance(policy, RandomStoppingRule):
+        return RuleMixture(_check_table("random stopping rule", policy.prob, rules), rules)
+    inner = getattr(policy, "policy", None)
+    if isinstance(inner, (StoppingRule, RandomStoppingRule)):
+        return as_turn_policy(inner, rules)
+    return as_mixture(policy, rules)
