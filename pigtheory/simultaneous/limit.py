@@ -44,7 +44,7 @@ from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from ..validation import check_int, check_simultaneous_rules
-from .core import TIE_TOL, Thresholds
+from .core import TIE_TOL, action_set
 
 __all__ = ["limit", "LimitAnalysis"]
 
@@ -69,14 +69,21 @@ class LimitAnalysis(Solution):
     hold_value : numpy.ndarray
         1/n, the value of holding at the goal when everybody does.
     deviation_value : numpy.ndarray
-        The best value at score 0 of a policy whose first threshold is below the goal.
+        Thresholds: the best value at score 0 of a policy whose first threshold is below the
+        goal. Stopping rules: the best response's value at score 0 over every stopping rule
+        (1/n exactly when holding at the goal is a best response).
     deviation_threshold : numpy.ndarray
-        That policy's threshold at score 0.
+        Thresholds: that policy's threshold at score 0. Stopping rules: the first turn total
+        at which the best rule at score 0 holds (the goal if it rolls until the goal).
     p_finish : float
         :math:`P(X_g \\ge g)`: holding at the goal from 0 finishes in one turn.
     smallest_n : int or None
         Smallest n0 such that for every n in n0 .. n_max no policy beats holding at the goal
         (by more than ``TIE_TOL``); None if a deviation still pays at ``n_max``.
+    strategies : str
+        ``"thresholds"`` or ``"stopping"``: the deviator's strategy class.
+    roll : numpy.ndarray of bool, shape (n_max - 1, goal, goal), or None
+        Stopping rules only: the best rule ``roll[row, i, t]`` at own score i.
     """
 
     n: np.ndarray
@@ -85,6 +92,8 @@ class LimitAnalysis(Solution):
     deviation_threshold: np.ndarray
     p_finish: float
     smallest_n: int | None
+    strategies: str = "thresholds"
+    roll: np.ndarray | None = None
 
     def row(self, n: int) -> int:
         """Row of the tables that belongs to n players."""
@@ -93,7 +102,7 @@ class LimitAnalysis(Solution):
         return n - 2
 
 
-def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
+def limit(n_max: int = 200, *, rules: Rules = Rules(), strategies: str = "thresholds") -> LimitAnalysis:
     """Is "everybody holds at the goal" an equilibrium of n-player simultaneous Pig?
 
     Parameters
@@ -102,6 +111,9 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
         Largest number of players, ``>= 2``; every n in ``2 .. n_max`` is solved.
     rules : Rules
         The die and the goal (``rules.players`` is ignored: n varies).
+    strategies : {"thresholds", "stopping"}
+        The deviator's strategies: "hold at k", or every stopping rule (a roll/hold choice
+        per turn total, :mod:`pigtheory.simultaneous.core.stopping`).
 
     Returns
     -------
@@ -123,6 +135,7 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
     """
     n_max = check_int("n_max", n_max, low=2)
     check_simultaneous_rules(rules)
+    actions = action_set(strategies, rules)
     g = rules.goal
     p = 1.0 - float(turn_total_table(rules.replace(players=2)).bust[g])
     if p <= 0.0:
@@ -132,12 +145,12 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
     ns = np.arange(2, n_max + 1)
     q = np.exp((ns - 1) * np.log1p(-p))  # no opponent finishes
     share = -np.expm1(ns * np.log1p(-p)) / (ns * p)  # E[1 / (1 + Binomial(n - 1, p))]
-    actions = Thresholds(rules)
     # One row per n. u[t, x]: the continuation after gaining x from score i (module Notes):
     # 0 on a bust (the state itself, or somebody else won), q V(i + x) below the room, the
     # share of the win from the room on.
     value = np.zeros((ns.size, g))
     policy = np.zeros((ns.size, g), dtype=np.int64)
+    roll = np.zeros((ns.size, g, g), dtype=bool) if strategies == "stopping" else None
     u = np.empty((ns.size, g + 1))
     for i in range(g - 1, -1, -1):
         room = g - i
@@ -145,8 +158,17 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
         u[:, 1:room] = q[:, None] * value[:, i + 1 : g]
         u[:, room:] = share[:, None]
         own = np.full(ns.size, i)
-        value[:, i], policy[:, i] = actions.best(u, own, q)
-    if g > 1:
+        value[:, i], choice = actions.best(u, own, q)
+        if roll is None:
+            policy[:, i] = choice
+        else:
+            roll[:, i] = choice
+            holds = (np.arange(g)[None, :] >= 1) & (np.arange(g)[None, :] < room) & ~choice
+            policy[:, i] = np.where(holds.any(axis=1), np.argmax(holds, axis=1), room)
+    if roll is not None:
+        deviation = value[:, 0].copy()
+        dev_k = policy[:, 0].copy()
+    elif g > 1:
         # the best policy whose first threshold is below the goal: best over k < g at score 0
         vals = actions.action_values(u, np.zeros(ns.size, dtype=np.int64), q)[:, : g - 1]
         deviation = vals.max(axis=1)
@@ -170,4 +192,6 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
         deviation_threshold=dev_k,
         p_finish=p,
         smallest_n=smallest,
+        strategies=strategies,
+        roll=roll,
     )

@@ -200,7 +200,9 @@ def is_equilibrium(a: np.ndarray, row: np.ndarray, col: np.ndarray, tol: float =
     return _best_response_gain(np.asarray(a, float), np.asarray(row, float), np.asarray(col, float)) <= tol
 
 
-def exploitability(policy: Any, *, rules: Rules = Rules(), engine: str = "auto") -> float:
+def exploitability(
+    policy: Any, *, rules: Rules = Rules(), strategies: str = "thresholds", engine: str = "auto"
+) -> float:
     """How much a best response gains against ``policy``: its win probability from (0, 0)
     minus 1/2 (the value of the symmetric game).
 
@@ -211,11 +213,14 @@ def exploitability(policy: Any, *, rules: Rules = Rules(), engine: str = "auto")
         :class:`~pigtheory.simultaneous.Equilibrium`).
     rules : Rules
         Two players, one die.
+    strategies : {"thresholds", "stopping"}
+        What the exploiting opponent may play: "hold at k" rules, or every stopping rule.
+    engine : {"auto", "numba", "numpy"}
 
     Returns
     -------
     float
-        ``>= 0`` up to rounding; 0 for an equilibrium strategy.
+        ``>= 0`` up to rounding; 0 for an equilibrium strategy (of the same strategy class).
 
     Examples
     --------
@@ -223,4 +228,5 @@ def exploitability(policy: Any, *, rules: Rules = Rules(), engine: str = "auto")
     0.0231
     """
     check_simultaneous_rules(rules, players=2)
-    return float(best_response(policy, rules=rules, engine=engine).value[0, 0] - 0.5)
+    reply = best_response(policy, rules=rules, strategies=strategies, engine=engine)
+    return float(reply.value[0, 0] - 0.5)
