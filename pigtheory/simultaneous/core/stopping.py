@@ -43,6 +43,8 @@ decision per turn total. Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eq. 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from ...engine import choose_engine
@@ -59,11 +61,15 @@ __all__ = [
 ]
 
 
+@lru_cache(maxsize=64)
 def roll_distribution_arrays(rules: Rules) -> tuple[float, np.ndarray, np.ndarray]:
-    """``(p_bust, gains, probs)`` of one roll: the bust chance and the scoring gains."""
+    """``(p_bust, gains, probs)`` of one roll: the bust chance and the scoring gains (cached,
+    read-only)."""
     dist = rules.roll_distribution()
     gains = np.array(sorted(g for g in dist if g > 0), dtype=np.int64)
     probs = np.array([float(dist[g]) for g in gains.tolist()])
+    gains.setflags(write=False)
+    probs.setflags(write=False)
     return float(dist.get(0, 0)), gains, probs
 
 
