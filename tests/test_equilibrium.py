@@ -11,6 +11,8 @@ import warnings
 import nashpy
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from pigtheory import MixedPolicy, Rules, hold_at
@@ -203,6 +205,23 @@ def test_fast_solver_agrees_with_dense_stage_games(rules):
                 c, d = stage_game(ext, i, j, rules)
                 k = eq.policy.thresholds[i, j, 0]
                 assert (c[k - 1] / (1 - d[k - 1])).min() >= eq.value[i, j] - 1e-13
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    goal=st.integers(1, 36),
+    points=st.lists(st.integers(1, 9), min_size=1, max_size=6),
+    bust_face=st.integers(1, 7),
+)
+def test_fast_solver_agrees_with_dense_stage_games_on_any_die(goal, points, bust_face):
+    rules = Rules(
+        goal=goal, die_faces=len(points) + 1, bust_face=min(bust_face, len(points) + 1), face_points=points
+    )
+    eq = equilibrium(rules=rules)
+    value, mixed = _dense_reference(rules)
+    np.testing.assert_allclose(eq.value, value, rtol=0, atol=1e-13)
+    assert eq.mixed_states == tuple(sorted(mixed))
+    assert eq.residual <= 1e-13
 
 
 @pytest.mark.parametrize("rules", [Rules(goal=44), Rules.piglet(goal=60)], ids=str)

@@ -68,7 +68,7 @@ def test_2x2_closed_form_matches_the_quadratic_in_rationals():
     st.lists(bust, min_size=2, max_size=2),
     st.lists(bust, min_size=2, max_size=2),
 )
-def test_2x2_agrees_with_nashpy_and_the_lp_and_is_certified(cs, p, q):
+def test_2x2_agrees_with_nashpy_and_is_certified(cs, p, q):
     c, d = np.array(cs).reshape(2, 2), np.outer(p, q)
     sol = solve_2x2(c, d)
     assume(sol is not None)
@@ -79,7 +79,19 @@ def test_2x2_agrees_with_nashpy_and_the_lp_and_is_certified(cs, p, q):
     assert not values or any(abs(val - v) <= 1e-12 for val in values)
     lo, hi = _bounds(c, d, x, y)
     assert lo <= v + 1e-15 and v <= hi + 1e-15 and hi - lo <= 1e-13
-    assert solve_stage(c, d)[0] == pytest.approx(v, abs=1e-12)
+
+
+def test_2x2_agrees_with_the_lp_route():
+    """Against the dense LP route on well-scaled random games (HiGHS's tolerances are absolute:
+    at payoffs of 1e-10 the LP route is the less accurate of the two)."""
+    rng = np.random.default_rng(7)
+    mixed = 0
+    for _ in range(60):
+        c, d = rng.random((2, 2)), np.outer(rng.uniform(0, 0.9, 2), rng.uniform(0, 0.9, 2))
+        v, x, y = solve_2x2(c, d)
+        mixed += x.min() > 0
+        assert solve_stage(c, d)[0] == pytest.approx(v, abs=1e-12)
+    assert mixed >= 10
 
 
 @settings(max_examples=40, deadline=None)
@@ -91,7 +103,8 @@ def test_2x2_with_a_general_self_loop(cs, ds):
     v, x, y = sol
     lo, hi = _bounds(c, d, x, y)
     assert lo <= v + 1e-15 and v <= hi + 1e-15 and hi - lo <= 1e-12
-    assert solve_stage(c, d)[0] == pytest.approx(v, abs=1e-12)
+    values = _nash_values(c + v * d)
+    assert not values or any(abs(val - v) <= 1e-12 for val in values)
 
 
 @pytest.mark.parametrize("eps", [1e-9, 1e-12, 1e-14, 1e-15, 1e-16, 0.0])

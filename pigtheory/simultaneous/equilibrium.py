@@ -98,7 +98,8 @@ class Equilibrium:
     support_sizes : numpy.ndarray of int, shape ``(goal, goal)``
         Number of thresholds the player at each state mixes over (1 where pure).
     n_lp : int
-        Linear programs solved (restricted games larger than 2 x 2, and the dense fallback).
+        Linear programs solved: restricted games that no 2 x 2 sub-game solves, and the
+        dense fallback (none at goals 100 and 200).
     """
 
     value: np.ndarray
