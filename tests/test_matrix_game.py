@@ -1,4 +1,5 @@
-"""One-state games that repeat, v = val(C + v D): closed-form 2 x 2, small games, oracles.
+"""One-state games that repeat, v = val(C + v D): closed-form 2 x 2, small games, oracles
+(modules matrix_game and two_by_two of the core).
 
 References: the quadratic of a 2 x 2 game solved exactly in rationals (sympy), nashpy's
 support enumeration on the matrix game at the returned v, and the dense LP route
@@ -16,21 +17,23 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pigtheory.simultaneous.core.matrix_game import (
+    certificate,
     pure_bounds,
-    solve_2x2,
     solve_small,
     solve_stage,
     solve_with_oracles,
 )
+from pigtheory.simultaneous.core.two_by_two import solve_2x2
 
 unit = st.floats(0.0, 1.0, allow_nan=False)
 bust = st.floats(0.0, 0.95, allow_nan=False)
 
 
 def _bounds(c, d, x, y):
-    """The certificate, computed here from its definition."""
+    """The certificate, computed here from its definition, and checked against the module's."""
     lo = min((x @ c[:, b]) / (1 - x @ d[:, b]) for b in range(c.shape[1]))
     hi = max((c[a] @ y) / (1 - d[a] @ y) for a in range(c.shape[0]))
+    assert certificate(c, d, x, y) == pytest.approx((lo, hi), abs=1e-15)
     return lo, hi
 
 

@@ -19,23 +19,7 @@ by Shapley's theorem its value is the unique root of :math:`f(v) = \\operatornam
 saddle point of W is an equilibrium with value :math:`W[a, b]`, and a game whose W has none
 mixes at its root.
 
-**2 x 2 in closed form** (:func:`solve_2x2`). Without a saddle point of W, the equilibrium of
-:math:`M = C + vD` at the root is completely mixed: the equalising strategies
-
-.. math:: x \\propto (m_{11} - m_{10},\\; m_{00} - m_{01}), \\qquad
-          y \\propto (m_{11} - m_{01},\\; m_{00} - m_{10}),
-
-and :math:`\\operatorname{val} M = \\det M / s(M)` with
-:math:`s(M) = m_{00} + m_{11} - m_{01} - m_{10}`. Then :math:`v\\, s(M(v)) = \\det M(v)` is a
-quadratic in v,
-
-.. math:: (\\det D - s(D))\\, v^2 + (c_{00} d_{11} + d_{00} c_{11} - c_{01} d_{10} - d_{01} c_{10}
-          - s(C))\\, v + \\det C = 0,
-
-with one root between the pure maximin and minimax of W (``det D = 0`` when D has rank one,
-as in Pig). Its stable solution starts Newton's method on f, where
-:math:`\\operatorname{val} M = m_{10} + x_0 (m_{00} - m_{10})` is evaluated in a form that
-does not cancel; a step or two reach the rounding floor.
+**2 x 2 in closed form**: :mod:`.two_by_two`.
 
 **Certificate.** Against a stationary x the column player faces a one-state MDP, whose best
 reply is a pure stationary b:
@@ -71,16 +55,16 @@ G. Owen, *Game Theory*, 3rd ed., Academic Press 1995, section II.3 (2 x 2 games)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["StageSolution", "pure_bounds", "solve_2x2", "solve_small", "solve_with_oracles", "solve_stage"]
+from .two_by_two import solve_2x2
+
+__all__ = ["StageSolution", "pure_bounds", "certificate", "solve_small", "solve_with_oracles", "solve_stage"]
 
 _SUPPORT_TOL = 1e-9
-_NEWTON_STEPS = 8
 
 
 class StageSolution(NamedTuple):
@@ -105,87 +89,20 @@ def pure_bounds(w: np.ndarray) -> tuple[float, int, float, int]:
     return float(rowmin[a]), a, float(colmax[b]), b
 
 
-def solve_2x2(c: np.ndarray, d: np.ndarray) -> tuple[float, np.ndarray, np.ndarray] | None:
-    """Root of ``v = val(C + v D)`` for a 2 x 2 game, with optimal strategies, in closed form.
-
-    Returns ``(v, x, y)``; at a pure saddle point of ``W = C / (1 - D)`` the strategies are
-    pure (first saddle point on exact ties). Returns None when rounding leaves the mixed
-    solution outside the simplex (a game within rounding of a pure one): solve it another
-    way.
+def certificate(c: np.ndarray, d: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """``(L(x), U(y))``: the row player's mix x guarantees ``L(x)``, the column player's y
+    concedes at most ``U(y)`` (module docstring); the value lies between them.
 
     Examples
     --------
-    >>> c = np.array([[0.0, 0.9], [0.9, 0.0]])  # matching pennies that repeats on a match
-    >>> v, x, y = solve_2x2(c, np.array([[0.5, 0.0], [0.0, 0.5]]))
-    >>> round(v, 12), x.round(12).tolist()
-    (0.5, [0.5, 0.5])
+    >>> c, d = np.array([[0.0, 0.9], [0.9, 0.0]]), np.array([[0.5, 0.0], [0.0, 0.5]])
+    >>> half = np.array([0.5, 0.5])
+    >>> [round(b, 12) for b in certificate(c, d, half, half)]
+    [0.5, 0.5]
     """
-    (c00, c01), (c10, c11) = c.tolist()
-    (d00, d01), (d10, d11) = d.tolist()
-    sol = _two_by_two(c00, c01, c10, c11, d00, d01, d10, d11)
-    if sol is None:
-        return None
-    v, x0, y0 = sol
-    return v, np.array([x0, 1.0 - x0]), np.array([y0, 1.0 - y0])
-
-
-def _two_by_two(c00, c01, c10, c11, d00, d01, d10, d11) -> tuple[float, float, float] | None:
-    """:func:`solve_2x2` on scalars: ``(v, x0, y0)``, the first weights of both strategies."""
-    w00, w01, w10, w11 = c00 / (1.0 - d00), c01 / (1.0 - d01), c10 / (1.0 - d10), c11 / (1.0 - d11)
-    # pure maximin (rows) and minimax (columns), first on ties as in pure_bounds
-    r0, r1 = min(w00, w01), min(w10, w11)
-    k0, k1 = max(w00, w10), max(w01, w11)
-    lo, a = (r0, 0) if r0 >= r1 else (r1, 1)
-    hi, b = (k0, 0) if k0 <= k1 else (k1, 1)
-    if lo == hi:
-        return lo, 1.0 - a, 1.0 - b
-    a2 = d00 * d11 - d01 * d10 - (d00 + d11 - d01 - d10)
-    a1 = c00 * d11 + d00 * c11 - c01 * d10 - d01 * c10 - (c00 + c11 - c01 - c10)
-    a0 = c00 * c11 - c01 * c10
-    try:
-        v = _root_between(a2, a1, a0, lo, hi)
-        for _ in range(_NEWTON_STEPS):
-            x0, y0, val = _equalisers(c00 + v * d00, c01 + v * d01, c10 + v * d10, c11 + v * d11)
-            slope = x0 * (y0 * d00 + (1 - y0) * d01) + (1 - x0) * (y0 * d10 + (1 - y0) * d11) - 1.0
-            step = (val - v) / slope
-            v = min(max(v - step, lo), hi)
-            if abs(step) <= 4e-17 * max(abs(v), 1.0):
-                break
-        x0, y0, _ = _equalisers(c00 + v * d00, c01 + v * d01, c10 + v * d10, c11 + v * d11)
-    except ZeroDivisionError:  # two equal rows or columns: no completely mixed solution
-        return None
-    if not (0.0 <= x0 <= 1.0 and 0.0 <= y0 <= 1.0):
-        return None
-    return v, x0, y0
-
-
-def _root_between(a2: float, a1: float, a0: float, lo: float, hi: float) -> float:
-    """The root of ``a2 v^2 + a1 v + a0`` nearest to ``[lo, hi]``, clipped into it (the
-    midpoint if no root is real); the quadratic formula in its cancellation-free form."""
-    mid = 0.5 * (lo + hi)
-    if a2 == 0.0:
-        roots = [-a0 / a1] if a1 != 0.0 else []
-    else:
-        disc = a1 * a1 - 4.0 * a2 * a0
-        if disc < 0.0:
-            return mid
-        t = -0.5 * (a1 + math.copysign(math.sqrt(disc), a1))
-        roots = [t / a2] + ([a0 / t] if t != 0.0 else [])
-    if not roots:
-        return mid
-    best = min(roots, key=lambda r: max(lo - r, r - hi, 0.0))
-    return min(max(best, lo), hi)
-
-
-def _equalisers(m00: float, m01: float, m10: float, m11: float) -> tuple[float, float, float]:
-    """First weights ``x0``, ``y0`` of the equalising strategies of a 2 x 2 matrix, and its
-    mixed value ``m10 + x0 (m00 - m10)``; each weight is normalised by its own pair's sum
-    (not by ``m00 + m11 - m01 - m10``, which cancels differently)."""
-    u, t = m11 - m10, m00 - m01
-    x0 = u / (u + t)
-    u, t = m11 - m01, m00 - m10
-    y0 = u / (u + t)
-    return x0, y0, m10 + x0 * (m00 - m10)
+    lo = float(((x @ c) / (1.0 - x @ d)).min())
+    hi = float(((c @ y) / (1.0 - d @ y)).max())
+    return lo, hi
 
 
 def solve_small(c: np.ndarray, d: np.ndarray, tol: float = 1e-13, max_iter: int = 50):
@@ -217,24 +134,19 @@ def solve_small(c: np.ndarray, d: np.ndarray, tol: float = 1e-13, max_iter: int 
         cl, dl = c.tolist(), d.tolist()
         for a0, a1 in pairs_a:
             for b0, b1 in pairs_b:
-                corners = [(a0, b0), (a0, b1), (a1, b0), (a1, b1)]
-                sol = _two_by_two(*[cl[a][b] for a, b in corners], *[dl[a][b] for a, b in corners])
+                sub_c = [[cl[a0][b0], cl[a0][b1]], [cl[a1][b0], cl[a1][b1]]]
+                sol = solve_2x2(sub_c, [[dl[a0][b0], dl[a0][b1]], [dl[a1][b0], dl[a1][b1]]])
                 if sol is None:
                     continue
                 x[:], y[:] = 0.0, 0.0
-                x[a0], x[a1], y[b0], y[b1] = sol[1], 1.0 - sol[1], sol[2], 1.0 - sol[2]
-                gap = _gap(c, d, x, y)
-                if gap <= tol and (best is None or gap < best[0]):
-                    best = (gap, sol[0], x.copy(), y.copy())
+                x[[a0, a1]], y[[b0, b1]] = sol[1], sol[2]
+                lo_ab, hi_ab = certificate(c, d, x, y)
+                if hi_ab - lo_ab <= tol and (best is None or hi_ab - lo_ab < best[0]):
+                    best = (hi_ab - lo_ab, sol[0], x.copy(), y.copy())
     if best is not None:
         return best[1], best[2], best[3], 0
     v, xs, ys, _, _, n = solve_stage(c, d, tol=tol, max_iter=max_iter)
     return v, xs, ys, n
-
-
-def _gap(c: np.ndarray, d: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
-    lo, hi = _certificate(c, d, x, y)
-    return hi - lo
 
 
 def solve_with_oracles(
@@ -324,7 +236,7 @@ def solve_stage(c: np.ndarray, d: np.ndarray, tol: float = 1e-13, max_iter: int 
         x, y, k = _double_oracle(c + v * d - v, rows, cols)
         n_lp += k
         x, y, v_new = _polish(c, d, x, y, v)
-        lo, hi = _certificate(c, d, x, y)
+        lo, hi = certificate(c, d, x, y)
         if best is None or hi - lo < best[4] - best[3]:
             best = (min(max(v_new, lo), hi), x, y, lo, hi)
         if hi - lo <= tol:
@@ -421,9 +333,3 @@ def _polish(c: np.ndarray, d: np.ndarray, x: np.ndarray, y: np.ndarray, v: float
     xf, yf = np.zeros_like(x), np.zeros_like(y)
     xf[sa], yf[sb] = xs[:n], ys[:n]
     return xf / xf.sum(), yf / yf.sum(), float(v)
-
-
-def _certificate(c: np.ndarray, d: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    lo = float(((x @ c) / (1.0 - x @ d)).min())
-    hi = float(((c @ y) / (1.0 - d @ y)).max())
-    return lo, hi
