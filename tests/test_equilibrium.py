@@ -253,9 +253,9 @@ def test_rows_columns_and_replies_match_the_stage_game(rules, engine):
     ext_t = np.ascontiguousarray(ext.T)
     for _, (i, j) in score_levels(g, 2)[:: max(1, g // 6)]:
         a, b = rng.integers(1, g - i + 1), rng.integers(1, g - j + 1)
-        rows, reply_b, low = best_replies(ext, i, j, a, rules, engine, tie_tol=0.0)
-        cols, reply_a, high = best_replies(ext_t, j, i, b, rules, engine, largest=True, tie_tol=0.0)
-        np.testing.assert_array_equal(stage_rows(ext, i, j, a, rules, engine), rows)
+        rows, cols = stage_rows(ext, i, j, a, rules, engine), stage_rows(ext_t, j, i, b, rules, engine)
+        reply_b, low = best_replies(ext, i, j, a, rules, engine, tie_tol=0.0)
+        reply_a, high = best_replies(ext_t, j, i, b, rules, engine, largest=True, tie_tol=0.0)
         for s in range(len(i)):
             c, d = stage_game(ext, i[s], j[s], rules)
             w = c / (1 - d)

@@ -173,10 +173,9 @@ def equilibrium(
     with one_blas_thread():
         for _, (i, j) in levels:
             guess = _warm_start(act_a, i, j, g)
-            v, lo, hi, a, b, settled, seen = _saddle_rounds(ext, ext_t, i, j, guess, rules, engine, tol)
-            for s, (rows, cols) in seen.items():
-                if settled[s]:
-                    continue
+            v, lo, hi, a, b, settled, tried = _saddle_rounds(ext, ext_t, i, j, guess, rules, engine, tol)
+            known = _known_lines(ext, ext_t, i, j, tried, rules, engine) if tried else {}
+            for s, (rows, cols) in known.items():
                 si, sj = int(i[s]), int(j[s])
                 sol = _solve_state(ext, ext_t, bust, si, sj, rows, cols, rules, engine, tol, max_iter)
                 n_lp += sol.n_lp
@@ -218,19 +217,19 @@ def _saddle_rounds(ext, ext_t, i, j, a, rules, engine, tol):
     """Step 1 of the module docstring, batched over the states of one sum, from A's guesses
     ``a`` (thresholds). Returns ``value``, ``lower``, ``upper`` and the thresholds of both
     players (filled where settled), the mask of settled states, and for each state left the
-    rows and columns computed, as ``{s: ({a - 1: row}, {b - 1: column})}``."""
-    g, n = rules.goal, len(i)
+    thresholds tried, ``{s: (A's, B's)}``."""
+    n = len(i)
     v, lo, hi = np.zeros(n), np.zeros(n), np.zeros(n)
     a, b = a.copy(), np.ones(n, dtype=np.int64)
     settled = np.zeros(n, dtype=bool)
-    seen: dict[int, tuple[dict, dict]] = {}
+    tried: dict[int, tuple[set, set]] = {}
     todo = np.arange(n)
     for _ in range(_ROUNDS):
         ii, jj, aa = i[todo], j[todo], a[todo]
         # Exact first optimisers (no tie tolerance): a reply 1e-13 worse than the best would
         # pass the check below and shift the value by as much (Piglet has such near-ties).
-        rows, bb, val = best_replies(ext, ii, jj, aa, rules, engine, tie_tol=0.0)  # min of row a
-        cols, reply, top = best_replies(ext_t, jj, ii, bb, rules, engine, largest=True, tie_tol=0.0)
+        bb, val = best_replies(ext, ii, jj, aa, rules, engine, tie_tol=0.0)  # min of row a
+        reply, top = best_replies(ext_t, jj, ii, bb, rules, engine, largest=True, tie_tol=0.0)
         ok = (reply == aa) & (top - val <= tol)
         done = todo[ok]
         v[done] = lo[done] = val[ok]
@@ -238,15 +237,32 @@ def _saddle_rounds(ext, ext_t, i, j, a, rules, engine, tol):
         settled[done] = True
         b[todo] = bb
         for t in np.flatnonzero(~ok).tolist():
-            s = int(todo[t])
-            got = seen.setdefault(s, ({}, {}))
-            got[0][int(aa[t]) - 1] = rows[t, : g - j[s]]
-            got[1][int(bb[t]) - 1] = cols[t, : g - i[s]]
+            got = tried.setdefault(int(todo[t]), (set(), set()))
+            got[0].add(int(aa[t]))
+            got[1].add(int(bb[t]))
         a[todo] = reply
         todo = todo[~ok]
         if todo.size == 0:
             break
-    return v, lo, hi, a, b, settled, seen
+    return v, lo, hi, a, b, settled, {s: t for s, t in tried.items() if not settled[s]}
+
+
+def _known_lines(ext, ext_t, i, j, tried, rules, engine):
+    """The rows (A's thresholds tried) and columns (B's) of C at the states left by step 1,
+    computed in one batch each: ``{s: ({a - 1: row}, {b - 1: column})}``."""
+    g = rules.goal
+    pairs_a = [(s, k) for s, (ks, _) in tried.items() for k in sorted(ks)]
+    pairs_b = [(s, k) for s, (_, ks) in tried.items() for k in sorted(ks)]
+    sa, ka = np.array(pairs_a, dtype=np.int64).T
+    sb, kb = np.array(pairs_b, dtype=np.int64).T
+    rows = stage_rows(ext, i[sa], j[sa], ka, rules, engine)
+    cols = stage_rows(ext_t, j[sb], i[sb], kb, rules, engine)
+    known: dict[int, tuple[dict, dict]] = {s: ({}, {}) for s in tried}
+    for t, (s, k) in enumerate(pairs_a):
+        known[s][0][k - 1] = rows[t, : g - j[s]]
+    for t, (s, k) in enumerate(pairs_b):
+        known[s][1][k - 1] = cols[t, : g - i[s]]
+    return known
 
 
 def _solve_state(ext, ext_t, bust, i, j, rows, cols, rules, engine, tol, max_iter) -> StageSolution:

@@ -106,7 +106,7 @@ def stage_rows(
         ``[s, b - 1]`` is ``C[k[s] - 1, b - 1]`` at ``(i[s], j[s])`` for ``b <= goal - j[s]``,
         0 beyond. Equal to :func:`stage_game`'s C up to rounding (other order of the sums).
     """
-    return best_replies(ext, i, j, k, rules, engine)[0]
+    return _rows(ext, i, j, k, rules, engine, False, TIE_TOL, True)[0]
 
 
 def best_replies(
@@ -118,33 +118,39 @@ def best_replies(
     engine: str = "auto",
     largest: bool = False,
     tie_tol: float = TIE_TOL,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`stage_rows` and the column player's best replies to them.
+) -> tuple[np.ndarray, np.ndarray]:
+    """The column player's best replies to rows of C (:func:`stage_rows`, same parameters).
 
-    Returns ``(rows, reply, value)``: ``value[s]`` is the minimum (``largest``: maximum, the
-    row player's reply when the rows are columns of C from the transposed values) of
+    Returns ``(reply, value)``: ``value[s]`` is the minimum (``largest``: maximum, the row
+    player's reply when the rows are columns of C from the transposed values) of
     ``W[k[s] - 1, b - 1] = C / (1 - P(X_k = 0) P(Y_b = 0))`` over ``b = 1..goal - j[s]``, and
-    ``reply[s]`` the first b (1-based) within ``tie_tol`` of it (the core's tie rule).
+    ``reply[s]`` the first b (1-based) within ``tie_tol`` of it (the core's tie rule). The
+    compiled engine keeps no rows: O(goal) memory, whatever the batch.
 
     Examples
     --------
     >>> from pigtheory.simultaneous.core import terminal_values
     >>> rules = Rules(goal=3)
     >>> ext = extended(terminal_values(rules), rules)
-    >>> rows, reply, value = best_replies(ext, np.array([2]), np.array([2]), np.array([1]), rules)
+    >>> reply, value = best_replies(ext, np.array([2]), np.array([2]), np.array([1]), rules)
     >>> reply.tolist(), round(float(value[0]), 12)  # at 2-2, hold at 1 against hold at 1
     ([1], 0.5)
     """
+    return _rows(ext, i, j, k, rules, engine, largest, tie_tol, False)[1:]
+
+
+def _rows(ext, i, j, k, rules, engine, largest, tie_tol, store):
+    """Rows of C (when ``store``, else None), best replies and their values."""
     tab, band_t = _tables(rules)
     g, w = rules.goal, tab.width
     n = len(i)
     nb = g - int(j.min()) if n else 0
     if choose_engine(engine, n * g) == "numba":
-        out = np.zeros((n, nb))
+        out = np.empty((n, nb) if store else (0, 0))
         reply, value = np.empty(n, dtype=np.int64), np.empty(n)
         kernel = stage_kernels.compiled_rows()
-        kernel(ext, i, j, k, tab.bust, band_t, g, largest, tie_tol, out, reply, value)
-        return out, reply, value
+        kernel(ext, i, j, k, tab.bust, band_t, g, largest, tie_tol, store, out, reply, value)
+        return (out if store else None), reply, value
     flat, stride = ext.reshape(-1), ext.shape[1]
     cols = j[:, None] + np.arange(nb + w)
     band_k = tab.band[k]
@@ -169,7 +175,7 @@ def best_replies(
         wv[beyond] = np.inf
         value = np.fmin.reduce(wv, axis=1)
         reply = np.argmax(wv <= (value + tie_tol)[:, None], axis=1)
-    return out, reply + 1, value
+    return (out if store else None), reply + 1, value
 
 
 class DiagonalStages:

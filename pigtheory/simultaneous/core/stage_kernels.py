@@ -17,16 +17,17 @@ import numpy as np
 
 
 def _rows(
-    ext, i, j, k, bust, band_t, goal, largest, tie_tol, out, reply, best
+    ext, i, j, k, bust, band_t, goal, largest, tie_tol, store, out, reply, best
 ):  # pragma: no cover - compiled
-    """``out[s, b - 1] = C[k_s - 1, b - 1]`` at the state ``(i_s, j_s)``, ``b = 1..goal - j_s``
-    (the rest of ``out[s]`` is left as it is); ``best[s]``, the minimum (``largest``: maximum)
-    of ``W[k_s - 1, b - 1] = C / (1 - P(X_k = 0) P(Y_b = 0))`` over b, and ``reply[s]`` the
-    first b within ``tie_tol`` of it. ``band_t[r, k] = P(X_k = k + r)``. See ``stage_rows``
-    for the sums."""
+    """``best[s]``, the minimum (``largest``: maximum) over b of
+    ``W[k_s - 1, b - 1] = C / (1 - P(X_k = 0) P(Y_b = 0))`` at the state ``(i_s, j_s)``,
+    ``b = 1..goal - j_s``, and ``reply[s]`` the first b within ``tie_tol`` of it; with
+    ``store``, also ``out[s, b - 1] = C[k_s - 1, b - 1]`` and zeros beyond ``goal - j_s``.
+    ``band_t[r, k] = P(X_k = k + r)``. See ``stage_rows`` for the sums."""
     w = band_t.shape[0]
     half = np.empty(goal + w + 1)
     full = np.empty(goal + w + 1)
+    o = np.empty(goal + 1)
     wv = np.empty(goal + 1)
     for s in range(i.shape[0]):
         ii, jj, kk = i[s], j[s], k[s]
@@ -43,16 +44,15 @@ def _rows(
         for t in range(t_end):
             full[t] = half[t] + pk * ext[ii, jj + t]
         h0 = half[0]
-        o = out[s]
         for b in range(1, nb + 1):
-            o[b - 1] = bust[b] * h0
+            o[b] = bust[b] * h0
         for r in range(w):
             br = band_t[r]
             for b in range(1, nb + 1):
-                o[b - 1] += br[b] * full[b + r]
+                o[b] += br[b] * full[b + r]
         top = -np.inf if largest else np.inf
         for b in range(1, nb + 1):
-            wv[b] = o[b - 1] / (1.0 - pk * bust[b])
+            wv[b] = o[b] / (1.0 - pk * bust[b])
             if (wv[b] > top) if largest else (wv[b] < top):
                 top = wv[b]
         at = 1
@@ -62,6 +62,11 @@ def _rows(
                 break
         reply[s] = at
         best[s] = top
+        if store:
+            for b in range(1, nb + 1):
+                out[s, b - 1] = o[b]
+            for b in range(nb, out.shape[1]):
+                out[s, b] = 0.0
 
 
 @lru_cache(maxsize=1)
