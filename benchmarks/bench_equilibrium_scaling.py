@@ -3,7 +3,8 @@
 Prints, for ``equilibrium()`` at goals 100, 200, 400, 700 and 1000, the wall-clock time of
 one solve (after a warm-up that loads the compiled kernels; goal 100 as a median of 5), also
 as a multiple of ``best_response(hold_at(25))`` at goal 100 measured in the same run; the
-growth exponent p of time ~ goal^p (least-squares slope of log time against log goal); and
+growth exponent p of time ~ goal^p (least-squares slope of log time against log goal, and the
+slope between the two largest goals, where fixed costs matter least); and
 the peak memory of the goal-1000 solve, measured in a child process: tracemalloc's peak
 (the arrays and objects the solve allocates) and the child's peak resident set size before
 and after the solve (``ru_maxrss``: the whole process, interpreter and libraries included).
@@ -71,7 +72,9 @@ def main() -> dict[str, float]:
         times.append(t)
         print(f"  goal {goal:4d}                            {t:10.2f} s    {t / t_br:9.0f} x")
     slope = float(np.polyfit(np.log(GOALS), np.log(times), 1)[0])
+    top = float(np.log(times[-1] / times[-2]) / np.log(GOALS[-1] / GOALS[-2]))
     print(f"  growth exponent (time ~ goal^p, goals {GOALS[0]}..{GOALS[-1]})  p = {slope:.2f}")
+    print(f"  local exponent, goals {GOALS[-2]}..{GOALS[-1]}                p = {top:.2f}")
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         mem = pool.submit(peak_memory, GOALS[-1]).result()
     print(f"goal {GOALS[-1]} in a child process")
@@ -86,6 +89,7 @@ def main() -> dict[str, float]:
     return {
         "best_response": t_br,
         "exponent": slope,
+        "exponent_top": top,
         **{f"goal_{g}": t for g, t in zip(GOALS, times, strict=True)},
         **mem,
     }

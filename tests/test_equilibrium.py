@@ -203,7 +203,7 @@ def _dense_reference(rules):
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(goal=44), Rules(goal=30, die_faces=4), Rules(goal=30, die_faces=3), Rules.piglet(goal=24)],
+    [Rules(goal=44), Rules(goal=30, die_faces=4), Rules.piglet(goal=24)],
     ids=str,
 )
 def test_fast_solver_agrees_with_dense_stage_games(rules):
@@ -225,7 +225,7 @@ def test_fast_solver_agrees_with_dense_stage_games(rules):
                 assert (c[k - 1] / (1 - d[k - 1])).min() >= eq.value[i, j] - 1e-13
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(
     goal=st.integers(1, 36),
     points=st.lists(st.integers(1, 9), min_size=1, max_size=6),
