@@ -80,7 +80,9 @@ def stage_game(ext: np.ndarray, i: int, j: int, rules: Rules) -> tuple[np.ndarra
 def _tables(rules: Rules) -> tuple[TurnTotalTable, np.ndarray]:
     """The turn totals of ``rules`` and their band transposed, ``band_t[r, k] = P(X_k = k + r)``."""
     tab = turn_total_table(rules.replace(players=2))
-    return tab, np.ascontiguousarray(tab.band.T)
+    band_t = np.ascontiguousarray(tab.band.T)
+    band_t.setflags(write=False)
+    return tab, band_t
 
 
 def stage_rows(
