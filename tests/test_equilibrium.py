@@ -1,14 +1,24 @@
-"""Exact equilibrium, its certificate, exploitability, and the cycle game (nashpy)."""
+"""Exact equilibrium, its certificate, exploitability, and the cycle game (nashpy).
+
+The fast solver (one row and one column per state, 2 x 2 games in closed form) is checked
+against a dense reference kept here: every state's whole stage game from the public
+``stage_game``, pure saddle points of W, and elsewhere an LP (scipy) for the supports and
+the equaliser equations on them, solved by Newton's method in v.
+"""
 
 import warnings
 
 import nashpy
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linprog
 
 from pigtheory import MixedPolicy, Rules, hold_at
 from pigtheory.simultaneous import cycle_nash, equilibrium, exploitability, self_play
-from pigtheory.simultaneous.core import extended, stage_game
+from pigtheory.simultaneous.core import extended, score_levels, stage_game, terminal_values
+from pigtheory.simultaneous.core.stage import best_replies, stage_rows
 from pigtheory.simultaneous.nash import is_equilibrium
 
 RULES = Rules(goal=44)  # the smallest goals where the equilibrium mixes are in the 40s
@@ -102,6 +112,181 @@ def test_bad_rules():
         equilibrium(rules=Rules(goal=10, players=3))
 
 
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"tol": 0.0}, "tol"),
+        ({"tol": float("nan")}, "tol"),
+        ({"max_iter": 0}, "max_iter"),
+        ({"max_iter": 2.5}, "max_iter"),
+        ({"engine": "fortran"}, "engine"),
+        ({"rules": "goal 10"}, "rules"),
+    ],
+)
+def test_bad_arguments_name_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        equilibrium(**{"rules": Rules(goal=6), **kwargs})
+
+
+def _maximin_lp(m):
+    """The maximiser's optimal mix of the matrix game m (HiGHS, payoffs scaled to 1)."""
+    na, nb = m.shape
+    res = linprog(
+        np.r_[np.zeros(na), -1.0],
+        A_ub=np.hstack([-m.T / np.abs(m).max(), np.ones((nb, 1))]),
+        b_ub=np.zeros(nb),
+        A_eq=np.r_[np.ones(na), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * na + [(None, None)],
+    )
+    return res.x[:na]
+
+
+def _equalise(m, d, v):
+    """Newton's method in v on the equaliser equations of a square support."""
+    n = m.shape[0]
+    kkt = np.block([[np.zeros((n, n)), -np.ones((n, 1))], [np.ones((1, n)), np.zeros((1, 1))]])
+    rhs = np.r_[np.zeros(n), 1.0]
+    for _ in range(60):
+        mv = m + v * d
+        kkt[:n, :n] = mv.T
+        x = np.linalg.solve(kkt, rhs)
+        kkt[:n, :n] = mv
+        y = np.linalg.solve(kkt, rhs)
+        step = (x[n] - v) / (x[:n] @ d @ y[:n] - 1.0)
+        v -= step
+        if abs(step) < 1e-17:
+            break
+    return v, x[:n], y[:n]
+
+
+def _distinct(rows):
+    """Indices of the rows that differ (by more than 1e-14) from every earlier row."""
+    keep = []
+    for r in range(len(rows)):
+        if all(np.abs(rows[r] - rows[q]).max() > 1e-14 for q in keep):
+            keep.append(r)
+    return keep
+
+
+def _dense_reference(rules):
+    """Value, the mixed states with their support sizes, and the states within rounding of a
+    pure saddle point (W's pure maximin and minimax differ, by at most 1e-14: which side
+    rounding puts them on is not a property of the game), from dense stage games."""
+    g = rules.goal
+    ext = extended(terminal_values(rules), rules)
+    mixed, ties = {}, set()
+    for _, (ii, jj) in score_levels(g, 2):
+        for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
+            c, d = stage_game(ext, i, j, rules)
+            w = c / (1 - d)
+            lo, hi = w.min(axis=1).max(), w.max(axis=0).min()
+            v = lo
+            if lo != hi and hi - lo <= 1e-14:
+                ties.add((i, j))
+            elif lo != hi:
+                # thresholds with the same turn totals are one action (dice whose faces
+                # score alike): keep the first of each, or the LP's supports may not match
+                ra, rb = _distinct(np.hstack([c, d])), _distinct(np.hstack([c.T, d.T]))
+                c, d = c[np.ix_(ra, rb)], d[np.ix_(ra, rb)]
+                v = 0.5 * (lo + hi)
+                for _ in range(3):  # supports at v, then the exact root on them
+                    m = c + v * d - v  # payoffs differ by ~1e-7 near 0 and 1: centre them
+                    sa = np.flatnonzero(_maximin_lp(m) > 1e-9)
+                    sb = np.flatnonzero(_maximin_lp(-m.T) > 1e-9)
+                    assert sa.size == sb.size, (i, j)
+                    v, x, y = _equalise(c[np.ix_(sa, sb)], d[np.ix_(sa, sb)], v)
+                mixed[(i, j)] = sa.size
+            ext[i, j] = v
+    return ext[: g + 1, : g + 1], mixed, ties
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(goal=44), Rules(goal=30, die_faces=4), Rules.piglet(goal=24)],
+    ids=str,
+)
+def test_fast_solver_agrees_with_dense_stage_games(rules):
+    g = rules.goal
+    eq = equilibrium(rules=rules)
+    value, mixed, ties = _dense_reference(rules)
+    np.testing.assert_allclose(eq.value, value, rtol=0, atol=1e-13)
+    assert eq.mixed_states == tuple(sorted(mixed)) and not ties
+    for s, size in mixed.items():
+        assert eq.support_sizes[s] == size
+    assert eq.residual <= 1e-13
+    # At pure states A's threshold guarantees the value (the dense W's row minimum).
+    ext = extended(np.array(eq.value), rules)
+    for i in range(0, g, 3):
+        for j in range(g):
+            if (i, j) not in mixed:
+                c, d = stage_game(ext, i, j, rules)
+                k = eq.policy.thresholds[i, j, 0]
+                assert (c[k - 1] / (1 - d[k - 1])).min() >= eq.value[i, j] - 1e-13
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    goal=st.integers(1, 36),
+    points=st.lists(st.integers(1, 9), min_size=1, max_size=6),
+    bust_face=st.integers(1, 7),
+)
+def test_fast_solver_agrees_with_dense_stage_games_on_any_die(goal, points, bust_face):
+    rules = Rules(
+        goal=goal, die_faces=len(points) + 1, bust_face=min(bust_face, len(points) + 1), face_points=points
+    )
+    eq = equilibrium(rules=rules)
+    value, mixed, ties = _dense_reference(rules)
+    np.testing.assert_allclose(eq.value, value, rtol=0, atol=1e-13)
+    assert set(mixed) <= set(eq.mixed_states) <= set(mixed) | ties
+    assert all(eq.support_sizes[s] == size for s, size in mixed.items())
+    assert eq.residual <= 1e-13
+
+
+@pytest.mark.parametrize("rules", [Rules(goal=44), Rules.piglet(goal=60)], ids=str)
+def test_engines_give_the_same_bits(rules):
+    from pigtheory.simultaneous.core import numba_installed
+
+    if not numba_installed():
+        pytest.skip("numba is not installed")
+    a, b = equilibrium(rules=rules, engine="numpy"), equilibrium(rules=rules, engine="numba")
+    for field in ("value", "lower", "upper", "support_sizes"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    assert np.array_equal(a.policy.thresholds, b.policy.thresholds)
+    assert np.array_equal(a.policy.weights, b.policy.weights)
+    assert a.mixed_states == b.mixed_states
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(goal=23), Rules(goal=17, die_faces=4), Rules.piglet(goal=11)], ids=str
+)
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
+def test_rows_columns_and_replies_match_the_stage_game(rules, engine):
+    from pigtheory.simultaneous.core import numba_installed
+
+    if engine == "numba" and not numba_installed():
+        pytest.skip("numba is not installed")
+    g = rules.goal
+    rng = np.random.default_rng(g)
+    ext = extended(rng.random((g + 1, g + 1)), rules)
+    ext_t = np.ascontiguousarray(ext.T)
+    for _, (i, j) in score_levels(g, 2)[:: max(1, g // 6)]:
+        a, b = rng.integers(1, g - i + 1), rng.integers(1, g - j + 1)
+        rows, cols = stage_rows(ext, i, j, a, rules, engine), stage_rows(ext_t, j, i, b, rules, engine)
+        reply_b, low = best_replies(ext, i, j, a, rules, engine, tie_tol=0.0)
+        reply_a, high = best_replies(ext_t, j, i, b, rules, engine, largest=True, tie_tol=0.0)
+        for s in range(len(i)):
+            c, d = stage_game(ext, i[s], j[s], rules)
+            w = c / (1 - d)
+            np.testing.assert_allclose(rows[s, : g - j[s]], c[a[s] - 1], rtol=0, atol=1e-15)
+            np.testing.assert_allclose(cols[s, : g - i[s]], c[:, b[s] - 1], rtol=0, atol=1e-15)
+            assert not rows[s, g - j[s] :].any()
+            row_w, col_w = w[a[s] - 1], w[:, b[s] - 1]
+            assert reply_b[s] == row_w.argmin() + 1 and reply_a[s] == col_w.argmax() + 1
+            assert low[s] == pytest.approx(row_w.min(), abs=1e-15)
+            assert high[s] == pytest.approx(col_w.max(), abs=1e-15)
+
+
 def test_cli_commands(capsys, tmp_path):
     from pigtheory.cli import main
 
@@ -123,11 +308,24 @@ def test_goal_100_equilibrium_and_exploitabilities():
     eq = equilibrium(rules=rules)
     v = eq.value[:100, :100]
     assert abs(eq.value[0, 0] - 0.5) <= 1e-12 and np.abs(v + v.T - 1).max() <= 1e-12
-    assert eq.residual <= 1e-12 and abs(exploitability(eq, rules=rules)) <= 1e-12
-    assert len(eq.mixed_states) > 0
+    assert eq.residual <= 1e-13 and abs(exploitability(eq, rules=rules)) <= 1e-12
+    # 136 states mix, each over two thresholds, all solved in closed form (no LP)
+    assert len(eq.mixed_states) == 136
+    assert all(eq.support_sizes[s] == 2 for s in eq.mixed_states)
+    assert eq.n_lp == 0
     sp = self_play(rules=rules)
     assert sp.period == 2
     # every state where the equilibrium mixes is a state where self-play cycles
     assert set(eq.mixed_states) <= set(sp.cyclic_states)
     for p in sp.cycle:
         assert exploitability(p, rules=rules) > 1e-7
+
+
+@pytest.mark.slow
+def test_goal_200_equilibrium():
+    rules = Rules(goal=200)
+    eq = equilibrium(rules=rules)
+    v = eq.value[:200, :200]
+    assert abs(eq.value[0, 0] - 0.5) <= 1e-12 and np.abs(v + v.T - 1).max() <= 1e-12
+    assert eq.residual <= 1e-13 and abs(exploitability(eq, rules=rules)) <= 1e-12
+    assert len(eq.mixed_states) == 282 and all(eq.support_sizes[s] == 2 for s in eq.mixed_states)

@@ -16,26 +16,34 @@ theorem for stochastic games gives, at every state,
 
 .. math:: V(s) = \\operatorname{val}\\big(C_s + V(s)\\, D_s\\big),
 
-with :math:`C_s, D_s` from :mod:`pigtheory.simultaneous.core.stage`. Scores never decrease, so
-:math:`C_s` is known once the levels of larger score sum are solved, and V(s) is a 1-D fixed
-point (val is monotone and 1-Lipschitz in v, and :math:`\\max D < 1`, so it is unique).
+with :math:`C_s, D_s` from :mod:`pigtheory.simultaneous.core.stage` and
+:math:`D_s[a, b] = P(X_a = 0) P(Y_b = 0)` of rank one. Scores never decrease, so :math:`C_s`
+is known once the levels of larger score sum are solved, and V(s) is the root of a 1-D fixed
+point (:mod:`pigtheory.simultaneous.core.matrix_game`). No stage game is built; the states of
+one score sum are solved together, in three steps:
 
-Per state:
+1. **Warm-started saddle check.** Guess A's threshold a from the state (i, j + 1), which
+   has the same own score (its largest weight where it mixed). Row a of C gives B's best
+   reply b (the first minimiser of row a of :math:`W = C / (1 - D)`), column b gives A's
+   best reply; if that is a again, (a, b) is a pure saddle point of W and
+   :math:`V(s) = W[a, b]`, certified by the row and the column themselves (the row's minimum
+   and the column's maximum are the same entry). A row or a column costs O(w goal)
+   (:func:`~pigtheory.simultaneous.core.stage.best_replies`; w the largest roll), not the
+   O(goal^2) of a stage game. Otherwise a moves to A's reply and the check runs again, up to
+   four rounds, all states of the sum batched.
+2. **Double oracle on rows and columns** for the states left (those that mix, and a few
+   pure ones whose guesses did not settle), starting from the rows and columns of step 1:
+   solve the game restricted to them (a pure saddle point, else a 2 x 2 sub-game in closed
+   form, else linear programs: :func:`~pigtheory.simultaneous.core.matrix_game.solve_small`),
+   certify the restricted strategies on the whole game,
+   :math:`L(x) = \\min_b (xC)_b / (1 - (xD)_b) \\le V(s) \\le U(y) = \\max_a (Cy)_a / (1 - (Dy)_a)`,
+   and add the two best replies until neither is new (the gap is then rounding).
+3. **Dense fallback.** If the double oracle stops with a gap ``U - L`` above ``tol`` (it has
+   not, up to goal 1000), the whole stage game is built and solved by Hoffman-Karp iteration
+   on v with HiGHS LPs (:func:`~pigtheory.simultaneous.core.matrix_game.solve_stage`).
 
-1. **Pure saddle.** Both players repeating (a, b) gives :math:`W = C / (1 - D)`, and
-   :math:`M(v)[a, b] \\ge v \\iff W[a, b] \\ge v`; so a pure saddle point of W is a pure
-   equilibrium with value :math:`W[a, b]`. Most states have one.
-2. **Otherwise** (Hoffman-Karp style): solve the matrix game :math:`M(v)` at the current
-   v by linear programming (HiGHS) on a growing set of thresholds (double oracle: start
-   from the pure maximin and minimax actions, add each side's best reply until neither
-   gains), take the supports of the two optimal strategies,
-   and solve the equaliser equations on those supports with Newton's method in v (exact up
-   to rounding, since a fixed support makes the value a smooth function of v).
-3. **Certificate.** A's mix x guarantees
-   :math:`L(x) = \\min_b (xC)_b / (1 - (xD)_b)` (the opponent's best stationary reply to a
-   stationary x), B's mix y concedes at most :math:`U(y) = \\max_a (Cy)_a / (1 - (Dy)_a)`;
-   :math:`L \\le V(s) \\le U`. If the gap exceeds ``tol`` the LP is solved again at
-   :math:`v = (L + U) / 2`.
+Work: O(w goal) per state and round, O(w goal^3) in all, against the goal^2 entries of a
+dense stage game per state; memory O(goal^2).
 
 References
 ----------
@@ -54,15 +62,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..engine import ENGINES, choose_engine
 from ..policies import MixedPolicy
 from ..results import Result, freeze
 from ..rules import Rules
-from ..validation import check_int, check_simultaneous_rules, check_tol
-from .core import extended, one_blas_thread, pure_bounds, score_levels, stage_game
+from ..turn_total import turn_total_table
+from ..validation import check_choice, check_int, check_simultaneous_rules, check_tol
+from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values
+from .core.matrix_game import StageSolution, solve_stage, solve_with_oracles
+from .core.stage import best_replies, stage_rows
 
 __all__ = ["Equilibrium", "equilibrium", "solve_stage"]
 
-_SUPPORT_TOL = 1e-9
+_ROUNDS = 4
+"""Batched saddle-check rounds per score sum before a state gets its own double oracle."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,7 +98,8 @@ class Equilibrium(Result):
     support_sizes : numpy.ndarray of int, shape ``(goal, goal)``
         Number of thresholds the player at each state mixes over (1 where pure).
     n_lp : int
-        Linear programs solved (restricted games of the double oracle).
+        Linear programs solved: restricted games that no 2 x 2 sub-game solves, and the
+        dense fallback (none at goals 100 and 200).
     """
 
     value: np.ndarray
@@ -110,7 +124,9 @@ class Equilibrium(Result):
         return {int(k): float(p) for k, p in zip(th, w, strict=True) if p > 0}
 
 
-def equilibrium(*, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) -> Equilibrium:
+def equilibrium(
+    *, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50, engine: str = "auto"
+) -> Equilibrium:
     """Exact equilibrium (value and optimal mixed strategies) of two-player simultaneous Pig.
 
     Parameters
@@ -118,10 +134,13 @@ def equilibrium(*, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 5
     rules : Rules
         One die, two players.
     tol : float
-        Largest accepted certificate gap ``upper - lower`` at a mixed state before another
-        LP round (the gap actually reached is reported as ``residual``).
+        Largest accepted certificate gap ``upper - lower`` at a state before the double oracle
+        adds best replies (the gap actually reached is reported as ``residual``).
     max_iter : int
-        LP rounds per mixed state at most.
+        Double-oracle rounds per state at most (and LP rounds of the dense fallback).
+    engine : {"auto", "numba", "numpy"}
+        Rows and columns of the stage games by compiled loops or batched numpy, with the same
+        bits; ``"auto"`` decides by the size of the dense stage games (:mod:`pigtheory.engine`).
 
     Returns
     -------
@@ -136,30 +155,40 @@ def equilibrium(*, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 5
     check_simultaneous_rules(rules, players=2)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
+    check_choice("engine", engine, ENGINES)
     g = rules.goal
-    value = np.zeros((g + 1, g + 1))
-    value[g, :g], value[:g, g], value[g, g] = 1.0, 0.0, 0.5
+    # work: state x joint-action pairs, the entries of the dense stage games this replaces
+    engine = choose_engine(engine, g**4 / 4)
+    value = terminal_values(rules)
     ext = extended(value, rules)
+    ext_t = np.ascontiguousarray(ext.T)
+    bust = turn_total_table(rules.replace(players=2)).bust  # bust[k] = P(X_k = 0)
     lower, upper = np.zeros((g, g)), np.zeros((g, g))
+    # the threshold pair each state played (largest weights where it mixed): warm starts
+    act_a = np.ones((g, g), dtype=np.int64)
+    act_b = np.ones((g, g), dtype=np.int64)
     mixes: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-    pure_a = np.zeros((g, g), dtype=np.int64)
-    pure_b = np.zeros((g, g), dtype=np.int64)
     n_lp = 0
     levels = score_levels(g, 2)
     with one_blas_thread():
-        for _, (ii, jj) in levels:
-            for i, j in zip(ii.tolist(), jj.tolist(), strict=True):
-                c, d = stage_game(ext, i, j, rules)
-                v, x, y, lo, hi, n = solve_stage(c, d, tol=tol, max_iter=max_iter)
-                n_lp += n
-                if isinstance(x, int):
-                    pure_a[i, j], pure_b[i, j] = x + 1, y + 1
-                else:
-                    mixes[(i, j)] = (x, y)
-                value[i, j] = v
-                ext[i, j] = v
-                lower[i, j], upper[i, j] = lo, hi
-    policy, opponent, sizes = _policies(pure_a, pure_b, mixes, g)
+        for _, (i, j) in levels:
+            guess = _warm_start(act_a, i, j, g)
+            v, lo, hi, a, b, settled, tried = _saddle_rounds(ext, ext_t, i, j, guess, rules, engine, tol)
+            known = _known_lines(ext, ext_t, i, j, tried, rules, engine) if tried else {}
+            for s, (rows, cols) in known.items():
+                si, sj = int(i[s]), int(j[s])
+                sol = _solve_state(ext, ext_t, bust, si, sj, rows, cols, rules, engine, tol, max_iter)
+                n_lp += sol.n_lp
+                v[s], lo[s], hi[s] = sol.value, sol.lower, sol.upper
+                a[s], b[s] = int(sol.x.argmax()) + 1, int(sol.y.argmax()) + 1
+                if np.count_nonzero(sol.x) > 1 or np.count_nonzero(sol.y) > 1:
+                    mixes[(si, sj)] = (sol.x, sol.y)
+            value[i, j] = v
+            ext[i, j] = v
+            ext_t[j, i] = v
+            lower[i, j], upper[i, j] = lo, hi
+            act_a[i, j], act_b[i, j] = a, b
+    policy, opponent, sizes = _policies(act_a, act_b, mixes, g)
     value.setflags(write=False)
     return Equilibrium(
         value=value,
@@ -177,131 +206,88 @@ def equilibrium(*, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 5
     )
 
 
-def solve_stage(c: np.ndarray, d: np.ndarray, tol: float = 1e-13, max_iter: int = 50):
-    """Value of the one-state game ``v = val(C + v D)`` with optimal strategies.
+def _warm_start(act_a, i, j, g):
+    """A's guesses at the states (i, j) of one sum: the threshold A played at (i, j + 1)
+    (the same own score), or at (i + 1, j) on the last column, clipped to ``goal - i``."""
+    up = j + 1 < g
+    return np.minimum(act_a[np.where(up, i, np.minimum(i + 1, g - 1)), np.where(up, j + 1, j)], g - i)
 
-    Returns ``(v, x, y, lower, upper, n_lp)``; at a pure saddle point ``x`` and ``y`` are
-    the two action indices (ints, threshold - 1) and ``lower == upper == v``; otherwise the
-    two mixed strategies (arrays).
-    """
-    w = c / (1.0 - d)
-    maximin, a, minimax, b = pure_bounds(w)
-    if maximin == minimax:
-        return maximin, a, b, maximin, minimax, 0
-    v = 0.5 * (maximin + minimax)
-    best = None
-    n_lp = 0
-    rows, cols = {a}, {b}
-    for _ in range(max_iter):
-        x, y, k = _double_oracle(c + v * d - v, rows, cols)
-        n_lp += k
-        x, y, v_new = _polish(c, d, x, y, v)
-        lo, hi = _certificate(c, d, x, y)
-        if best is None or hi - lo < best[4] - best[3]:
-            best = (min(max(v_new, lo), hi), x, y, lo, hi)
-        if hi - lo <= tol:
+
+def _saddle_rounds(ext, ext_t, i, j, a, rules, engine, tol):
+    """Step 1 of the module docstring, batched over the states of one sum, from A's guesses
+    ``a`` (thresholds). Returns ``value``, ``lower``, ``upper`` and the thresholds of both
+    players (filled where settled), the mask of settled states, and for each state left the
+    thresholds tried, ``{s: (A's, B's)}``."""
+    n = len(i)
+    v, lo, hi = np.zeros(n), np.zeros(n), np.zeros(n)
+    a, b = a.copy(), np.ones(n, dtype=np.int64)
+    settled = np.zeros(n, dtype=bool)
+    tried: dict[int, tuple[set, set]] = {}
+    todo = np.arange(n)
+    for _ in range(_ROUNDS):
+        ii, jj, aa = i[todo], j[todo], a[todo]
+        # Exact first optimisers (no tie tolerance): a reply 1e-13 worse than the best would
+        # pass the check below and shift the value by as much (Piglet has such near-ties).
+        bb, val = best_replies(ext, ii, jj, aa, rules, engine, tie_tol=0.0)  # min of row a
+        reply, top = best_replies(ext_t, jj, ii, bb, rules, engine, largest=True, tie_tol=0.0)
+        ok = (reply == aa) & (top - val <= tol)
+        done = todo[ok]
+        v[done] = lo[done] = val[ok]
+        hi[done] = np.maximum(top, val)[ok]  # the maximum of column b
+        settled[done] = True
+        b[todo] = bb
+        for t in np.flatnonzero(~ok).tolist():
+            got = tried.setdefault(int(todo[t]), (set(), set()))
+            got[0].add(int(aa[t]))
+            got[1].add(int(bb[t]))
+        a[todo] = reply
+        todo = todo[~ok]
+        if todo.size == 0:
             break
-        v = 0.5 * (lo + hi)
-    assert best is not None
-    return best + (n_lp,)
+    return v, lo, hi, a, b, settled, {s: t for s, t in tried.items() if not settled[s]}
 
 
-def _double_oracle(m: np.ndarray, rows: set, cols: set, tol: float = 1e-13):
-    """Optimal mixes of the matrix game m from LPs on a growing set of actions (McMahan,
-    Gordon & Blum 2003): solve the restricted game, add each side's best reply in the full
-    game, stop when neither improves. ``rows`` and ``cols`` are updated in place."""
-    n = 0
-    while True:
-        r, c = np.array(sorted(rows)), np.array(sorted(cols))
-        xs, ys = _matrix_game(m[np.ix_(r, c)])
-        n += 1
-        x, y = np.zeros(m.shape[0]), np.zeros(m.shape[1])
-        x[r], y[c] = xs, ys
-        value = x @ m @ y
-        reply_row = int(np.argmax(m @ y))
-        reply_col = int(np.argmin(x @ m))
-        grow = False
-        if (m @ y)[reply_row] > value + tol and reply_row not in rows:
-            rows.add(reply_row)
-            grow = True
-        if (x @ m)[reply_col] < value - tol and reply_col not in cols:
-            cols.add(reply_col)
-            grow = True
-        if not grow:
-            return x, y, n
+def _known_lines(ext, ext_t, i, j, tried, rules, engine):
+    """The rows (A's thresholds tried) and columns (B's) of C at the states left by step 1,
+    computed in one batch each: ``{s: ({a - 1: row}, {b - 1: column})}``."""
+    g = rules.goal
+    pairs_a = [(s, k) for s, (ks, _) in tried.items() for k in sorted(ks)]
+    pairs_b = [(s, k) for s, (_, ks) in tried.items() for k in sorted(ks)]
+    sa, ka = np.array(pairs_a, dtype=np.int64).T
+    sb, kb = np.array(pairs_b, dtype=np.int64).T
+    rows = stage_rows(ext, i[sa], j[sa], ka, rules, engine)
+    cols = stage_rows(ext_t, j[sb], i[sb], kb, rules, engine)
+    known: dict[int, tuple[dict, dict]] = {s: ({}, {}) for s in tried}
+    for t, (s, k) in enumerate(pairs_a):
+        known[s][0][k - 1] = rows[t, : g - j[s]]
+    for t, (s, k) in enumerate(pairs_b):
+        known[s][1][k - 1] = cols[t, : g - i[s]]
+    return known
 
 
-def _matrix_game(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Optimal mixes of the maximiser (rows) and minimiser (columns), by one HiGHS LP."""
-    na, nb = m.shape
-    # Payoff differences at mixed states can be ~1e-7, HiGHS's default feasibility tolerance:
-    # rescale (the optimal mixes do not change) instead of tightening options (slow to parse).
-    scale = float(np.abs(m).max())
-    if scale > 0:
-        m = m / scale
-    obj = np.zeros(na + 1)
-    obj[-1] = -1.0
-    a_ub = np.hstack([-m.T, np.ones((nb, 1))])
-    a_eq = np.ones((1, na + 1))
-    a_eq[0, -1] = 0.0
-    from scipy.optimize import linprog  # late: scipy.optimize costs ~0.6 s to import
+def _solve_state(ext, ext_t, bust, i, j, rows, cols, rules, engine, tol, max_iter) -> StageSolution:
+    """Steps 2 and 3 of the module docstring at one state, from the rows and columns known."""
+    g = rules.goal
+    si, sj = np.array([i]), np.array([j])
 
-    res = linprog(
-        obj,
-        A_ub=a_ub,
-        b_ub=np.zeros(nb),
-        A_eq=a_eq,
-        b_eq=[1.0],
-        bounds=[(0, None)] * na + [(None, None)],
-        method="highs",
-    )
-    if res.status != 0:
-        raise RuntimeError(f"equilibrium: the stage LP failed ({res.message})")
-    x = np.maximum(res.x[:na], 0.0)
-    y = np.maximum(-res.ineqlin.marginals, 0.0)
-    return x / x.sum(), y / y.sum()
+    def row(k: int) -> np.ndarray:
+        return stage_rows(ext, si, sj, np.array([k + 1]), rules, engine)[0, : g - j]
+
+    def col(k: int) -> np.ndarray:
+        return stage_rows(ext_t, sj, si, np.array([k + 1]), rules, engine)[0, : g - i]
+
+    p, q = bust[1 : g - i + 1], bust[1 : g - j + 1]
+    sol = solve_with_oracles(row, col, p, q, rows, cols, tol=tol, max_iter=max_iter)
+    if sol.upper - sol.lower <= tol:
+        return sol
+    c, d = stage_game(ext, i, j, rules)
+    v, x, y, lo, hi, n = solve_stage(c, d, tol=tol, max_iter=max_iter)
+    if isinstance(x, int):
+        x, y = np.eye(g - i)[x], np.eye(g - j)[y]
+    return StageSolution(v, x, y, lo, hi, sol.n_lp + n)
 
 
-def _polish(c: np.ndarray, d: np.ndarray, x: np.ndarray, y: np.ndarray, v: float):
-    """Equalise on the LP's supports and solve the 1-D fixed point by Newton's method."""
-    sa = np.flatnonzero(x > _SUPPORT_TOL)
-    sb = np.flatnonzero(y > _SUPPORT_TOL)
-    if sa.size != sb.size:
-        return x, y, v
-    cs, ds = c[np.ix_(sa, sb)], d[np.ix_(sa, sb)]
-    n = sa.size
-    kkt = np.zeros((n + 1, n + 1))
-    kkt[n, :n] = 1.0
-    kkt[:n, n] = -1.0
-    rhs = np.zeros(n + 1)
-    rhs[n] = 1.0
-    try:
-        for _ in range(30):
-            m = cs + v * ds
-            kkt[:n, :n] = m.T
-            xs = np.linalg.solve(kkt, rhs)
-            kkt[:n, :n] = m
-            ys = np.linalg.solve(kkt, rhs)
-            step = (xs[n] - v) / (xs[:n] @ ds @ ys[:n] - 1.0)
-            v -= step
-            if abs(step) <= 1e-17:
-                break
-    except np.linalg.LinAlgError:
-        return x, y, v
-    if xs[:n].min() < 0 or ys[:n].min() < 0:
-        return x, y, v
-    xf, yf = np.zeros_like(x), np.zeros_like(y)
-    xf[sa], yf[sb] = xs[:n], ys[:n]
-    return xf / xf.sum(), yf / yf.sum(), float(v)
-
-
-def _certificate(c: np.ndarray, d: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    lo = float(((x @ c) / (1.0 - x @ d)).min())
-    hi = float(((c @ y) / (1.0 - d @ y)).max())
-    return lo, hi
-
-
-def _policies(pure_a, pure_b, mixes, g):
+def _policies(act_a, act_b, mixes, g):
     """MixedPolicy tables (own score first) of both players, padded with weight-0 entries."""
     width = max(
         [1]
@@ -311,8 +297,8 @@ def _policies(pure_a, pure_b, mixes, g):
     th_a = np.ones((g, g, width), dtype=np.int64)
     w_a = np.zeros((g, g, width))
     th_b, w_b = th_a.copy(), w_a.copy()
-    th_a[:, :, 0] = np.maximum(pure_a, 1)
-    th_b[:, :, 0] = np.maximum(pure_b.T, 1)
+    th_a[:, :, 0] = act_a
+    th_b[:, :, 0] = act_b.T
     w_a[:, :, 0] = 1.0
     w_b[:, :, 0] = 1.0
     sizes = np.ones((g, g), dtype=np.int64)
