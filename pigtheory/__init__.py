@@ -5,6 +5,7 @@ from .io import load, save
 from .policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture, hold_at
 from .results import Result, Solution
 from .rules import Rules
+from .stopping import RandomStoppingRule, StoppingRule
 from .turn_total import TurnTotal, turn_total, turn_total_table
 
 __version__ = "0.1.0"
@@ -19,6 +20,8 @@ __all__ = [
     "ThresholdTable",
     "MixedPolicy",
     "as_mixture",
+    "StoppingRule",
+    "RandomStoppingRule",
     "Result",
     "Solution",
     "save",

@@ -12,6 +12,7 @@ from .multiplayer import ReducedSolution, reduced_best_response
 from .nash import CycleNash, cycle_nash, exploitability
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
+from .stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
 from .sweep import HoldAtSweep, hold_at_sweep
 
 __all__ = [
@@ -33,4 +34,6 @@ __all__ = [
     "exploitability",
     "stackelberg",
     "Stackelberg",
+    "stopping_equilibrium",
+    "StoppingEquilibrium",
 ]

@@ -59,6 +59,7 @@ question this answers exactly).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -68,7 +69,7 @@ from ..results import Result, freeze
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from ..validation import check_choice, check_int, check_simultaneous_rules, check_tol
-from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values
+from .core import STRATEGIES, extended, one_blas_thread, score_levels, stage_game, terminal_values
 from .core.matrix_game import StageSolution, solve_stage, solve_with_oracles
 from .core.stage import best_replies, stage_rows
 
@@ -125,14 +126,24 @@ class Equilibrium(Result):
 
 
 def equilibrium(
-    *, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50, engine: str = "auto"
-) -> Equilibrium:
+    *,
+    rules: Rules = Rules(),
+    strategies: str = "thresholds",
+    tol: float = 1e-13,
+    max_iter: int = 50,
+    engine: str = "auto",
+) -> Any:
     """Exact equilibrium (value and optimal mixed strategies) of two-player simultaneous Pig.
 
     Parameters
     ----------
     rules : Rules
         One die, two players.
+    strategies : {"thresholds", "stopping"}
+        "hold at k" (the papers' strategies), or every stopping rule: then the result is a
+        :class:`~pigtheory.simultaneous.stopping_equilibrium.StoppingEquilibrium` from
+        :func:`~pigtheory.simultaneous.stopping_equilibrium.stopping_equilibrium` (``tol`` at
+        least 1e-12 there: its certificate sums two optimal-stopping replies).
     tol : float
         Largest accepted certificate gap ``upper - lower`` at a state before the double oracle
         adds best replies (the gap actually reached is reported as ``residual``).
@@ -144,7 +155,7 @@ def equilibrium(
 
     Returns
     -------
-    Equilibrium
+    Equilibrium (thresholds) or StoppingEquilibrium (stopping rules)
 
     Examples
     --------
@@ -153,9 +164,14 @@ def equilibrium(
     (0.5, True)
     """
     check_simultaneous_rules(rules, players=2)
+    check_choice("strategies", strategies, STRATEGIES)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
     check_choice("engine", engine, ENGINES)
+    if strategies == "stopping":
+        from .stopping_equilibrium import stopping_equilibrium
+
+        return stopping_equilibrium(rules=rules, tol=max(tol, 1e-12), engine=engine)
     g = rules.goal
     # work: state x joint-action pairs, the entries of the dense stage games this replaces
     engine = choose_engine(engine, g**4 / 4)

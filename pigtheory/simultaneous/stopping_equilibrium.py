@@ -60,6 +60,7 @@ from ..rules import Rules
 from ..stopping import RandomStoppingRule, is_threshold_rule
 from ..validation import check_int, check_simultaneous_rules, check_tol
 from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values
+from .core.matrix_game import solve_stage
 from .core.stopping import optimal_stopping, roll_distribution_arrays, stopping_outcomes, threshold_rule
 
 __all__ = ["StoppingEquilibrium", "stopping_equilibrium", "KINDS"]
@@ -245,8 +246,6 @@ def _level(ext, ii, jj, rules, tol, max_iter, engine):
 def _mixed_state(ext, i, j, e_a, rules, tol, max_iter, engine):
     """A state without a pure saddle point: threshold mixes if they are certified against every
     rule, else the sequence-form LP."""
-    from .equilibrium import solve_stage
-
     g = rules.goal
     own_a, own_b = np.array([i]), np.array([j])
     c, d = stage_game(ext, i, j, rules)
