@@ -1,0 +1,152 @@
+"""Beyond "hold at n": what the threshold restriction of the paper costs (extension rows).
+
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), restrict every strategy of simultaneous Pig
+to "hold at n" (eq. 12 and Algorithms 0.1-0.3). A player does not see the others during its
+own turn, so any rule "roll or hold at each turn total" is a strategy too (the class Neller &
+Presser's sequential optimum needs: it is not a threshold everywhere). The paper has no
+number here; these rows are ours:
+
+* the best response to hold at 25 over every stopping rule, against the threshold one: its gain
+  at (0, 0) and the states where no threshold is optimal (:func:`best_response` with
+  ``strategies="stopping"``);
+* the equilibrium over every stopping rule (:func:`stopping_equilibrium`): V(0, 0), the
+  certificate, and the class of every state;
+* the exploitability, by an opponent free to play any stopping rule, of the threshold
+  equilibrium, the Stackelberg policies, the self-play cycle's policies and the web app's
+  tables (best response's win probability from (0, 0) minus 1/2);
+* whether "everybody holds at the goal" needs more players when a deviator may use any rule
+  (:func:`limit` with ``strategies="stopping"``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from analyses._claims import EXTENSION, Row, print_rows  # noqa: E402
+from analyses.z23._equilibrium_data import RULES, equilibrium_policy, self_play_data, stackelberg_data  # noqa: E402
+from pigtheory import hold_at  # noqa: E402
+from pigtheory.io import cached  # noqa: E402
+from pigtheory.published import webapp_policies  # noqa: E402
+from pigtheory.simultaneous import best_response, exploitability, limit, stopping_equilibrium  # noqa: E402
+from pigtheory.simultaneous.stopping_equilibrium import KINDS, StoppingEquilibrium  # noqa: E402
+
+SOURCE = "Zhu et al. 2023 (Sci. Rep.), strategies beyond hold-at-n (extension)"
+CLAIMS: list = []
+N_MAX = 200
+
+
+def stopping_equilibrium_data() -> StoppingEquilibrium:
+    return cached(
+        "z23-stopping-equilibrium",
+        {"rules": RULES, "version": 1},
+        lambda: stopping_equilibrium(rules=RULES),
+        expected=StoppingEquilibrium,
+    )
+
+
+def exploitabilities() -> dict[str, tuple[float, float]]:
+    """``{name: (by thresholds, by every stopping rule)}``."""
+    cycle = list(self_play_data().cycle)
+    st = stackelberg_data("exact")
+    named = {
+        "threshold equilibrium": equilibrium_policy(),
+        "Stackelberg leader": st.leader_policy,
+        "Stackelberg follower": st.follower_policy,
+        "self-play cyclic policy 1": cycle[0],
+        "self-play cyclic policy 2": cycle[1],
+        "hold at 25": hold_at(25),
+    }
+    tables = webapp_policies(rules=RULES).tables
+    for key in ("action_simul_easy", "action_simul_normal", "action_simul_hard"):
+        named[f"web app table {key.removeprefix('action_simul_')}"] = tables[key]
+    out = {}
+    for name, policy in named.items():
+        out[name] = (
+            exploitability(policy, rules=RULES),
+            exploitability(policy, rules=RULES, strategies="stopping"),
+        )
+    return out
+
+
+def main() -> list[Row]:
+    thr = best_response(hold_at(25), rules=RULES)
+    stop = best_response(hold_at(25), rules=RULES, strategies="stopping")
+    eq = stopping_equilibrium_data()
+    counts = eq.counts()
+    lim_t = limit(N_MAX, rules=RULES)
+    lim_s = limit(N_MAX, rules=RULES, strategies="stopping")
+    rows = [
+        Row(
+            "Z23.S1",
+            SOURCE,
+            "best response to hold at 25 over every stopping rule: gain over the threshold one at (0, 0)",
+            "-",
+            f"{stop.value[0, 0] - thr.value[0, 0]:.2e}",
+            EXTENSION,
+            f"{stop.value[0, 0]:.9f} against {thr.value[0, 0]:.9f}; exact, optimal stopping per state with "
+            "the self-loop by policy iteration",
+        ),
+        Row(
+            "Z23.S2",
+            SOURCE,
+            "states where the best response to hold at 25 is no threshold",
+            "-",
+            str(int(stop.non_threshold.sum())),
+            EXTENSION,
+            f"of {RULES.goal**2}; the largest gain over the best threshold at one state is "
+            f"{float(stop.gain.max()):.2e}",
+        ),
+        Row(
+            "Z23.S3",
+            SOURCE,
+            "equilibrium over every stopping rule: V(0, 0) and certificate",
+            "-",
+            f"{eq.value[0, 0]:.15f}",
+            EXTENSION,
+            f"largest gap upper - lower {eq.residual:.1e}; {eq.n_lp} sequence-form LPs",
+        ),
+    ]
+    for code, name in enumerate(KINDS):
+        rows.append(
+            Row(
+                f"Z23.S4.{code}",
+                SOURCE,
+                f"equilibrium over stopping rules, states of class: {name}",
+                "-",
+                str(counts[name]),
+                EXTENSION,
+                "best-response dynamics over optimal stopping rules, threshold mixes certified "
+                "against every rule, else realization-plan LPs",
+            )
+        )
+    for n, (name, (by_thr, by_stop)) in enumerate(exploitabilities().items(), 1):
+        rows.append(
+            Row(
+                f"Z23.S5.{n}",
+                SOURCE,
+                f"exploitability of the {name} by any stopping rule",
+                "-",
+                f"{by_stop:.2e}",
+                EXTENSION,
+                f"by thresholds only: {by_thr:.2e}",
+            )
+        )
+    rows.append(
+        Row(
+            "Z23.S6",
+            SOURCE,
+            "smallest n from which everybody holding at the goal is an equilibrium, any stopping rule",
+            "-",
+            str(lim_s.smallest_n),
+            EXTENSION,
+            f"against thresholds only: {lim_t.smallest_n} (n up to {N_MAX})",
+        )
+    )
+    return rows
+
+
+if __name__ == "__main__":
+    print_rows(main())
