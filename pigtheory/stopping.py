@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .io import Saveable
 from .policies import Mixture, as_mixture
 from .results import freeze
 from .rules import Rules
@@ -63,7 +64,7 @@ def _check_table(name: str, table: np.ndarray, rules: Rules) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class StoppingRule:
+class StoppingRule(Saveable):
     """A pure stopping rule: roll at turn total t iff ``roll[state..., t]`` (module Shapes).
 
     Parameters
@@ -97,7 +98,7 @@ class StoppingRule:
 
 
 @dataclass(frozen=True, eq=False)
-class RandomStoppingRule:
+class RandomStoppingRule(Saveable):
     """A behavioural mixed stopping rule: roll at t with probability ``prob[state..., t]``."""
 
     prob: np.ndarray

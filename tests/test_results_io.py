@@ -49,7 +49,10 @@ from pigtheory.simultaneous import (
     self_play,
     stackelberg,
 )
+from pigtheory.simultaneous.best_response import StoppingSolution
 from pigtheory.simultaneous.grid import HoldAtGrid, cached_hold_at_grid, hold_at_grid
+from pigtheory.simultaneous.stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
+from pigtheory.stopping import RandomStoppingRule, StoppingRule
 
 
 def _quietly(make):
@@ -107,10 +110,19 @@ def objects() -> dict[str, object]:
         "BasePaceRace": base_pace_race(),
         "PaceRace": pace_race(),
         "PublishedTables": webapp_policies(),
+        "StoppingSolution": best_response(hold_at(4), rules=Rules(goal=12), strategies="stopping"),
+        "StoppingEquilibrium": stopping_equilibrium(rules=Rules(goal=45)),
+        "LimitAnalysis (stopping)": limit(n_max=12, rules=Rules(goal=10), strategies="stopping"),
+        "StoppingRule": StoppingRule.from_policy(hold_at(3), Rules(goal=6)),
+        "RandomStoppingRule": RandomStoppingRule(np.full((6, 6, 6), 0.25), "quarter"),
     }
 
 
 EXPECTED_TYPES = {
+    "StoppingSolution": StoppingSolution,
+    "StoppingEquilibrium": StoppingEquilibrium,
+    "StoppingRule": StoppingRule,
+    "RandomStoppingRule": RandomStoppingRule,
     "Solution": Solution,
     "ReducedSolution": ReducedSolution,
     "Equilibrium": Equilibrium,
@@ -201,9 +213,21 @@ def test_every_result_type_is_covered(objects):
         Games,
         Simulation,
         TurnDistribution,
+        StoppingSolution,
+        StoppingEquilibrium,
     }
     assert all(issubclass(cls, Result) for cls in results)
-    assert all(issubclass(cls, Saveable) for cls in (HoldAt, ThresholdTable, MixedPolicy, PublishedTables))
+    # every Result subclass defined in the package is covered by the fixtures
+    seen = {type(obj) for obj in objects.values()}
+    stack, defined = [Result], set()
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            if sub.__module__.startswith("pigtheory."):
+                defined.add(sub)
+                stack.append(sub)
+    assert defined <= seen, sorted(c.__name__ for c in defined - seen)
+    policies = (HoldAt, ThresholdTable, MixedPolicy, PublishedTables, StoppingRule, RandomStoppingRule)
+    assert all(issubclass(cls, Saveable) for cls in policies)
 
 
 def test_the_fixtures_exercise_the_hard_fields(objects):
