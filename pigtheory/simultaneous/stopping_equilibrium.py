@@ -58,9 +58,10 @@ from ..engine import choose_engine
 from ..results import Result
 from ..rules import Rules
 from ..stopping import RandomStoppingRule, is_threshold_rule
+from ..turn_total import turn_total_table
 from ..validation import check_int, check_simultaneous_rules, check_tol
 from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values
-from .core.matrix_game import solve_stage
+from .core.matrix_game import pure_bounds, solve_stage, solve_with_oracles
 from .core.stopping import optimal_stopping, roll_distribution_arrays, stopping_outcomes, threshold_rule
 
 __all__ = ["StoppingEquilibrium", "stopping_equilibrium", "KINDS"]
@@ -249,7 +250,8 @@ def _mixed_state(ext, i, j, e_a, rules, tol, max_iter, engine):
     g = rules.goal
     own_a, own_b = np.array([i]), np.array([j])
     c, d = stage_game(ext, i, j, rules)
-    v, x, y, _, _, _ = solve_stage(c, d)
+    bust = turn_total_table(rules).bust  # bust[k] = P(X_k = 0)
+    x, y = _threshold_equilibrium(c, d, bust[1 : g - i + 1], bust[1 : g - j + 1])
     p_a = _threshold_mix(x, i, rules, engine)
     p_b = _threshold_mix(y, j, rules, engine)
     lo, hi = _bounds(e_a, p_a, p_b, own_a, own_b, rules, engine)
@@ -272,6 +274,22 @@ def _mixed_state(ext, i, j, e_a, rules, tol, max_iter, engine):
     v, lo, hi, plan = best
     prob = _plan_behaviour(plan, g - i, g) if plan is not None else _behaviour(p_a, x, i, rules)
     return v, prob, lo, hi, 3, n_lp
+
+
+def _threshold_equilibrium(
+    c: np.ndarray, d: np.ndarray, p: np.ndarray, q: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mixes of the threshold stage game ``v = val(C + v D)``, ``D = outer(p, q)``: the double
+    oracle on rows and columns with 2 x 2 closed forms; the dense LP route only if its
+    certificate stays open."""
+    _, a, _, b = pure_bounds(c / (1.0 - d))
+    sol = solve_with_oracles(lambda k: c[k], lambda k: c[:, k], p, q, {a: c[a]}, {b: c[:, b]})
+    if sol.upper - sol.lower <= 1e-13:
+        return sol.x, sol.y
+    _, x, y, _, _, _ = solve_stage(c, d)
+    if isinstance(x, (int, np.integer)):
+        return np.eye(c.shape[0])[x], np.eye(c.shape[1])[y]
+    return x, y
 
 
 def _bounds(e_a, p_a, p_b, own_a, own_b, rules, engine):
