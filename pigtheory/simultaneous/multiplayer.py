@@ -76,7 +76,16 @@ from ..stopping import TurnPolicy
 from ..turn_total import turn_total_table
 from ..validation import check_int, check_progress
 from ._score_sets import rank_table, score_keys, score_tuples, stages, successors
-from .core import TIE_TOL, choose_engine, greedy, nplayer, one_blas_thread, read_opponents, threshold_matrix
+from .core import (
+    TIE_TOL,
+    choose_engine,
+    greedy,
+    nplayer,
+    one_blas_thread,
+    read_opponents,
+    threshold_band,
+    threshold_matrix,
+)
 
 __all__ = ["reduced_best_response", "ReducedSolution", "separable"]
 
@@ -267,13 +276,12 @@ def _solve_compiled(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The compiled engine (:mod:`.core.nplayer`): ``(value, policy)`` as transposed views."""
     g, (size, m) = rules.goal, states.shape
-    table = turn_total_table(rules.replace(players=2))
     dest, prob = _destinations(moves, g)
     offs = nplayer.slab_rows(g, m)
     slabs = np.zeros((int(offs[m]), g + 1))
     vt = np.zeros((size, g + 1))
     pol_t = np.zeros((size, g), dtype=np.min_scalar_type(g))
-    bust, band_t = np.array(table.bust), np.ascontiguousarray(table.band.T)
+    bust, band_t = threshold_band(rules)
     tab = rank_table(g, m, symmetric)
     kernel = nplayer.compiled()
     cuts = np.linspace(size, 0, min(size, 100) + 1).round().astype(np.int64)

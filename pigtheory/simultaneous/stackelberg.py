@@ -52,7 +52,15 @@ from ..validation import (
     check_simultaneous_rules,
     check_tol,
 )
-from .core import TIE_TOL, DiagonalStages, extended, one_blas_thread, stage_game, terminal_values
+from .core import (
+    TIE_TOL,
+    DiagonalStages,
+    extended,
+    one_blas_thread,
+    score_levels,
+    stage_game,
+    terminal_values,
+)
 
 __all__ = ["Stackelberg", "stackelberg"]
 
@@ -156,7 +164,7 @@ def _exact(rules, lead, follow_at):
     g = rules.goal
     value = terminal_values(rules)
     stages = DiagonalStages(extended(value, rules), rules)
-    for d in range(2 * g - 2, -1, -1):
+    for d, _ in score_levels(g, 2):
         w, i, a_ok = stages.games(d)
         v, a, b = _commit_many(w, a_ok)
         stages.settle(v)

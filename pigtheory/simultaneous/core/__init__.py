@@ -46,6 +46,7 @@ from .actions import (
     action_set,
     greedy,
     self_loop,
+    threshold_band,
     threshold_matrix,
     turn_width,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "greedy",
     "self_loop",
     "threshold_matrix",
+    "threshold_band",
     "turn_width",
     "ENGINES",
     "choose_engine",

@@ -49,6 +49,7 @@ __all__ = [
     "TIE_TOL",
     "STRATEGIES",
     "threshold_matrix",
+    "threshold_band",
     "turn_width",
     "self_loop",
     "greedy",
@@ -90,6 +91,31 @@ def threshold_matrix(rules: Rules) -> np.ndarray:
     ((10, 4), 0.1667, 1.0)
     """
     return _matrix(rules.replace(players=2))
+
+
+@lru_cache(maxsize=32)
+def _band(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    table = turn_total_table(rules)
+    bust = np.array(table.bust)
+    band_t = np.ascontiguousarray(table.band.T)
+    for a in (bust, band_t):
+        a.setflags(write=False)
+    return bust, band_t
+
+
+def threshold_band(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """The same X_k as :func:`threshold_matrix`, in the banded form compiled kernels loop over:
+    ``bust[k] = P(X_k = 0)`` (shape ``(goal + 1,)``) and ``band_t[r, k] = P(X_k = k + r)``
+    (shape ``(w, goal + 1)``), both read-only and cached.
+
+    Examples
+    --------
+    >>> bust, band_t = threshold_band(Rules(goal=4))
+    >>> m = threshold_matrix(Rules(goal=4))
+    >>> bool(np.allclose(bust[1:], m[0]) and np.allclose(band_t[2, 1:], [m[k + 2, k - 1] for k in range(1, 5)]))
+    True
+    """
+    return _band(rules.replace(players=2))
 
 
 def turn_width(rules: Rules) -> int:

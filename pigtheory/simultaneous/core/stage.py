@@ -43,7 +43,7 @@ from ...engine import choose_engine
 from ...rules import Rules
 from ...turn_total import TurnTotalTable, turn_total_table
 from . import stage_kernels
-from .actions import TIE_TOL, threshold_matrix, turn_width
+from .actions import TIE_TOL, threshold_band, threshold_matrix, turn_width
 from .matrix_game import pure_bounds
 
 __all__ = ["extended", "stage_game", "stage_rows", "best_replies", "pure_bounds", "DiagonalStages"]
@@ -79,10 +79,7 @@ def stage_game(ext: np.ndarray, i: int, j: int, rules: Rules) -> tuple[np.ndarra
 @lru_cache(maxsize=16)
 def _tables(rules: Rules) -> tuple[TurnTotalTable, np.ndarray]:
     """The turn totals of ``rules`` and their band transposed, ``band_t[r, k] = P(X_k = k + r)``."""
-    tab = turn_total_table(rules.replace(players=2))
-    band_t = np.ascontiguousarray(tab.band.T)
-    band_t.setflags(write=False)
-    return tab, band_t
+    return turn_total_table(rules.replace(players=2)), threshold_band(rules)[1]
 
 
 def stage_rows(

@@ -44,7 +44,7 @@ from ...rules import Rules
 from ...stopping import TurnPolicy
 from ...turn_total import turn_total_table
 from . import kernels
-from .actions import TIE_TOL, threshold_matrix
+from .actions import TIE_TOL, threshold_band, threshold_matrix
 from .threads import one_blas_thread
 
 
@@ -147,7 +147,7 @@ def _solve_jit(
     V = np.zeros((g + 1, g + 1))
     V[g, :g], V[g, g] = 1.0, 0.5
     policy = np.zeros((g, g), dtype=np.int64)
-    band_t = np.ascontiguousarray(table.band.T)
+    _, band_t = threshold_band(rules)
     if stopping:
         from .stopping import roll_distribution_arrays
 
