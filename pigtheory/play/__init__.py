@@ -20,14 +20,26 @@ The page's JavaScript (``static/``) implements the same rules and numbers; the t
 seeded games through both and compare every move and every number.
 """
 
+from .analysis import Analyst, Reading
 from .game import Game, OpponentTable
+from .opponents import NAMES, Opponent, default_opponents, opponent
+from .policy_files import opponents_from_file, read_policy_file
 from .rng import Mulberry32, quantize_weights, streams
 from .sequential_response import SequentialResponse, sequential_best_response
 from .stopping_response import StoppingResponse, stopping_best_response, turn_values
+from .terminal import play_terminal
 
 __all__ = [
+    "Analyst",
+    "Reading",
     "Game",
     "OpponentTable",
+    "NAMES",
+    "Opponent",
+    "default_opponents",
+    "opponent",
+    "opponents_from_file",
+    "read_policy_file",
     "Mulberry32",
     "quantize_weights",
     "streams",
@@ -36,4 +48,5 @@ __all__ = [
     "StoppingResponse",
     "stopping_best_response",
     "turn_values",
+    "play_terminal",
 ]
