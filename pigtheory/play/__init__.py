@@ -26,6 +26,7 @@ from .opponents import NAMES, Opponent, default_opponents, opponent
 from .policy_files import opponents_from_file, read_policy_file
 from .rng import Mulberry32, quantize_weights, streams
 from .sequential_response import SequentialResponse, sequential_best_response
+from .site import SiteReport, build_site, read_site_data
 from .stopping_response import StoppingResponse, stopping_best_response, turn_values
 from .terminal import play_terminal
 
@@ -45,6 +46,9 @@ __all__ = [
     "streams",
     "SequentialResponse",
     "sequential_best_response",
+    "SiteReport",
+    "build_site",
+    "read_site_data",
     "StoppingResponse",
     "stopping_best_response",
     "turn_values",
