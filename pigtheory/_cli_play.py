@@ -78,21 +78,17 @@ def _site(args: argparse.Namespace) -> int:
     from .play import build_site, default_opponents, opponent, opponents_from_file
 
     t0 = time.perf_counter()
-
-    def report(text: str) -> None:
-        print(f"  solving {text}", file=sys.stderr, flush=True)
-
     if args.opponent:
         opps = []
         for spec in args.opponent:
             mode, _, name = spec.rpartition(":")
             for goal in args.goal:
                 for m in _pick_mode(name, mode or None):
-                    report(f"{m} {name} (goal {goal})")
                     opps.append(opponent(name, mode=m, goal=goal if name != "optimal-piglet" else None))
         opps = list({o.key: o for o in opps}.values())
     else:
-        opps = default_opponents(args.goal, hold_at_n=args.hold_at, webapp=not args.no_webapp, report=report)
+        print("solving the opponents (cached after the first build) ...", file=sys.stderr, flush=True)
+        opps = default_opponents(args.goal, hold_at_n=args.hold_at, webapp=not args.no_webapp)
     for path in args.policy:
         opps += opponents_from_file(path)
     built = build_site(args.out, opps, title=args.title)

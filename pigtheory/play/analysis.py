@@ -19,7 +19,8 @@ the opponent's threshold t of the turn is known to the game), the expectation of
 ``V[min(i + x, g), min(j + Y, g)]`` over the rest of the opponent's hold-at-t turn.
 
 :meth:`Analyst.cost` is what a move gave away: the best move's value minus the chosen one's
-(0 when the person follows the advice).
+(0 when the person follows the advice; below :data:`COSTLY` the two moves are tied for any
+purpose a player has).
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ from .game import Game
 from .opponents import Opponent
 from .stopping_response import turn_values
 
-__all__ = ["Reading", "Analyst"]
+__all__ = ["Reading", "Analyst", "COSTLY"]
+
+COSTLY = 1e-6
+"""A move that gives away less than this counts as a tie (the page stores values to 3e-8)."""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ Neller & Presser (2004); Zhu & Ma, Stats 5 (2022); Zhu, Ma, Chen & Liu, Scientif
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,9 @@ import numpy as np
 
 from ..io import cached
 from ..policies import ThresholdTable, as_mixture, hold_at
+from ..progress import track
 from ..rules import Rules
+from ..validation import check_progress
 from .game import MODES, OpponentTable
 from .rng import quantize_weights
 from .sequential_response import SequentialResponse, sequential_best_response
@@ -362,15 +364,15 @@ def default_opponents(
     hold_at_n: Iterable[int] = (20, 25),
     webapp: bool = True,
     cache_dir: Any = None,
-    report: Callable[[str], None] | None = None,
+    progress: bool | None = None,
 ) -> list[Opponent]:
     """The site's default set, for every goal: the sequential optima (one die, two dice,
     Double Trouble; Piglet once, at goal 10), the equilibrium, the Stackelberg leader, the best
     response to hold at 25, hold at n in both modes and (goal 100) the web app's six tables.
 
-    ``report(name)`` is called before each opponent is built (a progress line).
+    ``progress``: a bar over the opponents on stderr (default: when stderr is a terminal).
     """
-    out = []
+    check_progress(progress)
     names: list[tuple[str, str, int | None]] = []
     for g in goals:
         goal: int | None = g
@@ -381,8 +383,7 @@ def default_opponents(
         if webapp and goal == 100:
             names += [(mode, f"webapp-{lv}", goal) for mode in MODES for lv in ("easy", "normal", "hard")]
     names.append(("sequential", "optimal-piglet", None))
-    for mode, name, goal in names:
-        if report:
-            report(f"{mode} {name}" + (f" (goal {goal})" if goal else ""))
+    out = []
+    for mode, name, goal in track(names, desc="opponents", enabled=progress):
         out.append(opponent(name, mode=mode, goal=goal, cache_dir=cache_dir))
     return out

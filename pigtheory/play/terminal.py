@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from .analysis import Analyst, Reading
+from .analysis import COSTLY, Analyst, Reading
 from .game import Game
 from .opponents import Opponent
 
@@ -129,7 +129,7 @@ class _Session:
             line = describe(event, g.mode)
             if line:
                 self.say("  " + line)
-        if cost > 0:
+        if cost >= COSTLY:
             self.say(
                 f"  (that gave away {100 * cost:.2f} percentage points of win probability; best was {reading.advice})"
             )
@@ -194,7 +194,7 @@ def play_terminal(
             s.say(f"  {_HELP}")
             continue
         s.move(_COMMANDS[word])
-    n_costly = sum(c > 0 for c in s.result.costs)
+    n_costly = sum(c >= COSTLY for c in s.result.costs)
     if g.winner is not None:
         verdict = {"you": "you win", "opponent": "the opponent wins", "tie": "a tie"}[g.winner]
         turns = f"{g.turn} turn" + ("s" if g.turn != 1 else "")

@@ -10,7 +10,7 @@
   "use strict";
   const Engine = window.PigEngine;
   const Analysis = window.PigAnalysis;
-  const COSTLY = 1e-6; // moves that give away less are ties at the precision of the data
+  const COSTLY = 1e-6; // moves that give away less are ties at the precision of the data (analysis.py)
 
   const site = { catalog: null, data: new Map(), waiting: new Map(), analysts: new Map() };
   window.PigSite = {
