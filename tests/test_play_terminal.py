@@ -112,3 +112,15 @@ def test_a_policy_file_as_opponent(tmp_path):
 def test_unknown_opponent_is_an_error(tmp_path):
     proc = _run(["--opponent", "grandmaster"], "", tmp_path)
     assert proc.returncode == 2 and "unknown sequential opponent 'grandmaster'" in proc.stderr
+
+
+def test_a_coin_reads_heads_and_tails():
+    from pigtheory import Rules
+    from pigtheory.play.terminal import describe
+
+    event = {"who": "you", "action": "roll", "dice": [2], "outcome": "score", "k": 3, "scores": [0, 0]}
+    assert describe(event, "sequential", Rules.piglet()) == "you roll heads: turn total 3"
+    assert describe({**event, "dice": [1], "outcome": "bust"}, "sequential", Rules.piglet()).startswith(
+        "you roll tails"
+    )
+    assert describe({**event, "dice": [4, 4]}, "sequential", Rules(dice=2)) == "you roll 4-4: turn total 3"

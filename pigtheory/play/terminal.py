@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from ..rules import Rules
 from .analysis import COSTLY, Analyst, Reading
 from .game import Game
 from .opponents import Opponent
@@ -43,10 +44,13 @@ def _pct(x: float | None) -> str:
     return "  -   " if x is None else f"{100 * x:6.2f}%"
 
 
-def describe(event: dict[str, Any], mode: str = "sequential") -> str:
-    """One line for one event of :class:`~pigtheory.play.game.Game`."""
+def describe(event: dict[str, Any], mode: str = "sequential", rules: Rules | None = None) -> str:
+    """One line for one event of :class:`~pigtheory.play.game.Game` (a coin's faces, as in
+    Piglet, read heads and tails)."""
     who = "you" if event["who"] == "you" else "opponent"
-    dice = "-".join(str(d) for d in event["dice"])
+    coin = rules is not None and rules.die_faces == 2
+    bust = rules.bust_face if rules is not None else 0
+    dice = "-".join(("tails" if d == bust else "heads") if coin else str(d) for d in event["dice"])
     out, k, scores = event["outcome"], event["k"], event["scores"]
     if event["action"] == "choose":
         return ""
@@ -102,7 +106,7 @@ class _Session:
             before = len(g.events)
             g.step_opponent()
             for event in g.events[before:]:
-                line = describe(event, g.mode)
+                line = describe(event, g.mode, g.rules)
                 if line:
                     if g.winner is None and g.to_move == "opponent":
                         line += f"   (your chances {_pct(self.analyst.read(g).value).strip()})"
@@ -126,7 +130,7 @@ class _Session:
         before = len(g.events)
         g.roll() if command == "roll" else g.hold()
         for event in g.events[before:]:
-            line = describe(event, g.mode)
+            line = describe(event, g.mode, g.rules)
             if line:
                 self.say("  " + line)
         if cost >= COSTLY:

@@ -63,9 +63,15 @@
     return a[0];
   }
 
-  function describe(event, mode) {
+  /* The faces of a roll as a player says them: "4-4", or "heads" for Piglet's coin. */
+  function faces(dice, rules) {
+    if (rules.dieFaces === 2) return dice.map((f) => (f === rules.bustFace ? "tails" : "heads")).join("-");
+    return dice.join("-");
+  }
+
+  function describe(event, mode, rules) {
     const who = event.who === "you" ? "You" : "Opponent";
-    const dice = event.dice.join("-");
+    const dice = faces(event.dice, rules);
     const s = event.scores;
     if (event.action === "resolve") {
       const [a, b] = event.gains;
@@ -234,7 +240,7 @@
       if (event.action === "choose") continue;
       const li = document.createElement("li");
       li.className = event.who;
-      li.textContent = describe(event, game.mode);
+      li.textContent = describe(event, game.mode, game.rules);
       if (personMove && event.who === "you" && personMove.cost >= COSTLY) {
         const c = document.createElement("span");
         c.className = "costly";
