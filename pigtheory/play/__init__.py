@@ -1,0 +1,56 @@
+"""Play Pig against any solved policy: a static web site and a terminal game.
+
+Every opponent comes with the person's exact best response against it, so the live numbers
+are exact: the person's win probability at the current state, the best move there, and what
+each of the person's moves gave away.
+
+========================================  ====================================================
+:func:`opponent`, :func:`default_opponents`  the opponents, by name (solved, cached)
+:func:`opponents_from_file`                  an opponent from a saved policy or result
+:func:`sequential_best_response`             best response to a fixed sequential roll table
+:func:`stopping_best_response`               simultaneous best response, roll by roll
+:class:`Game`                                the rules, move by move (the reference engine)
+:class:`Analyst`                             the live numbers at a game's state
+:func:`build_site`                           the static site (``pigtheory site``)
+:func:`play_terminal`                        the terminal game (``pigtheory play``)
+:class:`Mulberry32`                          the seeded generator shared with the browser
+========================================  ====================================================
+
+The page's JavaScript (``static/``) implements the same rules and numbers; the tests play
+seeded games through both and compare every move and every number.
+"""
+
+from .analysis import Analyst, Reading
+from .game import Game, OpponentTable
+from .opponents import NAMES, Opponent, default_opponents, opponent
+from .policy_files import opponents_from_file, read_policy_file
+from .rng import Mulberry32, quantize_weights, streams
+from .sequential_response import SequentialResponse, sequential_best_response
+from .site import SiteReport, build_site, read_site_data
+from .stopping_response import StoppingResponse, stopping_best_response, turn_values
+from .terminal import play_terminal
+
+__all__ = [
+    "Analyst",
+    "Reading",
+    "Game",
+    "OpponentTable",
+    "NAMES",
+    "Opponent",
+    "default_opponents",
+    "opponent",
+    "opponents_from_file",
+    "read_policy_file",
+    "Mulberry32",
+    "quantize_weights",
+    "streams",
+    "SequentialResponse",
+    "sequential_best_response",
+    "SiteReport",
+    "build_site",
+    "read_site_data",
+    "StoppingResponse",
+    "stopping_best_response",
+    "turn_values",
+    "play_terminal",
+]

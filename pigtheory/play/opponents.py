@@ -1,0 +1,389 @@
+"""The opponents one can play: solved or loaded policies, with the person's best response.
+
+An :class:`Opponent` bundles what a game and its live analysis need: the opponent's moves as
+integer tables (:class:`~pigtheory.play.game.OpponentTable`) and the exact best response of
+the person against it, whose values are the person's win probabilities
+(:class:`~pigtheory.play.sequential_response.SequentialResponse` in sequential play,
+:class:`~pigtheory.play.stopping_response.StoppingResponse` in simultaneous play).
+
+Names
+-----
+Sequential: ``optimal`` (Neller & Presser's optimum, one die), ``optimal-two-dice``,
+``optimal-double-trouble``, ``optimal-piglet`` (goal 10 unless a goal is given),
+``hold-at-N``, ``webapp-easy`` / ``-normal`` / ``-hard`` (the web app's sequential tables,
+goal 100). Simultaneous: ``equilibrium`` (the exact mixed equilibrium over thresholds,
+sampled every turn), ``stackelberg`` (the leader's policy), ``br-hold-at-N`` (the best
+threshold response to hold at N), ``hold-at-N``, ``webapp-easy`` / ``-normal`` / ``-hard``
+(the web app's simultaneous tables). A policy file (:func:`read_policy_file`) gives an
+opponent in every mode its policy fits (:mod:`pigtheory.play.policy_files`).
+
+Solves are cached (:func:`pigtheory.io.cached`) by rules and name, files by their contents.
+
+References
+----------
+Neller & Presser (2004); Zhu & Ma, Stats 5 (2022); Zhu, Ma, Chen & Liu, Scientific Reports
+13 (2023) and its web app (:mod:`pigtheory.published`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..io import cached
+from ..policies import ThresholdTable, as_mixture, hold_at
+from ..progress import track
+from ..rules import Rules
+from ..validation import check_progress
+from .game import MODES, OpponentTable
+from .rng import quantize_weights
+from .sequential_response import SequentialResponse, sequential_best_response
+from .stopping_response import StoppingResponse, stopping_best_response
+
+__all__ = [
+    "Opponent",
+    "opponent",
+    "default_opponents",
+    "sequential_opponent",
+    "simultaneous_opponent",
+    "threshold_rolls",
+    "NAMES",
+]
+
+_VERSION = 1
+NAMES = {
+    "sequential": (
+        "optimal",
+        "optimal-two-dice",
+        "optimal-double-trouble",
+        "optimal-piglet",
+        "hold-at-N",
+        "webapp-easy",
+        "webapp-normal",
+        "webapp-hard",
+    ),
+    "simultaneous": (
+        "equilibrium",
+        "stackelberg",
+        "br-hold-at-N",
+        "hold-at-N",
+        "webapp-easy",
+        "webapp-normal",
+        "webapp-hard",
+    ),
+}
+"""The opponent names of each mode (``N`` a number)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Opponent:
+    """A fixed opponent and the person's exact best response to it.
+
+    Attributes
+    ----------
+    key : str
+        Unique and file-name safe, e.g. ``"sequential-optimal-g100"``.
+    name : str
+        The opponent's name as a player would say it.
+    about : str
+        What it is and where it comes from.
+    mode : {"sequential", "simultaneous"}
+    rules : Rules
+    table : OpponentTable
+        Its moves, as the games play them.
+    response : SequentialResponse or StoppingResponse
+        The person's best response: the values the page and the terminal show.
+    policy : object
+        The opponent's policy as the library reads it (simultaneous: for
+        :func:`~pigtheory.play.stopping_response.turn_values`).
+    """
+
+    key: str
+    name: str
+    about: str
+    mode: str
+    rules: Rules
+    table: OpponentTable
+    response: SequentialResponse | StoppingResponse
+    policy: Any
+
+
+def _key(mode: str, name: str, rules: Rules) -> str:
+    return re.sub(r"[^a-z0-9-]+", "-", f"{mode}-{name}-g{rules.goal}".lower()).strip("-")
+
+
+def sequential_opponent(
+    name: str, label: str, about: str, rules: Rules, roll: np.ndarray, params: dict, cache_dir: Any
+) -> Opponent:
+    """A sequential opponent playing the roll table ``roll[own, other, k]``, with the person's
+    best response (cached under ``params``, which must identify the table, and the rules)."""
+    roll = np.asarray(roll, dtype=bool)
+    response = cached(
+        "play-sequential-response",
+        {**params, "rules": repr(rules), "version": _VERSION},
+        lambda: sequential_best_response(roll, rules=rules),
+        cache_dir=cache_dir,
+        expected=SequentialResponse,
+    )
+    table = OpponentTable("sequential", rules, roll=roll)
+    return Opponent(_key("sequential", name, rules), label, about, "sequential", rules, table, response, roll)
+
+
+def simultaneous_opponent(
+    name: str, label: str, about: str, rules: Rules, policy: Any, params: dict, cache_dir: Any
+) -> Opponent:
+    """A simultaneous opponent playing ``policy`` (anything :func:`pigtheory.as_mixture` reads),
+    with the person's best stopping rule (cached under ``params`` and the rules)."""
+    mix = as_mixture(policy, rules)
+    g = rules.goal
+    th = np.array(np.broadcast_to(mix.thresholds, (g, g, mix.thresholds.shape[-1])), dtype=np.int64)
+    w = np.broadcast_to(mix.weights, th.shape)
+    response = cached(
+        "play-stopping-response",
+        {**params, "rules": repr(rules), "version": _VERSION},
+        lambda: stopping_best_response(policy, rules=rules),
+        cache_dir=cache_dir,
+        expected=StoppingResponse,
+    )
+    table = OpponentTable("simultaneous", rules, thresholds=th, weights=quantize_weights(w))
+    return Opponent(
+        _key("simultaneous", name, rules), label, about, "simultaneous", rules, table, response, policy
+    )
+
+
+def threshold_rolls(table: np.ndarray, rules: Rules) -> np.ndarray:
+    """A threshold table played sequentially: roll while the turn total is below it."""
+    g = rules.goal
+    k = np.arange(g)[None, None, :]
+    live = (np.arange(g)[:, None, None] + k) < g
+    return live & (k < np.asarray(table)[:, :, None])
+
+
+def _hold_at_n(name: str) -> int | None:
+    m = re.fullmatch(r"hold-at-(\d+)", name)
+    return int(m.group(1)) if m else None
+
+
+_OPTIMA = {
+    "optimal": ("Optimal player", {}),
+    "optimal-two-dice": ("Optimal player, two dice", {"dice": 2}),
+    "optimal-double-trouble": ("Optimal player, Double Trouble", {"dice": 2, "double_trouble": True}),
+    "optimal-piglet": ("Optimal player, Piglet", {}),
+}
+
+
+def _optimum_rules(name: str, goal: int | None) -> Rules:
+    if name == "optimal-piglet":
+        return Rules.piglet(goal=goal or 10)
+    return Rules(goal=goal or 100).replace(**_OPTIMA[name][1])
+
+
+def opponent(
+    name: str, *, mode: str = "sequential", goal: int | None = None, cache_dir: Any = None
+) -> Opponent:
+    """The opponent called ``name`` in ``mode`` (see the module docstring for the names).
+
+    Parameters
+    ----------
+    name : str
+    mode : {"sequential", "simultaneous"}
+    goal : int, optional
+        Default 100 (``optimal-piglet``: 10); the web app's tables exist for 100 only.
+    cache_dir : path-like, optional
+        Where solves are cached (:func:`pigtheory.io.resolve_cache_dir`).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> opp = opponent("hold-at-3", mode="simultaneous", goal=6, cache_dir=tempfile.mkdtemp())
+    >>> opp.key, round(float(opp.response.value[0, 0]), 4) > 0.5
+    ('simultaneous-hold-at-3-g6', True)
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    n = _hold_at_n(name)
+    if mode == "sequential":
+        if name in _OPTIMA:
+            label, rules = _OPTIMA[name][0], _optimum_rules(name, goal)
+            return _optimum(name, label, rules, cache_dir)
+        if n is not None:
+            rules = Rules(goal=goal or 100)
+            about = f"Rolls until its turn total reaches {n} (or its score would reach the goal), whatever the scores."
+            return sequential_opponent(
+                name,
+                f"Hold at {n}",
+                about,
+                rules,
+                threshold_rolls(hold_at(n).table(rules), rules),
+                {"name": name},
+                cache_dir,
+            )
+        if name.startswith("webapp-"):
+            return _webapp(name, mode, goal, cache_dir)
+    else:
+        rules = Rules(goal=goal or 100)
+        if name == "equilibrium":
+            return _equilibrium(rules, cache_dir)
+        if name == "stackelberg":
+            return _stackelberg(rules, cache_dir)
+        m = re.fullmatch(r"br-hold-at-(\d+)", name)
+        if m:
+            return _br_hold_at(int(m.group(1)), rules, cache_dir)
+        if n is not None:
+            about = f"Holds as soon as its turn total reaches {n} (or the goal), whatever the scores."
+            return simultaneous_opponent(
+                name, f"Hold at {n}", about, rules, hold_at(n), {"name": name}, cache_dir
+            )
+        if name.startswith("webapp-"):
+            return _webapp(name, mode, goal, cache_dir)
+    listed = ", ".join(NAMES[mode])
+    raise ValueError(f"opponent: unknown {mode} opponent {name!r}; known: {listed}, or a policy file")
+
+
+def _optimum(name: str, label: str, rules: Rules, cache_dir: Any) -> Opponent:
+    from ..sequential.cache import cached_solve
+
+    sol = cached_solve(rules=rules, cache_dir=cache_dir)
+    roll = sol.roll[..., 0] if sol.roll.ndim == 4 else sol.roll
+    about = {
+        "optimal": "Maximises its own chance of winning at every roll: the optimal policy of Neller & Presser (2004).",
+        "optimal-two-dice": "Optimal two-dice Pig: one 1 ends the turn, two 1s also reset the score (Zhu & Ma, Stats 2022).",
+        "optimal-double-trouble": "Optimal Double Trouble: two dice, and a double other than 1-1 must roll again (Zhu & Ma, Stats 2022).",
+        "optimal-piglet": "Optimal Piglet: a coin, heads scores 1, tails loses the turn total (Neller & Presser 2004).",
+    }[name]
+    return sequential_opponent(
+        name, label, about, rules, roll, {"name": name, "solution": "optimal"}, cache_dir
+    )
+
+
+def _equilibrium(rules: Rules, cache_dir: Any) -> Opponent:
+    from ..simultaneous import Equilibrium, equilibrium
+
+    eq = cached(
+        "play-equilibrium",
+        {"rules": repr(rules), "version": _VERSION},
+        lambda: equilibrium(rules=rules),
+        cache_dir=cache_dir,
+        expected=Equilibrium,
+    )
+    n_mixed = len(eq.mixed_states)
+    mixing = (
+        f"at most states one threshold, at {n_mixed} states a random one, drawn afresh every turn"
+        if n_mixed
+        else "at this goal one threshold at every state"
+    )
+    about = (
+        f"The exact equilibrium of simultaneous Pig over hold-at thresholds: {mixing} "
+        "(Zhu et al. 2023 ask for it; pigtheory solves it exactly)."
+    )
+    return simultaneous_opponent(
+        "equilibrium", "Equilibrium (mixed)", about, rules, eq.policy, {"name": "equilibrium"}, cache_dir
+    )
+
+
+def _stackelberg(rules: Rules, cache_dir: Any) -> Opponent:
+    from ..simultaneous import Stackelberg, stackelberg
+
+    st = cached(
+        "play-stackelberg",
+        {"rules": repr(rules), "version": _VERSION},
+        lambda: stackelberg(rules=rules),
+        cache_dir=cache_dir,
+        expected=Stackelberg,
+    )
+    about = "The leader's policy of Stackelberg value iteration (Algorithm 0.2 of Zhu et al. 2023), solved exactly."
+    table = ThresholdTable(st.leader_policy, name="Stackelberg leader")
+    return simultaneous_opponent(
+        "stackelberg", "Stackelberg leader", about, rules, table, {"name": "stackelberg"}, cache_dir
+    )
+
+
+def _br_hold_at(n: int, rules: Rules, cache_dir: Any) -> Opponent:
+    from ..results import Solution
+    from ..simultaneous import best_response
+
+    sol = cached(
+        "play-best-response",
+        {"rules": repr(rules), "against": n, "version": _VERSION},
+        lambda: best_response(hold_at(n), rules=rules),
+        cache_dir=cache_dir,
+        expected=Solution,
+    )
+    about = (
+        f"The best threshold policy against hold at {n} (Algorithm 0.1 of Zhu et al. 2023); "
+        "at goal 100 against hold at 25 it is the web app's 'normal' table."
+    )
+    table = ThresholdTable(sol.policy, name=f"best response to hold at {n}")
+    return simultaneous_opponent(
+        f"br-hold-at-{n}",
+        f"Best response to hold at {n}",
+        about,
+        rules,
+        table,
+        {"name": f"br-hold-at-{n}"},
+        cache_dir,
+    )
+
+
+def _webapp(name: str, mode: str, goal: int | None, cache_dir: Any) -> Opponent:
+    from ..published import webapp_policies
+
+    level = name.removeprefix("webapp-")
+    if level not in ("easy", "normal", "hard"):
+        raise ValueError(f"opponent: the web app's levels are easy, normal and hard, got {name!r}")
+    if goal not in (None, 100):
+        raise ValueError(f"goal: the web app's tables are for goal 100, got {goal}")
+    rules = Rules()
+    kind = "simul" if mode == "simultaneous" else "sequential"
+    table = webapp_policies(rules=rules).tables[f"action_{kind}_{level}"]
+    label = f"Web app, {level}"
+    what = {  # what pigtheory finds the simultaneous tables to be
+        "easy": " It is hold at 15.",
+        "normal": " It is the best response to hold at 25.",
+        "hard": " It is the Stackelberg leader's policy but at one state.",
+    }
+    about = (
+        f"The {mode} '{level}' table of the web app of Zhu, Ma, Chen & Liu (Scientific Reports 2023), "
+        "shipped with pigtheory (pigtheory.published)." + (what[level] if mode == "simultaneous" else "")
+    )
+    params = {"name": name}
+    if mode == "sequential":
+        return sequential_opponent(
+            name, label, about, rules, threshold_rolls(table.table, rules), params, cache_dir
+        )
+    return simultaneous_opponent(name, label, about, rules, table, params, cache_dir)
+
+
+def default_opponents(
+    goals: Iterable[int] = (100,),
+    *,
+    hold_at_n: Iterable[int] = (20, 25),
+    webapp: bool = True,
+    cache_dir: Any = None,
+    progress: bool | None = None,
+) -> list[Opponent]:
+    """The site's default set, for every goal: the sequential optima (one die, two dice,
+    Double Trouble; Piglet once, at goal 10), the equilibrium, the Stackelberg leader, the best
+    response to hold at 25, hold at n in both modes and (goal 100) the web app's six tables.
+
+    ``progress``: a bar over the opponents on stderr (default: when stderr is a terminal).
+    """
+    check_progress(progress)
+    names: list[tuple[str, str, int | None]] = []
+    for g in goals:
+        goal: int | None = g
+        names += [("sequential", n, goal) for n in ("optimal", "optimal-two-dice", "optimal-double-trouble")]
+        names += [("sequential", f"hold-at-{n}", goal) for n in hold_at_n]
+        names += [("simultaneous", n, goal) for n in ("equilibrium", "stackelberg", "br-hold-at-25")]
+        names += [("simultaneous", f"hold-at-{n}", goal) for n in hold_at_n]
+        if webapp and goal == 100:
+            names += [(mode, f"webapp-{lv}", goal) for mode in MODES for lv in ("easy", "normal", "hard")]
+    names.append(("sequential", "optimal-piglet", None))
+    out = []
+    for mode, name, goal in track(names, desc="opponents", enabled=progress):
+        out.append(opponent(name, mode=mode, goal=goal, cache_dir=cache_dir))
+    return out

@@ -1,0 +1,89 @@
+"""Opponents from files: any policy or result that pigtheory saved.
+
+:func:`read_policy_file` is the one place where a ``--policy FILE`` is read (today the
+``.npz`` format of :mod:`pigtheory.io`); :func:`opponents_from_file` turns what it holds into
+opponents for every mode it fits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..io import load
+from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
+from ..rules import Rules
+from .game import MODES
+from .opponents import Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
+
+__all__ = ["read_policy_file", "opponents_from_file"]
+
+
+def read_policy_file(path: str | os.PathLike) -> Any:
+    """A policy or result saved by pigtheory (``.npz``, :func:`pigtheory.load`).
+
+    The one place that reads a ``--policy FILE``: it will read the project's other policy
+    formats once :mod:`pigtheory.io` has them.
+    """
+    return load(path)
+
+
+def opponents_from_file(
+    path: str | os.PathLike, *, mode: str | None = None, goal: int | None = None, cache_dir: Any = None
+) -> list[Opponent]:
+    """Opponents playing the policy in a file, in every mode it fits (or in ``mode``).
+
+    A sequential solution or a bool roll table plays sequential Pig; a mixed policy or a
+    simultaneous solver's result plays simultaneous Pig; a threshold table (or hold at n) plays
+    both, sequentially as "roll while the turn total is below the threshold". The goal is the
+    policy's own (``goal`` is needed for hold at n only).
+    """
+    path = Path(path)
+    obj = read_policy_file(path)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    stem = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()) or "policy"
+    name = f"file-{stem}"
+    label = path.name
+    about = f"The policy saved in {path.name} ({type(obj).__name__})."
+    params = {"name": name, "sha256": digest}
+    rules = getattr(obj, "rules", None)
+    inner = getattr(obj, "policy", obj)
+    found: list[Opponent] = []
+    want = MODES if mode is None else (mode,)
+    if isinstance(inner, np.ndarray) and inner.dtype == bool:
+        if "sequential" in want:
+            rules = rules or Rules(goal=inner.shape[0])
+            roll = inner[..., 0] if inner.ndim == 4 else inner
+            found.append(sequential_opponent(name, label, about, rules, roll, params, cache_dir))
+    else:
+        if isinstance(inner, np.ndarray):
+            inner = ThresholdTable(inner, name=label)
+        if isinstance(inner, HoldAt):
+            rules = rules or Rules(goal=goal or 100)
+        elif isinstance(inner, ThresholdTable):
+            rules = rules or Rules(goal=inner.table.shape[0])
+        elif isinstance(inner, MixedPolicy):
+            rules = rules or Rules(goal=np.shape(inner.thresholds)[0])
+        else:
+            raise ValueError(f"policy: {path} holds a {type(obj).__name__}, not a policy pigtheory can play")
+        if "simultaneous" in want and rules.dice == 1:
+            found.append(simultaneous_opponent(name, label, about, rules, inner, params, cache_dir))
+        if "sequential" in want and not isinstance(inner, MixedPolicy):
+            table = (
+                inner.table(rules)
+                if isinstance(inner, HoldAt)
+                else as_mixture(inner, rules).full_thresholds()
+            )
+            found.append(
+                sequential_opponent(
+                    name, label, about, rules, threshold_rolls(table, rules), params, cache_dir
+                )
+            )
+    if not found:
+        raise ValueError(f"policy: {path} cannot play {' or '.join(want)} Pig")
+    return found

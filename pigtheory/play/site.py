@@ -1,0 +1,261 @@
+"""The static play site: HTML, CSS and JavaScript from the package, data packed from solves.
+
+The site is a folder that opens from ``file://`` or any static host (no server code, no
+build step, nothing fetched from elsewhere)::
+
+    index.html  style.css  engine.js  analysis.js  app.js
+    data/catalog.js          the opponents: names, rules, descriptions, file sizes
+    data/<key>.js            one per opponent: its tables and the person's values
+
+Browsers refuse ``fetch`` of local files from a page opened as ``file://``, so every data
+file is a script that hands a JSON object to the page (``PigSite.register({...})``); the
+object is plain JSON (``json.loads`` reads it after the prefix).
+
+Data format
+-----------
+Each opponent file holds ``{"key", "sections", "blob"}``: ``blob`` is base64 of one gzip
+stream (written with mtime 0, so builds are byte-stable) of concatenated little-endian
+arrays, each starting on a 4-byte boundary; ``sections[name]`` gives its ``offset``,
+``length`` (elements), ``dtype`` and ``shape``. Sections:
+
+``opponent_roll``, ``best_roll`` (dtype ``bits``)
+    Roll tables, one bit per state ``(own, other, k)`` in C order, least significant bit
+    first (``numpy.packbits(..., bitorder="little")``). Sequential: the opponent's and the
+    person's best response (``best_roll`` is absent when it equals ``opponent_roll``, as
+    against the optimum); simultaneous: the person's best stopping rule only.
+``value`` (dtype ``fixed24``)
+    The person's start-of-turn win probabilities ``V[i, j]`` (person first), rounded to
+    multiples of ``2**-24`` (error at most ``3e-8``), stored as int32 second differences
+    (along both axes) with the four bytes of every number in four separate planes: the
+    smooth table then compresses to about 17 kB at goal 100 instead of 35 kB for float32.
+``opponent_threshold`` (``u8`` or ``u16``), ``mixed_state`` (``u32``), ``mixed_threshold``,
+``mixed_weight`` (``u32``)
+    Simultaneous opponents: the threshold at each of its states (own score first); where it
+    mixes, the state's index ``own * goal + other``, its thresholds and integer weights summing
+    to ``2**32`` (:func:`pigtheory.play.rng.quantize_weights`), sampled with the shared
+    generator.
+
+The page rebuilds every other number from these (``analysis.js``): the values during a turn
+and during the opponent's turn by the backward passes of
+:mod:`pigtheory.play.sequential_response` and :mod:`pigtheory.play.stopping_response`.
+:func:`read_site_data` decodes a file in Python, for the tests.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..io import atomic_write
+from .game import face_points
+from .opponents import Opponent
+
+__all__ = ["build_site", "SiteReport", "pack_opponent", "read_site_data", "STATIC_FILES", "FIXED_SCALE"]
+
+STATIC_FILES = ("index.html", "style.css", "engine.js", "analysis.js", "app.js")
+FIXED_SCALE = 1 << 24
+"""Values are stored as integers: ``round(value * FIXED_SCALE)``."""
+
+
+@dataclass(frozen=True)
+class SiteReport:
+    """What :func:`build_site` wrote: the folder, and bytes per file (relative paths)."""
+
+    out: Path
+    sizes: dict
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(self.sizes.values())
+
+
+def _rules_json(opp: Opponent) -> dict[str, Any]:
+    r = opp.rules
+    return {
+        "goal": r.goal,
+        "dieFaces": r.die_faces,
+        "bustFace": r.bust_face,
+        "points": list(face_points(r)),
+        "dice": r.dice,
+        "doubleTrouble": r.double_trouble,
+        "label": str(r).removesuffix(", 2 players"),
+    }
+
+
+def _planes(a: np.ndarray) -> bytes:
+    """The bytes of a little-endian int32 array, plane by plane (all first bytes, ...)."""
+    raw = np.frombuffer(np.ascontiguousarray(a, dtype="<i4").tobytes(), dtype=np.uint8)
+    return raw.reshape(-1, 4).T.tobytes()
+
+
+def _second_differences(q: np.ndarray) -> np.ndarray:
+    return np.diff(np.diff(q, axis=0, prepend=0), axis=1, prepend=0)
+
+
+def pack_opponent(opp: Opponent) -> dict[str, Any]:
+    """The JSON object of one opponent's data file (see the module docstring)."""
+    g = opp.rules.goal
+    chunks: list[bytes] = []
+    sections: dict[str, dict[str, Any]] = {}
+    offset = 0
+
+    def add(name: str, data: bytes, dtype: str, shape: tuple[int, ...], length: int) -> None:
+        nonlocal offset
+        pad = -offset % 4
+        chunks.append(b"\0" * pad)
+        offset += pad
+        sections[name] = {"offset": offset, "length": length, "dtype": dtype, "shape": list(shape)}
+        chunks.append(data)
+        offset += len(data)
+
+    def add_bits(name: str, table: np.ndarray) -> None:
+        bits = np.packbits(np.asarray(table, dtype=bool).ravel(), bitorder="little")
+        add(name, bits.tobytes(), "bits", table.shape, table.size)
+
+    def add_ints(name: str, a: np.ndarray, dtype: str) -> None:
+        np_dtype = {"u8": "<u1", "u16": "<u2", "u32": "<u4"}[dtype]
+        a = np.asarray(a)
+        add(name, np.ascontiguousarray(a, dtype=np_dtype).tobytes(), dtype, a.shape, a.size)
+
+    resp = opp.response
+    if opp.mode == "sequential":
+        best = resp.policy[..., 0] if resp.policy.ndim == 4 else resp.policy
+        start = resp.value[..., 0, 0] if resp.value.ndim == 4 else resp.value[:, :, 0]
+        assert opp.table.roll is not None
+        add_bits("opponent_roll", opp.table.roll)
+        if not np.array_equal(best, opp.table.roll):
+            add_bits("best_roll", best)
+    else:
+        th, w = opp.table.thresholds, opp.table.weights
+        assert th is not None and w is not None
+        tdtype = "u8" if g < 256 else "u16"
+        n_used = (w > 0).sum(axis=-1)
+        pure = np.take_along_axis(th, np.argmax(w, axis=-1)[..., None], axis=-1)[..., 0]
+        add_ints("opponent_threshold", pure, tdtype)
+        mixed = np.flatnonzero(n_used > 1)
+        if mixed.size:
+            width = int(n_used.max())
+            m_th = np.zeros((mixed.size, width), dtype=np.int64)
+            m_w = np.zeros((mixed.size, width), dtype=np.int64)
+            for row, flat in enumerate(mixed.tolist()):
+                own, other = divmod(flat, g)
+                keep = np.flatnonzero(w[own, other] > 0)
+                m_th[row, : keep.size] = th[own, other, keep]
+                m_w[row, : keep.size] = w[own, other, keep]
+            add_ints("mixed_state", mixed, "u32")
+            add_ints("mixed_threshold", m_th, tdtype)
+            add_ints("mixed_weight", m_w, "u32")
+        add_bits("best_roll", resp.policy)
+        start = resp.value[:g, :g]
+    q = np.round(np.asarray(start, dtype=float) * FIXED_SCALE).astype(np.int64)
+    add("value", _planes(_second_differences(q)), "fixed24", q.shape, q.size)
+    blob = gzip.compress(b"".join(chunks), compresslevel=9, mtime=0)
+    return {"key": opp.key, "sections": sections, "blob": base64.b64encode(blob).decode("ascii")}
+
+
+def read_site_data(path: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Decode an opponent's data file back into arrays (values as floats)."""
+    text = Path(path).read_text(encoding="utf-8")
+    obj = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    raw = gzip.decompress(base64.b64decode(obj["blob"]))
+    out: dict[str, np.ndarray] = {}
+    for name, sec in obj["sections"].items():
+        shape, n, off = tuple(sec["shape"]), sec["length"], sec["offset"]
+        if sec["dtype"] == "bits":
+            nbytes = (n + 7) // 8
+            bits = np.unpackbits(np.frombuffer(raw, np.uint8, nbytes, off), bitorder="little")[:n]
+            out[name] = bits.astype(bool).reshape(shape)
+        elif sec["dtype"] == "fixed24":
+            planes = np.frombuffer(raw, np.uint8, 4 * n, off).reshape(4, n)
+            d = np.frombuffer(planes.T.tobytes(), dtype="<i4").reshape(shape).astype(np.int64)
+            out[name] = np.cumsum(np.cumsum(d, axis=0), axis=1) / FIXED_SCALE
+        else:
+            dtype = {"u8": "<u1", "u16": "<u2", "u32": "<u4"}[sec["dtype"]]
+            out[name] = np.frombuffer(raw, dtype, n, off).reshape(shape)
+    return out
+
+
+def _catalog_entry(opp: Opponent, file: str, size: int) -> dict[str, Any]:
+    resp = opp.response
+    if opp.mode == "sequential":
+        start = {"first": round(resp.first_player_win, 6), "second": round(resp.second_player_win, 6)}  # type: ignore[union-attr]
+    else:
+        start = {"start": round(float(resp.value[0, 0]), 6)}
+    return {
+        "key": opp.key,
+        "name": opp.name,
+        "about": opp.about,
+        "mode": opp.mode,
+        "rules": _rules_json(opp),
+        "file": file,
+        "bytes": size,
+        "win": start,
+    }
+
+
+def _write_text(path: Path, text: str) -> int:
+    """Write ``text`` to ``path`` atomically; returns the file's size in bytes."""
+
+    def write(tmp: str) -> None:
+        Path(tmp).write_text(text, encoding="utf-8")
+
+    atomic_write(path, write)
+    return path.stat().st_size
+
+
+def _script(call: str, obj: Any) -> str:
+    return f"PigSite.{call}({json.dumps(obj, sort_keys=True, separators=(',', ':'))});\n"
+
+
+def build_site(
+    out: str | os.PathLike, opponents: Iterable[Opponent], *, title: str = "Play Pig"
+) -> SiteReport:
+    """Write the static site for ``opponents`` into the folder ``out``.
+
+    Parameters
+    ----------
+    out : path-like
+        Created if missing; files of an earlier build are replaced, others left alone.
+    opponents : iterable of Opponent
+        In the order the page lists them (within each mode); keys must be unique.
+    title : str
+        The page's title.
+
+    Returns
+    -------
+    SiteReport
+        Every file written with its size in bytes.
+    """
+    out = Path(out)
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    sizes: dict[str, int] = {}
+    static = files("pigtheory.play").joinpath("static")
+    for name in STATIC_FILES:
+        text = static.joinpath(name).read_text(encoding="utf-8")
+        if name == "index.html":
+            text = text.replace("{{title}}", title)
+        sizes[name] = _write_text(out / name, text)
+    entries = []
+    seen: set[str] = set()
+    for opp in opponents:
+        if opp.key in seen:
+            raise ValueError(f"opponents: two opponents share the key {opp.key!r}")
+        seen.add(opp.key)
+        rel = f"data/{opp.key}.js"
+        sizes[rel] = _write_text(out / rel, _script("register", pack_opponent(opp)))
+        entries.append(_catalog_entry(opp, rel, sizes[rel]))
+    if not entries:
+        raise ValueError("opponents: the site needs at least one opponent")
+    sizes["data/catalog.js"] = _write_text(
+        out / "data/catalog.js", _script("catalog", {"title": title, "opponents": entries})
+    )
+    return SiteReport(out, sizes)
