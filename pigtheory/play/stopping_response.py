@@ -15,11 +15,9 @@ False from ``t = goal - i`` on (the turn has reached the goal).
 
 Notes
 -----
-The levels of equal score sum are solved from the goal down, as for thresholds
-(:func:`pigtheory.simultaneous.best_response`): at every state the continuation ``u`` against
-the fixed opponent, then the best stopping rule with the everybody-busts self-loop solved
-exactly (Dinkelbach's iteration of :func:`~pigtheory.simultaneous.core.stopping.optimal_stopping`,
-started from the best threshold's value). Within a turn, with ``u`` now counting the state's
+The solve is :func:`pigtheory.simultaneous.best_response` with ``strategies="stopping"``
+(the levels of equal score sum from the goal down; at every state the best stopping rule
+with the everybody-busts self-loop solved exactly). Within a turn, with ``u`` now counting the state's
 own value, the value of the best play from turn total t is
 
 .. math:: Q(t) = \\max\\Big(u(t),\\; p_1\\, u(0) + \\sum_g p_g\\, Q(\\min(t + g, r))\\Big),
@@ -42,16 +40,9 @@ import numpy as np
 
 from ..results import Result
 from ..rules import Rules
-from ..simultaneous.core import (
-    TIE_TOL,
-    action_set,
-    continuation,
-    read_opponents,
-    score_levels,
-    terminal_values,
-)
-from ..simultaneous.core.stopping import optimal_stopping, roll_distribution_arrays
-from ..validation import check_choice
+from ..simultaneous.best_response import best_response
+from ..simultaneous.core import TIE_TOL, continuation, read_opponents
+from ..simultaneous.core.stopping import roll_distribution_arrays
 
 __all__ = ["StoppingResponse", "stopping_best_response", "turn_values"]
 
@@ -102,22 +93,10 @@ def stopping_best_response(
     >>> bool((br.value >= best_response(hold_at(4), rules=Rules(goal=12)).value - 1e-12).all())
     True
     """
-    check_choice("engine", engine, ("auto", "numba", "numpy"))
-    opps = read_opponents(opponent, rules)
-    if rules.players != 2:
+    if getattr(rules, "players", 2) != 2:
         raise ValueError(f"rules.players must be 2 here, got {rules.players}")
-    g = rules.goal
-    thresholds = action_set("thresholds", rules)
-    value = terminal_values(rules)
-    policy = np.zeros((g, g, g), dtype=bool)
-    levels = score_levels(g, 2)
-    for _, states in levels:
-        u, opp_bust = continuation(value, states, opps, g)
-        start, _ = thresholds.best(u, states[0], opp_bust)
-        v, roll, _ = optimal_stopping(u, states[0], opp_bust, rules, start=start, engine=engine)
-        value[tuple(states)] = v
-        policy[states[0], states[1]] = roll
-    return StoppingResponse(value, policy, len(levels), 0.0, "exact", rules)
+    sol = best_response(opponent, rules=rules, strategies="stopping", engine=engine)
+    return StoppingResponse(sol.value, sol.policy.roll, sol.iterations, 0.0, "exact", rules)
 
 
 def turn_values(value: np.ndarray, opponent: Any, i: int, j: int, *, rules: Rules) -> dict[str, np.ndarray]:
