@@ -156,40 +156,9 @@ class RuleMixture:
         idx = tuple(f if self.prob.shape[d] > 1 else np.zeros_like(f) for d, f in enumerate(flat))
         rows = self.prob[idx]
         own = flat[0]
-        if np.all((rows == 0) | (rows == 1)):
-            probs = stopping_outcomes(rows.astype(bool), own, self.rules)
-        else:
-            probs = _random_outcomes(rows, own, self.rules)
+        probs = stopping_outcomes(rows, own, self.rules)
         gains = np.minimum(np.arange(g + 1)[None, :], (g - own)[:, None])
         return gains.reshape(shape + (g + 1,)), probs.reshape(shape + (g + 1,))
-
-
-def _random_outcomes(prob: np.ndarray, own: np.ndarray, rules: Rules) -> np.ndarray:
-    """Outcome distribution of behavioural rules (forward recursion with P(roll) at each t)."""
-    from .simultaneous.core.stopping import roll_distribution_arrays
-
-    g = rules.goal
-    p_bust, gains, probs = roll_distribution_arrays(rules)
-    ns = own.size
-    room = g - own
-    rows = np.arange(ns)
-    out = np.zeros((ns, g + 1))
-    reach = np.zeros((ns, g + 1))
-    reach[:, 0] = 1.0
-    for t in range(g):
-        live = t < room
-        if not live.any():
-            break
-        mass = np.where(live, reach[:, t], 0.0)
-        go = np.where(t == 0, 1.0, prob[:, t]) * mass
-        out[:, t] += np.where(live & (t > 0), mass - go, 0.0)
-        out[:, 0] += p_bust * go
-        for gain, p in zip(gains.tolist(), probs.tolist(), strict=True):
-            to = np.minimum(t + gain, room)
-            done = to >= room
-            np.add.at(out, (rows[done], to[done]), p * go[done])
-            np.add.at(reach, (rows[~done], to[~done]), p * go[~done])
-    return out
 
 
 def is_threshold_rule(roll: np.ndarray, own: np.ndarray, goal: int) -> np.ndarray:

@@ -72,11 +72,27 @@ def _independent(g, bust, band_t, inv, cz, pz, pb, tie_tol, V, UT, policy):  # p
             UT[j, i] = z + pb[j] * best
 
 
+def _continuation(u, den, P, C, VT, bust, i, j, room, w):  # pragma: no cover - compiled
+    """At state (i, j) against a general opponent (``P``, ``C`` as in :func:`_general`):
+    ``u[x] = sum_r P[i, j, r] VT[C[i, j, r], i + x]``, padded past the room, and the self-loop
+    denominators ``den[k] = 1 - P(X_k = 0) P(opponent busts)``."""
+    for x in range(room + 1):
+        u[x] = 0.0
+    for r in range(P.shape[2]):
+        p = P[i, j, r]
+        c = C[i, j, r]
+        for x in range(room + 1):
+            u[x] += p * VT[c, i + x]
+    for x in range(room + 1, room + w):
+        u[x] = u[room]
+    for k in range(1, room + 1):
+        den[k] = 1.0 - bust[k] * P[i, j, 0]
+
+
 def _general(g, bust, band_t, P, C, tie_tol, VT, policy):  # pragma: no cover - compiled
     """B's turn may depend on A's score: ``P[i, j, r]``, ``C[i, j, r]`` give B's outcomes (column
     0 the bust) and the columns they land on. ``VT[c, a] = V(a, c)``, terminal past the goal."""
     w = band_t.shape[0]
-    R = P.shape[2]
     u = np.empty(g + w + 1)
     den = np.empty(g + 1)
     vals = np.empty(g + 1)
@@ -84,17 +100,7 @@ def _general(g, bust, band_t, P, C, tie_tol, VT, policy):  # pragma: no cover - 
         for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
             j = d - i
             room = g - i
-            for x in range(room + 1):
-                u[x] = 0.0
-            for r in range(R):
-                p = P[i, j, r]
-                c = C[i, j, r]
-                for x in range(room + 1):
-                    u[x] += p * VT[c, i + x]
-            for x in range(room + 1, room + w):
-                u[x] = u[room]
-            for k in range(1, room + 1):
-                den[k] = 1.0 - bust[k] * P[i, j, 0]
+            _continuation(u, den, P, C, VT, bust, i, j, room, w)
             best = _values(vals, room, bust, band_t, u, u[0], den, True)
             VT[j, i] = best
             policy[i, j] = _first_within(vals, room, best, tie_tol)
@@ -209,7 +215,6 @@ def _stop_general(
 ):  # pragma: no cover - compiled
     """Two players, any opponent: :func:`_general` with the best stopping rule at every state."""
     w = band_t.shape[0]
-    R = P.shape[2]
     u = np.empty(g + w + 1)
     den = np.empty(g + 1)
     vals = np.empty(g + 1)
@@ -220,17 +225,7 @@ def _stop_general(
         for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
             j = d - i
             room = g - i
-            for x in range(room + 1):
-                u[x] = 0.0
-            for r in range(R):
-                p = P[i, j, r]
-                cc = C[i, j, r]
-                for x in range(room + 1):
-                    u[x] += p * VT[cc, i + x]
-            for x in range(room + 1, room + w):
-                u[x] = u[room]
-            for k in range(1, room + 1):
-                den[k] = 1.0 - bust[k] * P[i, j, 0]
+            _continuation(u, den, P, C, VT, bust, i, j, room, w)
             t_best = _values(vals, room, bust, band_t, u, u[0], den, True)
             tval[i, j] = t_best
             k = _first_within(vals, room, t_best, tie_tol)
@@ -256,9 +251,10 @@ def _stop_general(
             VT[j, i] = best
 
 
-def _stopping_outcomes(roll, own, p_bust, gains, probs, out):  # pragma: no cover - compiled
-    """:func:`~pigtheory.simultaneous.core.stopping.stopping_outcomes`, state by state."""
-    ns, g = roll.shape
+def _stopping_outcomes(prob, own, p_bust, gains, probs, out):  # pragma: no cover - compiled
+    """:func:`~pigtheory.simultaneous.core.stopping.stopping_outcomes`, state by state
+    (``prob[s, t]``: the chance of rolling at t; 0 or 1 for a pure rule)."""
+    ns, g = prob.shape
     reach = np.empty(g + 1)
     for s in range(ns):
         room = g - own[s]
@@ -270,16 +266,16 @@ def _stopping_outcomes(roll, own, p_bust, gains, probs, out):  # pragma: no cove
             m = reach[t]
             if m == 0.0:
                 continue
-            if t == 0 or roll[s, t]:
-                out[s, 0] += p_bust * m
-                for f in range(gains.shape[0]):
-                    to = t + gains[f]
-                    if to >= room:
-                        out[s, room] += probs[f] * m
-                    else:
-                        reach[to] += probs[f] * m
-            else:
-                out[s, t] += m
+            go = m if t == 0 else prob[s, t] * m
+            if t > 0:
+                out[s, t] += m - go
+            out[s, 0] += p_bust * go
+            for f in range(gains.shape[0]):
+                to = t + gains[f]
+                if to >= room:
+                    out[s, room] += probs[f] * go
+                else:
+                    reach[to] += probs[f] * go
 
 
 @lru_cache(maxsize=1)
@@ -301,7 +297,8 @@ def two_player() -> tuple[Any, Any]:
     imports numba and compiles them (seconds) or loads them from numba's disk cache."""
     from numba import njit
 
-    global _values, _first_within  # the kernels call the compiled helpers
+    global _values, _first_within, _continuation  # the kernels call the compiled helpers
     _values = njit(cache=True, nogil=True)(_values)
     _first_within = njit(cache=True, nogil=True)(_first_within)
+    _continuation = njit(cache=True, nogil=True)(_continuation)
     return njit(cache=True, nogil=True)(_independent), njit(cache=True, nogil=True)(_general)

@@ -89,7 +89,8 @@ def stopping_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules, engine: s
 
     Parameters
     ----------
-    roll : bool array, shape ``(ns, goal)``
+    roll : array, shape ``(ns, goal)``
+        A pure rule (bool: roll at t) or a behavioural one (float: the chance of rolling at t).
     own : int array, shape ``(ns,)``
         The player's score at each state.
 
@@ -100,9 +101,10 @@ def stopping_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules, engine: s
 
     Notes
     -----
-    ``reach[t]`` is the chance the turn passes through total t still rolling; at t it either
-    holds (mass to gain t) or rolls: the bust face sends its share to gain 0, a scoring face g
-    to ``t + g`` (to the room, clipped, once ``t + g`` reaches it).
+    ``reach[t]`` is the chance the turn passes through total t still rolling; at t it rolls
+    with the rule's chance (always at t = 0) and holds otherwise (mass to gain t): the bust
+    face sends the rolled share to gain 0, a scoring face g to ``t + g`` (to the room, clipped,
+    once ``t + g`` reaches it).
 
     Examples
     --------
@@ -112,12 +114,12 @@ def stopping_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules, engine: s
     """
     g = rules.goal
     p_bust, gains, probs = roll_distribution_arrays(rules)
-    roll = np.ascontiguousarray(roll, dtype=bool)
+    go_prob = np.ascontiguousarray(roll, dtype=float)
     own = np.ascontiguousarray(own, dtype=np.int64)
     ns = own.size
     if choose_engine(engine, ns * g * gains.size) == "numba":
         out = np.empty((ns, g + 1))
-        kernels.stopping()[1](roll, own, p_bust, gains, probs, out)
+        kernels.stopping()[1](go_prob, own, p_bust, gains, probs, out)
         return out
     room = g - own
     rows = np.arange(ns)
@@ -129,10 +131,8 @@ def stopping_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules, engine: s
         if not live.any():
             break
         mass = np.where(live, reach[:, t], 0.0)
-        rolls = live & ((t == 0) | roll[:, t])
-        holds = live & ~rolls
-        out[holds, t] += mass[holds]
-        m = np.where(rolls, mass, 0.0)
+        m = mass if t == 0 else go_prob[:, t] * mass
+        out[:, t] += np.where(t > 0, mass - m, 0.0)
         out[:, 0] += p_bust * m
         for gain, p in zip(gains.tolist(), probs.tolist(), strict=True):
             to = np.minimum(t + gain, room)
