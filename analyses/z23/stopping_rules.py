@@ -80,7 +80,7 @@ def main() -> list[Row]:
     lim_s = limit(N_MAX, rules=RULES, strategies="stopping")
     rows = [
         Row(
-            "Z23.S1",
+            "Z23.SR1",
             SOURCE,
             "best response to hold at 25 over every stopping rule: gain over the threshold one at (0, 0)",
             "-",
@@ -90,7 +90,7 @@ def main() -> list[Row]:
             "the self-loop by policy iteration",
         ),
         Row(
-            "Z23.S2",
+            "Z23.SR2",
             SOURCE,
             "states where the best response to hold at 25 is no threshold",
             "-",
@@ -100,7 +100,7 @@ def main() -> list[Row]:
             f"{float(stop.gain.max()):.2e}",
         ),
         Row(
-            "Z23.S3",
+            "Z23.SR3",
             SOURCE,
             "equilibrium over every stopping rule: V(0, 0) and certificate",
             "-",
@@ -112,7 +112,7 @@ def main() -> list[Row]:
     for code, name in enumerate(KINDS):
         rows.append(
             Row(
-                f"Z23.S4.{code}",
+                f"Z23.SR4.{code}",
                 SOURCE,
                 f"equilibrium over stopping rules, states of class: {name}",
                 "-",
@@ -125,7 +125,7 @@ def main() -> list[Row]:
     for n, (name, (by_thr, by_stop)) in enumerate(exploitabilities().items(), 1):
         rows.append(
             Row(
-                f"Z23.S5.{n}",
+                f"Z23.SR5.{n}",
                 SOURCE,
                 f"exploitability of the {name} by any stopping rule",
                 "-",
@@ -136,7 +136,7 @@ def main() -> list[Row]:
         )
     rows.append(
         Row(
-            "Z23.S6",
+            "Z23.SR6",
             SOURCE,
             "smallest n from which everybody holding at the goal is an equilibrium, any stopping rule",
             "-",
