@@ -5,6 +5,7 @@ paper's value iteration kept as an independent check.
 """
 
 from .best_response import best_response
+from .chunked import ChunkedSolution, chunked_best_response
 from .equilibrium import Equilibrium, equilibrium
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
@@ -12,10 +13,11 @@ from .multiplayer import ReducedSolution, reduced_best_response
 from .nash import CycleNash, cycle_nash, exploitability
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
-from .sweep import HoldAtSweep, hold_at_sweep
+from .sweep import HoldAtSweep, best_responses, hold_at_sweep
 
 __all__ = [
     "best_response",
+    "best_responses",
     "win_probability",
     "win_probabilities",
     "hold_at_sweep",
@@ -24,6 +26,8 @@ __all__ = [
     "LimitAnalysis",
     "reduced_best_response",
     "ReducedSolution",
+    "chunked_best_response",
+    "ChunkedSolution",
     "equilibrium",
     "Equilibrium",
     "self_play",
