@@ -136,22 +136,30 @@ def showcase(client: Any, goal: int, keep: str | None) -> dict[str, float]:
         f"  task seconds per level: median {np.median(levels):.2f}, max {levels.max():.2f}, "
         f"mean {levels.mean():.2f}"
     )
-    # goal 100: states grow like goal * C(goal - 1 + m, m), the work per state like the goal
-    # (thresholds scanned per own score), files like the columns C(goal + m, m)
-    g1 = 100
-    states1 = g1 * comb(g1 - 1 + m, m)
-    columns1 = comb(g1 + m, m)
-    work = states1 / sol.n_states * g1 / goal
-    bytes1 = columns1 * ((g1 + 1) * 8 + g1)
-    print(f"  extrapolated to goal 100 (5 players): states {states1:,} (x{states1 / sol.n_states:.1f}),")
-    print(
-        f"    values + policies on disk {bytes1 / 2**30:.1f} GiB, tasks ~{columns1 // sol.chunk + 2 * m * g1:,} "
-        f"(default chunk), levels {m * g1 + 1}, task CPU ~{cpu * work / 3600:.2f} h "
-        f"(~{cpu * work / (m * g1 + 1):.0f} s per level), so ~{cpu * work / 2 / 60:.0f} min on 2 workers"
-    )
+    for target in (5, 6):
+        extrapolate(target, 100, players, goal, sol.n_states, cpu)
     if not keep:
         shutil.rmtree(folder, ignore_errors=True)
     return {"showcase_s": t, "showcase_peak_mb": max(per_worker.values()), "showcase_tasks": sol.n_tasks}
+
+
+def extrapolate(players: int, goal: int, players0: int, goal0: int, states0: int, cpu0: float) -> None:
+    """Print the size of a larger chunked solve, from one measured (``states0`` states,
+    ``cpu0`` task seconds). Rough linear model: task CPU per state grows like the goal (the
+    thresholds scanned per own score) times the opponents (the rows read per column)."""
+    m, m0 = players - 1, players0 - 1
+    states = goal * comb(goal - 1 + m, m)
+    columns = comb(goal + m, m)
+    chunk = (64 * MB) // (m * (goal + 1) * 8)  # the default
+    levels = m * goal + 1
+    cpu = cpu0 * states / states0 * (goal * m) / (goal0 * m0)
+    kept = columns * ((goal + 1) * 8 + goal)  # values (float64) and policies (one byte)
+    print(
+        f"  {players} players at goal {goal}: states {states:,}, columns {columns:,}, values + policies "
+        f"{kept / 2**30:.1f} GiB on disk, about {columns // chunk + 2 * levels:,} tasks of at most "
+        f"{chunk:,} columns ({chunk * m * (goal + 1) * 8 / MB:.0f} MB out each), {levels} levels, "
+        f"task CPU ~{cpu / 3600:.2f} h (~{cpu / levels:.0f} s per level, ~{cpu / 2 / 60:.0f} min on 2 workers)"
+    )
 
 
 def main(argv: list[str] | None = None) -> dict[str, float]:

@@ -265,6 +265,8 @@ def local_cluster(workers: int, *, memory_limit: str | None = None) -> Iterator[
             host="127.0.0.1",
             scheduler_port=0,
             dashboard_address=None,
+            # the scheduler's HTTP routes (health, metrics) would otherwise take port 8787
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
             silence_logs=logging.ERROR,
             **kwargs,
         ) as cluster,

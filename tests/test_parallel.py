@@ -159,3 +159,19 @@ def test_claims_two_dice_tasks_same_on_a_pool(monkeypatch, tmp_path):
         assert _common.first_player_wins([10, 12], tol=1e-10, executor=pool) == serial
         assert np.array_equal(_common.optimal_vs_hold_at(Rules(goal=15, dice=2), executor=pool), rows)
     assert rows.shape == (len(_common.NS), 4) and np.all((rows[:, 1:] > 0) & (rows[:, 1:] < 1))
+
+
+def test_sweep_command_on_a_local_cluster(tmp_path, capsys):
+    from pigtheory.cli import main
+
+    args = ["sweep", "--goals", "12:16:4", "--ns", "3:4", "--players", "3", "--out", str(tmp_path)]
+    assert main(args + ["--workers", "2", "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["goal", "players", "faces"] and len(lines) == 1 + 6 + 1
+    table = pigtheory.load(tmp_path / "table.npz")
+    assert table.goal.tolist() == [12, 12, 12, 16, 16, 16]
+    v, k = start_value((3, 4), rules=Rules(goal=16, players=3))
+    assert (table.value[4], table.policy[4]) == (v, k)
+    assert f"{v:12.10f}" in lines[5]
+    with pytest.raises(SystemExit):
+        main(["sweep", "--ns", "3:x"])

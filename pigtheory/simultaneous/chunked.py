@@ -69,7 +69,7 @@ from .core import TIE_TOL, gathered, read_opponents
 from .level_store import LevelStore, block_id
 from .multiplayer import ReducedSolution, separable_moves
 
-__all__ = ["chunked_best_response", "ChunkedSolution", "chunk_columns"]
+__all__ = ["chunked_best_response", "ChunkedSolution", "chunk_columns", "solve_chunk", "store_summary"]
 
 _CHUNK_BYTES = 64 * 2**20
 """Default budget for one task's output (values and the A_t it writes)."""
@@ -233,6 +233,10 @@ def chunked_best_response(
         raise ValueError("the chunked solve needs numba (pip install numba)")
     st = LevelStore.create(store, rules, dest_all[0], prob_all[0], chunk)
     plan = _Plan(st)
+    if not keep_partials:  # a stopped run may have left some that nothing will read again
+        for b in st.sizes:
+            if plan.left[b] == 0 and plan.unread[b] == 0:
+                st.drop_partials(b)
     with (
         closing(plan),
         TaskQueue(executor) as queue,
@@ -335,8 +339,9 @@ def _blocks_read(st: LevelStore, block: int, cols: np.ndarray) -> set[int]:
 def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
     """The task: solve chunk k of a block from the store in ``folder`` and write it there.
 
-    Returns a few numbers for the record: the columns solved, seconds, the worker's peak
-    resident memory (``VmHWM``, MB), its process id and host.
+    Returns a few numbers for the record: the columns solved, seconds (in all, and finding
+    the rows read, solving, writing), the worker's peak resident memory (``VmHWM``, MB), its
+    process id and host.
     """
     t0 = time.perf_counter()
     st = LevelStore(folder)
@@ -345,6 +350,7 @@ def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
     dest, prob = st.moves
     states = st.columns(block, k)
     sources, src, at = _sources(st, states, dest, prob)
+    t1 = time.perf_counter()
     table = turn_total_table(rules.replace(players=2))
     n = states.shape[0]
     value = np.zeros((n, g + 1))
@@ -367,11 +373,16 @@ def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
         partials,
     )
     del sources  # unmaps the files read
+    t2 = time.perf_counter()
     st.write_chunk(block, k, value, policy, partials)
+    t3 = time.perf_counter()
     return {
         "level": block // 2,
         "columns": n,
-        "seconds": time.perf_counter() - t0,
+        "seconds": t3 - t0,
+        "read_s": t1 - t0,
+        "solve_s": t2 - t1,
+        "write_s": t3 - t2,
         "peak_mb": _peak_mb(),
         "pid": os.getpid(),
         "host": socket.gethostname(),
