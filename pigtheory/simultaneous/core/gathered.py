@@ -30,8 +30,10 @@ The function below is plain Python until :func:`compiled` compiles it
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -115,8 +117,12 @@ def compiled() -> Any:
 def _compile() -> Any:
     from numba import njit
 
-    from .nplayer import column_solver
+    from . import nplayer
 
     global _solve_column  # the kernel calls the column solver as a compiled global
-    _solve_column = column_solver()
+    _solve_column = nplayer.column_solver()
+    # numba's disk cache checks this file only; naming the kernel after the column solver's
+    # file makes an edit there compile the kernel anew instead of loading a stale one
+    digest = hashlib.sha256(Path(nplayer.__file__).read_bytes()).hexdigest()[:12]
+    _chunk.__qualname__ = f"_chunk_{digest}"
     return njit(cache=True, nogil=True)(_chunk)
