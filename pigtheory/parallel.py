@@ -244,7 +244,9 @@ def local_cluster(workers: int, *, memory_limit: str | None = None) -> Iterator[
     One thread per worker (the solvers are single-threaded; processes sidestep the GIL),
     listening on 127.0.0.1 at free ports, no dashboard. Workers inherit this process's
     environment (``PYTHONPATH``, ``PIGTHEORY_CACHE_DIR``). ``memory_limit`` per worker (e.g.
-    ``"4GiB"``): Dask's default otherwise (the machine's memory shared out).
+    ``"4GiB"``): Dask's default otherwise (the machine's memory shared out). Workers are
+    started fresh (spawned), so a script that starts a cluster keeps its work under
+    ``if __name__ == "__main__":``, as with any process pool.
 
     Examples
     --------
