@@ -23,7 +23,9 @@ chunk task
    the higher levels from their chunk files (memory-mapped, only the rows it needs),
 2. solves every column (:func:`pigtheory.simultaneous.core.gathered.compiled`: the arithmetic
    of the in-memory compiled engine, so the values are the same bits),
-3. writes the chunk's values, policy and :math:`A_1 .. A_{m-1}`, and returns a few numbers.
+3. writes the chunk's values, policy and :math:`A_1 .. A_{m-1}`, and returns a few numbers
+
+(:func:`~pigtheory.simultaneous.chunk_task.solve_chunk`).
 
 A chunk is submitted as soon as every block it reads is finished, highest levels first, so
 levels overlap where the moves allow (an opponent holding at n only reads levels at least n
@@ -47,8 +49,6 @@ from __future__ import annotations
 import heapq
 import json
 import os
-import socket
-import time
 from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
@@ -63,13 +63,13 @@ from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
 from ..results import Result
 from ..rules import Rules
-from ..turn_total import turn_total_table
 from ..validation import check_int, check_progress, check_simultaneous_rules
-from .core import TIE_TOL, gathered, read_opponents
+from .chunk_task import solve_chunk
+from .core import read_opponents
 from .level_store import LevelStore, block_id
 from .multiplayer import ReducedSolution, separable_moves
 
-__all__ = ["chunked_best_response", "ChunkedSolution", "chunk_columns", "solve_chunk", "store_summary"]
+__all__ = ["chunked_best_response", "ChunkedSolution", "chunk_columns", "store_summary"]
 
 _CHUNK_BYTES = 64 * 2**20
 """Default budget for one task's output (values and the A_t it writes)."""
@@ -334,113 +334,6 @@ def _blocks_read(st: LevelStore, block: int, cols: np.ndarray) -> set[int]:
     moves = (prob[x] > 0) & (d != x[:, None])
     reached = block_id(block // 2 + (d - x[:, None])[moves], (block % 2 == 1) | (d[moves] == g))
     return set(np.unique(reached).tolist())
-
-
-def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
-    """The task: solve chunk k of a block from the store in ``folder`` and write it there.
-
-    Returns a few numbers for the record: the columns solved, seconds (in all, and finding
-    the rows read, solving, writing), the worker's peak resident memory (``VmHWM``, MB), its
-    process id and host.
-    """
-    t0 = time.perf_counter()
-    st = LevelStore(folder)
-    rules = st.rules
-    g, m = rules.goal, rules.players - 1
-    dest, prob = st.moves
-    states = st.columns(block, k)
-    sources, src, at = _sources(st, states, dest, prob)
-    t1 = time.perf_counter()
-    table = turn_total_table(rules.replace(players=2))
-    n = states.shape[0]
-    value = np.zeros((n, g + 1))
-    policy = np.zeros((n, g), dtype=np.min_scalar_type(g))
-    partials = np.zeros((n, m - 1, g + 1))
-    kernel = gathered.compiled()
-    kernel(
-        g,
-        states,
-        dest,
-        prob,
-        sources,
-        src,
-        at,
-        np.array(table.bust),
-        np.ascontiguousarray(table.band.T),
-        TIE_TOL,
-        value,
-        policy,
-        partials,
-    )
-    del sources  # unmaps the files read
-    t2 = time.perf_counter()
-    st.write_chunk(block, k, value, policy, partials)
-    t3 = time.perf_counter()
-    return {
-        "level": block // 2,
-        "columns": n,
-        "seconds": t3 - t0,
-        "read_s": t1 - t0,
-        "solve_s": t2 - t1,
-        "write_s": t3 - t2,
-        "peak_mb": _peak_mb(),
-        "pid": os.getpid(),
-        "host": socket.gethostname(),
-    }
-
-
-def _sources(
-    st: LevelStore, states: np.ndarray, dest: np.ndarray, prob: np.ndarray
-) -> tuple[Any, np.ndarray, np.ndarray]:
-    """``(sources, src, at)`` of the kernel (:mod:`.core.gathered`): the chunk files a chunk
-    reads, memory-mapped, and where each row it needs lies in them."""
-    from numba.typed import List
-
-    g = st.rules.goal
-    n, m = states.shape
-    # every move that leaves its column: column c, stage t, outcome o, and the tuple reached
-    parts = []
-    for t in range(1, m + 1):
-        x = states[:, t - 1]
-        cs, os_ = np.nonzero((prob[x] > 0) & (dest[x] != x[:, None]))
-        nxt = states[cs].copy()
-        nxt[:, t - 1] = dest[x[cs], os_]
-        nxt[:, t - 1 :] = np.sort(nxt[:, t - 1 :], axis=1)
-        parts.append((cs, np.full(cs.size, t), os_, nxt))
-    cs, ts, os_, nxt = (np.concatenate(p) for p in zip(*parts, strict=True))
-    blocks = block_id(nxt.sum(axis=1), nxt[:, -1] == g)
-    where = np.empty(cs.size, dtype=np.int64)
-    row = np.empty(cs.size, dtype=np.int64)
-    for b in np.unique(blocks):
-        sel = np.flatnonzero(blocks == b)
-        where[sel], row[sel] = st.locate(int(b), nxt[sel])
-    # one source per file: (block, chunk) of V for stage 1, of the A_t file for later stages
-    span = int(where.max(initial=0)) + 1
-    files, inverse = np.unique((blocks * span + where) * 2 + (ts > 1), return_inverse=True)
-    sources = List()
-    unread = np.zeros((1, g + 1))
-    unread.setflags(write=False)
-    sources.append(unread)  # entry 0: never read; types the list (read-only rows) when empty
-    for key in files.tolist():
-        b, ch, later = key // 2 // span, key // 2 % span, key % 2
-        sources.append(st.read("partial" if later else "value", b, ch).reshape(-1, g + 1))
-    src = np.zeros((n, m, dest.shape[1]), dtype=np.int64)
-    at = np.zeros_like(src)
-    src[cs, ts - 1, os_] = inverse.ravel() + 1
-    at[cs, ts - 1, os_] = np.where(ts == 1, row, row * (m - 1) + ts - 2)
-    return sources, src, at
-
-
-def _peak_mb() -> float:
-    """This process's peak resident memory (VmHWM) in MB; NaN where /proc is missing."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
 
 
 def store_summary(folder: str | os.PathLike) -> dict[str, Any]:
