@@ -3,16 +3,28 @@
 Imports each ``analyses/<paper>/<claim>.py`` (files starting with ``_`` are helpers), calls
 its ``main()``, and tabulates the rows. ``python analyses/run_all.py [substring ...]`` runs
 only the modules whose path contains one of the substrings (the report is then not written).
+
+Analyses whose ``main`` takes ``executor=`` run their independent solves on a local pool of
+``--workers N`` processes (default: every core; ``$PIGTHEORY_WORKERS``), or on a running Dask
+scheduler with ``--scheduler ADDRESS`` (``$PIGTHEORY_SCHEDULER``, so that ``make claims`` can
+be pointed at a cluster); ``--workers 1`` runs everything in this process.
 """
 
 from __future__ import annotations
 
+import argparse
 import importlib
+import inspect
 import json
+import multiprocessing
+import os
 import re
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -45,13 +57,15 @@ def modules(only: list[str] | None = None) -> list[str]:
     return names
 
 
-def run(names: list[str]) -> tuple[list[Row], dict[str, str], dict[str, float]]:
+def run(names: list[str], executor: Any = None) -> tuple[list[Row], dict[str, str], dict[str, float]]:
     rows: list[Row] = []
     details: dict[str, str] = {}
     times: dict[str, float] = {}
     for name in names:
         t0 = time.perf_counter()
-        out = importlib.import_module(name).main()
+        main = importlib.import_module(name).main
+        takes = "executor" in inspect.signature(main).parameters
+        out = main(executor=executor) if takes else main()
         times[name] = time.perf_counter() - t0
         if isinstance(out, tuple):
             out, md = out
@@ -111,9 +125,37 @@ def _paper_of(claim_id: str) -> str:
     return {"Z23": "z23", "Z22": "z22", "N": "neller", "V": "poster", "S": "supersix"}.get(prefix, "")
 
 
+def executor_from(args: argparse.Namespace, stack: ExitStack) -> Any:
+    """A Dask client for ``--scheduler``, a process pool for ``--workers`` > 1, else None."""
+    if args.scheduler:
+        from distributed import Client
+
+        return stack.enter_context(Client(args.scheduler))
+    if args.workers > 1:
+        # spawn: fresh workers, whatever threads this process has started
+        context = multiprocessing.get_context("spawn")
+        return stack.enter_context(ProcessPoolExecutor(args.workers, mp_context=context))
+    return None
+
+
 def main(argv: list[str]) -> int:
-    only = argv or None
-    rows, details, times = run(modules(only))
+    parser = argparse.ArgumentParser(description="Compute every claim; write REPORT.md and results.json.")
+    parser.add_argument("only", nargs="*", help="run only the modules whose path contains one of these")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("PIGTHEORY_WORKERS") or os.cpu_count() or 1),
+        help="local processes for the independent solves (default: $PIGTHEORY_WORKERS or every core)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        default=os.environ.get("PIGTHEORY_SCHEDULER") or None,
+        help="address of a running Dask scheduler (default: $PIGTHEORY_SCHEDULER); overrides --workers",
+    )
+    args = parser.parse_args(argv)
+    only = args.only or None
+    with ExitStack() as stack:
+        rows, details, times = run(modules(only), executor_from(args, stack))
     if only:
         return 0
     atomic_write(HERE / "REPORT.md", lambda tmp: Path(tmp).write_text(report(rows, details)))

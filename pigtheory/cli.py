@@ -26,6 +26,7 @@ _COMMAND_MODULES = (
     "pigtheory._cli_multiplayer",
     "pigtheory._cli_equilibrium",
     "pigtheory._cli_play",
+    "pigtheory._cli_sweep",
 )
 
 

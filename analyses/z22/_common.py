@@ -1,12 +1,24 @@
-"""Shared pieces of the Z22 analyses: the paper's tables and cached comparisons."""
+"""Shared pieces of the Z22 analyses: the paper's tables and cached comparisons.
+
+The solves behind Table A1 (one per goal) and the comparisons behind Tables A2 and A3 (one
+per n) are independent tasks; ``executor=`` runs them on a process pool or a Dask cluster
+(:mod:`pigtheory.parallel`, ``analyses/run_all.py --workers`` / ``--scheduler``). Each task
+sends rules, a threshold and at most a roll table, and returns a few numbers; the numbers are
+the same, bit for bit, whichever executor runs them. Workers solve into the cache folder of
+their own environment (``$PIGTHEORY_CACHE_DIR``): on a cluster, point it at a shared folder.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from typing import Any
 
 import numpy as np
 
 from pigtheory import Rules, hold_at
 from pigtheory.io import cached_arrays
-from pigtheory.progress import ProgressBar as Progress
+from pigtheory.parallel import run_tasks
 from pigtheory.sequential import compare
 from pigtheory.sequential.cache import cached_solve
 
@@ -84,21 +96,35 @@ TABLE_A3 = _table("""
 """)
 
 
-def optimal_vs_hold_at(rules: Rules) -> np.ndarray:
+def first_player_wins(goals: Iterable[int], *, tol: float, executor: Any = None) -> dict[int, tuple]:
+    """``{goal: (first player's win, sweeps, residual)}`` of optimal two-dice Pig, both
+    optimal, one cached solve per goal (Table A1)."""
+    goals = sorted((int(g) for g in goals), reverse=True)  # the longest solves first: less idle at the end
+    tasks = [partial(_first_player, goal, tol) for goal in goals]
+    done = run_tasks(tasks, executor=executor, desc="two-dice goals")
+    return dict(zip(goals, done, strict=True))
+
+
+def _first_player(goal: int, tol: float) -> tuple[float, int, float]:
+    sol = cached_solve(rules=Rules(goal=goal, dice=2), tol=tol)
+    return sol.first_player_win, sol.iterations, sol.residual
+
+
+def optimal_vs_hold_at(rules: Rules, *, executor: Any = None) -> np.ndarray:
     """Rows (n, first, second, average) of the optimal policy against hold at n = 10..35."""
 
     def compute() -> dict[str, np.ndarray]:
-        opt = cached_solve(rules=rules)
-        bar = Progress(len(NS), f"optimal vs hold at n ({rules})")
-        rows = []
-        for n in NS:
-            c = compare(opt, hold_at(n), rules=rules)
-            rows.append((n, c.first, c.second, c.average))
-            bar.update()
-        bar.close()
+        roll = cached_solve(rules=rules).policy  # the task's input: a roll table, not values
+        tasks = [partial(_versus_hold_at, roll, n, rules) for n in NS]
+        rows = run_tasks(tasks, executor=executor, desc=f"optimal vs hold at n ({rules})")
         return {"rows": np.array(rows)}
 
     return cached_arrays("z22_hold_at", {"rules": repr(rules), "version": 1}, compute)["rows"]
+
+
+def _versus_hold_at(roll: np.ndarray, n: int, rules: Rules) -> tuple[int, float, float, float]:
+    c = compare(roll, hold_at(n), rules=rules)
+    return n, c.first, c.second, c.average
 
 
 GAMES = 10**7  # the paper's simulation size (Table 1); we assume the same for Tables A2, A3

@@ -8,10 +8,10 @@ Player A is 52.18%" (Table A1's value for goal 90).
 
 from __future__ import annotations
 
+from typing import Any
+
 from analyses._claims import Row, numeric
-from analyses.z22._common import SOURCE
-from pigtheory import Rules
-from pigtheory.sequential.cache import cached_solve
+from analyses.z22._common import SOURCE, first_player_wins
 
 TABLE_A1 = {80: 0.5245, 90: 0.5218, 100: 0.5196, 110: 0.5176, 120: 0.5159, 130: 0.5144,
             140: 0.5130, 150: 0.5119, 160: 0.5108, 180: 0.5091, 200: 0.5076}  # fmt: skip
@@ -20,15 +20,15 @@ TOL = 1e-10  # sweeps stop below this change; ample for four digits
 
 
 def first_player(goal: int) -> tuple[float, int, float]:
-    sol = cached_solve(rules=Rules(goal=goal, dice=2), tol=TOL)
-    return sol.first_player_win, sol.iterations, sol.residual
+    return first_player_wins([goal], tol=TOL)[goal]
 
 
-def main() -> tuple[list[Row], str]:
+def main(executor: Any = None) -> tuple[list[Row], str]:
     rows, lines = [], ["| goal | paper | ours | sweeps | residual |", "|---|---|---|---|---|"]
     ours = {}
+    solved = first_player_wins(TABLE_A1, tol=TOL, executor=executor)
     for goal, paper in TABLE_A1.items():
-        p, it, res = first_player(goal)
+        p, it, res = solved[goal]
         ours[goal] = p
         rows.append(
             numeric(

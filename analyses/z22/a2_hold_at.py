@@ -8,6 +8,8 @@ strategy being 0.4747".
 
 from __future__ import annotations
 
+from typing import Any
+
 from analyses._claims import Row, numeric
 from analyses.z22._common import SOURCE, TABLE_A2, TWO, optimal_vs_hold_at, table_rows
 
@@ -17,8 +19,8 @@ CLAIMS = [
 ]
 
 
-def main() -> tuple[list[Row], str]:
-    rows = optimal_vs_hold_at(TWO)
+def main(executor: Any = None) -> tuple[list[Row], str]:
+    rows = optimal_vs_hold_at(TWO, executor=executor)
     out, md, hold_avg, tol = table_rows(
         "Z22.2", SOURCE + ", Table A2", "two dice", rows, TABLE_A2, 23, 0.5253
     )

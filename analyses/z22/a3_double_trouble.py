@@ -6,14 +6,16 @@ average winning chance against the optimal strategy being 0.4733 (= 1 - 0.5267)"
 
 from __future__ import annotations
 
+from typing import Any
+
 from analyses._claims import Row, numeric
 from analyses.z22._common import DT, SOURCE, TABLE_A3, optimal_vs_hold_at, table_rows
 
 CLAIMS = [("Z22.4", "Table A3", "78 entries; best n = 18, average 0.5267 (0.4733)", 5e-5)]
 
 
-def main() -> tuple[list[Row], str]:
-    rows = optimal_vs_hold_at(DT)
+def main(executor: Any = None) -> tuple[list[Row], str]:
+    rows = optimal_vs_hold_at(DT, executor=executor)
     out, md, hold_avg, tol = table_rows(
         "Z22.4", SOURCE + ", Table A3", "Double Trouble", rows, TABLE_A3, 18, 0.5267
     )

@@ -5,6 +5,7 @@ paper's value iteration kept as an independent check.
 """
 
 from .best_response import best_response
+from .chunked import ChunkedSolution, chunked_best_response
 from .equilibrium import Equilibrium, equilibrium
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
@@ -13,10 +14,11 @@ from .nash import CycleNash, cycle_nash, exploitability
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
 from .stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
-from .sweep import HoldAtSweep, hold_at_sweep
+from .sweep import HoldAtSweep, best_responses, hold_at_sweep
 
 __all__ = [
     "best_response",
+    "best_responses",
     "win_probability",
     "win_probabilities",
     "hold_at_sweep",
@@ -25,6 +27,8 @@ __all__ = [
     "LimitAnalysis",
     "reduced_best_response",
     "ReducedSolution",
+    "chunked_best_response",
+    "ChunkedSolution",
     "equilibrium",
     "Equilibrium",
     "self_play",

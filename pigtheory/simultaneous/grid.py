@@ -9,7 +9,8 @@ Notes
 -----
 Seats do not matter in simultaneous play, so the value at (0, 0, 0) is symmetric in the two
 opponents: only the pairs ``ns[a] <= ns[b]`` are solved, and the table is mirrored. Solves are
-independent and run in a pool of processes (each solve keeps one BLAS thread).
+independent tasks (:func:`~pigtheory.simultaneous.sweep.start_value`), run where ``executor=``
+says (:mod:`pigtheory.parallel`): in this process, a process pool or a Dask cluster.
 
 References
 ----------
@@ -19,19 +20,20 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), Figure 6 and Supplementary Ta
 from __future__ import annotations
 
 import os
-import sys
-import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import numpy as np
 
 from ..io import cached
-from ..policies import hold_at
+from ..parallel import check_executor, run_tasks
 from ..results import Result
 from ..rules import Rules
-from .multiplayer import reduced_best_response
+from ..validation import check_progress
+from .sweep import start_value
 
 __all__ = ["hold_at_grid", "HoldAtGrid", "cached_hold_at_grid"]
 
@@ -67,17 +69,13 @@ class HoldAtGrid(Result):
         return self.ns.size * (self.ns.size + 1) // 2
 
 
-def _solve(pair: tuple[int, int], rules: Rules) -> tuple[int, int, float, int]:
-    sol = reduced_best_response([hold_at(pair[0]), hold_at(pair[1])], rules=rules)
-    col = sol.column([0, 0])
-    return pair[0], pair[1], float(sol.value[0, col]), int(sol.policy[0, col])
-
-
 def hold_at_grid(
     ns: Iterable[int] = range(20, 31),
     rules: Rules = Rules(players=3),  # noqa: B008 (frozen)
-    workers: int = 2,
+    workers: int | None = None,
     progress: bool | None = None,
+    *,
+    executor: Any = None,
 ) -> HoldAtGrid:
     """Solve the best response to every pair of "hold at n" opponents, n in ``ns``.
 
@@ -87,10 +85,15 @@ def hold_at_grid(
         Thresholds, each ``>= 1``.
     rules : Rules
         ``players`` must be 3.
-    workers : int
-        Processes (``1``: solve in this process).
+    workers : int, optional
+        The older form of ``executor=ProcessPoolExecutor(workers)``, kept for existing
+        scripts: a pool of that many processes (``1``: in this process). Give one or the
+        other.
     progress : bool, optional
-        Show a bar on stderr; default when stderr is a terminal.
+        Show a bar on stderr, advanced as each solve finishes; default when stderr is a terminal.
+    executor : None, concurrent.futures.Executor or dask.distributed.Client
+        Where the solves run (:mod:`pigtheory.parallel`); default: one after another, here.
+        The table is the same, bit for bit, whichever runs it.
 
     Returns
     -------
@@ -98,7 +101,7 @@ def hold_at_grid(
 
     Examples
     --------
-    >>> grid = hold_at_grid([2, 3], Rules(goal=8, players=3), workers=1)
+    >>> grid = hold_at_grid([2, 3], Rules(goal=8, players=3))
     >>> bool(grid.value[0, 1] == grid.value[1, 0])
     True
     """
@@ -107,36 +110,26 @@ def hold_at_grid(
         raise ValueError(f"ns must be non-empty thresholds >= 1, got {list(ns_arr)}")
     if rules.players != 3:
         raise ValueError(f"rules: the grid is for 3 players, got players={rules.players}")
-    if not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+    check_progress(progress)
+    check_executor(executor)
+    if workers is not None:
+        if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+            raise ValueError(f"workers must be an integer >= 1, got {workers!r}")
+        if executor is not None:
+            raise ValueError("workers: give either workers or executor, not both")
+        if workers > 1:
+            with ProcessPoolExecutor(workers) as pool:
+                return hold_at_grid(ns_arr, rules, None, progress, executor=pool)
     pairs = [(int(a), int(b)) for i, a in enumerate(ns_arr) for b in ns_arr[i:]]
+    tasks = [partial(start_value, pair, rules=rules) for pair in pairs]
+    done = run_tasks(tasks, executor=executor, progress=progress, desc="grid")
     pos = {int(n): i for i, n in enumerate(ns_arr)}
     value = np.zeros((ns_arr.size, ns_arr.size))
     policy = np.zeros((ns_arr.size, ns_arr.size), dtype=np.int64)
-    enabled = sys.stderr.isatty() if progress is None else bool(progress)
-    t0 = time.perf_counter()
-
-    def record(done: int, res: tuple[int, int, float, int]) -> None:
-        a, b, v, k = res
+    for (a, b), (v, k) in zip(pairs, done, strict=True):
         value[pos[a], pos[b]] = value[pos[b], pos[a]] = v
         policy[pos[a], pos[b]] = policy[pos[b], pos[a]] = k
-        if enabled:
-            fill = 30 * done // len(pairs)
-            sys.stderr.write(
-                f"\rgrid [{'#' * fill}{'.' * (30 - fill)}] {done}/{len(pairs)} {time.perf_counter() - t0:5.1f} s"
-            )
-            sys.stderr.write("\n" if done == len(pairs) else "")
-            sys.stderr.flush()
-
-    if workers == 1:
-        for done, pair in enumerate(pairs, 1):
-            record(done, _solve(pair, rules))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(_solve, pair, rules) for pair in pairs]
-            for done, fut in enumerate(as_completed(futures), 1):
-                record(done, fut.result())
-    a, b = np.unravel_index(
+    lo, hi = np.unravel_index(
         np.argmin(np.where(np.triu(np.ones_like(value, bool)), value, np.inf)), value.shape
     )
     return HoldAtGrid(
@@ -146,19 +139,21 @@ def hold_at_grid(
         method="exact-separable",
         rules=rules,
         ns=ns_arr,
-        best_pair=(int(ns_arr[a]), int(ns_arr[b])),
+        best_pair=(int(ns_arr[lo]), int(ns_arr[hi])),
     )
 
 
 def cached_hold_at_grid(
     ns: Iterable[int] = range(20, 31),
     rules: Rules = Rules(players=3),  # noqa: B008 (frozen)
-    workers: int = 2,
+    workers: int | None = None,
     progress: bool | None = None,
     *,
+    executor: Any = None,
     cache_dir: str | os.PathLike | None = None,
 ) -> HoldAtGrid:
-    """:func:`hold_at_grid`, saved in the cache folder and loaded from it by its parameters.
+    """:func:`hold_at_grid`, saved in the cache folder and loaded from it by its parameters
+    (not by ``workers`` or ``executor``: the table is the same whichever runs it).
 
     ``cache_dir``: see :func:`pigtheory.io.resolve_cache_dir` (default ``$PIGTHEORY_CACHE_DIR``
     or the user's cache folder).
@@ -168,7 +163,7 @@ def cached_hold_at_grid(
     return cached(
         "hold_at_grid",
         params,
-        lambda: hold_at_grid(ns_list, rules, workers, progress),
+        lambda: hold_at_grid(ns_list, rules, workers, progress, executor=executor),
         cache_dir=cache_dir,
         expected=HoldAtGrid,
     )

@@ -87,7 +87,7 @@ from .core import (
     threshold_matrix,
 )
 
-__all__ = ["reduced_best_response", "ReducedSolution", "separable"]
+__all__ = ["reduced_best_response", "ReducedSolution", "separable", "separable_moves"]
 
 _BLOCK_BYTES = 120 * 2**20
 """Budget for one block's intermediate arrays A_1 .. A_{m-1}."""
@@ -164,6 +164,21 @@ def separable(opponents: Any, rules: Rules) -> bool:
     """
     opps = read_opponents(opponents, rules)
     return all(_own_moves(m, rules) is not None for m in opps)
+
+
+def separable_moves(opponents: Any, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``dest[q, x, o]``, ``prob[q, x, o]``: opponent q's new score after a turn from score x,
+    each destination once (clipped outcomes merged), as the compiled engine reads them.
+
+    Raises ``ValueError`` for an opponent whose policy reads other scores.
+    """
+    read = [_own_moves(mix, rules) for mix in read_opponents(opponents, rules)]
+    moves = [mv for mv in read if mv is not None]
+    if len(moves) < len(read):
+        raise ValueError(
+            "opponents: the fast path needs policies that depend on the opponent's own score only"
+        )
+    return _destinations(moves, rules.goal)
 
 
 def reduced_best_response(

@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["compiled", "slab_rows"]
+__all__ = ["compiled", "column_solver", "slab_rows"]
 
 
 def slab_rows(g: int, m: int) -> np.ndarray:
@@ -242,6 +242,17 @@ def compiled() -> Any:
     """
     with _COMPILING:
         return _compile()
+
+
+def column_solver() -> Any:
+    """The compiled solve of one live column's own scores ``goal - 1 .. 0``, given
+    ``W = z + cm V`` (see :func:`compiled` for the column's Notes): call it as
+    ``solve(goal, z, cm, bust, band_t, tie_tol, u, inv, vals, v, pol)`` with the scratch
+    vectors ``u`` (``goal + w + 1``), ``inv`` and ``vals`` (``goal + 1``). For engines that
+    gather ``z`` and ``cm`` their own way (the chunked level solve), so that the arithmetic of
+    a column is this one."""
+    compiled()
+    return _column
 
 
 @lru_cache(maxsize=1)
