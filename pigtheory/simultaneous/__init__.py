@@ -13,6 +13,13 @@ from .nash import CycleNash, cycle_nash, exploitability
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
 from .sweep import HoldAtSweep, hold_at_sweep
+from .symmetric import SymmetricEquilibrium, SymmetricPolicy, symmetric_equilibrium
+from .symmetric_response import (
+    SymmetricBestResponse,
+    SymmetricDynamics,
+    symmetric_best_response,
+    symmetric_dynamics,
+)
 
 __all__ = [
     "best_response",
@@ -33,4 +40,11 @@ __all__ = [
     "exploitability",
     "stackelberg",
     "Stackelberg",
+    "symmetric_equilibrium",
+    "SymmetricEquilibrium",
+    "SymmetricPolicy",
+    "symmetric_best_response",
+    "SymmetricBestResponse",
+    "symmetric_dynamics",
+    "SymmetricDynamics",
 ]
