@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "pigtheory._cli_sequential",
     "pigtheory._cli_multiplayer",
     "pigtheory._cli_equilibrium",
+    "pigtheory._cli_symmetric",
 )
 
 

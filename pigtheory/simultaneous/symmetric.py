@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import choose_engine
+from ..engine import ENGINES, choose_engine
 from ..io import Saveable
 from ..policies import MixedPolicy
 from ..progress import progress_bar
@@ -309,6 +309,7 @@ def symmetric_equilibrium(
         raise ValueError(f"rules.players must be in 2..5 here, got {rules.players}")
     check_choice("strategies", strategies, ("thresholds",))
     tol = check_tol(tol)
+    check_choice("engine", engine, ENGINES)
     check_progress(progress)
     g, n = rules.goal, rules.players
     binom, others, bust, band = layout(rules)

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import choose_engine
+from ..engine import ENGINES, choose_engine
 from ..policies import HoldAt, hold_at
 from ..progress import progress_bar
 from ..results import Result
@@ -152,6 +152,7 @@ def symmetric_best_response(
     (True, True)
     """
     strategy = _strategy_of(profile)
+    check_choice("engine", engine, ENGINES)
     check_progress(progress)
     rules = strategy.rules
     g, n = rules.goal, rules.players
@@ -294,15 +295,16 @@ def symmetric_dynamics(
 
     Examples
     --------
-    >>> run = symmetric_dynamics("best_response", rules=Rules(goal=8, players=3), max_iter=3)
-    >>> run.epsilon.shape, bool(run.epsilon[0] > 0)
-    ((4,), True)
+    >>> run = symmetric_dynamics("best_response", rules=Rules(goal=8, players=3), max_iter=3, start=2)
+    >>> run.epsilon.shape, bool(run.epsilon[0] > 0.05), bool(abs(run.epsilon[-1]) < 1e-12)
+    ((4,), True, True)
     """
     check_choice("method", method, _DYNAMICS)
     check_simultaneous_rules(rules)
     if rules.players > 5:
         raise ValueError(f"rules.players must be in 2..5 here, got {rules.players}")
     max_iter = check_int("max_iter", max_iter, low=1)
+    check_choice("engine", engine, ENGINES)
     if not isinstance(damping, (int, float)) or isinstance(damping, bool) or not 0 < damping < 1:
         raise ValueError(f"damping must be a number in (0, 1), got {damping!r}")
     check_progress(progress)

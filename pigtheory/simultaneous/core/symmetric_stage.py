@@ -28,7 +28,8 @@ the best threshold against :math:`\\sigma_{-r}` (:func:`~.symmetric_kernels.best
 
 1. **Pure search.** Best-response dynamics over roles (a role moves to its best threshold
    when it gains more than ``tie_tol``; the players of a role move together), from the actions
-   of the nearest solved state. A pass in which no role moves is a pure equilibrium.
+   of the nearest solved state (the lowest score that can be raised, raised by one). A pass in
+   which no role moves is a pure equilibrium.
 2. **Mixed.** If the dynamics cycle, the thresholds of the cycle are the candidates. The
    indifference conditions on a support :math:`S_r` of each role,
 
@@ -37,18 +38,27 @@ the best threshold against :math:`\\sigma_{-r}` (:func:`~.symmetric_kernels.best
 
    are solved for :math:`(\\sigma, V)` by Newton's method (exact Jacobian: the payoffs are
    multilinear in the other players' mixes, tabulated once per candidate set as
-   :math:`a_r(\\cdot; k_{-r})` for every pure profile of the others' candidates). A negative
-   weight drops its threshold; a profitable reply outside the support joins it (a double
-   oracle); then the certificate is checked over *every* threshold.
-3. **Fallback.** If that fails, fictitious play on the state (each role best-replies to the
-   others' empirical mixes, any threshold, new thresholds joining the candidates) gives new
-   supports for step 2; the best profile found is kept, and its certificate reported.
+   :math:`a_r(\\cdot; k_{-r})` for every pure profile of the others' candidates). The
+   systems are often ill-conditioned (neighbouring thresholds barely change the others'
+   payoffs), so the solution of a too-large support may lie far outside the simplex: its most
+   negative weight leaves the support; a profitable reply outside the support joins it (a
+   double oracle). The certificate is then checked over *every* threshold.
+3. **Support enumeration.** If that local search fails: every support profile over the first
+   few candidates of each role, smallest first (Porter, Nudelman & Shoham), each by Newton's
+   method from the uniform mix; the best profile's profitable replies then join the candidates
+   (ahead of the rest) and the enumeration repeats.
+4. **Fallback.** Fictitious play on the state (each role best-replies to the others' empirical
+   mixes, any threshold, new thresholds joining the candidates) orders the candidates for
+   steps 2 and 3 once more. The profile with the smallest certificate seen is kept, and its
+   certificate reported.
 
 References
 ----------
 J. Nash, "Non-cooperative games", Annals of Mathematics 54 (1951) 286-295 (a symmetric game
 has a symmetric equilibrium).
 H. B. McMahan, G. J. Gordon & A. Blum, ICML 2003 (double oracle).
+R. Porter, E. Nudelman & Y. Shoham, "Simple search methods for finding a Nash equilibrium",
+Games and Economic Behavior 63 (2008) 642-662.
 G. W. Brown, "Iterative solution of games by fictitious play" (1951).
 """
 
@@ -56,7 +66,8 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
-from types import SimpleNamespace
+from types import FunctionType, SimpleNamespace
+from typing import Any
 
 import numpy as np
 
@@ -846,9 +857,9 @@ def interpreted() -> SimpleNamespace:
 
 
 def compiled() -> SimpleNamespace:
-    """The two entry points compiled by numba (``@njit(cache=True)``): the first call in a
-    process imports numba and compiles (about a minute) or loads numba's disk cache. Safe to
-    call from several threads."""
+    """The two entry points compiled by numba (``@njit(cache=True)``): the first call of each
+    in a process compiles it (about a minute) or loads numba's disk cache. Safe to call from
+    several threads."""
     with _COMPILING:
         return _compile()
 
@@ -858,14 +869,23 @@ def _compile() -> SimpleNamespace:
     from numba import njit
 
     jit = njit(cache=True, nogil=True)
-    here = globals()
-    # Callers resolve their callees by global name when they are compiled: rebind the names
-    # (in both modules) to the compiled helpers before compiling the callers.
+    # A caller finds its callees by global name when it is compiled; compile copies of the
+    # functions whose globals name the compiled helpers, so that the plain Python functions
+    # (the interpreted engine) stay plain.
+    kernel_ns = dict(vars(symmetric_kernels))
+    stage_ns = dict(globals())
+
+    def clone(fn: Any, ns: dict) -> Any:
+        return FunctionType(fn.__code__, ns, fn.__name__, fn.__defaults__, fn.__closure__)
+
     for name in _KERNEL_HELPERS:
-        fn = jit(getattr(symmetric_kernels, name))
-        setattr(symmetric_kernels, name, fn)
-        if name in here:
-            here[name] = fn
+        fn = jit(clone(getattr(symmetric_kernels, name), kernel_ns))
+        kernel_ns[name] = fn
+        if name in stage_ns:
+            stage_ns[name] = fn
     for name in _STAGE_HELPERS:
-        here[name] = jit(here[name])
-    return SimpleNamespace(solve_states=jit(_PLAIN.solve_states), respond_columns=jit(_PLAIN.respond_columns))
+        stage_ns[name] = jit(clone(stage_ns[name], stage_ns))
+    return SimpleNamespace(
+        solve_states=jit(clone(_PLAIN.solve_states, stage_ns)),
+        respond_columns=jit(clone(_PLAIN.respond_columns, kernel_ns)),
+    )
