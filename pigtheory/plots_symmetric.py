@@ -38,7 +38,7 @@ def opening_figure(openings: Mapping[int, Mapping[int, float]], limit_from: int,
             ax.scatter([n], [k], s=30 + 170 * p, color="C0", zorder=3)
             label = f"{k}" if p == 1 else f"{k} ({p:.2f})"
             ax.annotate(label, (n, k), textcoords="offset points", xytext=(9, -3), fontsize=9)
-    tops = [max(openings[n], key=openings[n].get) for n in ns]
+    tops = [max(openings[n].items(), key=lambda kp: kp[1])[0] for n in ns]
     ax.plot(ns, tops, color="C0", lw=1, alpha=0.6)
     x_lim = max(ns) + 2
     ax.scatter([x_lim], [goal], s=200, color="C3", marker="s", zorder=3)
