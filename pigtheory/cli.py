@@ -27,6 +27,7 @@ _COMMAND_MODULES = (
     "pigtheory._cli_equilibrium",
     "pigtheory._cli_play",
     "pigtheory._cli_sweep",
+    "pigtheory._cli_symmetric",
 )
 
 

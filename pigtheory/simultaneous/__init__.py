@@ -15,6 +15,13 @@ from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
 from .stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
 from .sweep import HoldAtSweep, best_responses, hold_at_sweep
+from .symmetric import SymmetricEquilibrium, SymmetricPolicy, symmetric_equilibrium
+from .symmetric_response import (
+    SymmetricBestResponse,
+    SymmetricDynamics,
+    symmetric_best_response,
+    symmetric_dynamics,
+)
 
 __all__ = [
     "best_response",
@@ -40,4 +47,11 @@ __all__ = [
     "Stackelberg",
     "stopping_equilibrium",
     "StoppingEquilibrium",
+    "symmetric_equilibrium",
+    "SymmetricEquilibrium",
+    "SymmetricPolicy",
+    "symmetric_best_response",
+    "SymmetricBestResponse",
+    "symmetric_dynamics",
+    "SymmetricDynamics",
 ]

@@ -1,0 +1,191 @@
+"""Symmetric equilibria of three- and four-player simultaneous Pig (extension rows Z23.S*).
+
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), "Three players with independent
+strategies" and Algorithm 0.3, compute best responses against fixed "hold at n" opponents
+and a grid over their thresholds (Fig. 6); the paper finds no equilibrium of the
+three-player game. These rows are ours, beyond the paper (status *extension*):
+
+* Z23.S1-S4: three players at goal 100: the symmetric Markov equilibrium by backward
+  induction (:func:`pigtheory.simultaneous.symmetric_equilibrium`), its counts, opening,
+  per-state certificate and global certificate (the exploitability, an exact best response of
+  one player against the two others playing the equilibrium,
+  :func:`pigtheory.simultaneous.symmetric_best_response`), and Monte Carlo of the profile;
+* Z23.S5-S6: four players (goal 100; the global certificate at goal 50);
+* Z23.S7: two players through the same code against the exact zero-sum equilibrium;
+* Z23.S8: the obvious methods on the whole game (best-response dynamics, damped, fictitious
+  play; :func:`pigtheory.simultaneous.symmetric_dynamics`) and how far they get;
+* Z23.S9: the opening threshold against the number of players.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from analyses._claims import EXTENSION, Row, print_rows  # noqa: E402
+from analyses.z23._equilibrium_data import equilibrium_data  # noqa: E402
+from analyses.z23._symmetric_data import (  # noqa: E402
+    CERTIFIED_FOUR_PLAYER_GOAL,
+    DYNAMICS,
+    DYNAMICS_ITER,
+    FOUR_PLAYER_GOALS,
+    certificate,
+    dynamics,
+    limit_from,
+    symmetric,
+    two_player_opening,
+)
+from pigtheory.simulate import play_simultaneous  # noqa: E402
+
+SOURCE = "Zhu et al. 2023 (Sci. Rep.), Three players (extension: symmetric equilibrium)"
+CLAIMS: list = []  # extension rows only: the paper has no equilibrium of the n-player game
+GAMES = 40_000
+
+
+def _mix(mix: dict[int, float]) -> str:
+    return ", ".join(f"{k}" if p == 1 else f"{k} ({p:.4f})" for k, p in sorted(mix.items()))
+
+
+def main():
+    eq3, t3 = symmetric(3)
+    br3, tb3 = certificate(3)
+    sim = play_simultaneous([eq3.policy] * 3, eq3.rules, games=GAMES, rng=2023)
+    within = bool(np.all(np.abs(sim.wins - 1 / 3) <= 4 * sim.stderr))
+    rows = [
+        Row(
+            "Z23.S1",
+            SOURCE,
+            "3 players, goal 100, symmetric equilibrium: sorted states; pure; mixed; largest support",
+            "-",
+            f"{eq3.n_states}; {eq3.n_pure}; {eq3.n_mixed}; {eq3.largest_support}",
+            EXTENSION,
+            f"backward induction {t3:.1f} s; {eq3.n_fallback} mixed states needed fictitious play as fallback",
+        ),
+        Row(
+            "Z23.S2",
+            SOURCE,
+            "3 players: opening threshold at (0, 0, 0); value there",
+            "-",
+            f"{_mix(eq3.strategy(0, 0, 0))}; {eq3.at(0, 0, 0)[0]:.15f}",
+            EXTENSION,
+        ),
+        Row(
+            "Z23.S3",
+            SOURCE,
+            "3 players: certificate epsilon at (0, 0, 0); largest over all states",
+            "-",
+            f"{eq3.epsilon_start:.1e}; {eq3.residual:.1e}",
+            EXTENSION,
+            "targets <= 1e-9 and <= 1e-6",
+        ),
+        Row(
+            "Z23.S4",
+            SOURCE,
+            "3 players: exploitability (exact best response at (0, 0, 0) minus 1/3); Monte Carlo win shares",
+            "-",
+            f"{br3.exploitability:.1e}; " + ", ".join(f"{w:.4f}" for w in sim.wins),
+            EXTENSION,
+            f"largest gain of the best response at any state {br3.largest_gain:.1e} ({tb3:.1f} s); "
+            f"{GAMES} games, SE {sim.stderr.max():.4f}, all within 4 SE of 1/3: {within}",
+        ),
+    ]
+    eq4, t4 = symmetric(4)
+    br4, tb4 = certificate(4, CERTIFIED_FOUR_PLAYER_GOAL)
+    rows += [
+        Row(
+            "Z23.S5",
+            SOURCE,
+            "4 players, goal 100: sorted states; mixed; opening; epsilon at start; largest epsilon",
+            "-",
+            f"{eq4.n_states}; {eq4.n_mixed}; {_mix(eq4.strategy(0, 0, 0, 0))}; {eq4.epsilon_start:.1e}; {eq4.residual:.1e}",
+            EXTENSION,
+            f"{t4:.0f} s; {eq4.n_fallback} fallback states",
+        ),
+        Row(
+            "Z23.S6",
+            SOURCE,
+            f"4 players, goal {CERTIFIED_FOUR_PLAYER_GOAL}: exploitability (global certificate)",
+            "-",
+            f"{br4.exploitability:.1e}",
+            EXTENSION,
+            f"largest gain {br4.largest_gain:.1e}; {tb4:.0f} s",
+        ),
+    ]
+    eq2, _ = symmetric(2)
+    ref = equilibrium_data()
+    same = {tuple(s) for s in eq2.mixed_states.tolist()} == {tuple(sorted(s)) for s in ref.mixed_states}
+    rows.append(
+        Row(
+            "Z23.S7",
+            SOURCE,
+            "2 players through the symmetric solver vs the exact equilibrium: max |value difference|; same mixed states",
+            "-",
+            f"{np.abs(eq2.value - ref.value).max():.1e}; {'yes' if same else 'no'}",
+            EXTENSION,
+            f"{eq2.n_mixed} mixed states (unordered)",
+        )
+    )
+    runs = {label: dynamics(label) for label in DYNAMICS}
+    rows.append(
+        Row(
+            "Z23.S8",
+            SOURCE,
+            f"3 players: exploitability after {DYNAMICS_ITER} iterations of "
+            + ", ".join(runs)
+            + " (from hold at 25)",
+            "-",
+            "; ".join(f"{run.epsilon[-1]:.1e}" for run, _ in runs.values()),
+            EXTENSION,
+            "smallest reached: "
+            + ", ".join(f"{label} {run.epsilon.min():.1e}" for label, (run, _) in runs.items())
+            + f"; backward induction {br3.exploitability:.1e}; times "
+            + ", ".join(f"{s:.0f} s" for _, s in runs.values()),
+        )
+    )
+    openings = {2: two_player_opening(), 3: eq3.strategy(0, 0, 0), 4: eq4.strategy(0, 0, 0, 0)}
+    rows.append(
+        Row(
+            "Z23.S9",
+            SOURCE,
+            "opening threshold of the symmetric equilibrium for 2, 3, 4 players; many players",
+            "-",
+            "; ".join(_mix(openings[n]) for n in (2, 3, 4)) + f"; 100 from {limit_from()} players on",
+            EXTENSION,
+        )
+    )
+    lines = []
+    for g in FOUR_PLAYER_GOALS:
+        eq, secs = symmetric(4, g)
+        lines.append(
+            f"| {g} | {eq.n_states} | {eq.n_mixed} | {eq.largest_support} | {_mix(eq.strategy(0, 0, 0, 0))} | "
+            f"{eq.epsilon_start:.1e} | {eq.residual:.1e} | {secs:.1f} |"
+        )
+    md = "\n".join(
+        [
+            "Four players by goal (backward induction; seconds as measured when the cache entry was made; peak",
+            "memory in `benchmarks/bench_symmetric.py`):",
+            "",
+            "| goal | sorted states | mixed | largest support | opening | epsilon at start | largest epsilon | seconds |",
+            "|---|---|---|---|---|---|---|---|",
+            *lines,
+            "",
+            "Whole-game dynamics, three players at goal 100 (exploitability by iteration):",
+            "",
+            "| iteration | " + " | ".join(runs) + " |",
+            "|---|" + "---|" * len(runs),
+            *[
+                f"| {t} | " + " | ".join(f"{run.epsilon[t]:.2e}" for run, _ in runs.values()) + " |"
+                for t in range(DYNAMICS_ITER + 1)
+            ],
+        ]
+    )
+    print_rows(rows)
+    return rows, md
+
+
+if __name__ == "__main__":
+    main()

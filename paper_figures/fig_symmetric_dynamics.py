@@ -1,0 +1,29 @@
+"""Three players, goal 100: exploitability over the iterations of best-response dynamics
+(undamped and damped) and fictitious play on the whole game, beside the backward-induction
+equilibrium. Writes ``paper_figures/symmetric_dynamics.png``/``.pdf``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from analyses.z23._symmetric_data import DYNAMICS, certificate, dynamics, symmetric  # noqa: E402
+from paper_figures._common import save  # noqa: E402
+from pigtheory.plots_symmetric import dynamics_figure  # noqa: E402
+
+
+def main() -> None:
+    runs = {label: dynamics(label) for label in DYNAMICS}
+    br, br_seconds = certificate(3)
+    seconds = {label: secs for label, (_, secs) in runs.items()}
+    seconds["backward induction"] = symmetric(3)[1] + br_seconds
+    save(
+        dynamics_figure({k: run for k, (run, _) in runs.items()}, br.exploitability, seconds),
+        "symmetric_dynamics",
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+"""Three players, goal 100: the map of the states where the symmetric equilibrium mixes.
+Writes ``paper_figures/symmetric_mixed.png``/``.pdf``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from analyses.z23._symmetric_data import symmetric  # noqa: E402
+from paper_figures._common import save  # noqa: E402
+from pigtheory.plots_symmetric import mixed_states_figure  # noqa: E402
+
+
+def main() -> None:
+    save(mixed_states_figure(symmetric(3)[0]), "symmetric_mixed")
+
+
+if __name__ == "__main__":
+    main()

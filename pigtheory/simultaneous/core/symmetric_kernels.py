@@ -1,0 +1,318 @@
+"""Building blocks of the symmetric solvers of n-player simultaneous Pig, as compilable loops.
+
+A symmetric profile (every player uses the same rule, which reads the player's own score and
+the multiset of the others' scores) has values and strategies that depend on the same two
+things, so every table here is indexed ``[c, i]``: i the player's own score (``0..goal``), c
+the *column* of the others' scores, the colex rank of their sorted tuple.
+
+Shapes
+------
+``others``: int array ``(S, m)``, ``m = players - 1``: row c is the sorted tuple of the others'
+scores (each in ``0..goal``) whose colex rank is c (:func:`multisets`); ``S = C(goal + m, m)``.
+``table[c, i]`` (``(S, goal + 1)``): a value; ``act[c, i]`` (``(S, goal)``): the threshold of the
+player at ``(i, others[c])`` if pure, ``-(1 + e)`` if it mixes with weights ``mix_w[e]`` over
+``mix_th[e]``, 0 where the state is terminal (some other player at the goal).
+
+Notes
+-----
+*Colex rank.* A sorted tuple :math:`a_0 \\le \\dots \\le a_{m-1}` of scores is a multiset;
+:math:`b_q = a_q + q` is strictly increasing, and the colexicographic rank of such b is
+:math:`\\sum_q \\binom{a_q + q}{q + 1}` (the combinatorial number system). It does not depend
+on the goal, and a tuple that is componentwise larger has a larger rank: solving states by
+decreasing rank visits every successor first (scores never decrease).
+
+*Continuation.* For a player at own score t whose others' turns end on the scores
+``dest[p, o]`` with probabilities ``prob[p, o]`` (one list per other player, independent),
+
+.. math:: u[x] = \\sum_{o_1, \\dots, o_m} \\prod_p P_p(o_p)\\; T[\\operatorname{rank}(\\operatorname{sort}(d_{o})),\\, \\min(t + x, g)],
+
+for the own gains ``x = 0..goal - t``: each outcome of the others adds one row of the table,
+contiguous in x. The entry of the state itself (everybody busts) is whatever the table holds
+there: 0 while the state is being solved, which is the core's convention (the self-loop is
+solved in closed form by the action values).
+
+*Action values.* Holding at k: :math:`a_k = P(X_k = 0) u[0] + \\sum_r P(X_k = k + r)
+u[\\min(k + r, g - t)]` and the stationary value :math:`a_k / (1 - P(X_k = 0) B)`, B the chance
+that every other player busts (:class:`~pigtheory.simultaneous.core.Thresholds`).
+
+The functions are plain Python until :func:`compiled` compiles them with numba (the same code
+runs interpreted for ``engine="numpy"``).
+
+References
+----------
+D. E. Knuth, The Art of Computer Programming 4A, 7.2.1.3 (the combinatorial number system).
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19).
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+__all__ = [
+    "binomials",
+    "multisets",
+    "ranks",
+    "terminal_table",
+    "rank",
+    "pure_outcomes",
+    "mixed_outcomes",
+    "strategy_outcomes",
+    "continuation_row",
+    "action_values",
+    "best_action",
+    "respond_columns",
+]
+
+
+def binomials(goal: int, players: int) -> np.ndarray:
+    """``binom[a, q] = C(a, q)`` for ``a <= goal + players``, ``q <= players``."""
+    out = np.zeros((goal + players + 1, players + 1), dtype=np.int64)
+    for a in range(goal + players + 1):
+        for q in range(players + 1):
+            out[a, q] = comb(a, q)
+    return out
+
+
+def multisets(values: int, size: int) -> np.ndarray:
+    """Every sorted tuple of ``size`` numbers in ``0..values - 1``, by increasing colex rank.
+
+    Examples
+    --------
+    >>> multisets(3, 2).tolist()
+    [[0, 0], [0, 1], [1, 1], [0, 2], [1, 2], [2, 2]]
+    """
+    if size == 0:
+        return np.zeros((1, 0), dtype=np.int64)
+    parts = []
+    for top in range(values):
+        head = multisets(top + 1, size - 1)  # tuples of the others, all <= top, colex order
+        parts.append(np.hstack([head, np.full((head.shape[0], 1), top, dtype=np.int64)]))
+    return np.vstack(parts)
+
+
+def ranks(tuples: np.ndarray, binom: np.ndarray) -> np.ndarray:
+    """Colex rank of each row (sorted first) of an int array ``(..., m)``."""
+    a = np.sort(np.asarray(tuples, dtype=np.int64), axis=-1)
+    q = np.arange(a.shape[-1])
+    return binom[a + q, q + 1].sum(axis=-1)
+
+
+def terminal_table(others: np.ndarray, goal: int) -> np.ndarray:
+    """A value table with the terminal entries filled in and zeros elsewhere: own score at the
+    goal shares the win with the others there, ``1 / (1 + #others at the goal)``."""
+    at_goal = (others == goal).sum(axis=1)
+    table = np.zeros((others.shape[0], goal + 1))
+    table[:, goal] = 1.0 / (1 + at_goal)
+    return table
+
+
+# --- compiled helpers (plain Python until compiled()) --------------------------------------
+
+
+def rank(vals, m, binom):  # pragma: no cover - compiled
+    """Colex rank of the sorted ``vals[:m]``."""
+    r = 0
+    for q in range(m):
+        r += binom[vals[q] + q, q + 1]
+    return r
+
+
+def pure_outcomes(t, k, g, bust, band, dest, prob):  # pragma: no cover - compiled
+    """New scores and probabilities of "hold at k" from score t (equal ones merged); returns
+    the number of outcomes."""
+    dest[0] = t
+    prob[0] = bust[k]
+    n_out = 1
+    for d in range(band.shape[1]):
+        p = band[k, d]
+        if p == 0.0:
+            continue
+        v = min(t + k + d, g)
+        if n_out > 1 and dest[n_out - 1] == v:
+            prob[n_out - 1] += p
+        else:
+            dest[n_out] = v
+            prob[n_out] = p
+            n_out += 1
+    return n_out
+
+
+def mixed_outcomes(t, ks, ws, ns, g, bust, band, acc, dest, prob):  # pragma: no cover - compiled
+    """Outcomes of a mix of thresholds ``ks[:ns]`` with weights ``ws[:ns]`` (merged by new
+    score through the scratch array ``acc``); returns the number of outcomes."""
+    for v in range(t, g + 1):
+        acc[v] = 0.0
+    for j in range(ns):
+        k, wj = ks[j], ws[j]
+        if wj == 0.0:
+            continue
+        acc[t] += wj * bust[k]
+        for d in range(band.shape[1]):
+            acc[min(t + k + d, g)] += wj * band[k, d]
+    n_out = 0
+    for v in range(t, g + 1):
+        if acc[v] != 0.0:
+            dest[n_out] = v
+            prob[n_out] = acc[v]
+            n_out += 1
+    return n_out
+
+
+def strategy_outcomes(t, code, mix_th, mix_w, g, bust, band, acc, dest, prob):  # pragma: no cover
+    """Outcomes of the stored strategy ``code`` (a threshold, or ``-(1 + e)`` for mix e), and
+    the chance of a bust; returns ``(n_out, bust_probability)``."""
+    if code > 0:
+        n_out = pure_outcomes(t, code, g, bust, band, dest, prob)
+        return n_out, bust[code]
+    e = -code - 1
+    ks, ws = mix_th[e], mix_w[e]
+    n_out = mixed_outcomes(t, ks, ws, ks.shape[0], g, bust, band, acc, dest, prob)
+    b = 0.0
+    for j in range(ks.shape[0]):
+        if ws[j] != 0.0:
+            b += ws[j] * bust[ks[j]]
+    return n_out, b
+
+
+def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # pragma: no cover
+    """``u[x]``, ``x = 0..goal - t``, for a player at own score t whose m others end their
+    turns on ``dest[p, :lens[p]]`` with ``prob[p, :lens[p]]`` (module Notes)."""
+    room = g - t
+    for x in range(room + 1):
+        u[x] = 0.0
+    for p in range(m):
+        idx[p] = 0
+    while True:
+        pc = 1.0
+        for p in range(m):
+            pc *= prob[p, idx[p]]
+        if pc != 0.0:
+            for p in range(m):  # insertion sort of the others' new scores
+                v = dest[p, idx[p]]
+                q = p
+                while q > 0 and buf[q - 1] > v:
+                    buf[q] = buf[q - 1]
+                    q -= 1
+                buf[q] = v
+            row = table[rank(buf, m, binom)]
+            for x in range(room + 1):
+                u[x] += pc * row[t + x]
+        p = m - 1
+        while p >= 0:
+            idx[p] += 1
+            if idx[p] < lens[p]:
+                break
+            idx[p] = 0
+            p -= 1
+        if p < 0:
+            return
+
+
+def action_values(u, room, opp_bust, bust, band, num, vals):  # pragma: no cover - compiled
+    """``num[k] = a_k`` and ``vals[k] = a_k / (1 - P(X_k = 0) B)`` for ``k = 1..room``."""
+    w = band.shape[1]
+    for k in range(1, room + 1):
+        a = bust[k] * u[0]
+        for d in range(w):
+            x = k + d
+            if x > room:
+                x = room
+            a += band[k, d] * u[x]
+        num[k] = a
+        vals[k] = a / (1.0 - bust[k] * opp_bust)
+
+
+def best_action(vals, room, tie_tol):  # pragma: no cover - compiled
+    """``(best value, first k within tie_tol of it)`` over ``vals[1..room]``."""
+    best = vals[1]
+    for k in range(2, room + 1):
+        if vals[k] > best:
+            best = vals[k]
+    for k in range(1, room + 1):
+        if vals[k] >= best - tie_tol:
+            return best, k
+    return best, 1
+
+
+def respond_columns(
+    c_hi, c_lo, g, others, binom, bust, band, tie_tol, act, mix_th, mix_w, br, br_act, ev
+):  # pragma: no cover - compiled
+    """Best response of one player against the others playing the symmetric strategy
+    ``act``/``mix_th``/``mix_w``, and the value of playing that strategy itself.
+
+    Solves columns ``c_hi - 1`` down to ``c_lo`` of ``br`` (best-response values), ``br_act``
+    (its thresholds) and ``ev`` (the value of the player when it, too, plays the strategy);
+    both tables come prefilled with the terminal entries (:func:`terminal_table`). Within a
+    column own scores go from ``goal - 1`` down, so every successor is solved first (the
+    state's own entry is 0 until then: the self-loop in closed form).
+    """
+    m = others.shape[1]
+    n_out = g + 2
+    dest = np.zeros((m, n_out), np.int64)
+    prob = np.zeros((m, n_out))
+    lens = np.zeros(m, np.int64)
+    acc = np.zeros(g + 1)
+    u = np.zeros(g + 1)
+    num = np.zeros(g + 1)
+    vals = np.zeros(g + 1)
+    idx = np.zeros(m, np.int64)
+    buf = np.zeros(m, np.int64)
+    view = np.zeros(m, np.int64)
+    b_last = 1.0
+    for c in range(c_hi - 1, c_lo - 1, -1):
+        if others[c, m - 1] >= g:
+            continue  # terminal column, prefilled
+        for i in range(g - 1, -1, -1):
+            opp_bust = 1.0
+            for p in range(m):
+                o = others[c, p]
+                if p > 0 and others[c, p - 1] == o:  # same score, same strategy
+                    for e in range(lens[p - 1]):
+                        dest[p, e] = dest[p - 1, e]
+                        prob[p, e] = prob[p - 1, e]
+                    lens[p] = lens[p - 1]
+                    opp_bust *= b_last
+                    continue
+                # the view of the other player at o: the responder's i among the rest
+                q = 0
+                placed = False
+                for r in range(m):
+                    if r == p:
+                        continue
+                    if not placed and i <= others[c, r]:
+                        view[q] = i
+                        q += 1
+                        placed = True
+                    view[q] = others[c, r]
+                    q += 1
+                if not placed:
+                    view[q] = i
+                code = act[rank(view, m, binom), o]
+                lens[p], b_last = strategy_outcomes(
+                    o, code, mix_th, mix_w, g, bust, band, acc, dest[p], prob[p]
+                )
+                opp_bust *= b_last
+            own_code = act[c, i]
+            room = g - i
+            continuation_row(i, g, m, dest, prob, lens, br, binom, u, idx, buf)
+            action_values(u, room, opp_bust, bust, band, num, vals)
+            best, k = best_action(vals, room, tie_tol)
+            br[c, i] = best
+            br_act[c, i] = k
+            # the same for the strategy itself, on its own values
+            continuation_row(i, g, m, dest, prob, lens, ev, binom, u, idx, buf)
+            action_values(u, room, opp_bust, bust, band, num, vals)
+            if own_code > 0:
+                ev[c, i] = vals[own_code]
+            else:
+                e = -own_code - 1
+                a = 0.0
+                b = 0.0
+                for j in range(mix_th.shape[1]):
+                    wj = mix_w[e, j]
+                    if wj != 0.0:
+                        a += wj * num[mix_th[e, j]]
+                        b += wj * bust[mix_th[e, j]]
+                ev[c, i] = a / (1.0 - b * opp_bust)

@@ -1,0 +1,385 @@
+"""Symmetric Markov equilibria of n-player simultaneous Pig over hold-at thresholds.
+
+Shapes
+------
+A symmetric strategy reads the player's own score i and the multiset of the others' scores,
+so it is stored compactly, by *view* ``[c, i]``: c is the column of the others' sorted scores
+(``others[c]``, colex order, :mod:`pigtheory.simultaneous.core.symmetric_kernels`), i the
+own score. ``table`` ``(S, goal + 1)``: the win probability of the player at ``(i, others[c])``;
+``actions`` ``(S, goal)``: its threshold, or ``-(1 + e)`` when it mixes over
+``mix_thresholds[e]`` with ``mix_weights[e]`` (0 where some other player is at the goal);
+``gain`` ``(S, goal)``: its certificate (below). ``S = C(goal + players - 1, players - 1)``:
+5,151 columns for three players at goal 100, 176,851 for four.
+
+The familiar arrays are built on request: ``value[i, j, k]`` (``(goal + 1,) * players``: the
+player with score i, the others having j and k, ties sharing 1/m) and ``policy`` (a
+:class:`~pigtheory.policies.MixedPolicy` over ``(goal,) * players``, own score first). For
+four players at goal 100 they take 0.8 GB and more: use :meth:`SymmetricEquilibrium.at` and
+:meth:`~SymmetricEquilibrium.strategy` there.
+
+Notes
+-----
+Scores never decrease, so the game is a DAG over sorted score tuples plus one self-loop per
+state (everybody busts); players with equal scores are interchangeable. Backward induction
+from the goal down solves, at each state s, the stage game among its *roles* (the distinct
+scores; the players of a role share one strategy) with every successor's value known. Under
+stationary mixed actions :math:`\\sigma` a player of role r is worth
+
+.. math:: V_r(s) = \\frac{\\sum_k \\sigma_r(k)\\, a_r(k; \\sigma_{-r})}{1 - b_r B_r},
+
+:math:`a_r` its expected value over every outcome but the double bust,
+:math:`b_r = \\sum_k \\sigma_r(k) P(X_k = 0)` and :math:`B_r` the chance that all its others
+bust: the fixed point of the one-state game in the state's own values. Pure equilibria come
+from best-response search, mixed ones from the indifference conditions (Newton's method,
+support enumeration, fictitious play as the last resort;
+:mod:`pigtheory.simultaneous.core.symmetric_stage`).
+
+*Certificate.* ``gain[c, i]`` is the most the player at that view gains at the state by the
+exact best stationary reply over every threshold, :math:`\\max_k a_r(k) / (1 - P(X_k = 0)
+B_r) - V_r`; a state's epsilon is the largest over its players, and ``residual`` the largest
+over all states. Since every successor is already an equilibrium, a profile whose epsilon is
+0 everywhere is a subgame-perfect (Markov perfect) equilibrium (one-shot deviation principle);
+the global check is :func:`~pigtheory.simultaneous.symmetric_best_response`.
+
+References
+----------
+J. Nash, "Non-cooperative games", Annals of Mathematics 54 (1951) 286-295.
+L. S. Shapley, "Stochastic games", PNAS 39 (1953) 1095-1100.
+R. Porter, E. Nudelman & Y. Shoham, "Simple search methods for finding a Nash equilibrium",
+Games and Economic Behavior 63 (2008) 642-662.
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): "Three players", eqs. (18)-(19),
+Algorithm 0.3 (best responses only; no equilibrium of the three-player game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+
+from ..engine import ENGINES, choose_engine
+from ..io import Saveable
+from ..policies import MixedPolicy
+from ..progress import progress_bar
+from ..results import Result, freeze
+from ..rules import Rules
+from ..turn_total import turn_total_table
+from ..validation import check_choice, check_progress, check_simultaneous_rules, check_tol
+from .core import TIE_TOL, symmetric_stage
+from .core.symmetric_kernels import binomials, multisets, ranks, terminal_table
+
+__all__ = ["SymmetricPolicy", "SymmetricEquilibrium", "symmetric_equilibrium", "layout", "full_columns"]
+
+_CHUNK = 20_000  # states per kernel call (progress bar steps)
+_INTERPRETED_COST = 100  # interpreted loops cost about this many numpy state-action pairs
+
+
+@lru_cache(maxsize=8)
+def layout(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(binom, others, bust, band)`` of the compact layout for ``rules`` (read-only, cached)."""
+    g, n = rules.goal, rules.players
+    tab = turn_total_table(rules.replace(players=2))
+    out = (
+        binomials(g, n),
+        multisets(g + 1, n - 1),
+        np.ascontiguousarray(tab.bust, dtype=float),
+        np.ascontiguousarray(tab.band, dtype=float),
+    )
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+def full_columns(rules: Rules, size: int) -> np.ndarray:
+    """Column of every tuple of the others' scores in ``0..size - 1``: shape ``(size,) * m``."""
+    m = rules.players - 1
+    tuples = np.indices((size,) * m).reshape(m, -1).T
+    return ranks(tuples, layout(rules)[0]).reshape((size,) * m)
+
+
+@dataclass(frozen=True, eq=False)
+class SymmetricPolicy(Saveable):
+    """A symmetric (mixed) policy in the compact layout of the module docstring.
+
+    Attributes
+    ----------
+    actions : numpy.ndarray of int, shape ``(S, goal)``
+    mix_thresholds, mix_weights : numpy.ndarray, shape ``(E, W)``
+    rules : Rules
+    name : str
+    """
+
+    actions: np.ndarray
+    mix_thresholds: np.ndarray
+    mix_weights: np.ndarray
+    rules: Rules
+    name: str = "symmetric policy"
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+    def column(self, others: Any) -> int:
+        """Column of the others' scores (any order, each in ``0..goal``)."""
+        o = np.asarray(others, dtype=np.int64)
+        g, m = self.rules.goal, self.rules.players - 1
+        if o.shape != (m,) or np.any(o < 0) or np.any(o > g):
+            raise ValueError(f"others: {m} scores in 0..{g} expected, got {others!r}")
+        return int(ranks(o, layout(self.rules)[0]))
+
+    def strategy(self, own: int, *others: int) -> dict[int, float]:
+        """``{threshold: probability}`` of the player with score ``own`` facing ``others``."""
+        if not 0 <= own < self.rules.goal:
+            raise ValueError(f"own: a score in 0..{self.rules.goal - 1} expected, got {own!r}")
+        code = int(self.actions[self.column(others), own])
+        if code == 0:
+            raise ValueError(f"state {(own, *others)}: terminal (some player has reached the goal)")
+        if code > 0:
+            return {code: 1.0}
+        e = -code - 1
+        return {
+            int(k): float(p)
+            for k, p in zip(self.mix_thresholds[e], self.mix_weights[e], strict=True)
+            if p > 0
+        }
+
+    def to_mixed(self) -> MixedPolicy:
+        """The same policy as a :class:`~pigtheory.policies.MixedPolicy` over
+        ``(goal,) * players`` (own score first), what every solver and the simulator read."""
+        g = self.rules.goal
+        codes = np.moveaxis(self.actions[full_columns(self.rules, g)], -1, 0)
+        used = self.mix_weights > 0
+        width = max(1, int(used.sum(axis=1).max())) if used.size else 1
+        th = np.ones(codes.shape + (width,), dtype=np.int64)
+        w = np.zeros(codes.shape + (width,))
+        pure = codes > 0
+        th[pure, 0] = codes[pure]
+        w[pure, 0] = 1.0
+        mixed = ~pure
+        th[mixed] = self.mix_thresholds[-codes[mixed] - 1, :width]
+        w[mixed] = self.mix_weights[-codes[mixed] - 1, :width]
+        return MixedPolicy(th, w, self.name)
+
+
+@dataclass(frozen=True, eq=False)
+class SymmetricEquilibrium(Result):
+    """A symmetric Markov equilibrium of n-player simultaneous Pig (module docstring).
+
+    Attributes
+    ----------
+    table, gain : numpy.ndarray, shapes ``(S, goal + 1)`` and ``(S, goal)``
+        Values and certificates by view (module Shapes).
+    strategy_table : SymmetricPolicy
+        The strategy by view, compact.
+    mixed_states : numpy.ndarray of int, shape ``(K, players)``
+        The sorted states at which some player mixes.
+    iterations : int
+        Score levels of the backward induction, ``players * (goal - 1) + 1``.
+    residual : float
+        The largest certificate (epsilon) over all states.
+    method, rules
+    n_states, n_pure, n_mixed : int
+        Sorted non-terminal states; those with a pure and with a mixed equilibrium.
+    n_fallback : int
+        States whose mixed equilibrium needed fictitious play (their epsilon says how well
+        it ended).
+    largest_support : int
+        The most thresholds any player mixes over.
+    epsilon_start : float
+        The certificate at ``(0, ..., 0)``.
+
+    ``value`` (``(goal + 1,) * players``) and ``policy`` (a MixedPolicy) are built from these
+    on first use.
+    """
+
+    table: np.ndarray
+    gain: np.ndarray
+    strategy_table: SymmetricPolicy
+    mixed_states: np.ndarray
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    n_states: int
+    n_pure: int
+    n_mixed: int
+    n_fallback: int
+    largest_support: int
+    epsilon_start: float
+
+    @cached_property
+    def value(self) -> np.ndarray:
+        """``value[i, j, ...]``: the win probability of the player with score i, the others
+        having j, ... (any order), ties sharing 1/m; shape ``(goal + 1,) * players``."""
+        full = np.moveaxis(self.table[full_columns(self.rules, self.rules.goal + 1)], -1, 0)
+        full.setflags(write=False)
+        return full
+
+    @cached_property
+    def policy(self) -> MixedPolicy:
+        """The equilibrium strategy as a MixedPolicy over ``(goal,) * players``."""
+        return self.strategy_table.to_mixed()
+
+    def at(self, *scores: int) -> tuple[float, ...]:
+        """The players' win probabilities at the state ``scores`` (seat order)."""
+        self._check_state(scores)
+        return tuple(
+            float(self.table[self.strategy_table.column(scores[:p] + scores[p + 1 :]), scores[p]])
+            for p in range(len(scores))
+        )
+
+    def strategy(self, *scores: int) -> dict[int, float]:
+        """``{threshold: probability}`` of the first player of ``scores`` (own score first)."""
+        self._check_state(scores)
+        return self.strategy_table.strategy(scores[0], *scores[1:])
+
+    def epsilon_at(self, *scores: int) -> float:
+        """The state's certificate: the most any of its players gains by a best reply there."""
+        self._check_state(scores)
+        if max(scores) >= self.rules.goal:
+            return 0.0
+        cols = [self.strategy_table.column(scores[:p] + scores[p + 1 :]) for p in range(len(scores))]
+        return float(max(self.gain[c, s] for c, s in zip(cols, scores, strict=True)))
+
+    def state_epsilon(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(states, epsilon)``: every sorted non-terminal state ``(N, players)`` (colex
+        order) and its certificate ``(N,)``."""
+        n = self.rules.players
+        states = multisets(self.rules.goal, n)
+        binom = layout(self.rules)[0]
+        eps = np.zeros(states.shape[0])
+        for p in range(n):
+            cols = ranks(np.delete(states, p, axis=1), binom)
+            np.maximum(eps, self.gain[cols, states[:, p]], out=eps)
+        return states, eps
+
+    def _check_state(self, scores: tuple[int, ...]) -> None:
+        g, n = self.rules.goal, self.rules.players
+        if len(scores) != n or any(not isinstance(s, (int, np.integer)) or not 0 <= s <= g for s in scores):
+            raise ValueError(f"scores: {n} scores in 0..{g} expected, got {scores!r}")
+
+
+def symmetric_equilibrium(
+    *,
+    rules: Rules = Rules(players=3),
+    strategies: str = "thresholds",
+    tol: float = 1e-12,
+    engine: str = "auto",
+    progress: bool | None = None,
+) -> SymmetricEquilibrium:
+    """A symmetric Markov equilibrium of n-player simultaneous Pig, with its certificate.
+
+    Parameters
+    ----------
+    rules : Rules
+        One die, 2 to 5 players (two players give the zero-sum game of
+        :func:`~pigtheory.simultaneous.equilibrium`).
+    strategies : {"thresholds"}
+        The action set: hold at k, ``k = 1..goal - own``.
+    tol : float
+        A mixed state is accepted once its certificate (the most any player gains by a best
+        reply there) is at most ``tol`` (> 0); otherwise more supports are tried, and the
+        best profile found is kept with its certificate.
+    engine : {"auto", "numba", "numpy"}
+        ``"numba"``: compiled loops (the first call compiles for about a minute, then numba's
+        disk cache loads them); ``"numpy"``: the same loops interpreted (slow; small goals);
+        ``"auto"``: numba unless the goal is tiny.
+    progress : bool, optional
+        A progress bar of the states solved (default: when stderr is a terminal).
+
+    Returns
+    -------
+    SymmetricEquilibrium
+
+    Raises
+    ------
+    ValueError
+        Rules that are not one-die simultaneous Pig or have more than 5 players, an unknown
+        strategy class or engine, ``tol <= 0``.
+
+    Examples
+    --------
+    >>> eq = symmetric_equilibrium(rules=Rules(goal=8, players=3))
+    >>> [round(v, 12) for v in eq.at(0, 0, 0)], eq.strategy(0, 0, 0), eq.residual < 1e-12
+    ([0.333333333333, 0.333333333333, 0.333333333333], {8: 1.0}, True)
+    """
+    check_simultaneous_rules(rules)
+    if rules.players > 5:
+        raise ValueError(f"rules.players must be in 2..5 here, got {rules.players}")
+    check_choice("strategies", strategies, ("thresholds",))
+    tol = check_tol(tol)
+    check_choice("engine", engine, ENGINES)
+    check_progress(progress)
+    g, n = rules.goal, rules.players
+    binom, others, bust, band = layout(rules)
+    states = multisets(g, n)[::-1].copy()  # decreasing colex rank: successors first
+    work = states.shape[0] * g * _INTERPRETED_COST
+    kernel = (
+        symmetric_stage.compiled()
+        if choose_engine(engine, work) == "numba"
+        else symmetric_stage.interpreted()
+    )
+    table = terminal_table(others, g)
+    actions = np.zeros((others.shape[0], g), dtype=np.int32)
+    gain = np.zeros((others.shape[0], g))
+    cap = max(256, states.shape[0] // 50)
+    mix_th = np.ones((cap, symmetric_stage.MAX_CAND), dtype=np.int64)
+    mix_w = np.zeros((cap, symmetric_stage.MAX_CAND))
+    counts = np.zeros(len(symmetric_stage.COUNTERS), dtype=np.int64)
+    visited = np.zeros(cap, dtype=np.int64)
+    done = 0
+    with progress_bar(states.shape[0], "symmetric equilibrium", progress) as bar:
+        while done < states.shape[0]:
+            hi = min(done + _CHUNK, states.shape[0])
+            reached = kernel.solve_states(
+                done,
+                hi,
+                states,
+                g,
+                binom,
+                bust,
+                band,
+                TIE_TOL,
+                tol,
+                table,
+                actions,
+                gain,
+                mix_th,
+                mix_w,
+                counts,
+                visited,
+            )
+            bar.update(reached - done)
+            done = reached
+            if reached < hi:  # the mix tables are full: grow them and go on
+                mix_th = np.vstack([mix_th, np.ones_like(mix_th)])
+                mix_w = np.vstack([mix_w, np.zeros_like(mix_w)])
+                visited = np.concatenate([visited, np.zeros_like(visited)])
+    e = int(counts[0])
+    width = max(1, int((mix_w[:e] > 0).sum(axis=1).max())) if e else 1
+    strategy = SymmetricPolicy(
+        actions, mix_th[:e, :width].copy(), mix_w[:e, :width].copy(), rules, "symmetric equilibrium"
+    )
+    candidates = states[visited[: int(counts[2])]]
+    mixed = np.zeros(candidates.shape[0], dtype=bool)
+    for p in range(n):  # a state the mixed solver visited may still have ended pure
+        cols = ranks(np.delete(candidates, p, axis=1), binom)
+        mixed |= actions[cols, candidates[:, p]] < 0
+    mixed_states = candidates[mixed][::-1].copy()
+    return SymmetricEquilibrium(
+        table=table,
+        gain=gain,
+        strategy_table=strategy,
+        mixed_states=mixed_states,
+        iterations=n * (g - 1) + 1,
+        residual=float(gain.max()),
+        method="exact",
+        rules=rules,
+        n_states=int(states.shape[0]),
+        n_pure=int(states.shape[0] - mixed_states.shape[0]),
+        n_mixed=int(mixed_states.shape[0]),
+        n_fallback=int(counts[3]),
+        largest_support=width,
+        epsilon_start=float(gain[0, 0]),  # the view of (0, ..., 0): column 0, own score 0
+    )

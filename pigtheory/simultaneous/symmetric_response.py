@@ -1,0 +1,342 @@
+"""Best response to a symmetric profile, exploitability, and the whole-game dynamics.
+
+Shapes
+------
+As in :mod:`pigtheory.simultaneous.symmetric`: tables by view ``[c, i]``, ``(S, goal + 1)``.
+When every other player uses the same symmetric policy, they are interchangeable for the
+responder too, so its values depend on its own score and the *multiset* of theirs: the
+compact layout holds the best response over the full (unsorted) state cube exactly.
+
+Notes
+-----
+*Best response.* With the others' (possibly mixed) actions fixed at every state, one player
+faces a Markov decision process; by backward induction over the views (columns by decreasing
+colex rank, own scores from the top) with the self-loop in closed form,
+
+.. math:: V^*(i, J) = \\max_k \\frac{P(X_k = 0)\\, u^0 + \\sum_r P(X_k = k + r)\\,
+          u(\\min(k + r, g - i))}{1 - P(X_k = 0)\\, P(\\text{all others bust})},
+
+:math:`u(x) = E[V^*(i + x, J + Y)]` over the others' turns Y (each drawn from the policy at
+its own view, which includes the responder's score). The same pass evaluates the profile
+itself (the responder keeping the policy). The *exploitability* of a symmetric profile is
+:math:`V^*(0, \\dots, 0) - 1/n`; it is 0 exactly for a symmetric equilibrium.
+
+*Dynamics on the whole game* (the obvious methods, for comparison). From a start policy
+:math:`\\pi_0`, each iteration computes the exact best response :math:`\\beta_t` to
+:math:`\\pi_t` played by all the others, then
+
+* ``"best_response"``: :math:`\\pi_{t+1} = \\beta_t` (the paper's self-play, for n players);
+* ``"damped"``: :math:`\\pi_{t+1} = (1 - \\alpha) \\pi_t + \\alpha \\beta_t`, state by state;
+* ``"fictitious_play"``: :math:`\\pi_{t+1}` = the average of :math:`\\pi_0, \\beta_0, \\dots,
+  \\beta_t`, state by state (each player best-responds to the others' empirical play).
+
+Their exploitability is recorded at every iteration.
+
+References
+----------
+G. W. Brown, "Iterative solution of games by fictitious play", in Activity Analysis of
+Production and Allocation (1951) 374-376.
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): Algorithm 0.3 (best response against
+independent opponents) and "Mixed-strategy equilibrium" (self-play does not converge).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ..engine import ENGINES, choose_engine
+from ..policies import HoldAt, hold_at
+from ..progress import progress_bar
+from ..results import Result
+from ..rules import Rules
+from ..validation import check_choice, check_int, check_progress, check_simultaneous_rules
+from .core import TIE_TOL, symmetric_stage
+from .core.symmetric_kernels import terminal_table
+from .symmetric import SymmetricEquilibrium, SymmetricPolicy, full_columns, layout
+
+__all__ = ["SymmetricBestResponse", "symmetric_best_response", "SymmetricDynamics", "symmetric_dynamics"]
+
+_DYNAMICS = ("best_response", "damped", "fictitious_play")
+_COLUMNS = 200  # columns per kernel call (progress bar steps)
+
+
+@dataclass(frozen=True, eq=False)
+class SymmetricBestResponse(Result):
+    """Exact best response of one player against all others playing a symmetric profile.
+
+    Attributes
+    ----------
+    table : numpy.ndarray, shape ``(S, goal + 1)``
+        The best response's win probability by view.
+    thresholds : numpy.ndarray of int, shape ``(S, goal)``
+        Its threshold by view (0 where the state is terminal).
+    profile_table : numpy.ndarray, shape ``(S, goal + 1)``
+        The player's win probability when it keeps the profile's policy too.
+    iterations : int
+        Score levels, ``players * (goal - 1) + 1``.
+    residual : float
+        0.0 (exact backward induction).
+    method, rules
+    exploitability : float
+        Best response at ``(0, ..., 0)`` minus ``1 / players``.
+    largest_gain : float
+        The most the best response gains over the profile at any state.
+
+    ``value`` (``(goal + 1,) * players``) and ``policy`` (an int table ``(goal,) * players``)
+    are built on first use.
+    """
+
+    table: np.ndarray
+    thresholds: np.ndarray
+    profile_table: np.ndarray
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    exploitability: float
+    largest_gain: float
+
+    @cached_property
+    def value(self) -> np.ndarray:
+        """The best response's value, ``(goal + 1,) * players``, own score first."""
+        full = np.moveaxis(self.table[full_columns(self.rules, self.rules.goal + 1)], -1, 0)
+        full.setflags(write=False)
+        return full
+
+    @cached_property
+    def policy(self) -> np.ndarray:
+        """The best response's thresholds, ``(goal,) * players``, own score first."""
+        full = np.moveaxis(self.thresholds[full_columns(self.rules, self.rules.goal)], -1, 0).astype(np.int64)
+        full.setflags(write=False)
+        return full
+
+
+def _strategy_of(profile: Any) -> SymmetricPolicy:
+    if isinstance(profile, SymmetricEquilibrium):
+        return profile.strategy_table
+    if isinstance(profile, SymmetricPolicy):
+        return profile
+    raise ValueError(
+        f"profile: a SymmetricEquilibrium or SymmetricPolicy expected, got {type(profile).__name__}"
+    )
+
+
+def symmetric_best_response(
+    profile: Any, *, engine: str = "auto", progress: bool | None = None
+) -> SymmetricBestResponse:
+    """Exact best response of one player when every other player uses ``profile``.
+
+    Parameters
+    ----------
+    profile : SymmetricEquilibrium or SymmetricPolicy
+        The others' policy (its rules are the game's).
+    engine : {"auto", "numba", "numpy"}
+        As for :func:`~pigtheory.simultaneous.symmetric_equilibrium`.
+    progress : bool, optional
+        A progress bar of the columns solved (default: when stderr is a terminal).
+
+    Returns
+    -------
+    SymmetricBestResponse
+        Its ``exploitability`` is the global certificate of an equilibrium.
+
+    Examples
+    --------
+    >>> from pigtheory.simultaneous import symmetric_equilibrium
+    >>> br = symmetric_best_response(symmetric_equilibrium(rules=Rules(goal=8, players=3)))
+    >>> abs(br.exploitability) < 1e-12, br.largest_gain < 1e-12
+    (True, True)
+    """
+    strategy = _strategy_of(profile)
+    check_choice("engine", engine, ENGINES)
+    check_progress(progress)
+    rules = strategy.rules
+    g, n = rules.goal, rules.players
+    binom, others, bust, band = layout(rules)
+    columns = others.shape[0]
+    work = columns * g * g * 100
+    kernel = (
+        symmetric_stage.compiled()
+        if choose_engine(engine, work) == "numba"
+        else symmetric_stage.interpreted()
+    )
+    br = terminal_table(others, g)
+    ev = br.copy()
+    br_act = np.zeros((columns, g), dtype=np.int32)
+    act = np.ascontiguousarray(strategy.actions)
+    mix_th = np.ascontiguousarray(strategy.mix_thresholds, dtype=np.int64)
+    mix_w = np.ascontiguousarray(strategy.mix_weights, dtype=float)
+    if mix_th.shape[0] == 0:
+        mix_th, mix_w = np.ones((1, 1), dtype=np.int64), np.zeros((1, 1))
+    with progress_bar(columns, "best response", progress) as bar:
+        for hi in range(columns, 0, -_COLUMNS):
+            lo = max(0, hi - _COLUMNS)
+            kernel.respond_columns(
+                hi, lo, g, others, binom, bust, band, TIE_TOL, act, mix_th, mix_w, br, br_act, ev
+            )
+            bar.update(hi - lo)
+    live = (others < g).all(axis=1)
+    return SymmetricBestResponse(
+        table=br,
+        thresholds=br_act,
+        profile_table=ev,
+        iterations=n * (g - 1) + 1,
+        residual=0.0,
+        method="exact",
+        rules=rules,
+        exploitability=float(br[0, 0] - 1.0 / n),
+        largest_gain=float((br[live, :g] - ev[live, :g]).max()),
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class SymmetricDynamics(Result):
+    """A run of best-response dynamics or fictitious play on the whole game.
+
+    Attributes
+    ----------
+    epsilon : numpy.ndarray, shape ``(iterations + 1,)``
+        Exploitability of the policy at each iteration (the start first).
+    largest_gain : numpy.ndarray, shape ``(iterations + 1,)``
+        The most a best response gains over that policy at any state.
+    policy : SymmetricPolicy
+        The last policy.
+    iterations : int
+    residual : float
+        The last exploitability.
+    method : str
+        ``"best_response"``, ``"damped"`` or ``"fictitious_play"``.
+    rules : Rules
+    damping : float
+        The step size of ``"damped"`` (1.0 for best response, 0.0 where unused).
+    """
+
+    epsilon: np.ndarray
+    largest_gain: np.ndarray
+    policy: SymmetricPolicy
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    damping: float
+
+
+def _start_actions(start: Any, rules: Rules) -> np.ndarray:
+    g = rules.goal
+    if isinstance(start, (int, np.integer)) and not isinstance(start, bool):
+        start = hold_at(int(start))
+    if not isinstance(start, HoldAt):
+        raise ValueError(f"start: a hold_at(n) policy or an int n expected, got {start!r}")
+    others = layout(rules)[1]
+    act = np.broadcast_to(np.minimum(start.n, g - np.arange(g)), (others.shape[0], g)).astype(np.int32)
+    act[(others == g).any(axis=1)] = 0
+    return act
+
+
+def _mixture(history: np.ndarray, weights: np.ndarray, rules: Rules, name: str) -> SymmetricPolicy:
+    """The view-by-view mixture of the pure action tables ``history[t]`` with ``weights[t]``."""
+    keep = weights > 0
+    history, weights = history[keep], weights[keep] / weights[keep].sum()
+    flat = history.reshape(history.shape[0], -1)
+    actions = flat[-1].copy()
+    varies = np.flatnonzero((flat != flat[:1]).any(axis=0))
+    sub = flat[:, varies]
+    order = np.argsort(sub, axis=0, kind="stable")
+    ks = np.take_along_axis(sub, order, axis=0)
+    ws = weights[order]
+    run = np.cumsum(np.vstack([np.ones((1, ks.shape[1]), dtype=bool), ks[1:] != ks[:-1]]), axis=0) - 1
+    width = int(run[-1].max()) + 1 if varies.size else 1
+    cols = np.broadcast_to(np.arange(varies.size), ks.shape)
+    mix_th = np.ones((varies.size, width), dtype=np.int64)
+    mix_w = np.zeros((varies.size, width))
+    mix_th[cols, run] = ks
+    np.add.at(mix_w, (cols, run), ws)
+    actions[varies] = -(1 + np.arange(varies.size))
+    return SymmetricPolicy(actions.reshape(history.shape[1:]), mix_th, mix_w, rules, name)
+
+
+def symmetric_dynamics(
+    method: str = "fictitious_play",
+    *,
+    rules: Rules = Rules(players=3),
+    max_iter: int = 30,
+    damping: float = 0.5,
+    start: Any = 25,
+    engine: str = "auto",
+    progress: bool | None = None,
+) -> SymmetricDynamics:
+    """Best-response dynamics or fictitious play on the whole game (module Notes).
+
+    These are the obvious ways to look for a symmetric equilibrium; they are here to show
+    how they fare against backward induction (:func:`symmetric_equilibrium`).
+
+    Parameters
+    ----------
+    method : {"best_response", "damped", "fictitious_play"}
+    rules : Rules
+        One die, 2 to 5 players.
+    max_iter : int
+        Iterations (>= 1): exact best responses computed, besides the last evaluation. The
+        run never "converges" in the sense of a stopping rule, so no warning is raised.
+    damping : float
+        ``"damped"``: the weight of the new best response, in (0, 1).
+    start : int or HoldAt
+        The first policy, "hold at n" (default 25).
+    engine, progress
+        As for :func:`symmetric_best_response` (the bar counts iterations).
+
+    Returns
+    -------
+    SymmetricDynamics
+
+    Examples
+    --------
+    >>> run = symmetric_dynamics("best_response", rules=Rules(goal=8, players=3), max_iter=3, start=2)
+    >>> run.epsilon.shape, bool(run.epsilon[0] > 0.05), bool(abs(run.epsilon[-1]) < 1e-12)
+    ((4,), True, True)
+    """
+    check_choice("method", method, _DYNAMICS)
+    check_simultaneous_rules(rules)
+    if rules.players > 5:
+        raise ValueError(f"rules.players must be in 2..5 here, got {rules.players}")
+    max_iter = check_int("max_iter", max_iter, low=1)
+    check_choice("engine", engine, ENGINES)
+    if not isinstance(damping, (int, float)) or isinstance(damping, bool) or not 0 < damping < 1:
+        raise ValueError(f"damping must be a number in (0, 1), got {damping!r}")
+    check_progress(progress)
+    history = [_start_actions(start, rules)]
+    epsilon, largest = [], []
+    policy = SymmetricPolicy(history[0], np.ones((0, 1), dtype=np.int64), np.zeros((0, 1)), rules, "start")
+    with progress_bar(max_iter + 1, f"{method} dynamics", progress) as bar:
+        for t in range(max_iter + 1):
+            br = symmetric_best_response(policy, engine=engine, progress=False)
+            epsilon.append(br.exploitability)
+            largest.append(br.largest_gain)
+            bar.update(1)
+            if t == max_iter:
+                break
+            history.append(np.asarray(br.thresholds))
+            steps = len(history)
+            if method == "best_response":
+                weights = np.zeros(steps)
+                weights[-1] = 1.0
+            elif method == "damped":
+                weights = damping * (1 - damping) ** np.arange(steps - 1, -1, -1, dtype=float)
+                weights[0] = (1 - damping) ** (steps - 1)
+            else:
+                weights = np.ones(steps)
+            policy = _mixture(np.stack(history), weights, rules, f"{method}, iteration {t + 1}")
+    return SymmetricDynamics(
+        epsilon=np.array(epsilon),
+        largest_gain=np.array(largest),
+        policy=policy,
+        iterations=max_iter,
+        residual=float(epsilon[-1]),
+        method=method,
+        rules=rules,
+        damping=float(damping) if method == "damped" else (1.0 if method == "best_response" else 0.0),
+    )
