@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import math
 import os
+import pkgutil
 import stat
 
 import networkx as nx
@@ -27,6 +29,7 @@ from pigtheory.io import (
     save,
 )
 from pigtheory.length import TurnDistribution, game_length, single_player
+from pigtheory.play import sequential_best_response, stopping_best_response
 from pigtheory.published import PublishedTables, webapp_policies
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
 from pigtheory.sequential.policies import base_pace_race, pace_race, scoring_turns
@@ -41,6 +44,7 @@ from pigtheory.simultaneous import (
     SelfPlay,
     Stackelberg,
     best_response,
+    chunked_best_response,
     cycle_nash,
     equilibrium,
     hold_at_sweep,
@@ -48,11 +52,15 @@ from pigtheory.simultaneous import (
     reduced_best_response,
     self_play,
     stackelberg,
+    symmetric_best_response,
+    symmetric_dynamics,
+    symmetric_equilibrium,
 )
 from pigtheory.simultaneous.best_response import StoppingSolution
 from pigtheory.simultaneous.grid import HoldAtGrid, cached_hold_at_grid, hold_at_grid
 from pigtheory.simultaneous.stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
 from pigtheory.stopping import RandomStoppingRule, StoppingRule
+from pigtheory.sweeps import hold_at_table
 
 
 def _quietly(make):
@@ -68,8 +76,9 @@ CYCLE = Rules(goal=44)  # the smallest goal whose self-play cycles and whose equ
 
 
 @pytest.fixture(scope="module")
-def objects() -> dict[str, object]:
+def objects(tmp_path_factory) -> dict[str, object]:
     """One instance of every result and policy type, on small goals."""
+    tmp_store = tmp_path_factory.mktemp("store")
     sp = self_play(rules=CYCLE, progress=False)
     rng = np.random.default_rng(0)
     th = rng.integers(1, 4, size=(6, 6, 3))
@@ -115,6 +124,17 @@ def objects() -> dict[str, object]:
         "LimitAnalysis (stopping)": limit(n_max=12, rules=Rules(goal=10), strategies="stopping"),
         "StoppingRule": StoppingRule.from_policy(hold_at(3), Rules(goal=6)),
         "RandomStoppingRule": RandomStoppingRule(np.full((6, 6, 6), 0.25), "quarter"),
+        "SymmetricEquilibrium": symmetric_equilibrium(rules=Rules(goal=6, players=3)),
+        "SymmetricBestResponse": symmetric_best_response(
+            symmetric_equilibrium(rules=Rules(goal=5, players=3))
+        ),
+        "SymmetricDynamics": symmetric_dynamics(rules=Rules(goal=5, players=3), max_iter=3),
+        "ChunkedSolution": chunked_best_response(
+            [hold_at(3)] * 2, rules=Rules(goal=6, players=3), store=tmp_store / "chunked"
+        ),
+        "SweepTable": hold_at_table(goals=[6, 8], ns=[2, 3]),
+        "SequentialResponse": sequential_best_response(hold_at(3), rules=Rules(goal=8)),
+        "StoppingResponse": stopping_best_response(hold_at(3), rules=Rules(goal=8)),
     }
 
 
@@ -218,6 +238,8 @@ def test_every_result_type_is_covered(objects):
     }
     assert all(issubclass(cls, Result) for cls in results)
     # every Result subclass defined in the package is covered by the fixtures
+    for module in pkgutil.walk_packages(pigtheory.__path__, "pigtheory."):
+        importlib.import_module(module.name)
     seen = {type(obj) for obj in objects.values()}
     stack, defined = [Result], set()
     while stack:
