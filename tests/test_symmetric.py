@@ -139,6 +139,7 @@ def test_three_players_at_goal_100():
     assert eq.n_mixed > 0 and eq.n_pure + eq.n_mixed == eq.n_states == 171_700
     br = symmetric_best_response(eq)
     assert abs(br.exploitability) <= 1e-9
+    assert np.abs(br.profile_table - eq.table).max() <= 1e-12  # stored values are the profile's
     sim = play_simultaneous([eq.policy] * 3, rules, games=40_000, rng=3)
     assert np.all(np.abs(sim.wins - 1 / 3) <= 4 * sim.stderr)
 

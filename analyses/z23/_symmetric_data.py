@@ -22,7 +22,8 @@ from pigtheory.simultaneous import (
     symmetric_equilibrium,
 )
 
-VERSION = 1
+VERSION = 2
+DYNAMICS_VERSION = 1  # the dynamics do not use the stage solver
 GOAL = 100
 FOUR_PLAYER_GOALS = (20, 40, 60, 80, 100)
 CERTIFIED_FOUR_PLAYER_GOAL = 100  # the goal of the four-player global certificate
@@ -71,7 +72,7 @@ def dynamics(label: str) -> tuple[SymmetricDynamics, float]:
             "damping": damping,
             "max_iter": DYNAMICS_ITER,
             "start": 25,
-            "symmetric_version": VERSION,
+            "symmetric_version": DYNAMICS_VERSION,
         },
         lambda: symmetric_dynamics(method, rules=rules, max_iter=DYNAMICS_ITER, damping=damping, start=25),
         SymmetricDynamics,

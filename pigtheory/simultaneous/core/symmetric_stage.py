@@ -587,9 +587,11 @@ def _solve_mixed(
     for _ in range(_ENUM_ROUNDS):
         if _enumerate(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s):
             return 1
-        if not _refocus(R, cand, ncand, wts, s, tol):
-            break
+        grown = _refocus(R, cand, ncand, wts, s, tol)
+        # the candidates were reordered, perhaps grown: the tensors follow them
         _build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, bust, band, table, w)
+        if not grown:
+            break
     for r in range(R):  # fallback: fictitious play from a uniform mix of the candidates
         for j in range(wts.shape[1]):
             wts[r, j] = 1.0 / ncand[r] if j < ncand[r] else 0.0
@@ -609,9 +611,10 @@ def _solve_mixed(
     for _ in range(_ENUM_ROUNDS):
         if _enumerate(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s):
             break
-        if not _refocus(R, cand, ncand, wts, s, tol):
-            break
+        grown = _refocus(R, cand, ncand, wts, s, tol)
         _build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, bust, band, table, w)
+        if not grown:
+            break
     return 2
 
 
@@ -788,6 +791,24 @@ def solve_states(
             R, m, t, orole, cand, ncand, wts, g, binom, bust, band, table, tie_tol, tol, w, s, ten, nc, sup
         )
         best_w, best_th, best_val, best_gain = s[10], s[11], s[12], s[13]
+        # The values and certificates stored are those of the strategies stored, recomputed
+        # from fresh tensors on their supports (whatever path found them).
+        for r in range(R):
+            ncand[r] = 0
+            for j in range(MAX_CAND):
+                if best_w[r, j] > 0.0:
+                    cand[r, ncand[r]] = best_th[r, j]
+                    wts[r, ncand[r]] = best_w[r, j]
+                    ncand[r] += 1
+            for j in range(ncand[r], MAX_CAND):
+                wts[r, j] = 0.0
+        _build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, bust, band, table, w)
+        _evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, s[0], s[1], s[2], digits)
+        _certify(R, t, cand, ncand, wts, g, bust, s[0], s[1], s[2], tie_tol, vals, best_val, best_gain, s[9])
+        for r in range(R):
+            for j in range(MAX_CAND):
+                best_w[r, j] = wts[r, j] if j < ncand[r] else 0.0
+                best_th[r, j] = cand[r, j] if j < ncand[r] else 1
         counts[2] += 1
         if status == 2:
             counts[3] += 1
