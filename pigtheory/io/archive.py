@@ -1,0 +1,320 @@
+"""Result and policy archives: one ``.npz`` file holding the arrays and the metadata as JSON.
+
+Format
+------
+A result or a policy is saved as one ``.npz`` archive (numpy's zip of ``.npy`` members, so
+``numpy.load(path)`` opens it without pigtheory):
+
+* every numpy array of the object is a member named by where it sits: ``value``,
+  ``policy.thresholds`` (an array inside a nested policy), ``cycle.0`` (the first array of a
+  tuple), ...;
+* the member ``pigtheory.json`` is a 0-d string array holding the metadata as JSON::
+
+      {"format": "pigtheory", "format_version": 1, "pigtheory_version": "0.1.0",
+       "type": "Equilibrium", "module": "pigtheory.simultaneous.equilibrium",
+       "fields": {"value": {"$array": "value"}, "iterations": 199, "method": "exact",
+                  "rules": {"$object": "Rules", "module": "pigtheory.rules",
+                            "fields": {"goal": 100, "die_faces": 6, ...}}, ...}}
+
+  Scalars (int, float, str, bool, None; numpy scalars become Python numbers) are plain
+  JSON; everything else is tagged:
+  ``{"$array": member}``, ``{"$tuple": [...]}``, ``{"$dict": {...}}`` (string keys),
+  ``{"$float": "nan"}`` (non-finite floats, so the JSON stays strict),
+  ``{"$object": type, "module": ..., "fields": {...}}`` (the rules and nested policies:
+  any dataclass of the package) and ``{"$graph": "DiGraph", "nodes": [[node, attrs], ...],
+  "edges": [[u, v, attrs], ...], "graph": attrs}`` (networkx graphs as node and edge lists).
+
+Loading never unpickles (``allow_pickle=False``) and builds only dataclasses defined in
+pigtheory, through their constructors (which validate and make arrays read-only). A file
+that cannot be read, or holds another type than the one asked for, raises ``ValueError``
+naming the file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .atomic import atomic_write
+
+__all__ = ["FORMAT_VERSION", "META", "save_archive", "load_archive", "is_package_dataclass"]
+
+FORMAT_VERSION = 1
+"""Version of the archive layout; a file with a larger number is refused."""
+
+META = "pigtheory.json"
+"""Name of the archive member holding the metadata."""
+
+
+def save_archive(obj: Any, path: str | os.PathLike, *, compress: bool = True) -> Path:
+    """Save a result or a policy to ``path`` (see the module docstring for the format).
+
+    Parameters
+    ----------
+    obj : result or policy
+        Any dataclass of pigtheory whose fields are arrays, scalars, strings, tuples, lists,
+        dicts with string keys, rules, nested policies or networkx graphs.
+    path : path-like
+        Must end in ``.npz``.
+    compress : bool
+        Deflate the arrays.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    ValueError
+        ``path`` does not end in ``.npz``, or ``obj`` holds something the format cannot
+        store (named by its place in ``obj``).
+    """
+    path = Path(path)
+    if path.suffix != ".npz":
+        raise ValueError(f"path: pigtheory files end in .npz, got {str(path)!r}")
+    if not is_package_dataclass(type(obj)):
+        raise ValueError(f"obj: only pigtheory results and policies can be saved, got {type(obj).__name__}")
+    arrays: dict[str, np.ndarray] = {}
+    encoded = _encode(obj, "", arrays)
+    from .. import __version__
+
+    meta = {
+        "format": "pigtheory",
+        "format_version": FORMAT_VERSION,
+        "pigtheory_version": __version__,
+        "type": encoded["$object"],
+        "module": encoded["module"],
+        "fields": encoded["fields"],
+    }
+    members = {META: np.array(json.dumps(meta, allow_nan=False))}
+    members.update(arrays)
+    writer = np.savez_compressed if compress else np.savez
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            writer(f, **members)  # type: ignore[arg-type]
+
+    return atomic_write(path, write)
+
+
+def is_package_dataclass(cls: type) -> bool:
+    return dataclasses.is_dataclass(cls) and cls.__module__.split(".")[0] == "pigtheory"
+
+
+def _is_graph(obj: Any) -> bool:
+    return type(obj).__module__.startswith("networkx.") and hasattr(obj, "is_directed")
+
+
+def _member(key: str, arrays: dict[str, np.ndarray]) -> str:
+    """An unused member name for the array at ``key``."""
+    name, n = key or "array", 0
+    while name in arrays or name == META:
+        n += 1
+        name = f"{key}#{n}"
+    return name
+
+
+def _encode(obj: Any, key: str, arrays: dict[str, np.ndarray]) -> Any:
+    """JSON form of ``obj``; its arrays go into ``arrays`` under names derived from ``key``."""
+    where = key or "obj"
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        x = float(obj)
+        return x if math.isfinite(x) else {"$float": repr(x)}
+    if isinstance(obj, np.ndarray):
+        if obj.dtype.hasobject:
+            raise ValueError(f"{where}: an array of Python objects cannot be saved (it would need pickle)")
+        name = _member(key, arrays)
+        arrays[name] = obj
+        return {"$array": name}
+    prefix = f"{key}." if key else ""
+    if isinstance(obj, tuple):
+        return {"$tuple": [_encode(v, f"{prefix}{i}", arrays) for i, v in enumerate(obj)]}
+    if isinstance(obj, list):
+        return [_encode(v, f"{prefix}{i}", arrays) for i, v in enumerate(obj)]
+    if isinstance(obj, dict):
+        if not all(isinstance(k, str) for k in obj):
+            raise ValueError(f"{where}: only dicts with string keys can be saved")
+        return {"$dict": {k: _encode(v, f"{prefix}{k}", arrays) for k, v in obj.items()}}
+    if is_package_dataclass(type(obj)):
+        fields = {
+            f.name: _encode(getattr(obj, f.name), f"{prefix}{f.name}", arrays)
+            for f in dataclasses.fields(obj)
+            if f.init
+        }
+        return {"$object": type(obj).__qualname__, "module": type(obj).__module__, "fields": fields}
+    if _is_graph(obj):
+        if obj.is_multigraph():
+            raise ValueError(f"{where}: multigraphs cannot be saved")
+        return {
+            "$graph": "DiGraph" if obj.is_directed() else "Graph",
+            "graph": _encode(dict(obj.graph), f"{prefix}graph", arrays),
+            "nodes": [
+                [
+                    _encode(n, f"{prefix}nodes.{i}", arrays),
+                    _encode(dict(a), f"{prefix}nodes.{i}.attrs", arrays),
+                ]
+                for i, (n, a) in enumerate(obj.nodes(data=True))
+            ],
+            "edges": [
+                [
+                    _encode(u, f"{prefix}edges.{i}.u", arrays),
+                    _encode(v, f"{prefix}edges.{i}.v", arrays),
+                    _encode(dict(a), f"{prefix}edges.{i}.attrs", arrays),
+                ]
+                for i, (u, v, a) in enumerate(obj.edges(data=True))
+            ],
+        }
+    raise ValueError(f"{where}: cannot save a {type(obj).__name__}")
+
+
+def load_archive(path: str | os.PathLike, *, expected: type | None = None) -> Any:
+    """Read a result or a policy saved by :func:`save_archive`.
+
+    Parameters
+    ----------
+    path : path-like
+    expected : type, optional
+        Raise unless the file holds this type or a subclass of it.
+
+    Returns
+    -------
+    The object, of the type that was saved (arrays read-only).
+
+    Raises
+    ------
+    ValueError
+        The file is missing or unreadable, is not a pigtheory file, was written by a newer
+        file format, holds another type than ``expected``, or its fields do not fit the type;
+        the message names the file.
+    """
+    path = Path(path)
+    meta, arrays = _read(path)
+    cls = _resolve(meta.get("type"), meta.get("module"), path)
+    if expected is not None and not (isinstance(cls, type) and issubclass(cls, expected)):
+        raise ValueError(f"{path}: holds {meta.get('type')}, expected {expected.__name__}")
+    top = {"$object": meta["type"], "module": meta.get("module"), "fields": meta.get("fields")}
+    try:
+        return _decode(top, arrays, path)
+    except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+        raise ValueError(f"{path}: damaged metadata ({type(exc).__name__}: {exc})") from None
+
+
+def _read(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file (expected a pigtheory .npz file)")
+    _check_unpacked_size(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if not hasattr(data, "files"):
+                raise ValueError("a single .npy array, not an .npz archive")
+            if META not in data.files:
+                raise ValueError(f"no {META!r} member (a plain numpy archive?)")
+            arrays = {k: data[k] for k in data.files if k != META}
+            meta = json.loads(str(data[META][()]))
+    except Exception as exc:
+        raise ValueError(f"{path}: not a readable pigtheory file ({exc})") from exc
+    if not isinstance(meta, dict) or meta.get("format") != "pigtheory":
+        raise ValueError(f"{path}: not a pigtheory file (its metadata has no format 'pigtheory')")
+    version = meta.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise ValueError(
+            f"{path}: file format version {version!r}; this pigtheory reads versions up to {FORMAT_VERSION}"
+        )
+    return meta, arrays
+
+
+def _check_unpacked_size(path: Path) -> None:
+    """Refuse an archive whose members would not fit in memory once decompressed."""
+    import zipfile
+
+    from ..guard import check_file_size
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            total = sum(info.file_size for info in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # not a zip: np.load below says what it is
+    check_file_size(path, total, factor=1.0)
+
+
+def _resolve(name: Any, module: Any, path: Path) -> type:
+    """The pigtheory dataclass called ``name`` in ``module`` (only pigtheory modules load)."""
+    if not isinstance(name, str) or not isinstance(module, str):
+        raise ValueError(f"{path}: the metadata names no type")
+    if module.split(".")[0] != "pigtheory":
+        raise ValueError(f"{path}: type {module}.{name} is not part of pigtheory")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in name.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        raise ValueError(
+            f"{path}: unknown type {module}.{name} (saved by another pigtheory version?)"
+        ) from None
+    if not (isinstance(obj, type) and is_package_dataclass(obj)):
+        raise ValueError(f"{path}: {module}.{name} is not a pigtheory result or policy")
+    return obj
+
+
+def _decode(node: Any, arrays: dict[str, np.ndarray], path: Path) -> Any:
+    if isinstance(node, list):
+        return [_decode(v, arrays, path) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if "$array" in node:
+        try:
+            return arrays[node["$array"]]
+        except KeyError:
+            raise ValueError(f"{path}: member {node['$array']!r} is missing") from None
+    if "$tuple" in node:
+        return tuple(_decode(v, arrays, path) for v in node["$tuple"])
+    if "$dict" in node:
+        return {k: _decode(v, arrays, path) for k, v in node["$dict"].items()}
+    if "$float" in node:
+        return float(node["$float"])
+    if "$object" in node:
+        cls = _resolve(node["$object"], node.get("module"), path)
+        raw = node.get("fields")
+        if not isinstance(raw, dict):
+            raise ValueError(f"{path}: a {cls.__name__} without fields")
+        fields = {k: _decode(v, arrays, path) for k, v in raw.items()}
+        wanted = sorted(f.name for f in dataclasses.fields(cls) if f.init)
+        try:
+            return cls(**fields)
+        except TypeError:
+            raise ValueError(
+                f"{path}: a {cls.__name__} has fields {wanted}, the file has {sorted(fields)}"
+            ) from None
+        except ValueError as exc:
+            raise ValueError(f"{path}: the stored {cls.__name__} is not valid ({exc})") from exc
+    if "$graph" in node:
+        return _graph(node, arrays, path)
+    raise ValueError(f"{path}: unknown entry {sorted(node)} in the metadata")
+
+
+def _graph(node: dict, arrays: dict[str, np.ndarray], path: Path) -> Any:
+    import networkx as nx  # late: only self-play results hold graphs
+
+    kinds = {"Graph": nx.Graph, "DiGraph": nx.DiGraph}
+    if node["$graph"] not in kinds:
+        raise ValueError(f"{path}: unknown graph kind {node['$graph']!r}")
+    graph = kinds[node["$graph"]]()
+    graph.graph.update(_decode(node.get("graph", {"$dict": {}}), arrays, path))
+    for n, attrs in node["nodes"]:
+        graph.add_node(_decode(n, arrays, path), **_decode(attrs, arrays, path))
+    for u, v, attrs in node["edges"]:
+        graph.add_edge(_decode(u, arrays, path), _decode(v, arrays, path), **_decode(attrs, arrays, path))
+    return graph
