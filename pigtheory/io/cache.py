@@ -5,7 +5,8 @@ in the folder :func:`resolve_cache_dir` picks: the ``cache_dir`` argument of the
 function, else ``$PIGTHEORY_CACHE_DIR`` (read at every call), else the user's cache folder
 (``platformdirs.user_cache_dir("pigtheory")``), never the working directory.
 ``PIGTHEORY_NO_CACHE=1`` (read at every call) recomputes and overwrites every entry. An entry
-that cannot be loaded (damaged, or written for fields that have since changed) is recomputed.
+that cannot be loaded (damaged, or written for fields that have since changed) is recomputed;
+a folder that cannot be written (read-only, full) warns and returns the result uncached.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -119,7 +121,10 @@ def cached(
         except ValueError:
             pass  # damaged or stale (fields changed): solve again and replace it
     result = compute()
-    save(result, path)
+    try:
+        save(result, path)
+    except OSError as exc:  # a read-only or full cache folder costs a recomputation, not the result
+        warnings.warn(f"cache: could not write {path} ({exc}); the result is not cached", stacklevel=2)
     return result
 
 
@@ -145,5 +150,8 @@ def cached_arrays(
         with open(tmp, "wb") as f:
             np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
 
-    atomic_write(path, write)
+    try:
+        atomic_write(path, write)
+    except OSError as exc:
+        warnings.warn(f"cache: could not write {path} ({exc}); the arrays are not cached", stacklevel=2)
     return arrays
