@@ -51,9 +51,11 @@ question this answers exactly).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, equilibrium_estimate
 from ..policies import MixedPolicy
 from ..results import Result, freeze
 from ..rules import Rules
@@ -110,7 +112,9 @@ class Equilibrium(Result):
         return {int(k): float(p) for k, p in zip(th, w, strict=True) if p > 0}
 
 
-def equilibrium(*, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50) -> Equilibrium:
+def equilibrium(
+    *, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 50, max_memory: Any = None
+) -> Equilibrium:
     """Exact equilibrium (value and optimal mixed strategies) of two-player simultaneous Pig.
 
     Parameters
@@ -122,6 +126,9 @@ def equilibrium(*, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 5
         LP round (the gap actually reached is reported as ``residual``).
     max_iter : int
         LP rounds per mixed state at most.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -133,6 +140,7 @@ def equilibrium(*, rules: Rules = Rules(), tol: float = 1e-13, max_iter: int = 5
     >>> round(float(eq.value[0, 0]), 12), eq.residual < 1e-12
     (0.5, True)
     """
+    check_memory(equilibrium_estimate(rules), max_memory)
     check_simultaneous_rules(rules, players=2)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)

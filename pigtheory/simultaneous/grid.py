@@ -24,9 +24,11 @@ import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, grid_estimate
 from ..io import cached
 from ..policies import hold_at
 from ..results import Result
@@ -78,6 +80,8 @@ def hold_at_grid(
     rules: Rules = Rules(players=3),  # noqa: B008 (frozen)
     workers: int = 2,
     progress: bool | None = None,
+    *,
+    max_memory: Any = None,
 ) -> HoldAtGrid:
     """Solve the best response to every pair of "hold at n" opponents, n in ``ns``.
 
@@ -91,6 +95,9 @@ def hold_at_grid(
         Processes (``1``: solve in this process).
     progress : bool, optional
         Show a bar on stderr; default when stderr is a terminal.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -102,6 +109,7 @@ def hold_at_grid(
     >>> bool(grid.value[0, 1] == grid.value[1, 0])
     True
     """
+    check_memory(grid_estimate(rules, workers=workers), max_memory)
     ns_arr = np.array(sorted(set(int(n) for n in ns)), dtype=np.int64)
     if ns_arr.size == 0 or ns_arr[0] < 1:
         raise ValueError(f"ns must be non-empty thresholds >= 1, got {list(ns_arr)}")

@@ -37,9 +37,11 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), section "Infinite number of p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, limit_estimate
 from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
@@ -93,7 +95,7 @@ class LimitAnalysis(Solution):
         return n - 2
 
 
-def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
+def limit(n_max: int = 200, *, rules: Rules = Rules(), max_memory: Any = None) -> LimitAnalysis:
     """Is "everybody holds at the goal" an equilibrium of n-player simultaneous Pig?
 
     Parameters
@@ -102,6 +104,9 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
         Largest number of players, ``>= 2``; every n in ``2 .. n_max`` is solved.
     rules : Rules
         The die and the goal (``rules.players`` is ignored: n varies).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -121,6 +126,7 @@ def limit(n_max: int = 200, *, rules: Rules = Rules()) -> LimitAnalysis:
     >>> bool(res.deviation_value[res.row(3)] > 1 / 3)
     True
     """
+    check_memory(limit_estimate(rules, n_max=n_max), max_memory)
     n_max = check_int("n_max", n_max, low=2)
     check_simultaneous_rules(rules)
     g = rules.goal

@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import best_response_estimate, check_memory
 from ..policies import MixedPolicy
 from ..results import Result
 from ..rules import Rules
@@ -200,7 +201,9 @@ def is_equilibrium(a: np.ndarray, row: np.ndarray, col: np.ndarray, tol: float =
     return _best_response_gain(np.asarray(a, float), np.asarray(row, float), np.asarray(col, float)) <= tol
 
 
-def exploitability(policy: Any, *, rules: Rules = Rules(), engine: str = "auto") -> float:
+def exploitability(
+    policy: Any, *, rules: Rules = Rules(), engine: str = "auto", max_memory: Any = None
+) -> float:
     """How much a best response gains against ``policy``: its win probability from (0, 0)
     minus 1/2 (the value of the symmetric game).
 
@@ -211,6 +214,9 @@ def exploitability(policy: Any, *, rules: Rules = Rules(), engine: str = "auto")
         :class:`~pigtheory.simultaneous.Equilibrium`).
     rules : Rules
         Two players, one die.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -222,5 +228,6 @@ def exploitability(policy: Any, *, rules: Rules = Rules(), engine: str = "auto")
     >>> round(exploitability(hold_at(25)), 4)
     0.0231
     """
+    check_memory(best_response_estimate(rules), max_memory)
     check_simultaneous_rules(rules, players=2)
     return float(best_response(policy, rules=rules, engine=engine).value[0, 0] - 0.5)

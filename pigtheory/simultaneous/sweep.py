@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, sweep_estimate
 from ..policies import hold_at
 from ..progress import track
 from ..results import Result
@@ -60,7 +62,12 @@ class HoldAtSweep(Result):
 
 
 def hold_at_sweep(
-    ns: Iterable[int], *, rules: Rules = Rules(), engine: str = "auto", progress: bool | None = None
+    ns: Iterable[int],
+    *,
+    rules: Rules = Rules(),
+    engine: str = "auto",
+    progress: bool | None = None,
+    max_memory: Any = None,
 ) -> HoldAtSweep:
     """Value at (0, 0) of the exact best response to ``hold_at(n)`` for every n in ``ns``.
 
@@ -72,6 +79,9 @@ def hold_at_sweep(
         Two players, one die.
     progress : bool, optional
         Progress bar on stderr (default: when stderr is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -90,6 +100,7 @@ def hold_at_sweep(
     >>> sw.best_n in sw.ns, bool(sw.values.min() == sw.value(sw.best_n))
     (True, True)
     """
+    check_memory(sweep_estimate(rules), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
