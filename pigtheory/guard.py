@@ -12,7 +12,8 @@ Estimates
 An estimate counts the arrays a solve allocates that grow with the problem: the value and
 policy arrays of its result and the largest working arrays alive with them, in bytes, from
 the shapes the solver uses (``g`` the goal, ``n`` the players, ``S = (g + 1) ** n`` the states).
-It does not count the interpreter, the libraries or compiled code (a constant 100-300 MB).
+It does not count the interpreter, the libraries or compiled code (a constant 100-300 MB);
+every estimate adds 4 MiB for the small tables that do not grow with the problem.
 The constants were measured on goals 50..800 (``benchmarks/bench_guard.py`` prints estimate
 against measured peak; estimates are kept above the measurements).
 
@@ -75,6 +76,8 @@ __all__ = [
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
 _SIZE = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMGTP]?)(?:I?B)?\s*", re.IGNORECASE)
 _FALLBACK = 8 * 2**30
+_BASE = 4 * 2**20
+"""Bytes every estimate adds for the tables that do not grow with the goal (X_k, kernels)."""
 
 
 class MemoryLimitError(ValueError):
@@ -230,13 +233,13 @@ def best_response_estimate(rules: Any, *, method: str = "exact") -> Estimate | N
     states = (g + 1) ** n
     if n == 2:
         # value, policy, the X_k band tables and one score level's action values
-        need = 24 * states + 120 * g * g
+        need = 24 * states + 120 * g * g + _BASE
     else:
         # the full value and policy, the expansion's index arrays (n - 1 per state) and the
         # reduced solution it expands
-        need = 8 * states * (n + 3) + 16 * g * comb(g + n - 2, n - 1)
+        need = 8 * states * (n + 3) + 16 * g * comb(g + n - 2, n - 1) + _BASE
     if method == "value_iteration":  # the sweeps hold every state's action values at once
-        need += 32 * states * g
+        need += 40 * states * g
     return Estimate(f"best response ({method}, {_players(rules)})", states, need, _FEWER)
 
 
@@ -246,7 +249,8 @@ def win_probability_estimate(rules: Any) -> Estimate | None:
         return None
     g, n = rules.goal, rules.players
     states = (g + 1) ** n
-    return Estimate(f"win probabilities ({_players(rules)})", states, 24 * states + 8 * n * g**n, _FEWER)
+    need = 48 * states + 8 * n * g**n + _BASE
+    return Estimate(f"win probabilities ({_players(rules)})", states, need, _FEWER)
 
 
 def equilibrium_estimate(rules: Any) -> Estimate | None:
@@ -256,7 +260,7 @@ def equilibrium_estimate(rules: Any) -> Estimate | None:
         return None
     g = rules.goal
     states = (g + 1) ** 2
-    return Estimate(f"equilibrium (goal {g})", states, 240 * states + 64 * g * g, "lower the goal")
+    return Estimate(f"equilibrium (goal {g})", states, 320 * states + 64 * g * g + _BASE, "lower the goal")
 
 
 def stackelberg_estimate(rules: Any, *, method: str = "exact") -> Estimate | None:
@@ -266,7 +270,8 @@ def stackelberg_estimate(rules: Any, *, method: str = "exact") -> Estimate | Non
         return None
     g = rules.goal
     states = (g + 1) ** 2
-    return Estimate(f"Stackelberg ({method}, goal {g})", states, 120 * states + 40 * g**3, "lower the goal")
+    need = 120 * states + 48 * g**3 + _BASE
+    return Estimate(f"Stackelberg ({method}, goal {g})", states, need, "lower the goal")
 
 
 def self_play_estimate(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
@@ -278,7 +283,7 @@ def self_play_estimate(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
     return Estimate(
         f"self-play (goal {g}, up to {max_iter} sweeps)",
         states,
-        (24 * max_iter + 300) * states + 4 * 2**20,
+        (24 * max_iter + 300) * states + 48 * g**3 + _BASE,
         "lower the goal or max_iter",
     )
 
@@ -293,7 +298,7 @@ def limit_estimate(rules: Any, *, n_max: Any) -> Estimate | None:
     return Estimate(
         f"limit (n = 2..{n_max}, goal {g})",
         rows * g,
-        rows * (g + 1) * (40 + 16 * width),
+        rows * (g + 1) * (40 + 16 * width) + _BASE,
         "lower n_max or the goal",
     )
 
@@ -315,7 +320,7 @@ def reduced_estimate(rules: Any, *, opponents: Any = None, symmetric: Any = None
             symmetric = False
     cols = comb(g + m, m) if symmetric else (g + 1) ** m
     states = (g + 1) * cols
-    return Estimate(f"reduced best response ({_players(rules)})", states, 64 * states + 4 * 2**20, _FEWER)
+    return Estimate(f"reduced best response ({_players(rules)})", states, 64 * states + _BASE, _FEWER)
 
 
 def sweep_estimate(rules: Any) -> Estimate | None:
@@ -343,7 +348,9 @@ def sequential_estimate(rules: Any) -> Estimate | None:
     g = rules.goal
     states = g**3 * (2 if rules.double_trouble else 1)
     per = 12 if rules.dice == 1 else 40
-    return Estimate(f"sequential solve ({rules})", states, per * states + 64 * g * g, "lower the goal")
+    return Estimate(
+        f"sequential solve ({rules})", states, per * states + 64 * g * g + _BASE, "lower the goal"
+    )
 
 
 def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
@@ -354,7 +361,7 @@ def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
     g = rules.goal
     counters = sum(p.t if isinstance(getattr(p, "t", None), int) else 1 for p in policies) or 2
     states = counters * g**3
-    return Estimate(f"policy comparison ({rules})", states, 20 * states, "lower the goal")
+    return Estimate(f"policy comparison ({rules})", states, 20 * states + _BASE, "lower the goal")
 
 
 def game_length_estimate(rules: Any) -> Estimate | None:
@@ -362,7 +369,7 @@ def game_length_estimate(rules: Any) -> Estimate | None:
     if not _rules_ok(rules):
         return None
     g = rules.goal
-    return Estimate(f"game length ({rules})", g**3, 40 * g**3, "lower the goal")
+    return Estimate(f"game length ({rules})", g**3, 40 * g**3 + _BASE, "lower the goal")
 
 
 def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate | None:
@@ -373,7 +380,7 @@ def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate |
     return Estimate(
         f"simulation ({games:,} games, {rules.players} players)",
         games * n,
-        64 * games * n,
+        64 * games * n + _BASE,
         "simulate fewer games",
     )
 
@@ -384,4 +391,4 @@ def turn_total_estimate(k: Any, *, exact: bool = False) -> Estimate | None:
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         return None
     per = 64 + k // 3 if exact else 80
-    return Estimate(f"turn total X_{k}", k, per * k, "lower k")
+    return Estimate(f"turn total X_{k}", k, per * k + _BASE, "lower k")

@@ -55,6 +55,10 @@ class PolicyKind:
         Names of the array axes after the state axes (CSV columns): ``("turn_total",)``.
     sequential : bool
         A policy of sequential (turn-taking) Pig.
+    check : str
+        How a policy of this kind is checked against rules: ``"mixture"``
+        (:func:`pigtheory.as_mixture`), ``"roll"`` (:func:`pigtheory.sequential.policies.roll_tables`),
+        ``"stopping"`` (the shape ``state + (goal,)``) or ``"none"``.
     """
 
     name: str
@@ -63,6 +67,7 @@ class PolicyKind:
     params: tuple[str, ...] = ()
     extra_axes: tuple[str, ...] = ()
     sequential: bool = False
+    check: str = "none"
 
     @property
     def is_table(self) -> bool:
@@ -81,27 +86,55 @@ def register_kind(kind: PolicyKind) -> PolicyKind:
 
 
 for _kind in (
-    PolicyKind("hold_at", "pigtheory.policies:HoldAt", params=("n",)),
-    PolicyKind("threshold_table", "pigtheory.policies:ThresholdTable", (("table", "int"),), ("clip",)),
-    PolicyKind("mixed", "pigtheory.policies:MixedPolicy", (("thresholds", "int"), ("weights", "float"))),
-    PolicyKind("stopping_rule", "pigtheory.policies:StoppingRule", (("roll", "bool"),), (), ("turn_total",)),
+    PolicyKind("hold_at", "pigtheory.policies:HoldAt", params=("n",), check="mixture"),
+    PolicyKind(
+        "threshold_table",
+        "pigtheory.policies:ThresholdTable",
+        (("table", "int"),),
+        ("clip",),
+        check="mixture",
+    ),
+    PolicyKind(
+        "mixed",
+        "pigtheory.policies:MixedPolicy",
+        (("thresholds", "int"), ("weights", "float")),
+        check="mixture",
+    ),
+    PolicyKind(
+        "stopping_rule",
+        "pigtheory.policies:StoppingRule",
+        (("roll", "bool"),),
+        extra_axes=("turn_total",),
+        check="stopping",
+    ),
     PolicyKind(
         "roll_table",
         "pigtheory.sequential.policies:RollTable",
         (("roll", "bool"),),
-        (),
-        ("turn_total", "forced"),
+        extra_axes=("turn_total", "forced"),
         sequential=True,
+        check="roll",
     ),
-    PolicyKind("scoring_turns", "pigtheory.sequential.policies:ScoringTurns", params=("t",), sequential=True),
+    PolicyKind(
+        "scoring_turns",
+        "pigtheory.sequential.policies:ScoringTurns",
+        params=("t",),
+        sequential=True,
+        check="roll",
+    ),
     PolicyKind(
         "base_pace_race",
         "pigtheory.sequential.policies:BasePaceRace",
         params=("b", "p", "e"),
         sequential=True,
+        check="roll",
     ),
     PolicyKind(
-        "pace_race", "pigtheory.sequential.policies:PaceRace", params=("c", "d", "e"), sequential=True
+        "pace_race",
+        "pigtheory.sequential.policies:PaceRace",
+        params=("c", "d", "e"),
+        sequential=True,
+        check="roll",
     ),
 ):
     register_kind(_kind)

@@ -135,7 +135,7 @@ def _wrap_table(table: np.ndarray, name: str) -> Any:
 
 def _validate(policy: Any, kind: PolicyKind, rules: Rules) -> None:
     """Raise ``ValueError`` unless ``policy`` is a valid policy of ``kind`` under ``rules``."""
-    if kind.sequential:
+    if kind.check == "roll":
         from ..sequential.policies import roll_tables
 
         if rules.players != 2:
@@ -143,14 +143,23 @@ def _validate(policy: Any, kind: PolicyKind, rules: Rules) -> None:
                 f"a {kind.name} policy is for two-player sequential Pig, not {rules.players} players"
             )
         roll_tables(policy, rules)
-    elif kind.name == "stopping_rule":
+    elif kind.check == "stopping":
         shape = (rules.goal,) * rules.players + (rules.goal,)
         if policy.roll.shape not in (shape, (rules.goal, rules.goal)):
             raise ValueError(f"a stopping rule for these rules has shape {shape}, got {policy.roll.shape}")
-    else:
+    elif kind.check == "mixture":
         from ..policies import as_mixture
 
         as_mixture(policy, rules)
+
+
+def _check_weights(policy: Any, kind: PolicyKind) -> None:
+    """A mixed policy's weights are a distribution at every state, whatever the rules."""
+    if kind.name != "mixed":
+        return
+    w = np.asarray(policy.weights, dtype=float)
+    if w.ndim < 2 or (w < 0).any() or not np.allclose(w.sum(axis=-1), 1.0, rtol=0, atol=1e-9):
+        raise ValueError("weights: a mixed policy's weights must be >= 0 and sum to 1 at every state")
 
 
 def _fields(policy: Any, kind: PolicyKind) -> tuple[dict[str, np.ndarray], dict[str, Any], str | None]:
@@ -393,9 +402,11 @@ def read_policy_file(
         raise ValueError(f"{path}: a policy for {file_rules}, but the rules here are {rules}")
     kind_obj = kind_of(policy)
     check = rules or file_rules or _implied_rules(policy, kind_obj)
-    if kind_obj is not None and check is not None:
+    if kind_obj is not None:
         try:
-            _validate(policy, kind_obj, check)
+            _check_weights(policy, kind_obj)
+            if check is not None:
+                _validate(policy, kind_obj, check)
         except ValueError as exc:
             raise ValueError(f"{path}: {exc}") from None
     return policy, file_rules
@@ -407,7 +418,7 @@ def _implied_rules(policy: Any, kind: PolicyKind | None) -> Rules | None:
     if kind is None or not kind.is_table:
         return None
     first = np.asarray(getattr(policy, kind.arrays[0][0]))
-    state_dims = first.ndim - (1 if kind.name in ("mixed", "stopping_rule") else 0)
+    state_dims = first.ndim - (1 if kind.name == "mixed" or kind.check == "stopping" else 0)
     if state_dims < 1 or first.shape[0] < 1:
         return None
     if kind.sequential:
