@@ -239,7 +239,11 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
         _validate(policy, kind, rules)
     if path.suffix == ".json":
         text = _json_text(policy, kind, rules)
-        return atomic_write(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+
+        def write_json(tmp: str) -> None:
+            Path(tmp).write_text(text, encoding="utf-8")
+
+        return atomic_write(path, write_json)
     policy, kind = _as_table(policy, kind, rules, path)
     arrays, params, name = _fields(policy, kind)
     if path.suffix == ".npy":
@@ -593,8 +597,8 @@ def _read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
     if kind.name == "mixed":
         arrays = _csv_mixed(path, idx, data[:, len(axes)], data[:, len(axes) + 1], axes)
     else:
-        (key, typ), value = kind.arrays[0], data[:, len(axes)]
-        arrays = {key: _csv_dense(path, idx, value, typ, axes, kind)}
+        key, typ = kind.arrays[0]
+        arrays = {key: _csv_dense(path, idx, data[:, len(axes)], typ, axes, kind)}
     return _build(kind, arrays, params, name, path, f"kind {kind.name}"), rules
 
 
