@@ -390,3 +390,10 @@ def test_help_does_not_load_numpy_or_the_solvers():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_compare_reads_the_int8_roll_tables_of_pigtheory_0_1(capsys, tmp_path):
+    old = tmp_path / "old.npy"  # what `sequential --out` wrote before: 0/1 as int8
+    np.save(old, np.asarray(solve(rules=Rules(goal=10)).roll, dtype=np.int8))
+    status, out, _ = run(capsys, "compare", old, "optimal", "--goal", "10", "--json")
+    assert status == 0 and json.loads(out)["average"] == pytest.approx(0.5, abs=1e-12)

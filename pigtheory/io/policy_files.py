@@ -27,11 +27,15 @@ NumPy (``.npy``), plain tables: an int array is a threshold table, a bool array 
 Every error names the file and the line, column or field, and says what was expected.
 Nothing is unpickled, and a file that claims more data than it holds, or more than the
 memory limit (:mod:`pigtheory.guard`), is refused before anything is allocated.
+
+This module reads and writes through the format modules :mod:`~pigtheory.io.policy_json`,
+:mod:`~pigtheory.io.policy_csv` and :mod:`~pigtheory.io.policy_npy`, and checks every policy
+it reads against rules: the rules given, else those the file records, else the goal and the
+players a table's shape implies.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -40,7 +44,19 @@ import numpy as np
 
 from ..rules import Rules
 from .atomic import atomic_write
-from .kinds import KINDS, PolicyKind, has_name_field, kind_named, kind_of, policy_class
+from .kinds import KINDS, PolicyKind, kind_named, kind_of
+from .policy_common import (
+    POLICY_FORMAT,
+    POLICY_SUFFIXES,
+    POLICY_VERSION,
+    axis_names,
+    policy_fields,
+    rules_from_dict,
+    rules_to_dict,
+)
+from .policy_csv import read_csv, write_csv
+from .policy_json import json_text, read_json
+from .policy_npy import read_npy
 
 __all__ = [
     "POLICY_FORMAT",
@@ -54,52 +70,6 @@ __all__ = [
     "rules_from_dict",
     "axis_names",
 ]
-
-POLICY_FORMAT = "pigtheory-policy"
-POLICY_VERSION = 1
-POLICY_SUFFIXES = (".json", ".csv", ".npy")
-_VALUE_COLUMNS = ("threshold", "weight", "roll")
-
-
-# --- objects, kinds and rules -------------------------------------------------------------
-
-
-def rules_to_dict(rules: Rules) -> dict[str, Any]:
-    """Every field of ``rules`` as JSON values."""
-    out: dict[str, Any] = {f: getattr(rules, f) for f in rules.__dataclass_fields__}
-    if out["face_points"] is not None:
-        out["face_points"] = list(out["face_points"])
-    return out
-
-
-def rules_from_dict(data: Any, where: str) -> Rules | None:
-    """Rules from their JSON form (``None`` stays None); errors name ``where`` and the field."""
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise ValueError(f"{where}: expected an object of rules fields or null, got {_jtype(data)}")
-    fields = Rules.__dataclass_fields__
-    for key in data:
-        if key not in fields:
-            raise ValueError(f"{where}.{key}: unknown rules field (expected {', '.join(fields)})")
-    kw = dict(data)
-    if isinstance(kw.get("face_points"), list):
-        kw["face_points"] = tuple(kw["face_points"])
-    try:
-        return Rules(**kw)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"{where}: {exc}") from None
-
-
-def axis_names(ndim: int, extra: tuple[str, ...] = ()) -> list[str]:
-    """Column names of a table with ``ndim`` state axes (own score first), then ``extra``."""
-    if ndim == 1:
-        state = ["own"]
-    elif ndim == 2:
-        state = ["own", "other"]
-    else:
-        state = ["own"] + [f"other{n}" for n in range(1, ndim)]
-    return state + list(extra)
 
 
 def policy_of(obj: Any) -> Any:
@@ -162,17 +132,6 @@ def _check_weights(policy: Any, kind: PolicyKind) -> None:
         raise ValueError("weights: a mixed policy's weights must be >= 0 and sum to 1 at every state")
 
 
-def _fields(policy: Any, kind: PolicyKind) -> tuple[dict[str, np.ndarray], dict[str, Any], str | None]:
-    arrays = {a: np.asarray(getattr(policy, a)) for a, _ in kind.arrays}
-    params = {p: _plain(getattr(policy, p)) for p in kind.params}
-    name = getattr(policy, "name", None) if has_name_field(type(policy)) else None
-    return arrays, params, name
-
-
-def _plain(x: Any) -> Any:
-    return x.item() if isinstance(x, np.generic) else x
-
-
 def _as_table(policy: Any, kind: PolicyKind, rules: Rules | None, path: Path) -> tuple[Any, PolicyKind]:
     """A policy defined by parameters, as the table it plays under ``rules`` (CSV and .npy)."""
     if kind.is_table:
@@ -189,9 +148,6 @@ def _as_table(policy: Any, kind: PolicyKind, rules: Rules | None, path: Path) ->
     from ..policies import ThresholdTable
 
     return ThresholdTable(policy.table(rules), name=str(policy)), KINDS["threshold_table"]
-
-
-# --- writing ------------------------------------------------------------------------------
 
 
 def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = None) -> Path:
@@ -238,14 +194,14 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
     if rules is not None:
         _validate(policy, kind, rules)
     if path.suffix == ".json":
-        text = _json_text(policy, kind, rules)
+        text = json_text(policy, kind, rules)
 
         def write_json(tmp: str) -> None:
             Path(tmp).write_text(text, encoding="utf-8")
 
         return atomic_write(path, write_json)
     policy, kind = _as_table(policy, kind, rules, path)
-    arrays, params, name = _fields(policy, kind)
+    arrays, params, name = policy_fields(policy, kind)
     if path.suffix == ".npy":
         if len(arrays) != 1:
             raise ValueError(
@@ -258,83 +214,7 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
                 np.save(f, table, allow_pickle=False)
 
         return atomic_write(path, save)
-    return atomic_write(path, lambda tmp: _write_csv(tmp, kind, arrays, params, name, rules))
-
-
-def _json_text(policy: Any, kind: PolicyKind, rules: Rules | None) -> str:
-    arrays, params, name = _fields(policy, kind)
-    head: dict[str, Any] = {
-        "format": POLICY_FORMAT,
-        "version": POLICY_VERSION,
-        "kind": kind.name,
-        "rules": None if rules is None else rules_to_dict(rules),
-    }
-    if name is not None:
-        head["name"] = name
-    if arrays:
-        first = next(iter(arrays.values()))
-        extra = ("component",) if kind.name == "mixed" else kind.extra_axes
-        n_state = first.ndim - (1 if kind.name == "mixed" else _extra_dims(kind, first))
-        head["axes"] = axis_names(n_state, extra[: first.ndim - n_state])
-    head["params"] = params
-    lines = ["{"] + [f" {json.dumps(k)}: {json.dumps(v, allow_nan=False)}," for k, v in head.items()]
-    lines.append(' "arrays": {')
-    for n, (key, arr) in enumerate(arrays.items()):
-        rows = arr.tolist()
-        if arr.ndim >= 2:  # one line per own score
-            body = "[" + ",\n   ".join(json.dumps(r, separators=(",", ":")) for r in rows) + "]"
-        else:
-            body = json.dumps(rows, separators=(",", ":"))
-        comma = "," if n < len(arrays) - 1 else ""
-        lines.append(f"  {json.dumps(key)}: {body}{comma}")
-    lines.append(" }")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def _extra_dims(kind: PolicyKind, arr: np.ndarray) -> int:
-    if kind.name == "roll_table":
-        return arr.ndim - 2  # own, other, then turn total (and forced)
-    return len(kind.extra_axes)
-
-
-def _write_csv(
-    tmp: str,
-    kind: PolicyKind,
-    arrays: dict[str, np.ndarray],
-    params: dict[str, Any],
-    name: str | None,
-    rules: Rules | None,
-) -> None:
-    head = [f"# pigtheory policy file, version {POLICY_VERSION}", f"# kind: {kind.name}"]
-    if rules is not None:
-        head.append(f"# rules: {json.dumps(rules_to_dict(rules))}")
-    if name is not None:
-        head.append(f"# name: {name}")
-    if params:
-        head.append(f"# params: {json.dumps(params)}")
-    if kind.name == "mixed":
-        th, w = np.broadcast_arrays(arrays["thresholds"], arrays["weights"])
-        idx = np.argwhere(w > 0)
-        cols = axis_names(th.ndim - 1) + ["threshold", "weight"]
-        lines = [
-            ",".join(str(int(i)) for i in row[:-1]) + f",{int(th[tuple(row)])},{float(w[tuple(row)])!r}"
-            for row in idx
-        ]
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write("\n".join(head + [",".join(cols)] + lines) + "\n")
-        return
-    ((key, arr),) = arrays.items()
-    extra = kind.extra_axes[: _extra_dims(kind, arr)]
-    cols = axis_names(arr.ndim - len(extra), extra) + ["threshold" if key == "table" else key]
-    idx = np.indices(arr.shape).reshape(arr.ndim, -1).T
-    data = np.column_stack([idx, arr.reshape(-1).astype(np.int64)])
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("\n".join(head + [",".join(cols)]) + "\n")
-        np.savetxt(f, data, fmt="%d", delimiter=",")
-
-
-# --- reading ------------------------------------------------------------------------------
+    return atomic_write(path, lambda tmp: write_csv(tmp, kind, arrays, params, name, rules))
 
 
 def read_policy(
@@ -394,12 +274,12 @@ def read_policy_file(
     size = path.stat().st_size
     if path.suffix == ".json":
         check_file_size(path, size, factor=40.0)  # Python lists of numbers: ~40 bytes a character
-        policy, file_rules = _read_json(path)
+        policy, file_rules = read_json(path)
     elif path.suffix == ".csv":
         check_file_size(path, size, factor=20.0)
-        policy, file_rules = _read_csv(path, kind)
+        policy, file_rules = read_csv(path, kind)
     else:
-        policy, file_rules = _read_npy(path, kind), None
+        policy, file_rules = read_npy(path, kind), None
     if expected is not None and not isinstance(policy, expected):
         raise ValueError(f"{path}: holds a {type(policy).__name__}, expected a {expected.__name__}")
     if rules is not None and file_rules is not None and file_rules != rules:
@@ -430,395 +310,3 @@ def _implied_rules(policy: Any, kind: PolicyKind | None) -> Rules | None:
     if kind.name == "mixed" and first.shape[0] == 1:  # broadcast over the own score
         return None
     return Rules(goal=first.shape[0], players=max(state_dims, 2))
-
-
-def _build(kind: PolicyKind, arrays: dict, params: dict, name: Any, path: Path, where: str) -> Any:
-    cls = policy_class(kind)
-    if cls is None:
-        raise ValueError(f"{path}: {where}: this pigtheory has no {kind.cls} for kind {kind.name!r}")
-    kw = {**arrays, **params}
-    if name is not None:
-        if not isinstance(name, str):
-            raise ValueError(f"{path}: field name: expected a string, got {_jtype(name)}")
-        if has_name_field(cls):
-            kw["name"] = name
-    try:
-        return cls(**kw)
-    except TypeError as exc:
-        raise ValueError(f"{path}: {where}: {exc}") from None
-    except ValueError as exc:
-        raise ValueError(f"{path}: {where}: {exc}") from None
-
-
-def _jtype(x: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(x), f"a number ({x!r})" if isinstance(x, (int, float)) else type(x).__name__
-    )
-
-
-# JSON
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _read_json(path: Path) -> tuple[Any, Rules | None]:
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}); expected a JSON policy file") from None
-    try:
-        doc = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: line {exc.lineno}, column {exc.colno}: invalid JSON ({exc.msg})") from None
-    except ValueError as exc:
-        raise ValueError(f"{path}: invalid JSON ({exc})") from None
-    except RecursionError:
-        raise ValueError(f"{path}: invalid JSON (nested too deeply)") from None
-    if not isinstance(doc, dict):
-        raise ValueError(f'{path}: expected a JSON object {{"kind": ..., ...}}, got {_jtype(doc)}')
-    fmt = doc.get("format", POLICY_FORMAT)
-    if fmt != POLICY_FORMAT:
-        raise ValueError(f"{path}: field format: expected {POLICY_FORMAT!r}, got {fmt!r}")
-    if "kind" not in doc:
-        known = ", ".join(sorted(KINDS))
-        raise ValueError(f"{path}: not a pigtheory policy file: no field 'kind' (expected one of {known})")
-    kind = kind_named(doc["kind"], f"{path}: field kind")
-    version = doc.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= POLICY_VERSION:
-        raise ValueError(
-            f"{path}: field version: expected an integer 1..{POLICY_VERSION} (this pigtheory's format), "
-            f"got {version!r}"
-        )
-    allowed = {"format", "version", "kind", "rules", "name", "axes", "params", "arrays"}
-    for key in doc:
-        if key not in allowed:
-            raise ValueError(f"{path}: unknown field {key!r} (expected {', '.join(sorted(allowed))})")
-    rules = rules_from_dict(doc.get("rules"), f"{path}: field rules")
-    params = doc.get("params", {})
-    if not isinstance(params, dict):
-        raise ValueError(f"{path}: field params: expected an object, got {_jtype(params)}")
-    for key, value in params.items():
-        if key not in kind.params:
-            raise ValueError(f"{path}: field params.{key}: a {kind.name} has parameters {list(kind.params)}")
-        if not isinstance(value, (int, bool)):
-            raise ValueError(f"{path}: field params.{key}: expected an integer, got {_jtype(value)}")
-    arrays_doc = doc.get("arrays", {})
-    if not isinstance(arrays_doc, dict):
-        raise ValueError(f"{path}: field arrays: expected an object, got {_jtype(arrays_doc)}")
-    arrays = {}
-    for key, typ in kind.arrays:
-        if key not in arrays_doc:
-            raise ValueError(
-                f"{path}: field arrays.{key} is missing (a {kind.name} needs {typ} array {key!r})"
-            )
-        arrays[key] = _json_array(arrays_doc[key], typ, f"{path}: field arrays.{key}")
-    for key in arrays_doc:
-        if key not in arrays:
-            raise ValueError(
-                f"{path}: field arrays.{key}: a {kind.name} has arrays {[a for a, _ in kind.arrays]}"
-            )
-    return _build(kind, arrays, params, doc.get("name"), path, f"kind {kind.name}"), rules
-
-
-def _json_array(data: Any, typ: str, where: str) -> np.ndarray:
-    if not isinstance(data, list) or not data:
-        raise ValueError(f"{where}: expected a non-empty (nested) list of {typ} values, got {_jtype(data)}")
-    try:
-        arr = np.asarray(data)
-    except (ValueError, TypeError):
-        raise ValueError(f"{where}: rows of different lengths (expected a rectangular array)") from None
-    if arr.dtype.kind not in "biuf" or arr.size == 0:
-        raise ValueError(f"{where}: expected {typ} values in nested lists of equal length")
-    leaves: Any = data
-    for _ in range(arr.ndim - 1):
-        leaves = [x for row in leaves for x in row]
-    types = set(map(type, leaves))
-    if typ == "bool":
-        if types == {bool}:
-            return arr
-        if types == {int} and np.isin(arr, (0, 1)).all():
-            return arr.astype(bool)
-        raise ValueError(f"{where}: expected true/false (or 0/1) values")
-    if bool in types:
-        raise ValueError(f"{where}: expected numbers, found true/false")
-    if not np.isfinite(arr).all():
-        raise ValueError(f"{where}: expected finite numbers")
-    if typ == "int":
-        if types != {int} and not np.array_equal(arr, np.round(arr)):
-            bad = arr.reshape(-1)[np.flatnonzero(arr.reshape(-1) != np.round(arr.reshape(-1)))[0]]
-            raise ValueError(f"{where}: expected integers, found {bad!r}")
-        if np.abs(arr).max() > 2**62:
-            raise ValueError(f"{where}: integers out of range")
-        return arr.astype(np.int64)
-    return arr.astype(float)
-
-
-# CSV
-
-
-def _read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}); expected a CSV policy file") from None
-    if "\x00" in text:
-        raise ValueError(f"{path}: a binary file, expected CSV text")
-    meta: dict[str, Any] = {}
-    rows: list[tuple[int, str]] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
-        if not s:
-            continue
-        if s.startswith("#"):
-            key, sep, value = s[1:].partition(":")
-            if sep and key.strip() in ("kind", "rules", "name", "params"):
-                meta[key.strip()] = (n, value.strip())
-            continue
-        rows.append((n, s))
-    if not rows:
-        raise ValueError(f"{path}: no data (expected a header such as 'own,other,threshold' and rows)")
-    first_line, header = rows[0]
-    if ";" in header and "," not in header:
-        raise ValueError(f"{path}: line {first_line}: columns separated by ';'; expected ','")
-    cells = [c.strip() for c in header.split(",")]
-    if _is_number(cells[0]):
-        return _read_bare_matrix(path, rows), _csv_rules(path, meta)
-    kind = _csv_kind(path, meta, cells, first_line, kind_hint)
-    rules = _csv_rules(path, meta)
-    params = _csv_params(path, meta)
-    name = meta["name"][1] if "name" in meta else None
-    data = _csv_numbers(path, rows[1:], cells, float_column="weight" if "weight" in cells else None)
-    axes = [c for c in cells if c not in _VALUE_COLUMNS]
-    idx = data[:, : len(axes)].astype(np.int64) if data.size else np.zeros((0, len(axes)), np.int64)
-    if kind.name == "mixed":
-        arrays = _csv_mixed(path, idx, data[:, len(axes)], data[:, len(axes) + 1], axes)
-    else:
-        key, typ = kind.arrays[0]
-        arrays = {key: _csv_dense(path, idx, data[:, len(axes)], typ, axes, kind)}
-    return _build(kind, arrays, params, name, path, f"kind {kind.name}"), rules
-
-
-def _is_number(s: str) -> bool:
-    try:
-        float(s)
-    except ValueError:
-        return False
-    return True
-
-
-def _csv_kind(path: Path, meta: dict, cells: list[str], line: int, kind_hint: str | None) -> PolicyKind:
-    known_axes = {"own", "other", "turn_total", "forced"}
-    for c in cells:
-        if (
-            c not in known_axes
-            and c not in _VALUE_COLUMNS
-            and not (c.startswith("other") and c[5:].isdigit())
-        ):
-            raise ValueError(
-                f"{path}: line {line}: unknown column {c!r} (expected axes own, other (or other1, "
-                "other2, ...), turn_total, forced, then threshold, threshold,weight or roll)"
-            )
-    values = tuple(c for c in cells if c in _VALUE_COLUMNS)
-    axes = [c for c in cells if c not in _VALUE_COLUMNS]
-    if cells[: len(axes)] != axes or not axes or axes[0] != "own":
-        raise ValueError(f"{path}: line {line}: the header lists the axes (own first), then the values")
-    if len(set(cells)) != len(cells):
-        raise ValueError(f"{path}: line {line}: a column appears twice")
-    by_values = {("threshold",): "threshold_table", ("threshold", "weight"): "mixed", ("roll",): None}
-    if values not in by_values:
-        raise ValueError(
-            f"{path}: line {line}: value columns {', '.join(values) or 'missing'}; expected threshold, "
-            "threshold,weight or roll"
-        )
-    if "kind" in meta:
-        n, name = meta["kind"]
-        kind = kind_named(name, f"{path}: line {n}")
-    else:
-        name = by_values[values] or kind_hint or "roll_table"
-        kind = KINDS[name]
-    want = {"threshold_table": ("threshold",), "mixed": ("threshold", "weight")}.get(kind.name, ("roll",))
-    if values != want or not kind.is_table:
-        raise ValueError(f"{path}: line {line}: a {kind.name} has value columns {','.join(want)}")
-    return kind
-
-
-def _csv_rules(path: Path, meta: dict) -> Rules | None:
-    if "rules" not in meta:
-        return None
-    n, text = meta["rules"]
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        raise ValueError(
-            f"{path}: line {n}: '# rules:' must be followed by a JSON object of rules fields"
-        ) from None
-    return rules_from_dict(data, f"{path}: line {n}: rules")
-
-
-def _csv_params(path: Path, meta: dict) -> dict:
-    if "params" not in meta:
-        return {}
-    n, text = meta["params"]
-    try:
-        data = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        data = None
-    if not isinstance(data, dict) or not all(isinstance(v, (int, bool)) for v in data.values()):
-        raise ValueError(f"{path}: line {n}: '# params:' must be followed by a JSON object of integers")
-    return data
-
-
-def _csv_numbers(
-    path: Path, rows: list[tuple[int, str]], cells: list[str], float_column: str | None
-) -> np.ndarray:
-    """The data rows as a float array (ints exact up to 2**53), with line-exact errors."""
-    width = len(cells)
-    split = [r.split(",") for _, r in rows]
-    for (n, _), parts in zip(rows, split, strict=True):
-        if len(parts) != width:
-            raise ValueError(f"{path}: line {n}: {len(parts)} values, expected {width} ({','.join(cells)})")
-    if not split:
-        raise ValueError(f"{path}: no data rows after the header")
-    try:
-        arr = np.array(split, dtype=float)
-    except ValueError:
-        arr = None
-    fcol = cells.index(float_column) if float_column else -1
-    if arr is not None and np.isfinite(arr).all():
-        ints = np.delete(arr, fcol, axis=1) if fcol >= 0 else arr
-        if np.array_equal(ints, np.round(ints)) and np.abs(ints).max() < 2**53:
-            return arr
-    for (n, _), parts in zip(rows, split, strict=True):  # find the first bad cell
-        for c, cell in enumerate(parts):
-            what = "a finite number" if c == fcol else "an integer"
-            try:
-                x = float(cell)
-            except ValueError:
-                raise ValueError(
-                    f"{path}: line {n}, column {cells[c]}: {cell.strip()!r} is not {what}"
-                ) from None
-            if not np.isfinite(x) or (c != fcol and (x != round(x) or abs(x) >= 2**53)):
-                raise ValueError(f"{path}: line {n}, column {cells[c]}: {cell.strip()!r} is not {what}")
-    raise AssertionError("unreachable: a bad cell was detected but not found")
-
-
-def _csv_dense(
-    path: Path, idx: np.ndarray, value: np.ndarray, typ: str, axes: list[str], kind: PolicyKind
-) -> np.ndarray:
-    n_rows, n_axes = idx.shape
-    if (idx < 0).any():
-        r = int(np.argwhere(idx < 0)[0][0])
-        raise ValueError(f"{path}: data row {r + 1}: negative index; scores and totals start at 0")
-    shape = tuple(int(m) + 1 for m in idx.max(axis=0))
-    g = shape[0]
-    for a, m in zip(axes, shape, strict=True):
-        want = 2 if a == "forced" else g
-        if m != want:
-            raise ValueError(f"{path}: column {a}: runs 0..{m - 1}, expected 0..{want - 1} like own")
-    if int(np.prod(shape, dtype=object)) != n_rows:
-        raise ValueError(
-            f"{path}: {n_rows} data rows, but a full table of shape {shape} has {int(np.prod(shape, dtype=object))}"
-        )
-    flat = np.ravel_multi_index(idx.T, shape)
-    counts = np.bincount(flat, minlength=n_rows)
-    if (counts != 1).any():
-        dup = np.unravel_index(int(np.flatnonzero(counts > 1)[0]), shape)
-        raise ValueError(f"{path}: the entry at {tuple(int(d) for d in dup)} appears more than once")
-    out = np.empty(n_rows, dtype=value.dtype)
-    out[flat] = value
-    out = out.reshape(shape)
-    if typ == "bool":
-        if not np.isin(out, (0, 1)).all():
-            raise ValueError(f"{path}: column roll: expected 0 or 1")
-        return out.astype(bool)
-    return out.astype(np.int64)
-
-
-def _csv_mixed(path: Path, idx: np.ndarray, th: np.ndarray, w: np.ndarray, axes: list[str]) -> dict:
-    if "forced" in axes or "turn_total" in axes:
-        raise ValueError(f"{path}: a mixed policy's axes are the players' scores only")
-    if (idx < 0).any():
-        raise ValueError(f"{path}: negative scores")
-    g = int(idx.max()) + 1
-    shape = (g,) * idx.shape[1]
-    cells = int(np.prod(shape, dtype=object))
-    if cells > idx.shape[0]:
-        raise ValueError(f"{path}: {idx.shape[0]} rows cannot cover the {cells} states of goal {g}")
-    flat = np.ravel_multi_index(idx.T, shape)
-    count = np.bincount(flat, minlength=cells)
-    if (count == 0).any():
-        miss = np.unravel_index(int(np.flatnonzero(count == 0)[0]), shape)
-        raise ValueError(f"{path}: no row for the state {tuple(int(m) for m in miss)}")
-    order = np.argsort(flat, kind="stable")
-    s = int(count.max())
-    start = np.concatenate([[0], np.cumsum(count)[:-1]])
-    slot = np.arange(flat.size) - start[flat[order]]
-    thresholds = np.repeat(th[order][start][:, None], s, axis=1)
-    weights = np.zeros((cells, s))
-    thresholds[flat[order], slot] = th[order]
-    weights[flat[order], slot] = w[order]
-    return {
-        "thresholds": thresholds.astype(np.int64).reshape(shape + (s,)),
-        "weights": weights.reshape(shape + (s,)),
-    }
-
-
-def _read_bare_matrix(path: Path, rows: list[tuple[int, str]]) -> Any:
-    cells = [f"column {c + 1}" for c in range(len(rows[0][1].split(",")))]
-    data = _csv_numbers(path, rows, cells, None)
-    if data.shape[0] != data.shape[1]:
-        raise ValueError(
-            f"{path}: a CSV without a header is read as a square table[own, other]; got "
-            f"{data.shape[0]} rows of {data.shape[1]} values (add a header such as 'own,other,threshold')"
-        )
-    from ..policies import ThresholdTable
-
-    return ThresholdTable(data.astype(np.int64), name=path.stem)
-
-
-# NPY
-
-
-def _read_npy(path: Path, kind_hint: str | None) -> Any:
-    from ..guard import check_file_size
-
-    with open(path, "rb") as f:
-        try:
-            version = np.lib.format.read_magic(f)
-            if version == (1, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_1_0(f)
-            elif version == (2, 0):
-                shape, fortran, dtype = np.lib.format.read_array_header_2_0(f)
-            else:
-                raise ValueError(f"unsupported .npy version {version}")
-        except Exception as exc:
-            raise ValueError(f"{path}: not a readable .npy file ({exc})") from None
-        offset = f.tell()
-    if dtype.hasobject:
-        raise ValueError(f"{path}: an array of Python objects (would need pickle); expected ints or bools")
-    nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
-    held = path.stat().st_size - offset
-    if nbytes != held:
-        raise ValueError(
-            f"{path}: the header describes a {dtype} array of shape {shape} ({nbytes} bytes), "
-            f"but the file holds {held} bytes of data (truncated or damaged)"
-        )
-    check_file_size(path, nbytes, factor=1.0)
-    try:
-        arr = np.load(path, allow_pickle=False)
-    except Exception as exc:
-        raise ValueError(f"{path}: not a readable .npy file ({exc})") from None
-    if arr.ndim == 0 or arr.size == 0:
-        raise ValueError(f"{path}: an array of shape {arr.shape}; expected a table with one entry per state")
-    if arr.dtype == bool:
-        kind = KINDS[kind_hint if kind_hint in ("roll_table", "stopping_rule") else "roll_table"]
-        return _build(kind, {"roll": arr}, {}, None, path, "table")
-    if arr.dtype.kind == "f" and np.isfinite(arr).all() and np.array_equal(arr, np.round(arr)):
-        arr = arr.astype(np.int64)
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"{path}: a {arr.dtype} array; expected integers (thresholds) or booleans (roll)")
-    return _build(KINDS["threshold_table"], {"table": arr}, {}, path.stem, path, "table")
