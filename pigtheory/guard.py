@@ -13,7 +13,7 @@ An estimate counts the arrays a solve allocates that grow with the problem: the 
 policy arrays of its result and the largest working arrays alive with them, in bytes, from
 the shapes the solver uses (``g`` the goal, ``n`` the players, ``S = (g + 1) ** n`` the states).
 It does not count the interpreter, the libraries or compiled code (a constant 100-300 MB);
-every estimate adds 4 MiB for the small tables that do not grow with the problem.
+every estimate adds 8 MiB for the small tables that do not grow with the problem.
 The constants were measured on goals 50..800 (``benchmarks/bench_guard.py`` prints estimate
 against measured peak; estimates are kept above the measurements).
 
@@ -76,7 +76,7 @@ __all__ = [
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
 _SIZE = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMGTP]?)(?:I?B)?\s*", re.IGNORECASE)
 _FALLBACK = 8 * 2**30
-_BASE = 4 * 2**20
+_BASE = 8 * 2**20
 """Bytes every estimate adds for the tables that do not grow with the goal (X_k, kernels)."""
 
 
@@ -361,7 +361,7 @@ def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
     g = rules.goal
     counters = sum(p.t if isinstance(getattr(p, "t", None), int) else 1 for p in policies) or 2
     states = counters * g**3
-    return Estimate(f"policy comparison ({rules})", states, 20 * states + _BASE, "lower the goal")
+    return Estimate(f"policy comparison ({rules})", states, 28 * states + _BASE, "lower the goal")
 
 
 def game_length_estimate(rules: Any) -> Estimate | None:
@@ -369,7 +369,7 @@ def game_length_estimate(rules: Any) -> Estimate | None:
     if not _rules_ok(rules):
         return None
     g = rules.goal
-    return Estimate(f"game length ({rules})", g**3, 40 * g**3 + _BASE, "lower the goal")
+    return Estimate(f"game length ({rules})", g**3, 52 * g**3 + _BASE, "lower the goal")
 
 
 def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate | None:
