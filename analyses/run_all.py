@@ -1,24 +1,29 @@
 """Compute every published claim and write analyses/REPORT.md and analyses/results.json.
 
 Imports each ``analyses/<paper>/<claim>.py`` (files starting with ``_`` are helpers), calls
-its ``main()``, and tabulates the rows. ``python analyses/run_all.py [substring ...]`` runs
-only the modules whose path contains one of the substrings (the report is then not written).
+its ``main()``, and tabulates the rows. ``python analyses/run_all.py [substring ...]`` (or
+``python -m analyses.run_all``) runs only the modules whose path contains one of the
+substrings (the report is then not written).
+
+The report and ``results.json`` hold no wall-clock times, so running this twice leaves them
+unchanged; how long each module took, and the times the scripts recorded
+(:func:`analyses._claims.record_time`), go to ``analyses/TIMINGS.md``, which git ignores.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import platform
 import re
 import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+from analyses._claims import Row, recorded_times
+from pigtheory.io import atomic_write
 
-from analyses._claims import Row  # noqa: E402
-from pigtheory.io import atomic_write  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 PAPERS = {
     "z23": "Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): simultaneous Pig",
@@ -78,8 +83,11 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
         f"{counts['extension']} rows of our own results beyond the papers (status *extension*).**",
         "",
     ]
+    orphans = sorted({r.id for r in rows if _paper_of(r.id) not in PAPERS})
+    if orphans:
+        raise ValueError(f"claim ids of no paper in PAPERS: {orphans}")
     for key, title in PAPERS.items():
-        sub = [r for r in rows if r.id.lower().startswith(key[:1]) and _paper_of(r.id) == key]
+        sub = [r for r in rows if _paper_of(r.id) == key]
         if not sub:
             continue
         out += [
@@ -111,18 +119,38 @@ def _paper_of(claim_id: str) -> str:
     return {"Z23": "z23", "Z22": "z22", "N": "neller", "V": "poster", "S": "supersix"}.get(prefix, "")
 
 
+def timings(times: dict[str, float]) -> str:
+    """``analyses/TIMINGS.md``: seconds per module and the times the scripts recorded."""
+    out = [
+        "# Timings of the last `analyses/run_all.py`",
+        "",
+        f"Python {platform.python_version()} on {platform.machine()}; not under version control.",
+        "",
+        "| module | seconds |",
+        "|---|---|",
+        *(f"| `{name}` | {sec:.1f} |" for name, sec in times.items()),
+        "",
+        "| what | seconds |",
+        "|---|---|",
+        *(f"| {what} | {sec:.2f} |" for what, sec in recorded_times()),
+    ]
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str]) -> int:
     only = argv or None
     rows, details, times = run(modules(only))
     if only:
         return 0
+    atomic_write(HERE / "TIMINGS.md", lambda tmp: Path(tmp).write_text(timings(times)))
     atomic_write(HERE / "REPORT.md", lambda tmp: Path(tmp).write_text(report(rows, details)))
     payload = {"claims": [r.as_dict() for r in rows]}
     atomic_write(
         HERE / "results.json", lambda tmp: Path(tmp).write_text(json.dumps(payload, indent=1) + "\n")
     )
     print(
-        f"wrote analyses/REPORT.md and analyses/results.json ({len(rows)} claims, {sum(times.values()):.1f} s)"
+        f"wrote analyses/REPORT.md, analyses/results.json ({len(rows)} claims) and analyses/TIMINGS.md "
+        f"({sum(times.values()):.1f} s)"
     )
     return 0
 
