@@ -184,7 +184,8 @@ def _csv_numbers(
     split = [r.split(",") for _, r in rows]
     for (n, _), parts in zip(rows, split, strict=True):
         if len(parts) != width:
-            raise ValueError(f"{path}: line {n}: {len(parts)} values, expected {width} ({','.join(cells)})")
+            like = "as many as line 1" if cells[0] == "1" else f"({','.join(cells)})"
+            raise ValueError(f"{path}: line {n}: {len(parts)} values, expected {width} {like}")
     if not split:
         raise ValueError(f"{path}: no data rows after the header")
     try:
@@ -272,7 +273,7 @@ def _csv_mixed(path: Path, idx: np.ndarray, th: np.ndarray, w: np.ndarray, axes:
 
 
 def _read_bare_matrix(path: Path, rows: list[tuple[int, str]]) -> Any:
-    cells = [f"column {c + 1}" for c in range(len(rows[0][1].split(",")))]
+    cells = [str(c + 1) for c in range(len(rows[0][1].split(",")))]  # no header: columns by number
     data = _csv_numbers(path, rows, cells, None)
     if data.shape[0] != data.shape[1]:
         raise ValueError(
