@@ -4,11 +4,19 @@ Every analysis module ``analyses/<paper>/<claim>.py`` has a docstring that quote
 the claim, a ``CLAIMS`` list of ``(id, source, paper value, tolerance)`` and a ``main()`` that
 computes our numbers, prints them beside the paper's and returns a list of :class:`Row`
 (or ``(rows, markdown)`` with extra detail for the report).
+
+Wall-clock times are not results: they change from run to run and machine to machine, so they
+never go into a row or the report's details (regenerating the report must leave it unchanged).
+A script that wants to say how long something took calls :func:`record_time`;
+``analyses/run_all.py`` writes those to ``analyses/TIMINGS.md``, which git ignores.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -29,6 +37,29 @@ class Row:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+_TIMES: list[tuple[str, float]] = []
+
+
+def record_time(what: str, seconds: float) -> None:
+    """Note that ``what`` took ``seconds`` (for ``analyses/TIMINGS.md``, not the report)."""
+    _TIMES.append((what, float(seconds)))
+
+
+@contextlib.contextmanager
+def timed(what: str) -> Iterator[None]:
+    """Record the wall-clock time of the ``with`` block under ``what``."""
+    t0 = time.perf_counter()
+    try:
+        yield
+    finally:
+        record_time(what, time.perf_counter() - t0)
+
+
+def recorded_times() -> list[tuple[str, float]]:
+    """Every time recorded so far, in order."""
+    return list(_TIMES)
 
 
 def fmt(x: Any, digits: int = 4) -> str:

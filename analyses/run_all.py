@@ -1,13 +1,18 @@
 """Compute every published claim and write analyses/REPORT.md and analyses/results.json.
 
 Imports each ``analyses/<paper>/<claim>.py`` (files starting with ``_`` are helpers), calls
-its ``main()``, and tabulates the rows. ``python analyses/run_all.py [substring ...]`` runs
-only the modules whose path contains one of the substrings (the report is then not written).
+its ``main()``, and tabulates the rows. ``python analyses/run_all.py [substring ...]`` (or
+``python -m analyses.run_all``) runs only the modules whose path contains one of the
+substrings (the report is then not written).
 
 Analyses whose ``main`` takes ``executor=`` run their independent solves on a local pool of
 ``--workers N`` processes (default: every core; ``$PIGTHEORY_WORKERS``), or on a running Dask
 scheduler with ``--scheduler ADDRESS`` (``$PIGTHEORY_SCHEDULER``, so that ``make claims`` can
 be pointed at a cluster); ``--workers 1`` runs everything in this process.
+
+The report and ``results.json`` hold no wall-clock times, so running this twice leaves them
+unchanged; how long each module took, and the times the scripts recorded
+(:func:`analyses._claims.record_time`), go to ``analyses/TIMINGS.md``, which git ignores.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import inspect
 import json
 import multiprocessing
 import os
+import platform
 import re
 import sys
 import time
@@ -26,11 +32,10 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+from analyses._claims import Row, recorded_times
+from pigtheory.io import atomic_write
 
-from analyses._claims import Row  # noqa: E402
-from pigtheory.io import atomic_write  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 PAPERS = {
     "z23": "Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): simultaneous Pig",
@@ -92,8 +97,11 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
         f"{counts['extension']} rows of our own results beyond the papers (status *extension*).**",
         "",
     ]
+    orphans = sorted({r.id for r in rows if _paper_of(r.id) not in PAPERS})
+    if orphans:
+        raise ValueError(f"claim ids of no paper in PAPERS: {orphans}")
     for key, title in PAPERS.items():
-        sub = [r for r in rows if r.id.lower().startswith(key[:1]) and _paper_of(r.id) == key]
+        sub = [r for r in rows if _paper_of(r.id) == key]
         if not sub:
             continue
         out += [
@@ -138,6 +146,24 @@ def executor_from(args: argparse.Namespace, stack: ExitStack) -> Any:
     return None
 
 
+def timings(times: dict[str, float]) -> str:
+    """``analyses/TIMINGS.md``: seconds per module and the times the scripts recorded."""
+    out = [
+        "# Timings of the last `analyses/run_all.py`",
+        "",
+        f"Python {platform.python_version()} on {platform.machine()}; not under version control.",
+        "",
+        "| module | seconds |",
+        "|---|---|",
+        *(f"| `{name}` | {sec:.1f} |" for name, sec in times.items()),
+        "",
+        "| what | seconds |",
+        "|---|---|",
+        *(f"| {what} | {sec:.2f} |" for what, sec in recorded_times()),
+    ]
+    return "\n".join(out) + "\n"
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Compute every claim; write REPORT.md and results.json.")
     parser.add_argument("only", nargs="*", help="run only the modules whose path contains one of these")
@@ -158,13 +184,15 @@ def main(argv: list[str]) -> int:
         rows, details, times = run(modules(only), executor_from(args, stack))
     if only:
         return 0
+    atomic_write(HERE / "TIMINGS.md", lambda tmp: Path(tmp).write_text(timings(times)))
     atomic_write(HERE / "REPORT.md", lambda tmp: Path(tmp).write_text(report(rows, details)))
     payload = {"claims": [r.as_dict() for r in rows]}
     atomic_write(
         HERE / "results.json", lambda tmp: Path(tmp).write_text(json.dumps(payload, indent=1) + "\n")
     )
     print(
-        f"wrote analyses/REPORT.md and analyses/results.json ({len(rows)} claims, {sum(times.values()):.1f} s)"
+        f"wrote analyses/REPORT.md, analyses/results.json ({len(rows)} claims) and analyses/TIMINGS.md "
+        f"({sum(times.values()):.1f} s)"
     )
     return 0
 

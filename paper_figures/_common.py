@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import matplotlib
 
+from pigtheory.io import atomic_write
+
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-from pigtheory.io import atomic_write  # noqa: E402
 
 plt.rcParams.update({"svg.hashsalt": "pigtheory", "figure.dpi": 100, "savefig.dpi": 150})
 

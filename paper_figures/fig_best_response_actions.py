@@ -6,15 +6,10 @@ B holds at 25; curves for B's score 0, 25, 50, 75 and 90. Writes
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from paper_figures._common import save  # noqa: E402
-from pigtheory import hold_at  # noqa: E402
-from pigtheory.plots import plot_best_response_actions  # noqa: E402
-from pigtheory.simultaneous import best_response  # noqa: E402
+from paper_figures._common import save
+from pigtheory import hold_at
+from pigtheory.plots import plot_best_response_actions
+from pigtheory.simultaneous import best_response
 
 
 def main() -> None:

@@ -5,15 +5,10 @@ Writes ``paper_figures/best_response_contour.png`` and ``.pdf``.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from paper_figures._common import save  # noqa: E402
-from pigtheory import hold_at  # noqa: E402
-from pigtheory.plots import plot_best_response_contour  # noqa: E402
-from pigtheory.simultaneous import best_response  # noqa: E402
+from paper_figures._common import save
+from pigtheory import hold_at
+from pigtheory.plots import plot_best_response_contour
+from pigtheory.simultaneous import best_response
 
 
 def main() -> None:

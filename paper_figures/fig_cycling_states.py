@@ -6,16 +6,11 @@ Writes ``paper_figures/cycling_states.png`` and ``.pdf``.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import numpy as np  # noqa: E402
-
-from analyses.z23._equilibrium_data import equilibrium_data, self_play_data  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_equilibrium import plot_cycling_states  # noqa: E402
+from analyses.z23._equilibrium_data import equilibrium_data, self_play_data
+from paper_figures._common import save
+from pigtheory.plots_equilibrium import plot_cycling_states
 
 
 def main() -> None:

@@ -5,14 +5,9 @@ the higher one. Writes ``paper_figures/equilibrium_mixing.png`` and ``.pdf``.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analyses.z23._equilibrium_data import equilibrium_data  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_equilibrium import plot_equilibrium_mixing  # noqa: E402
+from analyses.z23._equilibrium_data import equilibrium_data
+from paper_figures._common import save
+from pigtheory.plots_equilibrium import plot_equilibrium_mixing
 
 
 def main() -> None:

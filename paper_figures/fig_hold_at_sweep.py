@@ -7,14 +7,9 @@ guides beside ours.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots import plot_hold_at_sweep  # noqa: E402
-from pigtheory.simultaneous import hold_at_sweep  # noqa: E402
+from paper_figures._common import save
+from pigtheory.plots import plot_hold_at_sweep
+from pigtheory.simultaneous import hold_at_sweep
 
 PAPER_MINIMA = (16, 20, 25, 33)
 

@@ -4,14 +4,9 @@ exact threshold marked (Zhu et al. 2023, "Infinite number of players"). Writes
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_multiplayer import limit_figure  # noqa: E402
-from pigtheory.simultaneous import limit  # noqa: E402
+from paper_figures._common import save
+from pigtheory.plots_multiplayer import limit_figure
+from pigtheory.simultaneous import limit
 
 
 def main() -> None:

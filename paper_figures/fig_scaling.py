@@ -3,14 +3,9 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from analyses.z23._scaling_data import measurements  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_multiplayer import scaling_figure  # noqa: E402
+from analyses.z23._scaling_data import measurements
+from paper_figures._common import save
+from pigtheory.plots_multiplayer import scaling_figure
 
 
 def main() -> None:

@@ -8,14 +8,9 @@ Writes ``paper_figures/stackelberg.png`` and ``.pdf``.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from analyses.z23._equilibrium_data import stackelberg_data  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_equilibrium import plot_stackelberg  # noqa: E402
+from analyses.z23._equilibrium_data import stackelberg_data
+from paper_figures._common import save
+from pigtheory.plots_equilibrium import plot_stackelberg
 
 
 def main() -> None:

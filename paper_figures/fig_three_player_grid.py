@@ -3,14 +3,9 @@ n1, n2 in 20..30 (three players). Writes ``paper_figures/three_player_grid.png``
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from analyses.z23._equilibrium_data import grid_data  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_multiplayer import three_player_grid_figure  # noqa: E402
+from analyses.z23._equilibrium_data import grid_data
+from paper_figures._common import save
+from pigtheory.plots_multiplayer import three_player_grid_figure
 
 
 def main() -> None:

@@ -8,16 +8,11 @@ Writes ``paper_figures/turn_totals.png`` and ``.pdf``.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from analyses.z23.turn_totals import TABLE_2  # noqa: E402
-from paper_figures._common import plt, save  # noqa: E402
-from pigtheory import turn_total  # noqa: E402
+from analyses.z23.turn_totals import TABLE_2
+from paper_figures._common import plt, save
+from pigtheory import turn_total
 
 KS = (20, 21, 22, 23, 24, 25)
 

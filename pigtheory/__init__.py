@@ -1,14 +1,37 @@
-"""pigtheory: the game theory of the dice game Pig, solved exactly where it can be."""
+"""pigtheory: the game theory of the dice game Pig, solved exactly where it can be.
 
-from . import io, length, sequential, simulate, simultaneous
-from .io import load, save
-from .policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture, hold_at
-from .results import Result, Solution
-from .rules import Rules
-from .stopping import RandomStoppingRule, StoppingRule
-from .turn_total import TurnTotal, turn_total, turn_total_table
+The names below are imported when first used (PEP 562), so ``import pigtheory`` and the
+``pigtheory`` command start without loading numpy and the solvers; ``from pigtheory import
+simultaneous`` or ``pigtheory.hold_at`` load what they need.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "Rules": "rules",
+    "TurnTotal": "turn_total",
+    "turn_total": "turn_total",
+    "turn_total_table": "turn_total",
+    "hold_at": "policies",
+    "HoldAt": "policies",
+    "ThresholdTable": "policies",
+    "MixedPolicy": "policies",
+    "as_mixture": "policies",
+    "StoppingRule": "stopping",
+    "RandomStoppingRule": "stopping",
+    "Result": "results",
+    "Solution": "results",
+    "save": "io",
+    "load": "io",
+}
+_SUBMODULES = ("io", "simultaneous", "simulate", "sequential", "length", "guard")
 
 __all__ = [
     "Rules",
@@ -27,8 +50,45 @@ __all__ = [
     "save",
     "load",
     "io",
+    "guard",
     "simultaneous",
     "simulate",
     "sequential",
     "length",
 ]
+
+if TYPE_CHECKING:
+    from . import guard, io, length, sequential, simulate, simultaneous
+    from .io import load, save
+    from .policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture, hold_at
+    from .results import Result, Solution
+    from .rules import Rules
+    from .stopping import RandomStoppingRule, StoppingRule
+    from .turn_total import TurnTotal, turn_total, turn_total_table
+
+
+class _Package(types.ModuleType):
+    """The package's module type: ``pigtheory.turn_total`` stays the function when the module of
+    the same name is imported (the import system would bind the module in its place)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "turn_total" and isinstance(value, types.ModuleType):
+            value = value.turn_total
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pigtheory' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

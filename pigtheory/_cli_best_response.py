@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import argparse
 
-from .cli import add_rules_arguments, parse_policy, rules_from, write_table
+from .cli import (
+    POLICY_HELP,
+    UsageError,
+    add_common_arguments,
+    add_out_argument,
+    add_rules_arguments,
+    emit,
+    int_range,
+    parse_policy,
+    policy_for,
+    positive_float,
+    rules_from,
+    write_table,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "best-response",
         help="best response to independent opponents (Algorithm 0.1); prints the value at (0, 0, ...)",
+        description="The best response to fixed, independent opponents and its win probability from the start.",
     )
     p.add_argument(
         "--opponent",
@@ -18,24 +32,62 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="append",
         required=True,
         metavar="POLICY",
-        help="hold-at-N or a .npy/.csv threshold table; give it players - 1 times (seat order)",
+        help=f"an opponent's policy, {POLICY_HELP}; give it players - 1 times (seat order)",
     )
     add_rules_arguments(p)
-    p.add_argument("--method", choices=("exact", "value_iteration"), default="exact")
-    p.add_argument("--tol", type=float, default=1e-12, help="value iteration: stop below this change")
     p.add_argument(
-        "--output", metavar="FILE", help="write the policy table to a .csv (2 players) or .npy file"
+        "--method",
+        choices=("exact", "value_iteration"),
+        default="exact",
+        help="exact backward induction (default) or the paper's value iteration",
     )
+    p.add_argument(
+        "--tol",
+        type=positive_float,
+        default=1e-12,
+        help="value iteration: stop below this change (default 1e-12)",
+    )
+    p.add_argument(
+        "--max-iter", type=int_range(1), default=10_000, help="value iteration: at most this many sweeps"
+    )
+    add_out_argument(p, "the best response's threshold table", aliases=("--output",))
+    add_common_arguments(p)
     p.set_defaults(func=_best_response)
 
 
 def _best_response(args: argparse.Namespace) -> int:
+    rules = rules_from(args)
+    if len(args.opponent) != rules.players - 1:
+        raise UsageError(
+            f"--opponent: {rules.players} players need {rules.players - 1} opponents, got {len(args.opponent)}"
+        )
+    opps = [policy_for(o, rules, f"--opponent #{n}") for n, o in enumerate(args.opponent, 1)]
     from .simultaneous import best_response
 
-    rules = rules_from(args)
-    opps = args.opponent if len(args.opponent) > 1 else args.opponent[0]
-    sol = best_response(opps, rules=rules, method=args.method, tol=args.tol)
-    print(f"{sol.value[(0,) * rules.players]:.10f}")
-    if args.output:
-        write_table(sol.policy, args.output)
+    sol = best_response(
+        opps if len(opps) > 1 else opps[0],
+        rules=rules,
+        method=args.method,
+        tol=args.tol,
+        max_iter=args.max_iter,
+        max_memory=args.max_memory,
+    )
+    v = float(sol.value[(0,) * rules.players])
+    first = int(sol.policy[(0,) * rules.players])
+    if args.out:
+        write_table(sol, args.out)
+    emit(
+        args,
+        {
+            "rules": rules,
+            "opponents": [str(o) for o in args.opponent],
+            "method": sol.method,
+            "win_probability": v,
+            "threshold_at_start": first,
+            "iterations": sol.iterations,
+            "residual": sol.residual,
+            "out": args.out,
+        },
+        [f"{v:.10f}"],
+    )
     return 0

@@ -3,106 +3,278 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
+from typing import Any
 
-import numpy as np
-
-from .cli import add_rules_arguments, parse_policy, rules_from, write_table
+from .cli import (
+    POLICY_HELP,
+    UsageError,
+    add_common_arguments,
+    add_out_argument,
+    add_rules_arguments,
+    emit,
+    int_range,
+    parse_policy,
+    policy_for,
+    positive_float,
+    rules_from,
+    usage_checks,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("equilibrium", help="exact equilibrium of two-player simultaneous Pig")
+    p = sub.add_parser(
+        "equilibrium",
+        help="exact equilibrium of two-player simultaneous Pig",
+        description="The exact equilibrium (value and optimal mixed strategies) of two-player simultaneous Pig.",
+    )
     add_rules_arguments(p, players=False)
-    p.add_argument("--show", type=int, default=10, help="list this many mixed states (default 10)")
+    p.add_argument(
+        "--show", type=int_range(0), default=10, help="list this many mixed states, >= 0 (default 10)"
+    )
+    add_out_argument(p, "player A's equilibrium (mixed) policy", suffixes=(".json", ".csv"))
+    add_common_arguments(p)
     p.set_defaults(func=_equilibrium)
 
-    p = sub.add_parser("self-play", help="the paper's symmetric value iteration and its cycle")
+    p = sub.add_parser(
+        "self-play",
+        help="the paper's symmetric value iteration and its cycle",
+        description="Symmetric value iteration (both players take the best response to the current policy).",
+    )
     add_rules_arguments(p, players=False)
-    p.add_argument("--order", choices=("increasing", "decreasing"), default="increasing")
-    p.add_argument("--sweep", choices=("gauss-seidel", "jacobi"), default="gauss-seidel")
-    p.add_argument("--max-iter", type=int, default=200)
-    p.add_argument("--out", help="write the cycle's policies as PREFIX_1.npy, PREFIX_2.npy, ...")
+    p.add_argument(
+        "--order",
+        choices=("increasing", "decreasing"),
+        default="increasing",
+        help="order of the score sums swept",
+    )
+    p.add_argument(
+        "--sweep",
+        choices=("gauss-seidel", "jacobi"),
+        default="gauss-seidel",
+        help="use new values at once (gauss-seidel) or after the sweep (jacobi)",
+    )
+    p.add_argument(
+        "--max-iter", type=int_range(1), default=200, help="at most this many sweeps (default 200)"
+    )
+    add_out_argument(p, "the cycle's policies (FILE_1, FILE_2, ... before the suffix)")
+    add_common_arguments(p)
     p.set_defaults(func=_self_play)
 
-    p = sub.add_parser("stackelberg", help="Stackelberg value iteration (Algorithm 0.2)")
+    p = sub.add_parser(
+        "stackelberg",
+        help="Stackelberg value iteration (Algorithm 0.2)",
+        description="The leader commits to a policy, the follower answers: the paper's Algorithm 0.2.",
+    )
     add_rules_arguments(p, players=False)
-    p.add_argument("--method", choices=("exact", "value_iteration"), default="exact")
-    p.add_argument("--out", help="write the leader's policy (.npy or .csv)")
+    p.add_argument(
+        "--method",
+        choices=("exact", "value_iteration"),
+        default="exact",
+        help="exact backward induction (default) or the paper's value iteration",
+    )
+    p.add_argument(
+        "--tol",
+        type=positive_float,
+        default=1e-10,
+        help="value iteration: stop below this change (default 1e-10)",
+    )
+    p.add_argument(
+        "--max-iter", type=int_range(1), default=1000, help="value iteration: at most this many sweeps"
+    )
+    add_out_argument(p, "the leader's policy")
+    add_common_arguments(p)
     p.set_defaults(func=_stackelberg)
 
-    p = sub.add_parser("exploitability", help="best-response gain against a policy, minus 1/2")
-    p.add_argument("policy", help="hold-at-N, a .npy/.csv table, or a .json file of tables")
+    p = sub.add_parser(
+        "exploitability",
+        help="best-response gain against a policy, minus 1/2",
+        description="How much a best response wins against a policy, above 1/2 (0 for an equilibrium).",
+    )
+    p.add_argument(
+        "policy",
+        help=f'{POLICY_HELP}, or a JSON file of published tables {{"tables": {{name: rows}}}} (each is evaluated)',
+    )
     add_rules_arguments(p, players=False)
+    add_common_arguments(p)
     p.set_defaults(func=_exploitability)
 
 
 def _equilibrium(args: argparse.Namespace) -> int:
+    rules = rules_from(args)
     from .simultaneous import equilibrium
 
     t0 = time.perf_counter()
-    eq = equilibrium(rules=rules_from(args))
+    eq = equilibrium(rules=rules, max_memory=args.max_memory)
     dt = time.perf_counter() - t0
-    print(f"value at (0, 0)       {eq.value[0, 0]:.15f}")
-    print(f"mixed states          {len(eq.mixed_states)} (largest support {int(eq.support_sizes.max())})")
-    print(f"certificate gap       {eq.residual:.3e}")
-    print(f"linear programs       {eq.n_lp}")
-    print(f"time                  {dt:.2f} s")
-    for s in eq.mixed_states[: args.show]:
-        mix = ", ".join(f"{k}: {p:.6f}" for k, p in eq.strategy(*s).items())
-        print(f"  {s}: {{{mix}}}")
+    if args.out:
+        from .io import write_policy
+
+        write_policy(eq.policy, args.out, rules=rules)
+    shown = list(eq.mixed_states[: args.show])
+    mixes = {s: eq.strategy(*s) for s in shown}
+    lines = [
+        f"value at (0, 0)       {eq.value[0, 0]:.15f}",
+        f"mixed states          {len(eq.mixed_states)} (largest support {int(eq.support_sizes.max())})",
+        f"certificate gap       {eq.residual:.3e}",
+        f"linear programs       {eq.n_lp}",
+        f"time                  {dt:.2f} s",
+    ]
+    for s, mix in mixes.items():
+        lines.append(f"  {s}: {{{', '.join(f'{k}: {p:.6f}' for k, p in mix.items())}}}")
+    emit(
+        args,
+        {
+            "rules": rules,
+            "value": float(eq.value[0, 0]),
+            "mixed_states": len(eq.mixed_states),
+            "largest_support": int(eq.support_sizes.max()),
+            "certificate_gap": eq.residual,
+            "linear_programs": eq.n_lp,
+            "shown": [
+                {"state": list(s), "strategy": {str(k): float(p) for k, p in mix.items()}}
+                for s, mix in mixes.items()
+            ],
+            "out": args.out,
+        },
+        lines,
+    )
     return 0
 
 
+def _numbered(out: str, n: int) -> Path:
+    path = Path(out)
+    return path.with_name(f"{path.stem}_{n}{path.suffix}")
+
+
 def _self_play(args: argparse.Namespace) -> int:
+    rules = rules_from(args)
+    if args.out:
+        with usage_checks():
+            from .io import check_writable
+
+            check_writable(_numbered(args.out, 1), "--out")
     from .simultaneous import self_play
 
-    sp = self_play(rules=rules_from(args), order=args.order, sweep=args.sweep, max_iter=args.max_iter)
-    print(f"method                {sp.method}")
-    print(f"sweeps                {sp.iterations}")
-    print(f"converged             {sp.converged}")
-    print(f"period                {sp.period}")
-    print(f"cycling states        {len(sp.cyclic_states)}")
-    print(f"others fixed after    {sp.settled} sweeps")
-    print(
-        f"value MAE / max diff  {sp.value_mean_abs_diff:.4e} / {sp.value_max_abs_diff:.4e} at {sp.value_max_at}"
+    sp = self_play(
+        rules=rules, order=args.order, sweep=args.sweep, max_iter=args.max_iter, max_memory=args.max_memory
     )
+    written = []
     if args.out:
+        from .io import write_policy
+        from .policies import ThresholdTable
+
         for n, pol in enumerate(sp.cycle, 1):
-            write_table(np.asarray(pol), f"{args.out}_{n}.npy")
+            written.append(
+                str(
+                    write_policy(
+                        ThresholdTable(pol, name=f"self-play cycle policy {n}"),
+                        _numbered(args.out, n),
+                        rules=rules,
+                    )
+                )
+            )
+    lines = [
+        f"method                {sp.method}",
+        f"sweeps                {sp.iterations}",
+        f"converged             {sp.converged}",
+        f"period                {sp.period}",
+        f"cycling states        {len(sp.cyclic_states)}",
+        f"others fixed after    {sp.settled} sweeps",
+        f"value MAE / max diff  {sp.value_mean_abs_diff:.4e} / {sp.value_max_abs_diff:.4e} at {sp.value_max_at}",
+    ]
+    emit(
+        args,
+        {
+            "rules": rules,
+            "method": sp.method,
+            "sweeps": sp.iterations,
+            "converged": bool(sp.converged),
+            "period": sp.period,
+            "cycling_states": len(sp.cyclic_states),
+            "settled_after": sp.settled,
+            "value_mean_abs_diff": sp.value_mean_abs_diff,
+            "value_max_abs_diff": sp.value_max_abs_diff,
+            "value_max_at": list(sp.value_max_at),
+            "out": written,
+        },
+        lines,
+    )
     return 0
 
 
 def _stackelberg(args: argparse.Namespace) -> int:
+    rules = rules_from(args)
+    import numpy as np
+
     from .simultaneous import stackelberg
 
-    st = stackelberg(rules=rules_from(args), method=args.method)
-    sizes = np.unique(np.abs(st.differences), return_counts=True)
-    print(f"leader / follower     {st.leader_value:.10f} / {st.follower_value:.10f}")
-    print(f"policies differ at    {len(st.differing_states)} states")
-    print("by                    " + ", ".join(f"{int(k)}: {int(c)}" for k, c in zip(*sizes, strict=True)))
+    st = stackelberg(
+        rules=rules, method=args.method, tol=args.tol, max_iter=args.max_iter, max_memory=args.max_memory
+    )
     if args.out:
-        write_table(np.asarray(st.leader_policy), args.out)
+        from .io import write_policy
+        from .policies import ThresholdTable
+
+        write_policy(ThresholdTable(st.leader_policy, name="Stackelberg leader"), args.out, rules=rules)
+    sizes = np.unique(np.abs(st.differences), return_counts=True)
+    by = {int(k): int(c) for k, c in zip(*sizes, strict=True)}
+    emit(
+        args,
+        {
+            "rules": rules,
+            "method": st.method,
+            "leader_value": st.leader_value,
+            "follower_value": st.follower_value,
+            "differing_states": len(st.differing_states),
+            "differences_by_size": {str(k): c for k, c in by.items()},
+            "out": args.out,
+        },
+        [
+            f"leader / follower     {st.leader_value:.10f} / {st.follower_value:.10f}",
+            f"policies differ at    {len(st.differing_states)} states",
+            "by                    " + ", ".join(f"{k}: {c}" for k, c in by.items()),
+        ],
+    )
     return 0
 
 
+def _published_tables(path: Path) -> bool:
+    """A JSON file of published tables (``{"tables": ...}``) rather than a policy file."""
+    if path.suffix != ".json" or not path.is_file() or path.stat().st_size > 50 * 2**20:
+        return False
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    return isinstance(data, dict) and "tables" in data and "kind" not in data
+
+
 def _exploitability(args: argparse.Namespace) -> int:
-    from .policies import ThresholdTable
+    rules = rules_from(args)
+    policies: dict[str, Any] = {}
+    with usage_checks():
+        if _published_tables(Path(args.policy)):
+            from .published import webapp_policies
+
+            policies = dict(webapp_policies(args.policy, rules=rules).tables)
+        else:
+            try:
+                policies = {args.policy: parse_policy(args.policy)}
+            except argparse.ArgumentTypeError as exc:
+                raise UsageError(f"policy: {exc}") from None
+        policies = {name: policy_for(pol, rules, name) for name, pol in policies.items()}
     from .simultaneous import exploitability
 
-    rules = rules_from(args)
-    if args.policy.endswith(".json"):
-        data = json.loads(Path(args.policy).read_text())
-        tables = data["tables"] if isinstance(data, dict) and "tables" in data else {"policy": data}
-        own = np.arange(rules.goal)[:, None]
-        for name, rows in tables.items():
-            t = np.clip(np.asarray(rows, dtype=np.int64), 1, rules.goal - own)
-            print(f"{name:28s} {exploitability(ThresholdTable(t), rules=rules):.10f}")
-        return 0
-    try:
-        policy = parse_policy(args.policy)
-    except argparse.ArgumentTypeError as exc:
-        raise ValueError(f"policy: {exc}") from None
-    print(f"{exploitability(policy, rules=rules):.10f}")
+    values = {
+        name: exploitability(pol, rules=rules, max_memory=args.max_memory) for name, pol in policies.items()
+    }
+    if len(values) == 1:
+        lines = [f"{next(iter(values.values())):.10f}"]
+    else:
+        lines = [f"{name:28s} {v:.10f}" for name, v in values.items()]
+    emit(args, {"rules": rules, "exploitability": values}, lines)
     return 0

@@ -4,104 +4,212 @@ from __future__ import annotations
 
 import argparse
 import re
-import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .cli import write_table
-from .policies import hold_at
-from .rules import Rules
+from .cli import (
+    UsageError,
+    add_common_arguments,
+    add_out_argument,
+    check_file_rules,
+    emit,
+    int_range,
+    positive_float,
+    read_policy_argument,
+)
 
-_POLICY_HELP = "optimal, hold-at-N, scoring-turns-T, base-pace-race[-B-P-E], pace-race[-C-D-E]"
+if TYPE_CHECKING:
+    from .rules import Rules
+
+_POLICY_HELP = (
+    "optimal, hold-at-N, scoring-turns-T, base-pace-race[-B-P-E], pace-race[-C-D-E], "
+    "or a policy file (.json, .csv, .npy: a roll table or a threshold table; a result's .npz)"
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "sequential", help="optimal sequential play (one die, Piglet, two dice, Double Trouble)"
+        "sequential",
+        help="optimal sequential play (one die, Piglet, two dice, Double Trouble)",
+        description="Optimal play of two-player sequential (turn-taking) Pig and the first player's chance.",
     )
     _rules_args(p)
     p.add_argument(
-        "--tol", type=float, default=1e-12, help="two dice: stop when a sweep changes less (default 1e-12)"
+        "--tol",
+        type=positive_float,
+        default=1e-12,
+        help="two dice: stop when a sweep changes less (default 1e-12)",
     )
-    p.add_argument("--out", help="write the roll table (.npy) here")
+    p.add_argument(
+        "--max-iter",
+        type=int_range(1),
+        default=100_000,
+        help="two dice: at most this many sweeps (default 100000)",
+    )
+    add_out_argument(p, "the optimal roll table")
+    add_common_arguments(p)
     p.set_defaults(func=_sequential)
 
-    p = sub.add_parser("compare", help="exact win probabilities of policy A against policy B (Algorithm 1)")
-    p.add_argument("policy_a", help=_POLICY_HELP)
-    p.add_argument("policy_b", help=_POLICY_HELP)
+    p = sub.add_parser(
+        "compare",
+        help="exact win probabilities of policy A against policy B (Algorithm 1)",
+        description="Exact win probabilities of policy A against policy B in sequential Pig, A first and second.",
+    )
+    p.add_argument("policy_a", help=f"player A's policy: {_POLICY_HELP}")
+    p.add_argument("policy_b", help="player B's policy (the same forms)")
     _rules_args(p)
+    p.add_argument(
+        "--tol",
+        type=positive_float,
+        default=1e-13,
+        help="two dice: iterate the comparison until a sweep changes less (default 1e-13)",
+    )
+    add_common_arguments(p)
     p.set_defaults(func=_compare)
 
 
 def _rules_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--goal", type=int, default=None, help="score that wins (default 100; Piglet 10)")
-    p.add_argument("--dice", type=int, default=1, choices=(1, 2), help="number of dice (default 1)")
+    p.add_argument("--goal", type=int_range(1), default=None, help="score that wins (default 100; Piglet 10)")
+    p.add_argument("--dice", type=int, choices=(1, 2), default=None, help="number of dice (default 1)")
     p.add_argument(
-        "--double-trouble", action="store_true", help="two dice: a non-ones double must roll again"
+        "--double-trouble",
+        action="store_true",
+        help="two dice, and a non-ones double must roll again (implies --dice 2)",
     )
-    p.add_argument("--piglet", action="store_true", help="Neller's coin game")
+    p.add_argument(
+        "--piglet", action="store_true", help="Neller's coin game (not with --dice or --double-trouble)"
+    )
 
 
 def _rules(args: argparse.Namespace) -> Rules:
+    if args.piglet and (args.dice is not None or args.double_trouble):
+        raise UsageError("--piglet is a coin game: it takes no --dice or --double-trouble")
+    if args.double_trouble and args.dice == 1:
+        raise UsageError("--double-trouble is a two-dice game: drop --dice 1")
+    from .rules import Rules
+
+    goal = args.goal if args.goal is not None else (10 if args.piglet else 100)
     if args.piglet:
-        return Rules.piglet(goal=args.goal or 10)
-    return Rules(goal=args.goal or 100, dice=args.dice, double_trouble=args.double_trouble)
+        return Rules.piglet(goal=goal)
+    dice = 2 if args.double_trouble else (args.dice or 1)
+    return Rules(goal=goal, dice=dice, double_trouble=args.double_trouble)
 
 
-def _solve(rules: Rules, tol: float = 1e-12) -> Any:
-    from .sequential.cache import cached_solve
+def _check_solve(rules: Rules, max_memory: Any) -> None:
+    from .guard import check_memory, sequential_estimate
 
-    return cached_solve(rules=rules, tol=tol)
+    check_memory(sequential_estimate(rules), max_memory)
+
+
+OPTIMAL = "optimal"
 
 
 def parse_sequential_policy(text: str, rules: Rules) -> Any:
+    """A policy of the command line for sequential play, checked against ``rules``
+    (``"optimal"`` stays the string :data:`OPTIMAL`: it is solved only once all is checked)."""
     from .sequential import base_pace_race, pace_race, scoring_turns
+    from .sequential.policies import roll_tables
 
-    if text == "optimal":
-        return _solve(rules)
-    patterns = [
-        (r"hold-at-(\d+)", lambda n: hold_at(n)),
-        (r"scoring-turns-(\d+)", lambda t: scoring_turns(t)),
-        (
-            r"base-pace-race(?:-(\d+)-(\d+)-(\d+))?",
-            lambda *a: base_pace_race(*a) if a[0] is not None else base_pace_race(),
-        ),
-        (r"pace-race(?:-(\d+)-(\d+)-(\d+))?", lambda *a: pace_race(*a) if a[0] is not None else pace_race()),
+    if text == OPTIMAL:
+        return OPTIMAL
+    patterns: list[tuple[str, Any]] = [
+        (r"hold-at-(\d+)", lambda n: n),
+        (r"scoring-turns-(\d+)", scoring_turns),
+        (r"base-pace-race(?:-(\d+)-(\d+)-(\d+))?", base_pace_race),
+        (r"pace-race(?:-(\d+)-(\d+)-(\d+))?", pace_race),
     ]
     for pattern, make in patterns:
         m = re.fullmatch(pattern, text)
         if m:
-            return make(*(int(g) if g is not None else None for g in m.groups()))
-    raise ValueError(f"policy must be one of {_POLICY_HELP}, got {text!r}")
+            values = [int(g) for g in m.groups() if g is not None]
+            try:
+                policy = make(*values)
+                if isinstance(policy, int):
+                    from .policies import hold_at
+
+                    policy = hold_at(policy)
+            except ValueError as exc:
+                raise UsageError(f"policy {text!r}: {exc}") from None
+            return policy
+    if re.fullmatch(r"[a-z-]+(-\d+)*", text) and not text.endswith((".json", ".csv", ".npy", ".npz")):
+        raise UsageError(f"policy must be {_POLICY_HELP}; got {text!r}")
+    try:
+        arg = read_policy_argument(text, kind="roll_table")
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(str(exc)) from None
+    check_file_rules(arg, rules)
+    policy = arg.policy
+    try:
+        roll_tables(policy, rules)
+    except ValueError as exc:
+        raise UsageError(f"{text}: {exc}") from None
+    return policy
 
 
 def _sequential(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    t0 = time.perf_counter()
     from .sequential import solve
 
-    sol = solve(rules=rules, tol=args.tol)
-    dt = time.perf_counter() - t0
-    print(f"{rules}")
-    print(f"first player's win probability (both optimal): {sol.first_player_win:.10f}")
-    print(f"method: {sol.method}; iterations {sol.iterations}; residual {sol.residual:.1e}; {dt:.2f} s")
+    sol = solve(rules=rules, tol=args.tol, max_iter=args.max_iter, max_memory=args.max_memory)
     if args.out:
-        import numpy as np
+        from .io import write_policy
 
-        write_table(np.asarray(sol.roll, dtype=np.int8), args.out)
+        write_policy(sol, args.out)
+    emit(
+        args,
+        {
+            "rules": rules,
+            "first_player_win": sol.first_player_win,
+            "method": sol.method,
+            "iterations": sol.iterations,
+            "residual": sol.residual,
+            "out": args.out,
+        },
+        [
+            f"{rules}",
+            f"first player's win probability (both optimal): {sol.first_player_win:.10f}",
+            f"method: {sol.method}; iterations {sol.iterations}; residual {sol.residual:.1e}",
+        ],
+    )
     return 0
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .sequential import compare
-
     rules = _rules(args)
+    from .guard import check_memory, compare_estimate
+
     a = parse_sequential_policy(args.policy_a, rules)
     b = parse_sequential_policy(args.policy_b, rules)
-    c = compare(a, b, rules=rules)
-    print(f"{rules}: {args.policy_a} against {args.policy_b}")
-    print(f"A first  {c.first:.6f}")
-    print(f"A second {c.second:.6f}")
-    print(f"average  {c.average:.6f}")
+    check_memory(compare_estimate(rules), args.max_memory)
+    if any(x is OPTIMAL for x in (a, b)):
+        from .sequential.cache import cached_solve
+
+        _check_solve(rules, args.max_memory)
+        optimal = cached_solve(rules=rules)
+        a, b = (optimal if x is OPTIMAL else x for x in (a, b))
+    from .sequential import compare
+
+    c = compare(a, b, rules=rules, tol=args.tol, max_memory=args.max_memory)
+    lines = [
+        f"{rules}: {args.policy_a} against {args.policy_b}",
+        f"A first  {c.first:.6f}",
+        f"A second {c.second:.6f}",
+        f"average  {c.average:.6f}",
+    ]
     if c.iterations:
-        print(f"({c.iterations} iterations, residual {c.residual:.1e})")
+        lines.append(f"({c.iterations} iterations, residual {c.residual:.1e})")
+    emit(
+        args,
+        {
+            "rules": rules,
+            "policy_a": args.policy_a,
+            "policy_b": args.policy_b,
+            "first": c.first,
+            "second": c.second,
+            "average": c.average,
+            "method": c.method,
+            "iterations": c.iterations,
+            "residual": c.residual,
+        },
+        lines,
+    )
     return 0

@@ -1,23 +1,42 @@
 """The ``pigtheory`` command.
 
-Each family of solvers adds its subcommands from a module of its own (listed in
-``_COMMAND_MODULES``), each with a ``register(subparsers)`` that adds parsers whose
-``func(args)`` runs the command; this module holds the shared parsing helpers.
+Each family of commands lives in a module of its own, listed in ``_COMMAND_MODULES`` (adding
+a family is one line there); its ``register(subparsers)`` adds parsers whose ``func(args)``
+runs the command. Building the parser imports those small modules but neither numpy nor the
+solvers, which a command imports when it runs: ``pigtheory --help`` starts at once.
+
+A command checks everything before it starts to work: argparse checks types and ranges
+(the helpers below), then the command checks what needs several arguments together (the
+policies against the rules, the output file against what the command writes) inside
+:func:`usage_checks`. Exit status:
+
+* 0: done;
+* 1: the command could not be carried out (the memory limit refuses the solve, the solver or
+  a write fails);
+* 2: a usage error (a value out of range, options that exclude each other, an unreadable
+  policy file, an output file the command cannot write).
+
+Errors are one line on stderr (``pigtheory <command>: error: ...``); ``--debug`` adds the
+traceback. ``--json`` prints the numbers of a command as one JSON object with labelled
+fields instead of text.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import math
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-import numpy as np
+from . import __version__
 
-from .policies import hold_at
-from .rules import Rules
+if TYPE_CHECKING:  # the rules load dataclasses and fractions: only when a command runs
+    from .rules import Rules
 
 _COMMAND_MODULES = (
     "pigtheory._cli_basic",
@@ -30,68 +49,329 @@ _COMMAND_MODULES = (
     "pigtheory._cli_symmetric",
 )
 
+POLICY_FILES = (".json", ".csv", ".npy")
+"""Suffixes of policy files (:mod:`pigtheory.io.policy_files`)."""
 
-def parse_policy(text: str) -> Any:
-    """``hold-at-N`` or a file ``.npy`` / ``.csv`` holding a threshold table."""
-    if text.startswith("hold-at-"):
+POLICY_HELP = "hold-at-N, or a policy file (.json, .csv, .npy, or a result's .npz)"
+
+
+class UsageError(Exception):
+    """The command line is wrong: exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, raised as :class:`UsageError`."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: error: {message} (see {self.prog} --help)")
+
+
+# --- argument types (no numpy here: --help must not load it) -------------------------------
+
+
+def int_range(low: int | None = None, high: int | None = None) -> Any:
+    """An argparse type: an integer in ``low..high``."""
+
+    def parse(text: str) -> int:
         try:
-            return hold_at(int(text.removeprefix("hold-at-")))
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            span = f"in {low}..{high}" if high is not None else f">= {low}"
+            raise argparse.ArgumentTypeError(f"must be an integer {span}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    return value
+
+
+def memory_size(text: str) -> str:
+    """An argparse type: a memory size such as ``512M`` or ``4G`` (kept as text)."""
+    from .guard import parse_memory
+
+    try:
+        parse_memory(text, "--max-memory")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def output_file(suffixes: Sequence[str]) -> Any:
+    """An argparse type: a file name ending in one of ``suffixes`` that can be written."""
+
+    def parse(text: str) -> str:
+        if Path(text).suffix not in suffixes:
+            raise argparse.ArgumentTypeError(f"must end in {', '.join(suffixes)}, got {text!r}")
+        from .io.atomic import check_writable
+
+        try:
+            check_writable(text, "file")
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
+        return text
+
+    parse.__name__ = "file name"
+    return parse
+
+
+class PolicyArgument:
+    """A policy named on the command line: the ``policy``, the ``text`` that named it and the
+    ``rules`` its file records (None for ``hold-at-N`` and files without rules).
+
+    Solvers read it like a result (through its ``policy``); error messages name ``text``.
+    """
+
+    __slots__ = ("text", "policy", "rules")
+
+    def __init__(self, text: str, policy: Any, rules: Any = None) -> None:
+        self.text, self.policy, self.rules = text, policy, rules
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_policy(text: str) -> PolicyArgument:
+    """An argparse type: ``hold-at-N`` or a policy file (any kind; checked against the rules
+    later, by :func:`policy_for`)."""
+    if text.startswith("hold-at-"):
+        n = text.removeprefix("hold-at-")
+        if not n.isdigit() or int(n) < 1:
+            raise argparse.ArgumentTypeError(f"hold-at-N needs an integer N >= 1, got {text!r}")
+        from .policies import hold_at
+
+        return PolicyArgument(text, hold_at(int(n)))
+    return read_policy_argument(text)
+
+
+def read_policy_argument(text: str, kind: str | None = None) -> PolicyArgument:
+    """A policy file named on the command line (a result's ``.npz``: its policy)."""
     path = Path(text)
-    if path.suffix == ".npy" and path.exists():
-        return np.load(path)
-    if path.suffix == ".csv" and path.exists():
-        return np.loadtxt(path, delimiter=",", dtype=np.int64, ndmin=2)
-    raise argparse.ArgumentTypeError(f"policy must be hold-at-N or an existing .npy/.csv file, got {text!r}")
+    if path.suffix not in POLICY_FILES + (".npz",):
+        raise argparse.ArgumentTypeError(
+            f"expected hold-at-N or a policy file ending in .json, .csv, .npy or .npz, got {text!r}"
+        )
+    try:
+        if path.suffix == ".npz":
+            from .io import load_archive
+            from .io.policy_files import policy_of
+
+            result = load_archive(path)
+            return PolicyArgument(text, policy_of(result), getattr(result, "rules", None))
+        from .io import read_policy_file
+
+        return PolicyArgument(text, *read_policy_file(path, kind=kind))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def check_file_rules(arg: PolicyArgument, rules: Rules) -> None:
+    """A policy file that records rules must record these (usage error otherwise)."""
+    if arg.rules is not None and arg.rules != rules:
+        raise UsageError(f"{arg.text}: a policy for {arg.rules}, but the command's rules are {rules}")
+
+
+# --- shared options -----------------------------------------------------------------------
 
 
 def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> None:
-    p.add_argument("--goal", type=int, default=100, help="score that wins (default 100)")
+    """``--goal`` and (unless ``players=False``) ``--players``."""
+    p.add_argument("--goal", type=int_range(1), default=100, help="score that wins (default 100)")
     if players:
-        p.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+        p.add_argument("--players", type=int_range(2), default=2, help="number of players (default 2)")
+
+
+def add_common_arguments(p: argparse.ArgumentParser, json_output: bool = True) -> None:
+    """``--json`` (if the command prints numbers), ``--max-memory`` and ``--debug``."""
+    if json_output:
+        p.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    p.add_argument(
+        "--max-memory",
+        type=memory_size,
+        default=None,
+        metavar="SIZE",
+        help="refuse solves estimated above SIZE (e.g. 4G; default: half the available memory)",
+    )
+    p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
+
+
+def add_out_argument(
+    p: argparse.ArgumentParser, what: str, suffixes: Sequence[str] = POLICY_FILES, aliases: Sequence[str] = ()
+) -> None:
+    """``--out FILE`` writing ``what`` as a policy file."""
+    p.add_argument(
+        "--out",
+        *aliases,
+        type=output_file(suffixes),
+        metavar="FILE",
+        help=f"write {what} to FILE ({', '.join(suffixes)}; see 'Policy files' in the README)",
+    )
 
 
 def rules_from(args: argparse.Namespace, **extra: Any) -> Rules:
+    """The rules of the command line (a bad combination is a usage error)."""
+    from .rules import Rules
+
     kw: dict[str, Any] = {"goal": args.goal}
     if hasattr(args, "players"):
         kw["players"] = args.players
     kw.update(extra)
-    return Rules(**kw)
+    try:
+        return Rules(**kw)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def write_table(table: np.ndarray, path: str) -> None:
-    """Write an int table as ``.npy`` or ``.csv`` (2-D only), atomically."""
-    from .io import atomic_write
+@contextlib.contextmanager
+def usage_checks() -> Iterator[None]:
+    """Checks before the work: a ``ValueError`` inside is a usage error (exit status 2)."""
+    try:
+        yield
+    except UsageError:
+        raise
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
-    if path.endswith(".npy"):
-        atomic_write(path, lambda tmp: np.save(open(tmp, "wb"), table))
-    elif path.endswith(".csv"):
-        if table.ndim != 2:
-            raise SystemExit("CSV output needs a 2-D table; use .npy")
-        atomic_write(path, lambda tmp: np.savetxt(tmp, table, fmt="%d", delimiter=","))
+
+def policy_for(policy: Any, rules: Rules, label: str) -> Any:
+    """Check a simultaneous policy against the rules before any work (usage error if invalid);
+    returns the policy (a :class:`PolicyArgument` is unwrapped and names itself)."""
+    from .policies import as_mixture
+
+    if isinstance(policy, PolicyArgument):
+        check_file_rules(policy, rules)
+        label, policy = policy.text, policy.policy
+    try:
+        as_mixture(policy, rules)
+    except ValueError as exc:
+        raise UsageError(f"{label}: {exc}") from None
+    return policy
+
+
+def write_table(table: Any, path: str, rules: Rules | None = None) -> None:
+    """Write a policy (or a bare table) as a policy file; the suffix picks the format."""
+    from .io import write_policy
+
+    write_policy(table, path, rules=rules)
+
+
+def emit(args: argparse.Namespace, fields: dict[str, Any], lines: Sequence[str]) -> None:
+    """Print ``fields`` as JSON with ``--json``, else the text ``lines``."""
+    if getattr(args, "json", False):
+        import json
+
+        print(json.dumps(_plain(fields), allow_nan=False))
     else:
-        raise SystemExit(f"output file must end in .npy or .csv, got {path!r}")
+        for line in lines:
+            print(line)
+
+
+def _plain(x: Any) -> Any:
+    """JSON-ready: numpy scalars and arrays as Python numbers and lists, rules as a dict."""
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    from .rules import Rules
+
+    if isinstance(x, Rules):
+        from .io.policy_files import rules_to_dict
+
+        return rules_to_dict(x)
+    if hasattr(x, "tolist"):
+        return _plain(x.tolist())
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+# --- the command --------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="pigtheory", description="Solve the dice game Pig and its variants."
+    parser = Parser(
+        prog="pigtheory",
+        description="Solve the dice game Pig and its variants exactly.",
+        epilog="Exit status: 0 done, 1 failed (e.g. over the memory limit), 2 usage error. "
+        "'pigtheory COMMAND --help' describes a command.",
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"pigtheory {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="one of:")
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser
 
 
+def one_line(text: str) -> str:
+    """``text`` with control characters (newlines in a file name, say) escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _fail(prog: str, message: str) -> None:
+    print(one_line(f"{prog}: error: {message}"), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        return int(args.func(args) or 0)
-    except ValueError as exc:
-        print(f"pigtheory: error: {exc}", file=sys.stderr)
+        args = build_parser().parse_args(argv)
+    except UsageError as exc:
+        print(one_line(str(exc)), file=sys.stderr)
         return 2
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else 0
+    prog = f"pigtheory {args.command}"
+    debug = bool(getattr(args, "debug", False))
+    from .guard import MemoryLimitError
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            status = int(args.func(args) or 0)
+        except UsageError as exc:
+            _fail(prog, f"{exc} (see {prog} --help)")
+            status = 2
+        except MemoryLimitError as exc:
+            _fail(prog, str(exc))
+            status = 1
+        except (ValueError, OSError) as exc:
+            if debug:
+                import traceback
+
+                traceback.print_exc()
+            _fail(prog, str(exc) or type(exc).__name__)
+            status = 1
+        except KeyboardInterrupt:
+            _fail(prog, "interrupted")
+            status = 130
+        except Exception as exc:
+            if debug:
+                import traceback
+
+                traceback.print_exc()
+            _fail(prog, f"internal error, {type(exc).__name__}: {exc} (--debug shows the traceback)")
+            status = 1
+    for w in caught:
+        if issubclass(w.category, DeprecationWarning):
+            continue
+        print(one_line(f"{prog}: warning: {w.message}"), file=sys.stderr)
+    return status
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # python -m pigtheory.cli: run the package's module, not a second copy
+    from pigtheory.cli import main as _main
+
+    raise SystemExit(_main())

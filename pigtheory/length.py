@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .guard import check_memory, game_length_estimate
 from .policies import HoldAt
 from .results import Result
 from .rules import Rules
@@ -86,7 +87,13 @@ def _check_tol(tol: float, max_turns: int) -> None:
 
 
 def game_length(
-    policy_a: Any, policy_b: Any, rules: Rules = Rules(), tol: float = 1e-15, max_turns: int = 20_000
+    policy_a: Any,
+    policy_b: Any,
+    rules: Rules = Rules(),
+    tol: float = 1e-15,
+    max_turns: int = 20_000,
+    *,
+    max_memory: Any = None,
 ) -> TurnDistribution:
     """Exact distribution of the number of turns (both players') of a sequential game, A first.
 
@@ -99,6 +106,9 @@ def game_length(
     tol : float
         Stop when the mass of unfinished games is below ``tol``.
     max_turns : int
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Examples
     --------
@@ -107,6 +117,7 @@ def game_length(
     >>> round(d.mean, 6), round(d.first_wins, 6)  # a turn scores 2 with probability 1/4
     (4.0, 0.571429)
     """
+    check_memory(game_length_estimate(rules), max_memory)
     check_rules(rules)
     _check_tol(tol, max_turns)
     mats = [turn_matrix(roll_table(p, rules), rules) for p in (policy_a, policy_b)]

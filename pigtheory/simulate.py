@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from .guard import check_memory, simulation_estimate
 from .policies import Mixture, take_at_states
 from .progress import progress_bar
 from .results import Result
@@ -147,7 +148,9 @@ def _play_rule_turns(prob: np.ndarray, own: np.ndarray, rules: Rules, rng: np.ra
     return total
 
 
-def turn_totals(k: int, n: int, rules: Rules = Rules(), rng: Any = None) -> np.ndarray:
+def turn_totals(
+    k: int, n: int, rules: Rules = Rules(), rng: Any = None, *, max_memory: Any = None
+) -> np.ndarray:
     """Points of ``n`` independent "hold at k" turns, rolled face by face.
 
     Parameters
@@ -159,6 +162,9 @@ def turn_totals(k: int, n: int, rules: Rules = Rules(), rng: Any = None) -> np.n
     rules : Rules
         The die: one or two dice (a bust face on either die busts), Piglet's coin.
     rng : int, numpy.random.Generator or None
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -171,6 +177,7 @@ def turn_totals(k: int, n: int, rules: Rules = Rules(), rng: Any = None) -> np.n
     >>> sorted(set(x.tolist()))
     [0, 3, 4, 5, 6, 7, 8]
     """
+    check_memory(simulation_estimate(rules, games=n), max_memory)
     k = _positive("k", k)
     n = _positive("n", n)
     if rules.double_trouble:
@@ -198,6 +205,8 @@ def play_simultaneous(
     start: Sequence[int] | None = None,
     max_turns: int = 100_000,
     progress: bool | None = None,
+    *,
+    max_memory: Any = None,
 ) -> Simulation:
     """Play ``games`` games of simultaneous Pig with one policy per seat.
 
@@ -217,6 +226,9 @@ def play_simultaneous(
         Give up (``RuntimeError``) if some game is still running after this many turns.
     progress : bool or None
         Show a bar of finished games on stderr; ``None``: only when stderr is a terminal.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -229,6 +241,7 @@ def play_simultaneous(
     RuntimeError
         Some game is still running after ``max_turns`` turns.
     """
+    check_memory(simulation_estimate(rules, games=games), max_memory)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
     if rules.dice != 1:

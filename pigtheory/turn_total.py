@@ -40,9 +40,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
+from .guard import check_memory, turn_total_estimate
 from .rules import Rules
 
 __all__ = ["TurnTotal", "TurnTotalTable", "turn_total", "turn_total_table"]
@@ -126,7 +128,7 @@ def _reach(n: int, rules: Rules, exact: bool) -> list:
     return r
 
 
-def turn_total(k: int, rules: Rules = Rules(), exact: bool = False) -> TurnTotal:
+def turn_total(k: int, rules: Rules = Rules(), exact: bool = False, *, max_memory: Any = None) -> TurnTotal:
     """Distribution of X_k, the turn total of "hold at k".
 
     Parameters
@@ -138,6 +140,9 @@ def turn_total(k: int, rules: Rules = Rules(), exact: bool = False) -> TurnTotal
         turn and raises ``ValueError``.
     exact : bool
         Return ``fractions.Fraction`` probabilities that sum to exactly 1.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -148,6 +153,7 @@ def turn_total(k: int, rules: Rules = Rules(), exact: bool = False) -> TurnTotal
     >>> {g: str(p) for g, p in turn_total(3, exact=True).pmf.items()}
     {0: '7/36', 3: '1/6', 4: '7/36', 5: '7/36', 6: '7/36', 7: '1/36', 8: '1/36'}
     """
+    check_memory(turn_total_estimate(k, exact=exact), max_memory)
     k = _check_k(k, rules)
     roll = rules.roll_distribution()
     if not exact:

@@ -7,6 +7,7 @@ import pytest
 
 from pigtheory import Rules, hold_at
 from pigtheory.cli import main
+from pigtheory.io import read_policy
 from pigtheory.simultaneous import best_response
 
 
@@ -15,12 +16,19 @@ def test_prints_the_value_at_the_start(capsys):
     assert float(capsys.readouterr().out) == pytest.approx(best_response(hold_at(25)).value[0, 0], abs=1e-10)
 
 
-@pytest.mark.parametrize("suffix", [".csv", ".npy"])
+@pytest.mark.parametrize("suffix", [".csv", ".npy", ".json"])
 def test_writes_the_policy(tmp_path, capsys, suffix):
     out = tmp_path / f"policy{suffix}"
-    assert main(["best-response", "--opponent", "hold-at-4", "--goal", "12", "--output", str(out)]) == 0
-    table = np.load(out) if suffix == ".npy" else np.loadtxt(out, delimiter=",", dtype=np.int64)
-    assert np.array_equal(table, best_response(hold_at(4), rules=Rules(goal=12)).policy)
+    assert main(["best-response", "--opponent", "hold-at-4", "--goal", "12", "--out", str(out)]) == 0
+    want = best_response(hold_at(4), rules=Rules(goal=12)).policy
+    assert np.array_equal(read_policy(out, rules=Rules(goal=12)).table, want)
+    if suffix == ".npy":  # a plain table numpy reads as it is
+        assert np.array_equal(np.load(out), want)
+    if suffix == ".csv":  # own, other, threshold: one row per state
+        lines = [r for r in out.read_text().splitlines() if not r.startswith("#")]
+        assert lines[0] == "own,other,threshold"
+        rows = np.loadtxt(lines[1:], delimiter=",", dtype=np.int64)
+        assert np.array_equal(rows[:, 2].reshape(12, 12), want)
 
 
 def test_value_iteration_and_table_opponent(tmp_path, capsys):
@@ -53,7 +61,7 @@ def test_three_players_take_two_opponents(tmp_path, capsys):
 def test_errors(capsys):
     assert main(["best-response", "--opponent", "hold-at-4", "--goal", "10", "--players", "3"]) == 2
     assert "opponent" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        main(["best-response", "--opponent", "hold-at-x"])
-    with pytest.raises(SystemExit):
-        main(["best-response"])
+    assert main(["best-response", "--opponent", "hold-at-x"]) == 2
+    assert "hold-at-x" in capsys.readouterr().err
+    assert main(["best-response"]) == 2
+    assert "--opponent" in capsys.readouterr().err

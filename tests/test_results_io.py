@@ -419,7 +419,7 @@ def test_loading_never_unpickles(tmp_path):
 
 def test_what_cannot_be_saved(tmp_path):
     with pytest.raises(ValueError, match=r"path: .*\.npz"):
-        save(hold_at(3), tmp_path / "policy.json")
+        save(hold_at(3), tmp_path / "policy.txt")
     with pytest.raises(ValueError, match="obj"):
         save({"a": 1}, tmp_path / "dict.npz")
     bad = Solution(np.array([None, 1]), np.zeros(2), 0, 0.0, "x", Rules())

@@ -23,17 +23,12 @@ Measured on the exact best response to ``hold_at(25)`` at goal 100 (k = the thre
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 from scipy.stats import spearmanr
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import DIFFERS, REPRODUCED, Row, print_rows  # noqa: E402
-from pigtheory import hold_at  # noqa: E402
-from pigtheory.simultaneous import best_response  # noqa: E402
+from analyses._claims import DIFFERS, REPRODUCED, Row, print_rows
+from pigtheory import hold_at
+from pigtheory.simultaneous import best_response
 
 SOURCE = "Z23 Figs. 3-4"
 CLAIMS = [

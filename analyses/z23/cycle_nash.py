@@ -18,18 +18,13 @@ both the paper's "preferred" matrix and the real matrix of win probabilities.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-import numpy as np  # noqa: E402
-
-from analyses._claims import Row, exact, fmt, numeric, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import RULES, self_play_data  # noqa: E402
-from pigtheory import hold_at  # noqa: E402
-from pigtheory.simultaneous import win_probability  # noqa: E402
-from pigtheory.simultaneous.nash import is_equilibrium, support_enumeration, zero_sum_lp  # noqa: E402
+from analyses._claims import Row, exact, fmt, numeric, print_rows
+from analyses.z23._equilibrium_data import RULES, self_play_data
+from pigtheory import hold_at
+from pigtheory.simultaneous import win_probability
+from pigtheory.simultaneous.nash import is_equilibrium, support_enumeration, zero_sum_lp
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Mixed-strategy equilibrium"
 HALF, ERROR = 0.5, 1e-6

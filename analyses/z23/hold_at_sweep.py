@@ -18,14 +18,9 @@ is strictly below both neighbours'.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows  # noqa: E402
-from pigtheory import hold_at  # noqa: E402
-from pigtheory.simultaneous import best_response, hold_at_sweep  # noqa: E402
+from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows
+from pigtheory import hold_at
+from pigtheory.simultaneous import best_response, hold_at_sweep
 
 SOURCE = "Z23 Fig. 2 / Table S1"
 CLAIMS = [

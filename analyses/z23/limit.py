@@ -22,14 +22,9 @@ beats 1/n; ``smallest_n`` is the first n from which this holds for every larger 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import DIFFERS, REPRODUCED, Row, print_rows  # noqa: E402
-from pigtheory import turn_total_table  # noqa: E402
-from pigtheory.simultaneous import limit  # noqa: E402
+from analyses._claims import DIFFERS, REPRODUCED, Row, print_rows
+from pigtheory import turn_total_table
+from pigtheory.simultaneous import limit
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Infinite number of players"
 N_MAX = 1000

@@ -14,15 +14,10 @@ g - i thresholds, so the work is of order g^(n+1): 100 times more per added play
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import DIFFERS, REPRODUCED, Row, print_rows  # noqa: E402
-from analyses.z23._scaling_data import measurements  # noqa: E402
+from analyses._claims import DIFFERS, REPRODUCED, Row, print_rows
+from analyses.z23._scaling_data import measurements
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Three players ... (4 and n players)"
 CLAIMS = [("Z23.18", SOURCE, "O(100^n)", None)]

@@ -20,13 +20,8 @@ value arrays compared in Z23.9 are the iteration's p at the two phases of the cy
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import Row, exact, numeric, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import self_play_data, self_play_seconds  # noqa: E402
+from analyses._claims import Row, exact, numeric, print_rows, record_time
+from analyses.z23._equilibrium_data import self_play_data, self_play_seconds
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Mixed-strategy equilibrium"
 CYCLING_STATES, SETTLED_AFTER = 141, 60
@@ -123,14 +118,18 @@ def main() -> tuple[list[Row], str]:
     if at != MAX_AT:
         rows[-1].status = "differs"
     lines = [
-        "| order | sweep | period | cycling states | sweeps run | others fixed after | MAE | max diff (where) | (47,69)/(69,47) per phase | time |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| order | sweep | period | cycling states | sweeps run | others fixed after | MAE | max diff (where) | (47,69)/(69,47) per phase |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for (order, sweep), r in runs.items():
         lines.append(
             f"| {order} | {sweep} | {r.period} | {len(r.cyclic_states)} | {r.iterations} | "
             f"{r.settled} | {r.value_mean_abs_diff:.4e} | {r.value_max_abs_diff:.4e} {r.value_max_at} | "
-            f"{_phase_pairs(r.cycle)} | {self_play_seconds(order, sweep):.1f} s |"
+            f"{_phase_pairs(r.cycle)} |"
+        )
+        record_time(
+            f"Z23.6: self-play, {order}, {sweep} (when the cache entry was made)",
+            self_play_seconds(order, sweep),
         )
     md = "Self-play variants (goal 100, start: values 0, hold at 25):\n\n" + "\n".join(lines)
     return rows, md

@@ -15,13 +15,8 @@ infinite-player cells belong to the n-player analyses.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import Row, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import equilibrium_data, self_play_data  # noqa: E402
+from analyses._claims import Row, print_rows
+from analyses.z23._equilibrium_data import equilibrium_data, self_play_data
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Table 4"
 TABLE_4 = {

@@ -17,14 +17,10 @@ printed digit); a percentage printed to 2 decimals, within 0.005 percentage poin
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows  # noqa: E402
-from pigtheory import turn_total, turn_total_table  # noqa: E402
+from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows
+from pigtheory import turn_total, turn_total_table
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.)"
 F = Fraction

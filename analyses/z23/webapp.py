@@ -15,18 +15,13 @@ probable threshold of the exact equilibrium.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-import numpy as np  # noqa: E402
-
-from analyses._claims import EXTENSION, Row, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import RULES, equilibrium_data, self_play_data, stackelberg_data  # noqa: E402
-from pigtheory import hold_at  # noqa: E402
-from pigtheory.published import SIMULTANEOUS_TABLES, webapp_policies  # noqa: E402
-from pigtheory.simultaneous import best_response, exploitability, win_probability  # noqa: E402
+from analyses._claims import EXTENSION, Row, print_rows
+from analyses.z23._equilibrium_data import RULES, equilibrium_data, self_play_data, stackelberg_data
+from pigtheory import hold_at
+from pigtheory.published import SIMULTANEOUS_TABLES, webapp_policies
+from pigtheory.simultaneous import best_response, exploitability, win_probability
 
 SOURCE = "Zhu et al. 2023 web app (LuchenCatherine/pig-game), simultaneous tables"
 CLAIMS: list = []

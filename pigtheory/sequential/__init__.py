@@ -7,7 +7,10 @@ See :mod:`pigtheory.sequential.model`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..engine import ENGINES
+from ..guard import check_memory, sequential_estimate
 from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_tol
 from .compare import Comparison, compare
@@ -44,6 +47,7 @@ def solve(
     max_iter: int = 100_000,
     engine: str = "auto",
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> SequentialSolution:
     """Optimal two-player sequential play.
 
@@ -68,12 +72,16 @@ def solve(
         ``"numba"`` is a ``ValueError`` there.
     progress : bool, optional
         A progress bar on stderr (default: when stderr is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Examples
     --------
     >>> round(solve(rules=Rules.piglet(goal=2)).first_player_win, 6)
     0.571429
     """
+    check_memory(sequential_estimate(rules), max_memory)
     check_rules(rules)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)

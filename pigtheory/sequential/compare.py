@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, compare_estimate
 from ..results import Result
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_choice, check_int, check_tol
@@ -80,6 +81,7 @@ def compare(
     method: str | None = None,
     tol: float = 1e-13,
     max_iter: int = 100_000,
+    max_memory: Any = None,
 ) -> Comparison:
     """Win probabilities of policy A against policy B, A first, A second and the average.
 
@@ -96,6 +98,9 @@ def compare(
         Value iteration: stop iterating when the largest change is below ``tol`` (> 0), after at
         most ``max_iter`` sweeps (>= 1; stopping there warns with
         :class:`~pigtheory.validation.ConvergenceWarning`).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Examples
     --------
@@ -104,6 +109,7 @@ def compare(
     >>> round(c.first + c.second, 12)
     1.0
     """
+    check_memory(compare_estimate(rules, policies=(policy_a, policy_b)), max_memory)
     check_rules(rules)
     if method is None:
         method = "exact" if rules.dice == 1 else "value_iteration"

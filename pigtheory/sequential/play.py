@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, simulation_estimate
 from ..results import Result
 from ..rules import Rules
 from ..validation import check_int
@@ -52,7 +53,13 @@ class Games(Result):
 
 
 def play(
-    policy_a: Any, policy_b: Any, *, rules: Rules = Rules(), games: int = 10_000, rng: Any = None
+    policy_a: Any,
+    policy_b: Any,
+    *,
+    rules: Rules = Rules(),
+    games: int = 10_000,
+    rng: Any = None,
+    max_memory: Any = None,
 ) -> Games:
     """Play ``games`` sequential games, A moving first.
 
@@ -64,6 +71,9 @@ def play(
     games : int
         Number of games, ``>= 1``.
     rng : int or numpy.random.Generator, optional
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Examples
     --------
@@ -72,6 +82,7 @@ def play(
     >>> 0.5 < g.first_win_rate[0] < 0.65
     True
     """
+    check_memory(simulation_estimate(rules, games=games), max_memory)
     check_rules(rules)
     games = check_int("games", games, low=1)
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)

@@ -35,10 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from ..policies import HoldAt
+from ..io import Saveable
+from ..policies import HoldAt, ThresholdTable
 from ..rules import Rules
 
 __all__ = [
+    "RollTable",
     "roll_table",
     "ScoringTurns",
     "BasePaceRace",
@@ -132,6 +134,45 @@ class PaceRace:
         return f"keep pace {self.c}/{self.d}, end race {self.e}"
 
 
+@dataclass(frozen=True, eq=False)
+class RollTable(Saveable):
+    """Any stationary policy as a table: ``roll[i, j, k]`` True where the player rolls.
+
+    A last axis of 2 (Double Trouble) holds the free choice (``l = 0``) and the forced roll
+    after a double (``l = 1``); only the free choice is a decision. The table is copied and
+    made read-only; entries with ``i + k >= goal`` are ignored (the player has won).
+    """
+
+    roll: np.ndarray
+    name: str = "roll table"
+
+    def __post_init__(self) -> None:
+        t = np.array(self.roll)
+        if t.dtype != bool:
+            if t.dtype.kind not in "iu" or not np.isin(t, (0, 1)).all():
+                raise ValueError("roll: a roll table holds booleans (or 0 and 1)")
+            t = t.astype(bool)
+        g = t.shape[0] if t.ndim else 0
+        if t.ndim not in (3, 4) or t.shape[:3] != (g, g, g) or g < 1 or (t.ndim == 4 and t.shape[3] != 2):
+            raise ValueError(
+                f"roll: a roll table has shape (goal, goal, goal) or (goal, goal, goal, 2), got {t.shape}"
+            )
+        t.setflags(write=False)
+        object.__setattr__(self, "roll", t)
+
+    def roll_table(self, rules: Rules) -> np.ndarray:
+        g = rules.goal
+        if self.roll.shape[0] != g:
+            raise ValueError(
+                f"policy: a roll table for goal {g} has shape {(g, g, g)}, got {self.roll.shape}"
+            )
+        free = self.roll[..., 0] if self.roll.ndim == 4 else self.roll
+        return (free & _grid(rules)[3])[None]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 def scoring_turns(t: int) -> ScoringTurns:
     """The "t scoring turns" policy (Neller & Presser 2010)."""
     return ScoringTurns(t)
@@ -159,8 +200,8 @@ def roll_table(policy: Any, rules: Rules) -> np.ndarray:
     """A policy's roll table ``roll[i, j, k]`` (policies without a counter).
 
     Accepts a sequential solution (its ``policy``; Double Trouble: the free choice ``l = 0``),
-    :func:`pigtheory.hold_at` or an int n, a bool array of shape ``(goal,) * 3`` and the
-    practical policies above.
+    :func:`pigtheory.hold_at` or an int n, a threshold table ``t[i, j]`` (hold at ``t[i, j]``),
+    a :class:`RollTable`, a bool array of shape ``(goal,) * 3`` and the practical policies above.
     """
     tables = roll_tables(policy, rules)
     if tables.shape[0] != 1:
@@ -178,6 +219,13 @@ def roll_tables(policy: Any, rules: Rules) -> np.ndarray:
         return np.broadcast_to(live & (k < np.minimum(policy.n, g - i)), (g, g, g))[None].copy()
     if hasattr(policy, "roll_table"):
         return np.asarray(policy.roll_table(rules), dtype=bool)
+    if isinstance(policy, ThresholdTable):  # hold at table[i, j]: roll while k is below it
+        t = policy.table
+        if t.shape not in ((g, g), (g,)):
+            raise ValueError(f"policy: a threshold table for goal {g} has shape {(g, g)}, got {t.shape}")
+        i, j, k, live = _grid(rules)
+        hold = t.reshape(t.shape + (1,) * (2 - t.ndim))[:, :, None]
+        return np.broadcast_to(live & (k < np.minimum(hold, g - i)), (g, g, g))[None].copy()
     inner = getattr(policy, "policy", None)
     if inner is not None and getattr(policy, "rules", rules) != rules:
         raise ValueError(f"policy: solved for {policy.rules}, not for {rules}")

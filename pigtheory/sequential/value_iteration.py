@@ -26,9 +26,11 @@ Neller & Presser, "Optimal play of the dice game Pig" (2004), value iteration (s
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, sequential_estimate
 from ..progress import ProgressBar
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int, check_progress, check_tol
@@ -43,6 +45,7 @@ def value_iteration(
     tol: float = 1e-12,
     max_iter: int = 100_000,
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> SequentialSolution:
     """Optimal sequential play by plain (Jacobi) value iteration over all states.
 
@@ -56,6 +59,9 @@ def value_iteration(
         Most sweeps (>= 1); stopping there warns with
         :class:`~pigtheory.validation.ConvergenceWarning`.
     progress : bool, optional
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -68,6 +74,7 @@ def value_iteration(
     >>> round(sol.first_player_win, 9)
     0.571428571
     """
+    check_memory(sequential_estimate(rules), max_memory)
     check_rules(rules)
     if rules.double_trouble:
         raise ValueError("rules.double_trouble: use pigtheory.sequential.solve for Double Trouble")

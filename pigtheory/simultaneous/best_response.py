@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import best_response_estimate, check_memory
 from ..results import Solution
 from ..rules import Rules
 from ..stopping import TurnPolicy
@@ -77,6 +78,7 @@ def best_response(
     max_iter: int = 10_000,
     engine: str = "auto",
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> Solution:
     """Optimal policy against fixed, independent opponents, and its value.
 
@@ -106,6 +108,9 @@ def best_response(
         ``"auto"`` decides by the size of the solve (:mod:`pigtheory.engine`).
     progress : bool, optional
         Value iteration: a progress bar on stderr (default: when stderr is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -135,6 +140,7 @@ def best_response(
     >>> bool(abs(vi.value - sol.value).max() < 1e-10)
     True
     """
+    check_memory(best_response_estimate(rules, method=method, strategies=strategies), max_memory)
     check_choice("method", method, METHODS)
     opps = read_opponents(opponents, rules)
     actions = action_set(strategies, rules, engine)

@@ -64,6 +64,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
+from ..guard import check_memory, equilibrium_estimate
 from ..policies import MixedPolicy
 from ..results import Result, freeze
 from ..rules import Rules
@@ -132,6 +133,7 @@ def equilibrium(
     tol: float = 1e-13,
     max_iter: int = 50,
     engine: str = "auto",
+    max_memory: Any = None,
 ) -> Any:
     """Exact equilibrium (value and optimal mixed strategies) of two-player simultaneous Pig.
 
@@ -152,6 +154,9 @@ def equilibrium(
     engine : {"auto", "numba", "numpy"}
         Rows and columns of the stage games by compiled loops or batched numpy, with the same
         bits; ``"auto"`` decides by the size of the dense stage games (:mod:`pigtheory.engine`).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -163,6 +168,7 @@ def equilibrium(
     >>> round(float(eq.value[0, 0]), 12), eq.residual < 1e-12
     (0.5, True)
     """
+    check_memory(equilibrium_estimate(rules, strategies=strategies), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("strategies", strategies, STRATEGIES)
     tol = check_tol(tol)

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, win_probability_estimate
 from ..rules import Rules
 from ..stopping import TurnPolicy
 from .core import continuation, own_view, read_profile, score_levels, self_loop, terminal_values
@@ -42,7 +43,9 @@ from .core import continuation, own_view, read_profile, score_levels, self_loop,
 __all__ = ["win_probability", "win_probabilities"]
 
 
-def win_probability(policy_a: Any, policy_b: Any, *, rules: Rules = Rules()) -> np.ndarray:
+def win_probability(
+    policy_a: Any, policy_b: Any, *, rules: Rules = Rules(), max_memory: Any = None
+) -> np.ndarray:
     """Exact win probability of player A at every state, all policies fixed.
 
     Parameters
@@ -53,6 +56,9 @@ def win_probability(policy_a: Any, policy_b: Any, *, rules: Rules = Rules()) -> 
         The opponent's policy, or the ``players - 1`` opponents' policies in seat order.
     rules : Rules
         One die; ``rules.players`` players.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -72,16 +78,20 @@ def win_probability(policy_a: Any, policy_b: Any, *, rules: Rules = Rules()) -> 
     >>> Fraction(float(v[0, 0])).limit_denominator(1000)
     Fraction(1, 2)
     """
+    check_memory(win_probability_estimate(rules), max_memory)
     mixes = read_profile(policy_a, policy_b, rules)
     return _evaluate(mixes, rules)
 
 
-def win_probabilities(profile: Sequence[Any], *, rules: Rules = Rules()) -> np.ndarray:
+def win_probabilities(
+    profile: Sequence[Any], *, rules: Rules = Rules(), max_memory: Any = None
+) -> np.ndarray:
     """Every player's exact win probability: shape ``(players,) + (goal + 1,) * players``.
 
     ``out[p][s]`` is player p's win probability at the absolute state s (seat order). The
     players' values sum to 1 at every state.
     """
+    check_memory(win_probability_estimate(rules), max_memory)
     if not isinstance(profile, (list, tuple)) or len(profile) != getattr(rules, "players", 0):
         raise ValueError(f"profile: a list of rules.players policies, got {profile!r}")
     mixes = read_profile(profile[0], list(profile[1:]), rules)

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, grid_estimate
 from ..io import cached
 from ..parallel import check_executor, run_tasks
 from ..results import Result
@@ -76,6 +77,7 @@ def hold_at_grid(
     progress: bool | None = None,
     *,
     executor: Any = None,
+    max_memory: Any = None,
 ) -> HoldAtGrid:
     """Solve the best response to every pair of "hold at n" opponents, n in ``ns``.
 
@@ -94,6 +96,9 @@ def hold_at_grid(
     executor : None, concurrent.futures.Executor or dask.distributed.Client
         Where the solves run (:mod:`pigtheory.parallel`); default: one after another, here.
         The table is the same, bit for bit, whichever runs it.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -105,6 +110,7 @@ def hold_at_grid(
     >>> bool(grid.value[0, 1] == grid.value[1, 0])
     True
     """
+    check_memory(grid_estimate(rules, workers=workers), max_memory)
     ns_arr = np.array(sorted(set(int(n) for n in ns)), dtype=np.int64)
     if ns_arr.size == 0 or ns_arr[0] < 1:
         raise ValueError(f"ns must be non-empty thresholds >= 1, got {list(ns_arr)}")

@@ -37,9 +37,11 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), section "Infinite number of p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, limit_estimate
 from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
@@ -102,7 +104,9 @@ class LimitAnalysis(Solution):
         return n - 2
 
 
-def limit(n_max: int = 200, *, rules: Rules = Rules(), strategies: str = "thresholds") -> LimitAnalysis:
+def limit(
+    n_max: int = 200, *, rules: Rules = Rules(), strategies: str = "thresholds", max_memory: Any = None
+) -> LimitAnalysis:
     """Is "everybody holds at the goal" an equilibrium of n-player simultaneous Pig?
 
     Parameters
@@ -114,6 +118,9 @@ def limit(n_max: int = 200, *, rules: Rules = Rules(), strategies: str = "thresh
     strategies : {"thresholds", "stopping"}
         The deviator's strategies: "hold at k", or every stopping rule (a roll/hold choice
         per turn total, :mod:`pigtheory.simultaneous.core.stopping`).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -133,6 +140,7 @@ def limit(n_max: int = 200, *, rules: Rules = Rules(), strategies: str = "thresh
     >>> bool(res.deviation_value[res.row(3)] > 1 / 3)
     True
     """
+    check_memory(limit_estimate(rules, n_max=n_max), max_memory)
     n_max = check_int("n_max", n_max, low=2)
     check_simultaneous_rules(rules)
     actions = action_set(strategies, rules)

@@ -69,6 +69,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, reduced_estimate
 from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
@@ -189,6 +190,7 @@ def reduced_best_response(
     block: int | None = None,
     engine: str = "auto",
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> ReducedSolution:
     """Exact best response to opponents whose policies depend on their own score only.
 
@@ -208,6 +210,9 @@ def reduced_best_response(
         decides by the work, states times thresholds (:func:`pigtheory.engine.choose_engine`).
     progress : bool, optional
         Show a bar on stderr; default when stderr is a terminal.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -226,6 +231,7 @@ def reduced_best_response(
     >>> bool(abs(sol.at(0, 0, 0) - full.value[0, 0, 0]) < 1e-12)
     True
     """
+    check_memory(reduced_estimate(rules, opponents=opponents, symmetric=symmetric), max_memory)
     opps = read_opponents(opponents, rules)
     check_progress(progress)
     if symmetric is not None and not isinstance(symmetric, (bool, np.bool_)):

@@ -46,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import best_response_estimate, check_memory
 from ..policies import MixedPolicy
 from ..results import Result
 from ..rules import Rules
@@ -201,7 +202,12 @@ def is_equilibrium(a: np.ndarray, row: np.ndarray, col: np.ndarray, tol: float =
 
 
 def exploitability(
-    policy: Any, *, rules: Rules = Rules(), strategies: str = "thresholds", engine: str = "auto"
+    policy: Any,
+    *,
+    rules: Rules = Rules(),
+    strategies: str = "thresholds",
+    engine: str = "auto",
+    max_memory: Any = None,
 ) -> float:
     """How much a best response gains against ``policy``: its win probability from (0, 0)
     minus 1/2 (the value of the symmetric game).
@@ -216,6 +222,9 @@ def exploitability(
     strategies : {"thresholds", "stopping"}
         What the exploiting opponent may play: "hold at k" rules, or every stopping rule.
     engine : {"auto", "numba", "numpy"}
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -227,6 +236,7 @@ def exploitability(
     >>> round(exploitability(hold_at(25)), 4)
     0.0231
     """
+    check_memory(best_response_estimate(rules, strategies=strategies), max_memory)
     check_simultaneous_rules(rules, players=2)
-    reply = best_response(policy, rules=rules, strategies=strategies, engine=engine)
+    reply = best_response(policy, rules=rules, strategies=strategies, engine=engine, max_memory=max_memory)
     return float(reply.value[0, 0] - 0.5)

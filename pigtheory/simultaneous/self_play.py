@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, self_play_estimate
 from ..policies import Mixture, as_mixture, hold_at
 from ..progress import progress_bar
 from ..results import Solution
@@ -125,6 +126,7 @@ def self_play(
     init: Any = None,
     tol: float = 1e-12,
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> SelfPlay:
     """The paper's symmetric iteration with cycle detection.
 
@@ -145,6 +147,9 @@ def self_play(
         ``tol`` runs all ``max_iter`` sweeps (the cycle is still reported).
     progress : bool, optional
         Print the sweep count to stderr (default: when stderr is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -156,6 +161,7 @@ def self_play(
     >>> sp.converged, sp.period, len(sp.cyclic_states)
     (True, 1, 0)
     """
+    check_memory(self_play_estimate(rules, max_iter=max_iter), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("order", order, _ORDERS)
     check_choice("sweep", sweep, _SWEEPS)

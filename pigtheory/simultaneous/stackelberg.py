@@ -38,9 +38,11 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, stackelberg_estimate
 from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
@@ -100,6 +102,7 @@ def stackelberg(
     tol: float = 1e-10,
     max_iter: int = 1000,
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> Stackelberg:
     """Leader-follower (Stackelberg) policies of two-player simultaneous Pig.
 
@@ -114,6 +117,9 @@ def stackelberg(
     progress : bool, optional
         Iteration only: print the sweep count and change to stderr (default: when stderr
         is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -125,6 +131,7 @@ def stackelberg(
     >>> round(st.leader_value, 12), st.differing_states
     (0.5, ())
     """
+    check_memory(stackelberg_estimate(rules, method=method), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("method", method, ("exact", "value_iteration"))
     tol = check_tol(tol)

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, sweep_estimate
 from ..parallel import check_executor, run_tasks
 from ..policies import hold_at
 from ..results import Result, Solution
@@ -74,6 +75,7 @@ def hold_at_sweep(
     engine: str = "auto",
     progress: bool | None = None,
     executor: Any = None,
+    max_memory: Any = None,
 ) -> HoldAtSweep:
     """Value at (0, 0) of the exact best response to ``hold_at(n)`` for every n in ``ns``.
 
@@ -90,6 +92,9 @@ def hold_at_sweep(
         terminal).
     executor : None, concurrent.futures.Executor or dask.distributed.Client
         Where the solves run (:mod:`pigtheory.parallel`); default: one after another, here.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -108,6 +113,7 @@ def hold_at_sweep(
     >>> sw.best_n in sw.ns, bool(sw.values.min() == sw.value(sw.best_n))
     (True, True)
     """
+    check_memory(sweep_estimate(rules), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)

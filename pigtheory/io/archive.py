@@ -1,7 +1,7 @@
-"""Files: saving and loading results and policies, atomic writes, and the cache of solves.
+"""Result and policy archives: one ``.npz`` file holding the arrays and the metadata as JSON.
 
-File format
------------
+Format
+------
 A result or a policy is saved as one ``.npz`` archive (numpy's zip of ``.npy`` members, so
 ``numpy.load(path)`` opens it without pigtheory):
 
@@ -27,123 +27,33 @@ A result or a policy is saved as one ``.npz`` archive (numpy's zip of ``.npy`` m
 Loading never unpickles (``allow_pickle=False``) and builds only dataclasses defined in
 pigtheory, through their constructors (which validate and make arrays read-only). A file
 that cannot be read, or holds another type than the one asked for, raises ``ValueError``
-naming the file. Files are written atomically (a temporary name in the same folder, then a
-rename: readers never see half a file) with mode 0644.
-
-Cache
------
-Expensive solves are cached as such files, named ``<name>-<key>.npz`` with ``key`` a hash of
-the JSON of their parameters, in the folder :func:`resolve_cache_dir` picks: the
-``cache_dir`` argument of the cached function, else ``$PIGTHEORY_CACHE_DIR`` (read at every
-call), else the user's cache folder (``platformdirs.user_cache_dir("pigtheory")``), never the
-working directory. ``PIGTHEORY_NO_CACHE=1`` (read at every call) recomputes and overwrites
-every entry. An entry that cannot be loaded (damaged, or written for fields that have since
-changed) is recomputed.
-
-Examples
---------
->>> import tempfile
->>> from pigtheory import hold_at
->>> with tempfile.TemporaryDirectory() as folder:
-...     load(save(hold_at(25), Path(folder) / "policy.npz"))
-HoldAt(n=25)
+naming the file.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import importlib
 import json
 import math
 import os
-import re
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Self, TypeVar, overload
+from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "FORMAT_VERSION",
-    "Saveable",
-    "save",
-    "load",
-    "atomic_write",
-    "resolve_cache_dir",
-    "cache_path",
-    "cached",
-    "cached_arrays",
-]
+from .atomic import atomic_write
+
+__all__ = ["FORMAT_VERSION", "META", "save_archive", "load_archive", "is_package_dataclass"]
 
 FORMAT_VERSION = 1
-"""Version of the file layout; a file with a larger number is refused."""
+"""Version of the archive layout; a file with a larger number is refused."""
 
 META = "pigtheory.json"
 """Name of the archive member holding the metadata."""
 
-T = TypeVar("T")
 
-_NAME = re.compile(r"[A-Za-z0-9_.-]+")
-
-
-class Saveable:
-    """Mixin of every result and policy type: :meth:`save` and :meth:`load` in the pigtheory
-    file format (see the module docstring)."""
-
-    __slots__ = ()
-
-    def save(self, path: str | os.PathLike, *, compress: bool = True) -> Path:
-        """Write this object to ``path`` (an ``.npz`` file), atomically; returns the path.
-
-        Parameters
-        ----------
-        path : path-like
-            Must end in ``.npz``; missing folders are created.
-        compress : bool
-            Deflate the arrays (smaller, slower for very large results).
-        """
-        return save(self, path, compress=compress)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike) -> Self:
-        """Read an object of this type (or a subclass) from ``path``.
-
-        Raises
-        ------
-        ValueError
-            The file is missing, not a pigtheory file, or holds another type.
-        """
-        return load(path, expected=cls)
-
-
-def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode: int = 0o644) -> Path:
-    """Call ``write(tmp)`` on a temporary name next to ``path``, then rename it onto ``path``.
-
-    Readers never see half a file, and a failed write leaves no temporary file behind. The
-    temporary name keeps the suffix of ``path`` (writers that pick a format from it still
-    work). The file gets permissions ``mode``.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp" + path.suffix, dir=path.parent)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-# --- save ---------------------------------------------------------------------------------
-
-
-def save(obj: Any, path: str | os.PathLike, *, compress: bool = True) -> Path:
+def save_archive(obj: Any, path: str | os.PathLike, *, compress: bool = True) -> Path:
     """Save a result or a policy to ``path`` (see the module docstring for the format).
 
     Parameters
@@ -169,11 +79,11 @@ def save(obj: Any, path: str | os.PathLike, *, compress: bool = True) -> Path:
     path = Path(path)
     if path.suffix != ".npz":
         raise ValueError(f"path: pigtheory files end in .npz, got {str(path)!r}")
-    if not _is_package_dataclass(type(obj)):
+    if not is_package_dataclass(type(obj)):
         raise ValueError(f"obj: only pigtheory results and policies can be saved, got {type(obj).__name__}")
     arrays: dict[str, np.ndarray] = {}
     encoded = _encode(obj, "", arrays)
-    from . import __version__
+    from .. import __version__
 
     meta = {
         "format": "pigtheory",
@@ -194,7 +104,7 @@ def save(obj: Any, path: str | os.PathLike, *, compress: bool = True) -> Path:
     return atomic_write(path, write)
 
 
-def _is_package_dataclass(cls: type) -> bool:
+def is_package_dataclass(cls: type) -> bool:
     return dataclasses.is_dataclass(cls) and cls.__module__.split(".")[0] == "pigtheory"
 
 
@@ -238,7 +148,7 @@ def _encode(obj: Any, key: str, arrays: dict[str, np.ndarray]) -> Any:
         if not all(isinstance(k, str) for k in obj):
             raise ValueError(f"{where}: only dicts with string keys can be saved")
         return {"$dict": {k: _encode(v, f"{prefix}{k}", arrays) for k, v in obj.items()}}
-    if _is_package_dataclass(type(obj)):
+    if is_package_dataclass(type(obj)):
         fields = {
             f.name: _encode(getattr(obj, f.name), f"{prefix}{f.name}", arrays)
             for f in dataclasses.fields(obj)
@@ -270,19 +180,8 @@ def _encode(obj: Any, key: str, arrays: dict[str, np.ndarray]) -> Any:
     raise ValueError(f"{where}: cannot save a {type(obj).__name__}")
 
 
-# --- load ---------------------------------------------------------------------------------
-
-
-@overload
-def load(path: str | os.PathLike, *, expected: type[T]) -> T: ...
-
-
-@overload
-def load(path: str | os.PathLike, *, expected: None = None) -> Any: ...
-
-
-def load(path: str | os.PathLike, *, expected: type | None = None) -> Any:
-    """Read a result or a policy saved by :func:`save`.
+def load_archive(path: str | os.PathLike, *, expected: type | None = None) -> Any:
+    """Read a result or a policy saved by :func:`save_archive`.
 
     Parameters
     ----------
@@ -307,12 +206,16 @@ def load(path: str | os.PathLike, *, expected: type | None = None) -> Any:
     if expected is not None and not (isinstance(cls, type) and issubclass(cls, expected)):
         raise ValueError(f"{path}: holds {meta.get('type')}, expected {expected.__name__}")
     top = {"$object": meta["type"], "module": meta.get("module"), "fields": meta.get("fields")}
-    return _decode(top, arrays, path)
+    try:
+        return _decode(top, arrays, path)
+    except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+        raise ValueError(f"{path}: damaged metadata ({type(exc).__name__}: {exc})") from None
 
 
 def _read(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     if not path.is_file():
         raise ValueError(f"{path}: no such file (expected a pigtheory .npz file)")
+    _check_unpacked_size(path)
     try:
         with np.load(path, allow_pickle=False) as data:
             if not hasattr(data, "files"):
@@ -333,6 +236,20 @@ def _read(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     return meta, arrays
 
 
+def _check_unpacked_size(path: Path) -> None:
+    """Refuse an archive whose members would not fit in memory once decompressed."""
+    import zipfile
+
+    from ..guard import check_file_size
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            total = sum(info.file_size for info in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # not a zip: np.load below says what it is
+    check_file_size(path, total, factor=1.0)
+
+
 def _resolve(name: Any, module: Any, path: Path) -> type:
     """The pigtheory dataclass called ``name`` in ``module`` (only pigtheory modules load)."""
     if not isinstance(name, str) or not isinstance(module, str):
@@ -347,7 +264,7 @@ def _resolve(name: Any, module: Any, path: Path) -> type:
         raise ValueError(
             f"{path}: unknown type {module}.{name} (saved by another pigtheory version?)"
         ) from None
-    if not (isinstance(obj, type) and _is_package_dataclass(obj)):
+    if not (isinstance(obj, type) and is_package_dataclass(obj)):
         raise ValueError(f"{path}: {module}.{name} is not a pigtheory result or policy")
     return obj
 
@@ -401,123 +318,3 @@ def _graph(node: dict, arrays: dict[str, np.ndarray], path: Path) -> Any:
     for u, v, attrs in node["edges"]:
         graph.add_edge(_decode(u, arrays, path), _decode(v, arrays, path), **_decode(attrs, arrays, path))
     return graph
-
-
-# --- cache --------------------------------------------------------------------------------
-
-
-def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
-    """The folder of cached solves.
-
-    ``cache_dir`` if given, else ``$PIGTHEORY_CACHE_DIR`` (read now, not at import), else the
-    user's cache folder, ``platformdirs.user_cache_dir("pigtheory")``. Never the working
-    directory unless asked for.
-    """
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get("PIGTHEORY_CACHE_DIR")
-    if env:
-        return Path(env)
-    import platformdirs  # late: only code that caches needs it
-
-    return Path(platformdirs.user_cache_dir("pigtheory"))
-
-
-def _jsonable(obj: Any) -> Any:
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {"type": type(obj).__name__, **{f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}}
-    if isinstance(obj, (np.integer, np.floating, np.bool_, np.ndarray)):
-        return obj.tolist()
-    if isinstance(obj, (tuple, set, frozenset)):
-        return sorted(obj) if isinstance(obj, (set, frozenset)) else list(obj)
-    if isinstance(obj, os.PathLike):
-        return os.fspath(obj)
-    raise TypeError(type(obj).__name__)
-
-
-def cache_path(name: str, params: dict, *, cache_dir: str | os.PathLike | None = None) -> Path:
-    """Where the cache entry ``name`` with parameters ``params`` lives.
-
-    Parameters
-    ----------
-    name : str
-        Letters, digits, ``_``, ``-`` and ``.`` only.
-    params : dict
-        JSON-serialisable (rules and other dataclasses, numpy scalars and arrays are
-        converted); change it (e.g. a version number) when the computation changes.
-    cache_dir : path-like, optional
-        See :func:`resolve_cache_dir`.
-    """
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
-        raise ValueError(f"name must be letters, digits, '_', '-' or '.', got {name!r}")
-    try:
-        text = json.dumps(params, sort_keys=True, default=_jsonable)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"params must be JSON-serialisable ({exc})") from None
-    key = hashlib.sha256(text.encode()).hexdigest()[:16]
-    return resolve_cache_dir(cache_dir) / f"{name}-{key}.npz"
-
-
-def _recompute() -> bool:
-    return os.environ.get("PIGTHEORY_NO_CACHE", "") not in ("", "0")
-
-
-def cached(
-    name: str,
-    params: dict,
-    compute: Callable[[], T],
-    *,
-    cache_dir: str | os.PathLike | None = None,
-    expected: type | None = None,
-) -> T:
-    """The result of ``compute()``, saved in the cache and loaded from it the next time.
-
-    Parameters
-    ----------
-    name, params, cache_dir
-        The entry: see :func:`cache_path`.
-    compute : callable
-        Returns a result or a policy (anything :func:`save` accepts).
-    expected : type, optional
-        The type the entry must hold; an entry of another type is recomputed.
-
-    Notes
-    -----
-    ``PIGTHEORY_NO_CACHE=1`` recomputes (and rewrites the entry). An entry that cannot be
-    loaded is recomputed and replaced.
-    """
-    path = cache_path(name, params, cache_dir=cache_dir)
-    if path.exists() and not _recompute():
-        try:
-            return load(path, expected=expected)
-        except ValueError:
-            pass  # damaged or stale (fields changed): solve again and replace it
-    result = compute()
-    save(result, path)
-    return result
-
-
-def cached_arrays(
-    name: str,
-    params: dict,
-    compute: Callable[[], dict[str, np.ndarray]],
-    *,
-    cache_dir: str | os.PathLike | None = None,
-) -> dict[str, np.ndarray]:
-    """Plain arrays from ``compute()``, cached as an ``.npz`` (for data that is no result,
-    such as measurements); see :func:`cached` for ``name``, ``params`` and ``cache_dir``."""
-    path = cache_path(name, params, cache_dir=cache_dir)
-    if path.exists() and not _recompute():
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                return {k: data[k] for k in data.files}
-        except Exception:
-            pass  # a damaged entry is recomputed
-    arrays = compute()
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
-
-    atomic_write(path, write)
-    return arrays

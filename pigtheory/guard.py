@@ -1,0 +1,404 @@
+"""The resource guard: estimate a solve's states and memory before it starts, and refuse a
+solve that cannot finish in memory.
+
+Every public solver calls :func:`check_memory` with the estimate of one function below before
+it allocates anything; above the limit it raises :class:`MemoryLimitError` (a ``ValueError``)
+that gives the estimate, the limit and what to change. The limit is ``max_memory`` (the
+keyword of every solver, ``--max-memory`` on the command line) or, by default, half of the
+memory the machine has available now.
+
+Estimates
+---------
+An estimate counts the arrays a solve allocates that grow with the problem: the value and
+policy arrays of its result and the largest working arrays alive with them, in bytes, from
+the shapes the solver uses (``g`` the goal, ``n`` the players, ``S = (g + 1) ** n`` the states).
+It does not count the interpreter, the libraries or compiled code (a constant 100-300 MB);
+every estimate adds 8 MiB for the small tables that do not grow with the problem.
+The constants were measured on goals 50..800 (``benchmarks/bench_guard.py`` prints estimate
+against measured peak; estimates are kept above the measurements).
+
+Notes
+-----
+"Available" is ``MemAvailable`` of ``/proc/meminfo`` (Linux), lowered to what a cgroup
+memory limit leaves (containers), else the physical memory (other systems), else 8 GiB
+assumed (the message says which). Sizes are parsed by :func:`parse_memory`: a number of
+bytes, or a number with a unit ``K``, ``M``, ``G``, ``T`` (powers of 1024; ``KB``/``KiB`` and
+so on are accepted).
+
+This module imports nothing heavy (no numpy): the command line parses ``--max-memory`` with it.
+
+Examples
+--------
+>>> parse_memory("1.5G") == 3 * 2**29
+True
+>>> from pigtheory import Rules
+>>> check_memory(best_response_estimate(Rules(goal=10**6)), max_memory="1G")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+pigtheory.guard.MemoryLimitError: best response (exact, goal 1000000, 2 players): 1.0e+12 states need about ... TiB, above the memory limit of 1 GiB (max_memory=1G); lower the goal ...
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass
+from math import comb
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "MemoryLimitError",
+    "Estimate",
+    "available_memory",
+    "parse_memory",
+    "memory_limit",
+    "check_memory",
+    "check_file_size",
+    "format_bytes",
+    "best_response_estimate",
+    "win_probability_estimate",
+    "equilibrium_estimate",
+    "stackelberg_estimate",
+    "self_play_estimate",
+    "limit_estimate",
+    "reduced_estimate",
+    "sweep_estimate",
+    "grid_estimate",
+    "sequential_estimate",
+    "compare_estimate",
+    "game_length_estimate",
+    "simulation_estimate",
+    "turn_total_estimate",
+]
+
+_UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
+_SIZE = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMGTP]?)(?:I?B)?\s*", re.IGNORECASE)
+_FALLBACK = 8 * 2**30
+_BASE = 8 * 2**20
+"""Bytes every estimate adds for the tables that do not grow with the goal (X_k, kernels)."""
+
+
+class MemoryLimitError(ValueError):
+    """A solve would need more memory than the limit allows (raised before it starts)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a solve will hold in memory at its peak.
+
+    Attributes
+    ----------
+    task : str
+        The solve, with the sizes that matter ("best response (exact, goal 100, 2 players)").
+    states : int
+        States (or table entries) it solves.
+    bytes : int
+        Estimated peak of its growing arrays.
+    hint : str
+        What to change to make it smaller.
+    """
+
+    task: str
+    states: int
+    bytes: int
+    hint: str
+
+
+def format_bytes(n: float) -> str:
+    """``1536`` -> ``'1.5 KiB'``."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if abs(n) < 1024 or unit == "PiB":
+            return f"{n:.0f} {unit}" if unit == "B" or n >= 100 or n == int(n) else f"{n:.1f} {unit}"
+        n /= 1024
+    raise AssertionError("unreachable")
+
+
+def parse_memory(value: Any, name: str = "max_memory") -> int:
+    """A memory size in bytes: an int, or a string such as ``"512M"``, ``"4G"``, ``"1.5GiB"``.
+
+    Raises
+    ------
+    ValueError
+        Not a size, or not > 0.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a size in bytes (e.g. 4G), got {value!r}")
+    if isinstance(value, int) or (isinstance(value, float) and math.isfinite(value)):
+        size = float(value)
+    elif isinstance(value, str) and (m := _SIZE.fullmatch(value)):
+        size = float(m.group(1)) * _UNITS[m.group(2).upper()]
+    else:
+        raise ValueError(f"{name} must be a size such as 512M, 4G or a number of bytes, got {value!r}")
+    if not size >= 1:
+        raise ValueError(f"{name} must be at least 1 byte, got {value!r}")
+    return int(size)
+
+
+def _cgroup_room() -> int | None:
+    """What a cgroup memory limit leaves, if there is one (v2, else v1)."""
+    for limit_file, usage_file in (
+        ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+        ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),
+    ):
+        try:
+            limit = Path(limit_file).read_text().strip()
+            usage = int(Path(usage_file).read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if limit.isdigit() and int(limit) < 2**60:
+            return max(int(limit) - usage, 0)
+    return None
+
+
+def available_memory() -> tuple[int, str]:
+    """Bytes of memory available now, and where the number comes from."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    room = _cgroup_room()
+                    if room is not None and room < avail:
+                        return room, "the cgroup's memory limit"
+                    return avail, "available memory"
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"), "physical memory"
+    except (AttributeError, OSError, ValueError):
+        return _FALLBACK, "memory (unknown here, assumed 8 GiB)"
+
+
+def memory_limit(max_memory: Any = None) -> tuple[int, str]:
+    """The limit in bytes and how it was set: ``max_memory``, else half of what is available."""
+    if max_memory is not None:
+        return parse_memory(max_memory), f"max_memory={max_memory}"
+    avail, source = available_memory()
+    return avail // 2, f"half of the {format_bytes(avail)} of {source}"
+
+
+def check_memory(estimate: Estimate | None, max_memory: Any = None) -> Estimate | None:
+    """Raise :class:`MemoryLimitError` if ``estimate`` is above the limit; return it otherwise.
+
+    ``estimate`` None (the estimator could not read its arguments; the solver's own checks
+    will say why) passes, after ``max_memory`` is checked.
+    """
+    limit, source = memory_limit(max_memory)
+    if estimate is not None and estimate.bytes > limit:
+        states = f"{estimate.states:,}" if estimate.states < 10**9 else f"{estimate.states:.1e}"
+        raise MemoryLimitError(
+            f"{estimate.task}: {states} states need about {format_bytes(estimate.bytes)}, above the memory "
+            f"limit of {format_bytes(limit)} ({source}); {estimate.hint}, or raise max_memory "
+            "(--max-memory) if the machine has the memory"
+        )
+    return estimate
+
+
+def check_file_size(path: Any, nbytes: int, factor: float = 1.0) -> None:
+    """Refuse to read a file whose contents would take ``factor * nbytes`` of memory above the
+    default limit (a file is never worth more than half of the memory)."""
+    limit, source = memory_limit(None)
+    if nbytes * factor > limit:
+        raise MemoryLimitError(
+            f"{path}: reading it would take about {format_bytes(nbytes * factor)}, above the memory limit "
+            f"of {format_bytes(limit)} ({source}); policy files are tables of at most a few million entries"
+        )
+
+
+# --- estimates ---------------------------------------------------------------------------
+# Each returns None when its arguments are not what the solver accepts (the solver's own
+# validation then raises the right ValueError).
+
+
+def _rules_ok(rules: Any) -> bool:
+    from .rules import Rules
+
+    return isinstance(rules, Rules)
+
+
+def _players(rules: Any) -> str:
+    return f"goal {rules.goal}, {rules.players} players"
+
+
+_FEWER = "lower the goal or the number of players"
+
+
+def best_response_estimate(
+    rules: Any, *, method: str = "exact", strategies: str = "thresholds"
+) -> Estimate | None:
+    """:func:`pigtheory.simultaneous.best_response` (and :func:`~pigtheory.simultaneous.exploitability`)."""
+    if not _rules_ok(rules):
+        return None
+    g, n = rules.goal, rules.players
+    states = (g + 1) ** n
+    if n == 2:
+        # value, policy, the X_k band tables and one score level's action values
+        need = 24 * states + 120 * g * g + _BASE
+    else:
+        # the full value and policy, the expansion's index arrays (n - 1 per state) and the
+        # reduced solution it expands
+        need = 8 * states * (n + 3) + 16 * g * comb(g + n - 2, n - 1) + _BASE
+    if method == "value_iteration":  # the sweeps hold every state's action values at once
+        need += 40 * states * g
+    if strategies == "stopping":
+        # the roll table (one byte per state and turn total), the threshold values and k, and
+        # one level's continuation against opponents whose turns end on any of goal + 1 gains
+        need += states * g + 24 * g**n + 16 * g * (g + 1) ** 2
+    return Estimate(f"best response ({method}, {_players(rules)})", states, need, _FEWER)
+
+
+def win_probability_estimate(rules: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.win_probability` and ``win_probabilities``."""
+    if not _rules_ok(rules):
+        return None
+    g, n = rules.goal, rules.players
+    states = (g + 1) ** n
+    need = 48 * states + 8 * n * g**n + _BASE
+    return Estimate(f"win probabilities ({_players(rules)})", states, need, _FEWER)
+
+
+def equilibrium_estimate(rules: Any, *, strategies: str = "thresholds") -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.equilibrium`: values, certificates, and two stage games of
+    thresholds by thresholds at a time; over stopping rules also the behavioural rule of every
+    state and turn total and one score level's payoff tables (states by gains by gains)."""
+    if not _rules_ok(rules):
+        return None
+    g = rules.goal
+    states = (g + 1) ** 2
+    need = 320 * states + 64 * g * g + _BASE
+    if strategies == "stopping":
+        need += 8 * g**3 + 24 * g * (g + 1) ** 2
+    return Estimate(f"equilibrium (goal {g})", states, need, "lower the goal")
+
+
+def stackelberg_estimate(rules: Any, *, method: str = "exact") -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.stackelberg`: the follower's answer to every leader
+    threshold at a whole score level at once (thresholds by states)."""
+    if not _rules_ok(rules):
+        return None
+    g = rules.goal
+    states = (g + 1) ** 2
+    need = 120 * states + 48 * g**3 + _BASE
+    return Estimate(f"Stackelberg ({method}, goal {g})", states, need, "lower the goal")
+
+
+def self_play_estimate(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.self_play`: every sweep's policy and value is kept."""
+    if not _rules_ok(rules) or not isinstance(max_iter, int) or max_iter < 1:
+        return None
+    g = rules.goal
+    states = (g + 1) ** 2
+    return Estimate(
+        f"self-play (goal {g}, up to {max_iter} sweeps)",
+        states,
+        (24 * max_iter + 300) * states + 48 * g**3 + _BASE,
+        "lower the goal or max_iter",
+    )
+
+
+def limit_estimate(rules: Any, *, n_max: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.limit`: arrays of one row per n and one column per score."""
+    if not _rules_ok(rules) or not isinstance(n_max, int) or n_max < 2:
+        return None
+    g = rules.goal
+    rows = n_max - 1
+    width = len(rules.roll_distribution())
+    return Estimate(
+        f"limit (n = 2..{n_max}, goal {g})",
+        rows * g,
+        rows * (g + 1) * (40 + 16 * width) + _BASE,
+        "lower n_max or the goal",
+    )
+
+
+def reduced_estimate(rules: Any, *, opponents: Any = None, symmetric: Any = None) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.reduced_best_response`: value and policy over the
+    opponents' score tuples (multisets when symmetric), and the numpy engine's blocks.
+
+    With ``symmetric=None`` the opponents count as identical (the small, multiset form) only
+    when they are one policy or equal ones; otherwise the estimate is for every tuple."""
+    if not _rules_ok(rules):
+        return None
+    g, m = rules.goal, rules.players - 1
+    if symmetric is None:
+        seq = opponents if isinstance(opponents, (list, tuple)) else [opponents]
+        try:
+            symmetric = all(o is seq[0] or bool(o == seq[0]) for o in seq)
+        except (ValueError, TypeError, IndexError):
+            symmetric = False
+    cols = comb(g + m, m) if symmetric else (g + 1) ** m
+    states = (g + 1) * cols
+    return Estimate(f"reduced best response ({_players(rules)})", states, 64 * states + _BASE, _FEWER)
+
+
+def sweep_estimate(rules: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.hold_at_sweep`: one two-player best response at a time."""
+    one = best_response_estimate(rules)
+    if one is None:
+        return None
+    return Estimate(f"hold-at sweep (goal {rules.goal})", one.states, one.bytes, one.hint)
+
+
+def grid_estimate(rules: Any, *, workers: int | None = 1) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.grid.hold_at_grid`: a best response per worker at once."""
+    one = best_response_estimate(rules)
+    if one is None:
+        return None
+    w = max(int(workers), 1) if isinstance(workers, int) else 1
+    return Estimate(f"hold-at grid ({w} workers, {_players(rules)})", one.states, w * one.bytes, one.hint)
+
+
+def sequential_estimate(rules: Any) -> Estimate | None:
+    """:func:`pigtheory.sequential.solve`: ``value[i, j, k]`` and ``roll[i, j, k]`` (twice for
+    Double Trouble's forced-roll flag) and the sweeps' working copies."""
+    if not _rules_ok(rules):
+        return None
+    g = rules.goal
+    states = g**3 * (2 if rules.double_trouble else 1)
+    per = 12 if rules.dice == 1 else 40
+    return Estimate(
+        f"sequential solve ({rules})", states, per * states + 64 * g * g + _BASE, "lower the goal"
+    )
+
+
+def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
+    """:func:`pigtheory.sequential.compare`: each policy's roll tables and turn matrices
+    ``T[i, j, s]`` (one per value of its counter: "t scoring turns" keeps t)."""
+    if not _rules_ok(rules):
+        return None
+    g = rules.goal
+    counters = sum(p.t if isinstance(getattr(p, "t", None), int) else 1 for p in policies) or 2
+    states = counters * g**3
+    return Estimate(f"policy comparison ({rules})", states, 28 * states + _BASE, "lower the goal")
+
+
+def game_length_estimate(rules: Any) -> Estimate | None:
+    """:func:`pigtheory.length.game_length`: both players' turn matrices."""
+    if not _rules_ok(rules):
+        return None
+    g = rules.goal
+    return Estimate(f"game length ({rules})", g**3, 52 * g**3 + _BASE, "lower the goal")
+
+
+def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate | None:
+    """Monte Carlo play: a few arrays of one entry per game and player."""
+    if not _rules_ok(rules) or not isinstance(games, int) or games < 1:
+        return None
+    n = rules.players * max(width, 1)
+    return Estimate(
+        f"simulation ({games:,} games, {rules.players} players)",
+        games * n,
+        64 * games * n + _BASE,
+        "simulate fewer games",
+    )
+
+
+def turn_total_estimate(k: Any, *, exact: bool = False) -> Estimate | None:
+    """:func:`pigtheory.turn_total`: one probability per turn total below k (exact fractions
+    with denominators of about 2.6 k bits)."""
+    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+        return None
+    per = 64 + k // 3 if exact else 80
+    return Estimate(f"turn total X_{k}", k, per * k + _BASE, "lower k")

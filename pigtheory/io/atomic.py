@@ -1,0 +1,62 @@
+"""Atomic writes: a file appears whole, with permissions 0644, or not at all."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+__all__ = ["atomic_write", "check_writable"]
+
+
+def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode: int = 0o644) -> Path:
+    """Call ``write(tmp)`` on a temporary name next to ``path``, then rename it onto ``path``.
+
+    Readers never see half a file, and a failed write leaves no temporary file behind. The
+    temporary name keeps the suffix of ``path`` (writers that pick a format from it still
+    work). The file gets permissions ``mode`` whatever the umask or the writer did
+    (``tempfile`` creates files 0600).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     p = atomic_write(Path(folder) / "a.txt", lambda tmp: Path(tmp).write_text("pig"))
+    ...     p.read_text(), oct(p.stat().st_mode & 0o777)
+    ('pig', '0o644')
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp" + path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def check_writable(path: str | os.PathLike, name: str = "path") -> Path:
+    """Raise ``ValueError`` now, before any work, if ``path`` could not be written later.
+
+    ``path`` must not be a folder, and its nearest existing parent must be a folder this
+    process may write in (missing folders below it are created when the file is written).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{name}: {str(path)!r} is a folder, expected a file name")
+    parent = path.parent
+    while not parent.exists():
+        if parent == parent.parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{name}: cannot create {str(path)!r}: {str(parent)!r} is not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{name}: cannot write {str(path)!r}: no permission to write in {str(parent)!r}")
+    return path

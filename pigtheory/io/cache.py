@@ -1,0 +1,157 @@
+"""The cache of expensive solves: result files keyed by a hash of their parameters.
+
+Entries are named ``<name>-<key>.npz`` with ``key`` a hash of the JSON of their parameters,
+in the folder :func:`resolve_cache_dir` picks: the ``cache_dir`` argument of the cached
+function, else ``$PIGTHEORY_CACHE_DIR`` (read at every call), else the user's cache folder
+(``platformdirs.user_cache_dir("pigtheory")``), never the working directory.
+``PIGTHEORY_NO_CACHE=1`` (read at every call) recomputes and overwrites every entry. An entry
+that cannot be loaded (damaged, or written for fields that have since changed) is recomputed;
+a folder that cannot be written (read-only, full) warns and returns the result uncached.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .archive import load_archive as load
+from .archive import save_archive as save
+from .atomic import atomic_write
+
+__all__ = ["resolve_cache_dir", "cache_path", "cached", "cached_arrays"]
+
+T = TypeVar("T")
+
+_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
+    """The folder of cached solves.
+
+    ``cache_dir`` if given, else ``$PIGTHEORY_CACHE_DIR`` (read now, not at import), else the
+    user's cache folder, ``platformdirs.user_cache_dir("pigtheory")``. Never the working
+    directory unless asked for.
+    """
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get("PIGTHEORY_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs  # late: only code that caches needs it
+
+    return Path(platformdirs.user_cache_dir("pigtheory"))
+
+
+def _jsonable(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {"type": type(obj).__name__, **{f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}}
+    if isinstance(obj, (np.integer, np.floating, np.bool_, np.ndarray)):
+        return obj.tolist()
+    if isinstance(obj, (tuple, set, frozenset)):
+        return sorted(obj) if isinstance(obj, (set, frozenset)) else list(obj)
+    if isinstance(obj, os.PathLike):
+        return os.fspath(obj)
+    raise TypeError(type(obj).__name__)
+
+
+def cache_path(name: str, params: dict, *, cache_dir: str | os.PathLike | None = None) -> Path:
+    """Where the cache entry ``name`` with parameters ``params`` lives.
+
+    Parameters
+    ----------
+    name : str
+        Letters, digits, ``_``, ``-`` and ``.`` only.
+    params : dict
+        JSON-serialisable (rules and other dataclasses, numpy scalars and arrays are
+        converted); change it (e.g. a version number) when the computation changes.
+    cache_dir : path-like, optional
+        See :func:`resolve_cache_dir`.
+    """
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(f"name must be letters, digits, '_', '-' or '.', got {name!r}")
+    try:
+        text = json.dumps(params, sort_keys=True, default=_jsonable)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"params must be JSON-serialisable ({exc})") from None
+    key = hashlib.sha256(text.encode()).hexdigest()[:16]
+    return resolve_cache_dir(cache_dir) / f"{name}-{key}.npz"
+
+
+def _recompute() -> bool:
+    return os.environ.get("PIGTHEORY_NO_CACHE", "") not in ("", "0")
+
+
+def cached(
+    name: str,
+    params: dict,
+    compute: Callable[[], T],
+    *,
+    cache_dir: str | os.PathLike | None = None,
+    expected: type | None = None,
+) -> T:
+    """The result of ``compute()``, saved in the cache and loaded from it the next time.
+
+    Parameters
+    ----------
+    name, params, cache_dir
+        The entry: see :func:`cache_path`.
+    compute : callable
+        Returns a result or a policy (anything :func:`save` accepts).
+    expected : type, optional
+        The type the entry must hold; an entry of another type is recomputed.
+
+    Notes
+    -----
+    ``PIGTHEORY_NO_CACHE=1`` recomputes (and rewrites the entry). An entry that cannot be
+    loaded is recomputed and replaced.
+    """
+    path = cache_path(name, params, cache_dir=cache_dir)
+    if path.exists() and not _recompute():
+        try:
+            return load(path, expected=expected)
+        except ValueError:
+            pass  # damaged or stale (fields changed): solve again and replace it
+    result = compute()
+    try:
+        save(result, path)
+    except OSError as exc:  # a read-only or full cache folder costs a recomputation, not the result
+        warnings.warn(f"cache: could not write {path} ({exc}); the result is not cached", stacklevel=2)
+    return result
+
+
+def cached_arrays(
+    name: str,
+    params: dict,
+    compute: Callable[[], dict[str, np.ndarray]],
+    *,
+    cache_dir: str | os.PathLike | None = None,
+) -> dict[str, np.ndarray]:
+    """Plain arrays from ``compute()``, cached as an ``.npz`` (for data that is no result,
+    such as measurements); see :func:`cached` for ``name``, ``params`` and ``cache_dir``."""
+    path = cache_path(name, params, cache_dir=cache_dir)
+    if path.exists() and not _recompute():
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return {k: data[k] for k in data.files}
+        except Exception:
+            pass  # a damaged entry is recomputed
+    arrays = compute()
+
+    def write(tmp: str) -> None:
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+
+    try:
+        atomic_write(path, write)
+    except OSError as exc:
+        warnings.warn(f"cache: could not write {path} ({exc}); the arrays are not cached", stacklevel=2)
+    return arrays

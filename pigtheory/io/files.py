@@ -1,0 +1,105 @@
+"""``save`` and ``load``: one entry point for every file pigtheory writes, picked by suffix.
+
+``.npz`` holds a whole result or policy (:mod:`pigtheory.io.archive`); ``.json``, ``.csv``
+and ``.npy`` hold a policy, or the policy a result found (:mod:`pigtheory.io.policy_files`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Self, TypeVar, overload
+
+from .archive import load_archive, save_archive
+from .policy_files import POLICY_SUFFIXES, read_policy, write_policy
+
+__all__ = ["Saveable", "save", "load", "SUFFIXES"]
+
+SUFFIXES = (".npz",) + POLICY_SUFFIXES
+T = TypeVar("T")
+
+
+def save(obj: Any, path: str | os.PathLike, *, compress: bool = True, rules: Any = None) -> Path:
+    """Save a result or a policy; the suffix of ``path`` picks the format.
+
+    Parameters
+    ----------
+    obj : result or policy
+    path : path-like
+        ``.npz``: the whole object (:mod:`pigtheory.io.archive`). ``.json``, ``.csv``,
+        ``.npy``: its policy as a policy file (:mod:`pigtheory.io.policy_files`).
+    compress : bool
+        ``.npz`` only: deflate the arrays.
+    rules : Rules, optional
+        Policy files only: the rules to record (default: the result's own).
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    ValueError
+        An unknown suffix, or an object the format cannot hold (the message says which).
+    """
+    suffix = Path(path).suffix
+    if suffix == ".npz":
+        return save_archive(obj, path, compress=compress)
+    if suffix in POLICY_SUFFIXES:
+        return write_policy(obj, path, rules=rules)
+    raise ValueError(f"path: pigtheory files end in {', '.join(SUFFIXES)}, got {str(path)!r}")
+
+
+@overload
+def load(path: str | os.PathLike, *, expected: type[T]) -> T: ...
+
+
+@overload
+def load(path: str | os.PathLike, *, expected: None = None) -> Any: ...
+
+
+def load(path: str | os.PathLike, *, expected: type | None = None) -> Any:
+    """Read what :func:`save` wrote: a result or policy (``.npz``), or a policy file.
+
+    Parameters
+    ----------
+    path : path-like
+    expected : type, optional
+        Raise unless the file holds this type (or a subclass).
+
+    Raises
+    ------
+    ValueError
+        Naming the file and what is wrong with it.
+    """
+    suffix = Path(path).suffix
+    if suffix in POLICY_SUFFIXES:
+        return read_policy(path, expected=expected)
+    if suffix == ".npz":
+        return load_archive(path, expected=expected)
+    raise ValueError(f"{path}: pigtheory files end in {', '.join(SUFFIXES)}")
+
+
+class Saveable:
+    """Mixin of every result and policy type: :meth:`save` and :meth:`load`."""
+
+    __slots__ = ()
+
+    def save(self, path: str | os.PathLike, *, compress: bool = True) -> Path:
+        """Write this object to ``path``, atomically (mode 0644); returns the path.
+
+        ``.npz`` keeps the whole object; ``.json``, ``.csv`` and ``.npy`` write its policy
+        as a policy file (see :mod:`pigtheory.io`). Missing folders are created.
+        """
+        return save(self, path, compress=compress)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Self:
+        """Read an object of this type (or a subclass) from ``path``.
+
+        Raises
+        ------
+        ValueError
+            The file is missing, not a pigtheory file, or holds another type.
+        """
+        return load(path, expected=cls)

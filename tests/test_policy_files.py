@@ -1,0 +1,199 @@
+"""Policy files: every kind in every format it fits, round trips, rules recorded and checked,
+and errors that name the file and the place in it."""
+
+from __future__ import annotations
+
+import json
+import stat
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+import pigtheory
+from pigtheory import MixedPolicy, Rules, ThresholdTable, hold_at
+from pigtheory.io import (
+    KINDS,
+    PolicyKind,
+    Saveable,
+    read_policy,
+    read_policy_file,
+    register_kind,
+    write_policy,
+)
+from pigtheory.sequential import base_pace_race, compare, pace_race, scoring_turns, solve
+from pigtheory.sequential.policies import RollTable, roll_tables
+from pigtheory.simultaneous import best_response, equilibrium, hold_at_sweep, limit, win_probability
+
+R = Rules(goal=12)
+
+
+def _same(a, b):
+    if type(a) is not type(b):
+        return False
+    kind = pigtheory.io.kinds.kind_of(a)
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f, _ in kind.arrays) and all(
+        getattr(a, p) == getattr(b, p) for p in kind.params
+    )
+
+
+POLICIES = {
+    "hold_at": (hold_at(5), R),
+    "threshold table": (ThresholdTable(best_response(hold_at(4), rules=R).policy), R),
+    "own-score table": (ThresholdTable(np.minimum(4, 12 - np.arange(12))), R),
+    "3 players": (ThresholdTable(best_response([hold_at(3)] * 2, rules=Rules(goal=7, players=3)).policy), Rules(goal=7, players=3)),
+    "mixed": (equilibrium(rules=Rules(goal=30)).policy, Rules(goal=30)),
+    "roll table": (RollTable(solve(rules=R).roll), R),
+    "Double Trouble": (RollTable(solve(rules=Rules(goal=12, dice=2, double_trouble=True)).roll), Rules(goal=12, dice=2, double_trouble=True)),
+    "scoring turns": (scoring_turns(3), R),
+    "base pace race": (base_pace_race(4, 3, 2), R),
+    "pace race": (pace_race(4, 2, 3), R),
+}  # fmt: skip
+TABLES = {"threshold table", "own-score table", "3 players", "roll table", "Double Trouble"}
+
+
+@pytest.mark.parametrize("name", sorted(POLICIES))
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".npy"])
+def test_round_trip(tmp_path, name, suffix):
+    policy, rules = POLICIES[name]
+    if name == "scoring turns" and suffix != ".json":
+        return  # a counter policy has no table (test_a_counter_policy_has_no_table)
+    if suffix == ".npy" and name == "mixed":
+        with pytest.raises(ValueError, match="json or .csv"):
+            write_policy(policy, tmp_path / "p.npy", rules=rules)
+        return
+    path = write_policy(policy, tmp_path / f"p{suffix}", rules=rules)
+    back, recorded = read_policy_file(path, rules=rules)
+    assert recorded == (None if suffix == ".npy" else rules)
+    if suffix == ".json" or name in TABLES or name == "mixed":
+        assert _same(back, policy)
+    else:  # a parametric policy as a table: the same play
+        if pigtheory.io.kinds.kind_of(policy).sequential:
+            assert np.array_equal(roll_tables(back, rules), roll_tables(policy, rules))
+        else:
+            assert np.array_equal(back.table, policy.table(rules))
+
+
+def test_a_counter_policy_has_no_table(tmp_path):
+    for suffix in (".csv", ".npy"):
+        with pytest.raises(ValueError, match="counter"):
+            write_policy(scoring_turns(3), tmp_path / f"s{suffix}", rules=R)
+
+
+def test_results_write_their_policy(tmp_path):
+    sol = best_response(hold_at(4), rules=R)
+    eq = equilibrium(rules=Rules(goal=20))
+    seq = solve(rules=R)
+    assert np.array_equal(pigtheory.load(sol.save(tmp_path / "br.csv")).table, sol.policy)
+    mix = pigtheory.load(eq.save(tmp_path / "eq.json"))
+    assert np.allclose(
+        win_probability(mix, eq.policy, rules=Rules(goal=20)),
+        win_probability(eq.policy, eq.policy, rules=Rules(goal=20)),
+    )
+    back = RollTable.load(seq.save(tmp_path / "roll.npy"))
+    assert compare(back, seq, rules=R).average == pytest.approx(0.5, abs=1e-12)
+    with pytest.raises(ValueError, match="holds no policy"):
+        hold_at_sweep(range(3, 5), rules=R).save(tmp_path / "sweep.json")
+    with pytest.raises(ValueError, match="threshold table"):  # one row per n, not a state table
+        limit(n_max=5, rules=R).save(tmp_path / "limit.json")
+    with pytest.raises(ValueError, match="holds a ThresholdTable, expected a MixedPolicy"):
+        MixedPolicy.load(tmp_path / "br.csv")
+
+
+def test_json_layout(tmp_path):
+    path = write_policy(hold_at(3), tmp_path / "h.json", rules=Rules(goal=4))
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "pigtheory-policy" and doc["version"] == 1 and doc["kind"] == "hold_at"
+    assert doc["rules"]["goal"] == 4 and doc["params"] == {"n": 3}
+    path = write_policy(
+        ThresholdTable(hold_at(3).table(Rules(goal=4))), tmp_path / "t.json", rules=Rules(goal=4)
+    )
+    doc = json.loads(path.read_text())
+    assert doc["axes"] == ["own", "other"] and doc["arrays"]["table"][3] == [1, 1, 1, 1]
+
+
+def test_csv_layout_and_hand_written_files(tmp_path):
+    path = write_policy(equilibrium(rules=Rules(goal=40)).policy, tmp_path / "eq.csv", rules=Rules(goal=40))
+    lines = [x for x in path.read_text().splitlines() if not x.startswith("#")]
+    assert lines[0] == "own,other,threshold,weight"
+    assert len(lines) - 1 >= 40 * 40  # one row per threshold played, at least one per state
+    hand = tmp_path / "hand.csv"  # no comments, rows in any order
+    rows = [f"{i},{j},{min(2, 3 - i)}" for j in range(3) for i in range(3)]
+    hand.write_text("own,other,threshold\n" + "\n".join(reversed(rows)) + "\n")
+    assert np.array_equal(read_policy(hand, rules=Rules(goal=3)).table, hold_at(2).table(Rules(goal=3)))
+    bare = tmp_path / "bare.csv"  # numpy.savetxt of a table
+    np.savetxt(bare, hold_at(2).table(Rules(goal=3)), fmt="%d", delimiter=",")
+    assert np.array_equal(read_policy(bare).table, hold_at(2).table(Rules(goal=3)))
+
+
+def test_rules_are_recorded_and_checked(tmp_path):
+    path = write_policy(hold_at(3), tmp_path / "t.csv", rules=Rules(goal=6))
+    with pytest.raises(ValueError, match="t.csv: a policy for .*goal 6.*goal 7"):
+        read_policy(path, rules=Rules(goal=7))
+    with pytest.raises(ValueError, match="t.csv: a policy for"):  # another die, same goal
+        read_policy(path, rules=Rules(goal=6, die_faces=8))
+    table = tmp_path / "table.npy"
+    np.save(table, np.full((5, 5), 4))  # 4 > 5 - own from own = 2 on: not a table of goal 5
+    with pytest.raises(ValueError, match="table.npy: policy: thresholds must lie in 1..goal - own"):
+        read_policy(table)
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[1, 2]", ["expected a JSON object"]),
+        ('{"kind": "threshold_table"}', ["field version"]),
+        ('{"kind": "nope", "version": 1}', ["field kind", "unknown policy kind 'nope'"]),
+        ('{"kind": "hold_at", "version": 2, "params": {"n": 3}}', ["field version", "1..1"]),
+        ('{"kind": "hold_at", "version": 1, "params": {"n": 0}}', ["n must be an integer >= 1"]),
+        ('{"kind": "hold_at", "version": 1, "params": {"m": 3}}', ["field params.m"]),
+        ('{"kind": "threshold_table", "version": 1, "arrays": {}}', ["field arrays.table is missing"]),
+        ('{"kind": "threshold_table", "version": 1, "arrays": {"table": [[1, 1], [1]]}}', ["arrays.table", "rows of different lengths"]),
+        ('{"kind": "threshold_table", "version": 1, "arrays": {"table": [[1, true], [1, 1]]}}', ["arrays.table", "true/false"]),
+        ('{"kind": "threshold_table", "version": 1, "arrays": {"table": [[1, 1.5], [1, 1]]}}', ["arrays.table", "1.5"]),
+        ('{"kind": "threshold_table", "version": 1, "arrays": {"table": [[1, NaN], [1, 1]]}}', ["NaN is not a number JSON allows"]),
+        ('{"kind": "threshold_table", "version": 1, "rules": {"goal": 0}, "arrays": {"table": [[1]]}}', ["field rules", "goal must be an integer >= 1"]),
+        ('{"kind": "threshold_table", "version": 1, "rules": {"gaol": 2}, "arrays": {"table": [[1]]}}', ["field rules.gaol"]),
+        ('{"kind": "mixed", "version": 1, "arrays": {"thresholds": [[[1]]], "weights": [[[0.5]]]}}', ["sum to 1"]),
+        ('{\n "kind": "hold_at",\n "version": 1,,\n}', ["line 3"]),
+        ("", ["line 1", "invalid JSON"]),
+    ],
+)  # fmt: skip
+def test_json_errors_name_the_file_and_field(tmp_path, text, words):
+    path = tmp_path / "policy.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="policy.json") as info:
+        read_policy(path)
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_files_are_atomic_and_0644(tmp_path):
+    path = write_policy(hold_at(3), tmp_path / "sub" / "p.csv", rules=R)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    with pytest.raises(ValueError, match="thresholds must lie"):  # a failed write leaves nothing
+        write_policy(ThresholdTable(np.zeros((12, 12), dtype=int)), tmp_path / "sub" / "bad.csv", rules=R)
+    assert [p.name for p in (tmp_path / "sub").iterdir()] == ["p.csv"]
+
+
+@dataclass(frozen=True, eq=False)
+class _Stopping(Saveable):
+    """A stand-in for a policy class that joins the file format later."""
+
+    roll: np.ndarray
+    name: str = "stand-in"
+
+
+def test_a_new_kind_is_one_registration(tmp_path, monkeypatch):
+    monkeypatch.setitem(KINDS, "stand_in", KINDS["stopping_rule"])
+    register_kind(
+        PolicyKind(
+            "stand_in", f"{__name__}:_Stopping", (("roll", "bool"),), (), ("turn_total",), check="stopping"
+        )
+    )
+    roll = np.arange(6)[None, None, :] < np.full((6, 6, 1), 3)
+    for suffix in (".json", ".csv"):
+        path = write_policy(_Stopping(roll), tmp_path / f"s{suffix}")
+        back = read_policy(path)
+        assert isinstance(back, _Stopping) and np.array_equal(back.roll, roll)
+    assert "turn_total" in (tmp_path / "s.csv").read_text()
