@@ -6,19 +6,14 @@ both mixing and non-threshold rules. Writes ``paper_figures/stopping_rules.png``
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import numpy as np  # noqa: E402
-
-from analyses.z23.stopping_rules import stopping_equilibrium_data  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory import Rules, hold_at  # noqa: E402
-from pigtheory.plots_stopping import plot_stopping_rules  # noqa: E402
-from pigtheory.simultaneous import best_response  # noqa: E402
-from pigtheory.simultaneous.stopping_equilibrium import KINDS  # noqa: E402
+from analyses.z23.stopping_rules import stopping_equilibrium_data
+from paper_figures._common import save
+from pigtheory import Rules, hold_at
+from pigtheory.plots_stopping import plot_stopping_rules
+from pigtheory.simultaneous import best_response
+from pigtheory.simultaneous.stopping_equilibrium import KINDS
 
 
 def main() -> None:

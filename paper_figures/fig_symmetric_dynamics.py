@@ -4,14 +4,9 @@ equilibrium. Writes ``paper_figures/symmetric_dynamics.png``/``.pdf``."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from analyses.z23._symmetric_data import DYNAMICS, certificate, dynamics, symmetric  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_symmetric import dynamics_figure  # noqa: E402
+from analyses.z23._symmetric_data import DYNAMICS, certificate, dynamics, symmetric
+from paper_figures._common import save
+from pigtheory.plots_symmetric import dynamics_figure
 
 
 def main() -> None:

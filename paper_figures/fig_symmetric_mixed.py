@@ -3,14 +3,9 @@ Writes ``paper_figures/symmetric_mixed.png``/``.pdf``."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from analyses.z23._symmetric_data import symmetric  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_symmetric import mixed_states_figure  # noqa: E402
+from analyses.z23._symmetric_data import symmetric
+from paper_figures._common import save
+from pigtheory.plots_symmetric import mixed_states_figure
 
 
 def main() -> None:

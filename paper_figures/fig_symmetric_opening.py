@@ -4,14 +4,9 @@ limit: everybody holds at the goal). Writes ``paper_figures/symmetric_opening.pn
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from analyses.z23._symmetric_data import GOAL, limit_from, symmetric, two_player_opening  # noqa: E402
-from paper_figures._common import save  # noqa: E402
-from pigtheory.plots_symmetric import opening_figure  # noqa: E402
+from analyses.z23._symmetric_data import GOAL, limit_from, symmetric, two_player_opening
+from paper_figures._common import save
+from pigtheory.plots_symmetric import opening_figure
 
 
 def main() -> None:

@@ -50,7 +50,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--max-iter", type=int_range(1), default=10_000, help="value iteration: at most this many sweeps"
     )
-    add_out_argument(p, "the best response's threshold table", aliases=("--output",))
+    p.add_argument(
+        "--strategies",
+        choices=("thresholds", "stopping"),
+        default="thresholds",
+        help='strategy class: "hold at k" thresholds (default) or every stopping rule',
+    )
+    add_out_argument(p, "the best response's threshold table (or stopping rule)", aliases=("--output",))
     add_common_arguments(p)
     p.set_defaults(func=_best_response)
 
@@ -62,6 +68,10 @@ def _best_response(args: argparse.Namespace) -> int:
             f"--opponent: {rules.players} players need {rules.players - 1} opponents, got {len(args.opponent)}"
         )
     opps = [policy_for(o, rules, f"--opponent #{n}") for n, o in enumerate(args.opponent, 1)]
+    if args.strategies == "stopping" and args.method != "exact":
+        raise UsageError(
+            "--strategies stopping: the best response over stopping rules is --method exact only"
+        )
     from .simultaneous import best_response
 
     sol = best_response(
@@ -70,10 +80,16 @@ def _best_response(args: argparse.Namespace) -> int:
         method=args.method,
         tol=args.tol,
         max_iter=args.max_iter,
+        strategies=args.strategies,
         max_memory=args.max_memory,
     )
     v = float(sol.value[(0,) * rules.players])
-    first = int(sol.policy[(0,) * rules.players])
+    if args.strategies == "stopping":  # the first turn total at which the best rule holds
+        row = sol.policy.roll[(0,) * rules.players]
+        holds = [t for t in range(1, rules.goal) if not row[t]]
+        first = holds[0] if holds else rules.goal
+    else:
+        first = int(sol.policy[(0,) * rules.players])
     if args.out:
         write_table(sol, args.out)
     emit(
@@ -82,8 +98,9 @@ def _best_response(args: argparse.Namespace) -> int:
             "rules": rules,
             "opponents": [str(o) for o in args.opponent],
             "method": sol.method,
+            "strategies": args.strategies,
             "win_probability": v,
-            "threshold_at_start": first,
+            ("first_hold_at_start" if args.strategies == "stopping" else "threshold_at_start"): first,
             "iterations": sol.iterations,
             "residual": sol.residual,
             "out": args.out,

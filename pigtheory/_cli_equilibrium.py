@@ -33,6 +33,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--show", type=int_range(0), default=10, help="list this many mixed states, >= 0 (default 10)"
     )
+    p.add_argument(
+        "--strategies",
+        choices=("thresholds", "stopping"),
+        default="thresholds",
+        help='strategy class: "hold at k" thresholds (default) or every stopping rule',
+    )
     add_out_argument(p, "player A's equilibrium (mixed) policy", suffixes=(".json", ".csv"))
     add_common_arguments(p)
     p.set_defaults(func=_equilibrium)
@@ -97,6 +103,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f'{POLICY_HELP}, or a JSON file of published tables {{"tables": {{name: rows}}}} (each is evaluated)',
     )
     add_rules_arguments(p, players=False)
+    p.add_argument(
+        "--strategies",
+        choices=("thresholds", "stopping"),
+        default="thresholds",
+        help="the exploiter's strategies: hold-at-k thresholds (default) or every stopping rule",
+    )
     add_common_arguments(p)
     p.set_defaults(func=_exploitability)
 
@@ -106,12 +118,21 @@ def _equilibrium(args: argparse.Namespace) -> int:
     from .simultaneous import equilibrium
 
     t0 = time.perf_counter()
-    eq = equilibrium(rules=rules, max_memory=args.max_memory)
+    eq = equilibrium(rules=rules, strategies=args.strategies, max_memory=args.max_memory)
     dt = time.perf_counter() - t0
     if args.out:
         from .io import write_policy
 
         write_policy(eq.policy, args.out, rules=rules)
+    if args.strategies == "stopping":
+        counts = eq.counts()
+        lines = [f"value at (0, 0)       {eq.value[0, 0]:.15f}", f"certificate gap       {eq.residual:.3e}"]
+        lines += [f"linear programs       {eq.n_lp}", f"time                  {dt:.2f} s"]
+        lines += [f"  {name:45s} {c}" for name, c in counts.items()]
+        fields = {"rules": rules, "strategies": "stopping", "value": float(eq.value[0, 0])}
+        fields.update({"certificate_gap": eq.residual, "linear_programs": eq.n_lp, "classes": counts})
+        emit(args, {**fields, "out": args.out}, lines)
+        return 0
     shown = list(eq.mixed_states[: args.show])
     mixes = {s: eq.strategy(*s) for s in shown}
     lines = [
@@ -270,7 +291,8 @@ def _exploitability(args: argparse.Namespace) -> int:
     from .simultaneous import exploitability
 
     values = {
-        name: exploitability(pol, rules=rules, max_memory=args.max_memory) for name, pol in policies.items()
+        name: exploitability(pol, rules=rules, strategies=args.strategies, max_memory=args.max_memory)
+        for name, pol in policies.items()
     }
     if len(values) == 1:
         lines = [f"{next(iter(values.values())):.10f}"]

@@ -25,6 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="numbers of players to tabulate, each in 2..n_max (default: a few)",
     )
     add_rules_arguments(p, players=False)
+    p.add_argument(
+        "--strategies",
+        choices=("thresholds", "stopping"),
+        default="thresholds",
+        help="the deviator's strategies: hold-at-k thresholds (default) or every stopping rule",
+    )
     add_common_arguments(p)
     p.set_defaults(func=_limit)
 
@@ -36,7 +42,7 @@ def _limit(args: argparse.Namespace) -> int:
         raise UsageError(f"--show: {bad[0]} players is above --n-max {args.n_max}")
     from .simultaneous import limit
 
-    res = limit(n_max=args.n_max, rules=rules, max_memory=args.max_memory)
+    res = limit(n_max=args.n_max, rules=rules, strategies=args.strategies, max_memory=args.max_memory)
     g = res.rules.goal
     show = args.show or sorted(
         {n for n in (2, 3, 5, 10, 20, 50, res.smallest_n or 0, 99, 100, args.n_max) if 2 <= n <= args.n_max}
@@ -55,7 +61,7 @@ def _limit(args: argparse.Namespace) -> int:
             float(res.deviation_value[r]),
             int(res.deviation_threshold[r]),
         )
-        pays = dev > hold
+        pays = dev - hold > 1e-13  # the solvers' tie tolerance: 1/n is reached to rounding
         rows.append(
             {"n": n, "hold_value": hold, "deviation_value": dev, "deviation_threshold": k, "pays": pays}
         )

@@ -248,3 +248,40 @@ def test_where_every_state_is_a_threshold_saddle_the_two_equilibria_agree():
     eq = stopping_equilibrium(rules=rules)
     assert eq.counts()[KINDS[0]] == 30 * 30
     np.testing.assert_allclose(eq.value, threshold_equilibrium(rules=rules).value, atol=1e-14)
+
+
+def test_the_command_line_takes_strategies_stopping(capsys):
+    import json
+
+    from pigtheory.cli import main
+
+    assert (
+        main(
+            ["best-response", "--opponent", "hold-at-4", "--goal", "20", "--strategies", "stopping", "--json"]
+        )
+        == 0
+    )
+    out = json.loads(capsys.readouterr().out)
+    want = best_response(hold_at(4), rules=Rules(goal=20), strategies="stopping").value[0, 0]
+    assert out["strategies"] == "stopping" and out["win_probability"] == pytest.approx(want, abs=1e-12)
+    assert main(["equilibrium", "--goal", "45", "--strategies", "stopping", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["classes"][KINDS[3]] > 0 and out["certificate_gap"] < 1e-12
+    assert main(["exploitability", "hold-at-25", "--goal", "30", "--strategies", "stopping", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exploitability"]["hold-at-25"] >= exploitability(hold_at(25), rules=Rules(goal=30)) - 1e-15
+    assert main(["limit", "--n-max", "12", "--strategies", "stopping", "--goal", "30", "--json"]) == 0
+    assert (
+        main(
+            [
+                "best-response",
+                "--opponent",
+                "hold-at-4",
+                "--strategies",
+                "stopping",
+                "--method",
+                "value_iteration",
+            ]
+        )
+        == 2
+    )

@@ -20,18 +20,13 @@ number here; these rows are ours:
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import EXTENSION, Row, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import RULES, equilibrium_policy, self_play_data, stackelberg_data  # noqa: E402
-from pigtheory import hold_at  # noqa: E402
-from pigtheory.io import cached  # noqa: E402
-from pigtheory.published import webapp_policies  # noqa: E402
-from pigtheory.simultaneous import best_response, exploitability, limit, stopping_equilibrium  # noqa: E402
-from pigtheory.simultaneous.stopping_equilibrium import KINDS, StoppingEquilibrium  # noqa: E402
+from analyses._claims import EXTENSION, Row, print_rows
+from analyses.z23._equilibrium_data import RULES, equilibrium_policy, self_play_data, stackelberg_data
+from pigtheory import hold_at
+from pigtheory.io import cached
+from pigtheory.published import webapp_policies
+from pigtheory.simultaneous import best_response, exploitability, limit, stopping_equilibrium
+from pigtheory.simultaneous.stopping_equilibrium import KINDS, StoppingEquilibrium
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), strategies beyond hold-at-n (extension)"
 CLAIMS: list = []

@@ -19,16 +19,11 @@ three-player game. These rows are ours, beyond the paper (status *extension*):
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from analyses._claims import EXTENSION, Row, print_rows  # noqa: E402
-from analyses.z23._equilibrium_data import equilibrium_data  # noqa: E402
-from analyses.z23._symmetric_data import (  # noqa: E402
+from analyses._claims import EXTENSION, Row, print_rows
+from analyses.z23._equilibrium_data import equilibrium_data
+from analyses.z23._symmetric_data import (
     CERTIFIED_FOUR_PLAYER_GOAL,
     DYNAMICS,
     DYNAMICS_ITER,
@@ -39,7 +34,7 @@ from analyses.z23._symmetric_data import (  # noqa: E402
     symmetric,
     two_player_opening,
 )
-from pigtheory.simulate import play_simultaneous  # noqa: E402
+from pigtheory.simulate import play_simultaneous
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Three players (extension: symmetric equilibrium)"
 CLAIMS: list = []  # extension rows only: the paper has no equilibrium of the n-player game

@@ -19,6 +19,7 @@ kind               arrays                                      parameters
 ``mixed``          ``thresholds[state, s]`` int,               none
                    ``weights[state, s]`` float
 ``stopping_rule``  ``roll[state, t]`` bool                     none
+``random_stopping_rule``  ``prob[state, t]`` float (P(roll))   none
 ``roll_table``     ``roll[own, other, k(, forced)]`` bool      none
 ``scoring_turns``  none                                        ``t``
 ``base_pace_race`` none                                        ``b``, ``p``, ``e``
@@ -102,8 +103,15 @@ for _kind in (
     ),
     PolicyKind(
         "stopping_rule",
-        "pigtheory.policies:StoppingRule",
+        "pigtheory.stopping:StoppingRule",
         (("roll", "bool"),),
+        extra_axes=("turn_total",),
+        check="stopping",
+    ),
+    PolicyKind(
+        "random_stopping_rule",
+        "pigtheory.stopping:RandomStoppingRule",
+        (("prob", "float"),),
         extra_axes=("turn_total",),
         check="stopping",
     ),

@@ -29,7 +29,7 @@ __all__ = [
 POLICY_FORMAT = "pigtheory-policy"
 POLICY_VERSION = 1
 POLICY_SUFFIXES = (".json", ".csv", ".npy")
-VALUE_COLUMNS = ("threshold", "weight", "roll")
+VALUE_COLUMNS = ("threshold", "weight", "roll", "prob")
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:

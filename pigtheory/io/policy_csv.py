@@ -132,11 +132,16 @@ def _csv_kind(path: Path, meta: dict, cells: list[str], line: int, kind_hint: st
         raise ValueError(f"{path}: line {line}: the header lists the axes (own first), then the values")
     if len(set(cells)) != len(cells):
         raise ValueError(f"{path}: line {line}: a column appears twice")
-    by_values = {("threshold",): "threshold_table", ("threshold", "weight"): "mixed", ("roll",): None}
+    by_values = {
+        ("threshold",): "threshold_table",
+        ("threshold", "weight"): "mixed",
+        ("roll",): None,
+        ("prob",): "random_stopping_rule",
+    }
     if values not in by_values:
         raise ValueError(
             f"{path}: line {line}: value columns {', '.join(values) or 'missing'}; expected threshold, "
-            "threshold,weight or roll"
+            "threshold,weight, roll or prob"
         )
     if "kind" in meta:
         n, name = meta["kind"]
@@ -144,7 +149,9 @@ def _csv_kind(path: Path, meta: dict, cells: list[str], line: int, kind_hint: st
     else:
         name = by_values[values] or kind_hint or "roll_table"
         kind = KINDS[name]
-    want = {"threshold_table": ("threshold",), "mixed": ("threshold", "weight")}.get(kind.name, ("roll",))
+    want = {"threshold_table": ("threshold",), "mixed": ("threshold", "weight")}.get(
+        kind.name, (kind.arrays[0][0],) if kind.arrays else ("roll",)
+    )
     if values != want or not kind.is_table:
         raise ValueError(f"{path}: line {line}: a {kind.name} has value columns {','.join(want)}")
     return kind

@@ -115,8 +115,9 @@ def _validate(policy: Any, kind: PolicyKind, rules: Rules) -> None:
         roll_tables(policy, rules)
     elif kind.check == "stopping":
         shape = (rules.goal,) * rules.players + (rules.goal,)
-        if policy.roll.shape not in (shape, (rules.goal, rules.goal)):
-            raise ValueError(f"a stopping rule for these rules has shape {shape}, got {policy.roll.shape}")
+        table = getattr(policy, kind.arrays[0][0])  # roll (pure) or prob (behavioural)
+        if table.shape not in (shape, (rules.goal, rules.goal)):
+            raise ValueError(f"a {kind.name} for these rules has shape {shape}, got {table.shape}")
     elif kind.check == "mixture":
         from ..policies import as_mixture
 
