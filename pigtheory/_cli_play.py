@@ -105,14 +105,16 @@ def _site(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from .cli import usage_checks
     from .play import opponent, opponents_from_file, play_terminal
 
     name = args.opponent or ("equilibrium" if args.mode == "simultaneous" else "optimal")
-    if Path(name).is_file():
-        opp = opponents_from_file(name, mode=args.mode, goal=args.goal)[0]
-    else:
-        mode = _pick_mode(name, args.mode)[0]
-        opp = opponent(name, mode=mode, goal=args.goal)
+    with usage_checks():  # an unknown opponent or an unreadable file is a usage error
+        if Path(name).is_file():
+            opp = opponents_from_file(name, mode=args.mode, goal=args.goal)[0]
+        else:
+            mode = _pick_mode(name, args.mode)[0]
+            opp = opponent(name, mode=mode, goal=args.goal)
     delay = args.delay if args.delay is not None else (0.4 if sys.stdout.isatty() else 0.0)
     play_terminal(opp, seed=args.seed, first=args.first, delay=delay)
     return 0

@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from .cli import add_rules_arguments, rules_from
+from .cli import UsageError, add_rules_arguments, rules_from, usage_checks
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,7 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _symmetric_equilibrium(args: argparse.Namespace) -> int:
     from .simultaneous import symmetric_best_response, symmetric_equilibrium
 
-    rules = rules_from(args)
+    with usage_checks():
+        rules = rules_from(args)
+    if not 2 <= rules.players <= 5:
+        raise UsageError(f"--players: symmetric equilibria are solved for 2..5 players, got {rules.players}")
     t0 = time.perf_counter()
     eq = symmetric_equilibrium(rules=rules)
     seconds = time.perf_counter() - t0
