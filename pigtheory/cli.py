@@ -11,10 +11,11 @@ policies against the rules, the output file against what the command writes) ins
 :func:`usage_checks`. Exit status:
 
 * 0: done;
-* 1: the command could not be carried out (the memory limit refuses the solve, the solver or
-  a write fails);
+* 1: the command could not be carried out (the memory limit refuses the solve, a write
+  fails, an unexpected error);
 * 2: a usage error (a value out of range, options that exclude each other, an unreadable
-  policy file, an output file the command cannot write).
+  policy file, an output file the command cannot write, and any other input a solver refuses
+  with ``ValueError``, the library's word for bad input).
 
 Errors are one line on stderr (``pigtheory <command>: error: ...``); ``--debug`` adds the
 traceback. ``--json`` prints the numbers of a command as one JSON object with labelled
@@ -347,7 +348,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         except MemoryLimitError as exc:
             _fail(prog, str(exc))
             status = 1
-        except (ValueError, OSError) as exc:
+        except ValueError as exc:  # the library's word for input it refuses: a usage error
+            if debug:
+                import traceback
+
+                traceback.print_exc()
+            _fail(prog, f"{exc} (see {prog} --help)")
+            status = 2
+        except OSError as exc:
             if debug:
                 import traceback
 
