@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyses._claims import EXTENSION, Row, print_rows
+from analyses._claims import EXTENSION, Row, print_rows, record_time
 from analyses.z23._equilibrium_data import equilibrium_data
 from analyses.z23._symmetric_data import (
     CERTIFIED_FOUR_PLAYER_GOAL,
@@ -50,6 +50,8 @@ def main():
     br3, tb3 = certificate(3)
     sim = play_simultaneous([eq3.policy] * 3, eq3.rules, games=GAMES, rng=2023)
     within = bool(np.all(np.abs(sim.wins - 1 / 3) <= 4 * sim.stderr))
+    record_time("Z23.S1: three players, goal 100 (when the cache entry was made)", t3)
+    record_time("Z23.S4: three-player global certificate (when the cache entry was made)", tb3)
     rows = [
         Row(
             "Z23.S1",
@@ -58,7 +60,7 @@ def main():
             "-",
             f"{eq3.n_states}; {eq3.n_pure}; {eq3.n_mixed}; {eq3.largest_support}",
             EXTENSION,
-            f"backward induction {t3:.1f} s; {eq3.n_fallback} mixed states needed fictitious play as fallback",
+            f"backward induction; {eq3.n_fallback} mixed states needed fictitious play as fallback",
         ),
         Row(
             "Z23.S2",
@@ -84,13 +86,15 @@ def main():
             "-",
             f"{br3.exploitability:.1e}; " + ", ".join(f"{w:.4f}" for w in sim.wins),
             EXTENSION,
-            f"largest gain of the best response at any state {br3.largest_gain:.1e} ({tb3:.1f} s); the "
+            f"largest gain of the best response at any state {br3.largest_gain:.1e}; the "
             f"profile's own values match the table to {np.abs(br3.profile_table - eq3.table).max():.1e}; "
             f"{GAMES} games, SE {sim.stderr.max():.4f}, all within 4 SE of 1/3: {within}",
         ),
     ]
     eq4, t4 = symmetric(4)
     br4, tb4 = certificate(4, CERTIFIED_FOUR_PLAYER_GOAL)
+    record_time("Z23.S5: four players, goal 100 (when the cache entry was made)", t4)
+    record_time("Z23.S6: four-player global certificate (when the cache entry was made)", tb4)
     rows += [
         Row(
             "Z23.S5",
@@ -99,7 +103,7 @@ def main():
             "-",
             f"{eq4.n_states}; {eq4.n_mixed}; {_mix(eq4.strategy(0, 0, 0, 0))}; {eq4.epsilon_start:.1e}; {eq4.residual:.1e}",
             EXTENSION,
-            f"{t4:.0f} s; {eq4.n_fallback} fallback states",
+            f"{eq4.n_fallback} fallback states",
         ),
         Row(
             "Z23.S6",
@@ -109,7 +113,7 @@ def main():
             f"{br4.exploitability:.1e}",
             EXTENSION,
             f"largest gain at any state {br4.largest_gain:.1e}; the profile's own values match the table to "
-            f"{np.abs(br4.profile_table - symmetric(4, CERTIFIED_FOUR_PLAYER_GOAL)[0].table).max():.1e}; {tb4:.0f} s",
+            f"{np.abs(br4.profile_table - symmetric(4, CERTIFIED_FOUR_PLAYER_GOAL)[0].table).max():.1e}",
         ),
     ]
     eq2, _ = symmetric(2)
@@ -139,11 +143,12 @@ def main():
             EXTENSION,
             "smallest reached: "
             + ", ".join(f"{label} {run.epsilon.min():.1e}" for label, (run, _) in runs.items())
-            + f"; backward induction {br3.exploitability:.1e}; times "
-            + ", ".join(f"{s:.0f} s" for _, s in runs.values()),
+            + f"; backward induction {br3.exploitability:.1e}",
         )
     )
     openings = {2: two_player_opening(), 3: eq3.strategy(0, 0, 0), 4: eq4.strategy(0, 0, 0, 0)}
+    for label, (_, secs) in runs.items():
+        record_time(f"Z23.S8: {label}, 20 iterations (when the cache entry was made)", secs)
     rows.append(
         Row(
             "Z23.S9",
@@ -157,17 +162,18 @@ def main():
     lines = []
     for g in FOUR_PLAYER_GOALS:
         eq, secs = symmetric(4, g)
+        record_time(f"Z23.S5: four players, goal {g} (when the cache entry was made)", secs)
         lines.append(
             f"| {g} | {eq.n_states} | {eq.n_mixed} | {eq.largest_support} | {_mix(eq.strategy(0, 0, 0, 0))} | "
-            f"{eq.epsilon_start:.1e} | {eq.residual:.1e} | {secs:.1f} |"
+            f"{eq.epsilon_start:.1e} | {eq.residual:.1e} |"
         )
     md = "\n".join(
         [
-            "Four players by goal (backward induction; seconds as measured when the cache entry was made; peak",
-            "memory in `benchmarks/bench_symmetric.py`):",
+            "Four players by goal (backward induction; times in `analyses/TIMINGS.md`, peak memory in",
+            "`benchmarks/bench_symmetric.py`):",
             "",
-            "| goal | sorted states | mixed | largest support | opening | epsilon at start | largest epsilon | seconds |",
-            "|---|---|---|---|---|---|---|---|",
+            "| goal | sorted states | mixed | largest support | opening | epsilon at start | largest epsilon |",
+            "|---|---|---|---|---|---|---|",
             *lines,
             "",
             "Whole-game dynamics, three players at goal 100 (exploitability by iteration):",
