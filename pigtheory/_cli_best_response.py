@@ -10,6 +10,7 @@ from .cli import (
     add_common_arguments,
     add_out_argument,
     add_rules_arguments,
+    add_strategies_argument,
     emit,
     int_range,
     parse_policy,
@@ -50,12 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--max-iter", type=int_range(1), default=10_000, help="value iteration: at most this many sweeps"
     )
-    p.add_argument(
-        "--strategies",
-        choices=("thresholds", "stopping"),
-        default="thresholds",
-        help='strategy class: "hold at k" thresholds (default) or every stopping rule',
-    )
+    add_strategies_argument(p, "the players'")
     add_out_argument(p, "the best response's threshold table (or stopping rule)", aliases=("--output",))
     add_common_arguments(p)
     p.set_defaults(func=_best_response)

@@ -13,6 +13,7 @@ from .cli import (
     add_common_arguments,
     add_out_argument,
     add_rules_arguments,
+    add_strategies_argument,
     emit,
     int_range,
     parse_policy,
@@ -33,12 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--show", type=int_range(0), default=10, help="list this many mixed states, >= 0 (default 10)"
     )
-    p.add_argument(
-        "--strategies",
-        choices=("thresholds", "stopping"),
-        default="thresholds",
-        help='strategy class: "hold at k" thresholds (default) or every stopping rule',
-    )
+    add_strategies_argument(p, "the players'")
     add_out_argument(p, "player A's equilibrium (mixed) policy", suffixes=(".json", ".csv"))
     add_common_arguments(p)
     p.set_defaults(func=_equilibrium)
@@ -103,12 +99,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f'{POLICY_HELP}, or a JSON file of published tables {{"tables": {{name: rows}}}} (each is evaluated)',
     )
     add_rules_arguments(p, players=False)
-    p.add_argument(
-        "--strategies",
-        choices=("thresholds", "stopping"),
-        default="thresholds",
-        help="the exploiter's strategies: hold-at-k thresholds (default) or every stopping rule",
-    )
+    add_strategies_argument(p, "the exploiter's")
     add_common_arguments(p)
     p.set_defaults(func=_exploitability)
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from .cli import UsageError, add_common_arguments, add_rules_arguments, emit, int_range, rules_from
+from .cli import (
+    UsageError,
+    add_common_arguments,
+    add_rules_arguments,
+    add_strategies_argument,
+    emit,
+    int_range,
+    rules_from,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,12 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="numbers of players to tabulate, each in 2..n_max (default: a few)",
     )
     add_rules_arguments(p, players=False)
-    p.add_argument(
-        "--strategies",
-        choices=("thresholds", "stopping"),
-        default="thresholds",
-        help="the deviator's strategies: hold-at-k thresholds (default) or every stopping rule",
-    )
+    add_strategies_argument(p, "the deviator's")
     add_common_arguments(p)
     p.set_defaults(func=_limit)
 

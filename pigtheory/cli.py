@@ -267,6 +267,16 @@ def write_table(table: Any, path: str, rules: Rules | None = None) -> None:
     write_policy(table, path, rules=rules)
 
 
+def add_strategies_argument(p: argparse.ArgumentParser, whose: str = "the") -> None:
+    """``--strategies thresholds|stopping``: the strategy class of a simultaneous solver."""
+    p.add_argument(
+        "--strategies",
+        choices=("thresholds", "stopping"),
+        default="thresholds",
+        help=f"{whose} strategies: hold-at-k thresholds (default) or every stopping rule",
+    )
+
+
 def emit(args: argparse.Namespace, fields: dict[str, Any], lines: Sequence[str]) -> None:
     """Print ``fields`` as JSON with ``--json``, else the text ``lines``."""
     if getattr(args, "json", False):
