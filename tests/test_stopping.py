@@ -131,7 +131,7 @@ def test_stopping_dominates_thresholds_and_the_engines_agree(rules, seed, kind):
     assert np.all(a.value >= thr.value - 1e-11)
     assert np.abs(a.value - b.value).max() < 1e-12
     assert np.array_equal(a.policy.roll, b.policy.roll) and np.array_equal(a.non_threshold, b.non_threshold)
-    assert np.all(a.gain >= -1e-14)
+    assert np.all(a.gain >= -1e-11)  # the same amplified rounding as above
     assert not np.any(
         (a.gain > 1e-12) & ~a.non_threshold
     )  # beating every threshold takes a non-threshold rule
