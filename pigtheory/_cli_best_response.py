@@ -8,14 +8,13 @@ from .cli import (
     POLICY_HELP,
     UsageError,
     add_common_arguments,
+    add_method_arguments,
     add_out_argument,
     add_rules_arguments,
     add_strategies_argument,
     emit,
-    int_range,
     parse_policy,
     policy_for,
-    positive_float,
     rules_from,
     write_table,
 )
@@ -36,21 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"an opponent's policy, {POLICY_HELP}; give it players - 1 times (seat order)",
     )
     add_rules_arguments(p)
-    p.add_argument(
-        "--method",
-        choices=("exact", "value_iteration"),
-        default="exact",
-        help="exact backward induction (default) or the paper's value iteration",
-    )
-    p.add_argument(
-        "--tol",
-        type=positive_float,
-        default=1e-12,
-        help="value iteration: stop below this change (default 1e-12)",
-    )
-    p.add_argument(
-        "--max-iter", type=int_range(1), default=10_000, help="value iteration: at most this many sweeps"
-    )
+    add_method_arguments(p, tol=1e-12, max_iter=10_000)
     add_strategies_argument(p, "the players'")
     add_out_argument(p, "the best response's threshold table (or stopping rule)", aliases=("--output",))
     add_common_arguments(p)

@@ -11,6 +11,7 @@ from .cli import (
     POLICY_HELP,
     UsageError,
     add_common_arguments,
+    add_method_arguments,
     add_out_argument,
     add_rules_arguments,
     add_strategies_argument,
@@ -18,7 +19,6 @@ from .cli import (
     int_range,
     parse_policy,
     policy_for,
-    positive_float,
     rules_from,
     usage_checks,
 )
@@ -70,21 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="The leader commits to a policy, the follower answers: the paper's Algorithm 0.2.",
     )
     add_rules_arguments(p, players=False)
-    p.add_argument(
-        "--method",
-        choices=("exact", "value_iteration"),
-        default="exact",
-        help="exact backward induction (default) or the paper's value iteration",
-    )
-    p.add_argument(
-        "--tol",
-        type=positive_float,
-        default=1e-10,
-        help="value iteration: stop below this change (default 1e-10)",
-    )
-    p.add_argument(
-        "--max-iter", type=int_range(1), default=1000, help="value iteration: at most this many sweeps"
-    )
+    add_method_arguments(p, tol=1e-10, max_iter=1000)
     add_out_argument(p, "the leader's policy")
     add_common_arguments(p)
     p.set_defaults(func=_stackelberg)

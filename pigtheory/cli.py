@@ -267,6 +267,25 @@ def write_table(table: Any, path: str, rules: Rules | None = None) -> None:
     write_policy(table, path, rules=rules)
 
 
+def add_method_arguments(p: argparse.ArgumentParser, *, tol: float, max_iter: int) -> None:
+    """``--method exact|value_iteration`` with the iteration's ``--tol`` and ``--max-iter``."""
+    p.add_argument(
+        "--method",
+        choices=("exact", "value_iteration"),
+        default="exact",
+        help="exact backward induction (default) or the paper's value iteration",
+    )
+    p.add_argument(
+        "--tol",
+        type=positive_float,
+        default=tol,
+        help=f"value iteration: stop below this change (default {tol:g})",
+    )
+    p.add_argument(
+        "--max-iter", type=int_range(1), default=max_iter, help="value iteration: at most this many sweeps"
+    )
+
+
 def add_strategies_argument(p: argparse.ArgumentParser, whose: str = "the") -> None:
     """``--strategies thresholds|stopping``: the strategy class of a simultaneous solver."""
     p.add_argument(

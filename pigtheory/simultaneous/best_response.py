@@ -237,24 +237,24 @@ class StoppingSolution(Solution):
 def _stopping_two(opp: Any, rules: Rules) -> StoppingSolution:
     """Two players, compiled: the stopping kernels of the core fuse the continuation and the
     optimal stopping at each state."""
-    from ..stopping import StoppingRule, is_threshold_rule
 
     g = rules.goal
     value, roll, t_value, t_policy = best_stopping_two(opp, rules)
-    own = np.repeat(np.arange(g), g)
-    non_threshold = ~is_threshold_rule(roll.reshape(g * g, g), own, g).reshape(g, g)
-    return StoppingSolution(
-        value,
-        StoppingRule(roll, "best response over stopping rules"),
-        2 * g - 1,
-        0.0,
-        "exact",
-        rules,
-        t_value,
-        t_policy,
-        non_threshold,
-        value[:g, :g] - t_value,
-    )
+    return _stopping_solution(value, roll, t_value, t_policy, 2 * g - 1, rules)
+
+
+def _stopping_solution(
+    value: np.ndarray, roll: np.ndarray, t_value: np.ndarray, t_policy: np.ndarray, levels: int, rules: Rules
+) -> StoppingSolution:
+    """The result of either path: where the best rule is no threshold, and its gain there."""
+    from ..stopping import StoppingRule, is_threshold_rule
+
+    g, n = rules.goal, rules.players
+    own = np.indices((g,) * n)[0].ravel()
+    non_threshold = ~is_threshold_rule(roll.reshape(-1, g), own, g).reshape((g,) * n)
+    gain = value[(slice(0, g),) * n] - t_value
+    best = StoppingRule(roll, "best response over stopping rules")
+    return StoppingSolution(value, best, levels, 0.0, "exact", rules, t_value, t_policy, non_threshold, gain)
 
 
 def best_response_stopping(opponents: Sequence[Any], rules: Rules, actions: Any = None) -> StoppingSolution:
@@ -265,15 +265,12 @@ def best_response_stopping(opponents: Sequence[Any], rules: Rules, actions: Any 
     policy iteration (:mod:`pigtheory.simultaneous.core.stopping`), started from the best
     threshold's value.
     """
-    from ..stopping import StoppingRule, is_threshold_rule
-
     g, n = rules.goal, rules.players
     actions = action_set("stopping", rules) if actions is None else actions
     value = terminal_values(rules)
     roll = np.zeros((g,) * n + (g,), dtype=bool)
     t_value = np.zeros((g,) * n)
     t_policy = np.zeros((g,) * n, dtype=np.int64)
-    non_threshold = np.zeros((g,) * n, dtype=bool)
     levels = score_levels(g, n)
     with one_blas_thread():
         for _, states in levels:
@@ -283,17 +280,4 @@ def best_response_stopping(opponents: Sequence[Any], rules: Rules, actions: Any 
             value[at] = best
             roll[at] = rows
             t_value[at], t_policy[at] = tv, k
-            non_threshold[at] = ~is_threshold_rule(rows, states[0], g)
-    gain = value[(slice(0, g),) * n] - t_value
-    return StoppingSolution(
-        value,
-        StoppingRule(roll, "best response over stopping rules"),
-        len(levels),
-        0.0,
-        "exact",
-        rules,
-        t_value,
-        t_policy,
-        non_threshold,
-        gain,
-    )
+    return _stopping_solution(value, roll, t_value, t_policy, len(levels), rules)

@@ -60,7 +60,7 @@ from ..rules import Rules
 from ..stopping import RandomStoppingRule, is_threshold_rule
 from ..turn_total import turn_total_table
 from ..validation import check_int, check_simultaneous_rules, check_tol
-from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values
+from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values, threshold_matrix
 from .core.matrix_game import pure_bounds, solve_stage, solve_with_oracles
 from .core.stopping import optimal_stopping, roll_distribution_arrays, stopping_outcomes, threshold_rule
 
@@ -252,8 +252,8 @@ def _mixed_state(ext, i, j, e_a, rules, tol, max_iter, engine):
     c, d = stage_game(ext, i, j, rules)
     bust = turn_total_table(rules).bust  # bust[k] = P(X_k = 0)
     x, y = _threshold_equilibrium(c, d, bust[1 : g - i + 1], bust[1 : g - j + 1])
-    p_a = _threshold_mix(x, i, rules, engine)
-    p_b = _threshold_mix(y, j, rules, engine)
+    p_a = _threshold_mix(x, i, rules)
+    p_b = _threshold_mix(y, j, rules)
     lo, hi = _bounds(e_a, p_a, p_b, own_a, own_b, rules, engine)
     if hi - lo <= tol:
         return 0.5 * (lo + hi), _behaviour(p_a, x, i, rules), lo, hi, 1, 0
@@ -299,7 +299,7 @@ def _bounds(e_a, p_a, p_b, own_a, own_b, rules, engine):
     return float(1.0 - v_b[0]), float(v_a[0])
 
 
-def _threshold_mix(weights: np.ndarray | int, own: int, rules: Rules, engine: str) -> np.ndarray:
+def _threshold_mix(weights: np.ndarray | int, own: int, rules: Rules) -> np.ndarray:
     """Outcome distribution (gains 0..goal, clipped) of a mix of thresholds (index k - 1)."""
     g = rules.goal
     if isinstance(weights, (int, np.integer)):
@@ -307,10 +307,12 @@ def _threshold_mix(weights: np.ndarray | int, own: int, rules: Rules, engine: st
         w[int(weights)] = 1.0
     else:
         w = np.asarray(weights, dtype=float)
-    ks = np.flatnonzero(w > 0) + 1
-    rolls = threshold_rule(ks, g)
-    dist = stopping_outcomes(rolls, np.full(ks.size, own), rules, engine=engine)
-    return w[ks - 1] @ dist
+    room = g - own
+    x = threshold_matrix(rules)[:, :room] @ w[:room]  # P(gain x), x = 0..goal + w - 1, unclipped
+    out = np.zeros(g + 1)
+    out[:room] = x[:room]
+    out[room] = x[room:].sum()  # gains past the room reach the goal
+    return out
 
 
 def _behaviour(p_dist: np.ndarray, weights, own: int, rules: Rules) -> np.ndarray:
