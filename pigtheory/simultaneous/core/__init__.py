@@ -55,7 +55,7 @@ from .levels import own_view, score_levels, terminal_values
 from .profile import read_opponents, read_profile
 from .stage import DiagonalStages, extended, pure_bounds, stage_game
 from .threads import one_blas_thread
-from .two_player import batch_geometry, best_response_two, best_stopping_two, independent_of_own
+from .two_player import best_response_two, best_stopping_two
 
 __all__ = [
     "STRATEGIES",
@@ -81,8 +81,6 @@ __all__ = [
     "extended",
     "pure_bounds",
     "stage_game",
-    "batch_geometry",
     "best_response_two",
     "best_stopping_two",
-    "independent_of_own",
 ]

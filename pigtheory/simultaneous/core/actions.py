@@ -166,10 +166,6 @@ class Thresholds:
         self.rules = rules
         self.matrix = threshold_matrix(rules)
 
-    def count(self, own: np.ndarray) -> np.ndarray:
-        """Number of actions at own score ``own``: ``goal - own``."""
-        return self.rules.goal - np.asarray(own)
-
     def action_values(self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray) -> np.ndarray:
         """Stationary values ``a_k / (1 - c_k)`` of every threshold at each state.
 

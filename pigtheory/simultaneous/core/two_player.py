@@ -116,11 +116,6 @@ def _view(buf: np.ndarray, row0: int, b: _Batch, m0: int, length: int, col_step:
     )
 
 
-def independent_of_own(opp: TurnPolicy) -> bool:
-    """True when B's turn at (B's score j, A's score i) does not depend on i."""
-    return opp.reads_own_score_only()
-
-
 def best_response_two(
     opp: TurnPolicy, rules: Rules, tie_tol: float = TIE_TOL, engine: str = "auto"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -155,7 +150,7 @@ def _solve_jit(
         roll = np.zeros((g, g, g), dtype=bool)
         tval = np.zeros((g, g))
         extra = (p_bust, faces, fprobs, tie_tol, 100)
-    if independent_of_own(opp):
+    if opp.reads_own_score_only():
         js = np.arange(g)
         gains, probs = opp.outcomes((js, np.zeros_like(js)))
         pb, pz = np.ascontiguousarray(probs[:, 0]), np.ascontiguousarray(probs[:, 1:])
@@ -206,7 +201,7 @@ def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, n
     vt[m0 : m0 + g, g:] = 1.0
     vt[m0 + g, g:] = 0.5
     pol = np.zeros(shape, dtype=np.int64)
-    indep = independent_of_own(opp)
+    indep = opp.reads_own_score_only()
     if indep:
         js = np.arange(g)
         gains, probs = opp.outcomes((js, np.zeros_like(js)))
