@@ -184,7 +184,7 @@ def self_play(
             period = _tail_period(hashes, values, tol)
             if period:
                 break
-    if not period:
+    if not period and tol >= 0:  # a negative tol asks for every sweep: no stopping rule to miss
         warnings.warn(
             f"self_play: no cycle within max_iter={max_iter} sweeps; run more sweeps",
             ConvergenceWarning,
