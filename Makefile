@@ -8,7 +8,7 @@ JOBS   ?= 2
 # .cache/ (removed by `make clean`); the library's default is the user's cache directory.
 export PIGTHEORY_CACHE_DIR ?= $(CURDIR)/.cache
 
-.PHONY: test test-slow figures claims bench lint clean
+.PHONY: test test-slow figures claims bench lint docs clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,11 +31,17 @@ figures: $(STAMP) claims
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
+# The site, into docs/_build/html: every warning (a broken link, a malformed docstring, a public
+# constant without a docstring) stops the build.
+docs: $(STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: open docs/_build/html/index.html"
+
 lint: $(STAMP)
-	$(PY) -m ruff check pigtheory analyses paper_figures benchmarks tests
-	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests
+	$(PY) -m ruff check pigtheory analyses paper_figures benchmarks tests docs
+	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests docs
 	$(PY) -m mypy pigtheory
 
 clean:
-	rm -rf $(VENV) .cache build *.egg-info .pytest_cache
+	rm -rf $(VENV) .cache build *.egg-info .pytest_cache docs/_build docs/_generated
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

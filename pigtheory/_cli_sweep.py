@@ -44,9 +44,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sweep",
         help="best responses to 'hold at n' opponents over goals, players and dice (resumable, Dask)",
-        description=__doc__,
+        description="Best responses over goals, players, dice and 'hold at n' opponents. Every point is "
+        "a task (module pigtheory.sweeps); --workers N runs them on a Dask cluster of N local "
+        "processes, --scheduler ADDRESS on a running Dask scheduler. With --out each finished task "
+        "is written to its own file, and running the same command again resumes.",
     )
-    p.add_argument("preset", nargs="?", choices=sorted(PRESETS), help="a sweep of the paper")
+    p.add_argument(
+        "preset",
+        nargs="?",
+        choices=sorted(PRESETS),
+        help="a sweep of the paper: table-s1 (two players, n = 10..40, Fig. 2 / Table S1) or fig6 "
+        "(three players, n = 20..30, Fig. 6 / Table S4); the options below override its parts",
+    )
     p.add_argument("--goals", type=parse_ints, help="goals, e.g. 10:500 (default 100)")
     p.add_argument("--ns", type=parse_ints, help="opponents' thresholds, e.g. 10:40")
     p.add_argument("--players", type=parse_ints, help="numbers of players, e.g. 2,3 (default 2)")

@@ -26,6 +26,7 @@ from .validation import check_choice
 __all__ = ["ENGINES", "NUMBA_WORK", "numba_installed", "choose_engine", "compile_time"]
 
 ENGINES = ("auto", "numba", "numpy")
+"""The values of every solver's ``engine=``: ``auto`` chooses by the size of the work."""
 
 NUMBA_WORK = 3_000_000
 """``auto`` picks numba from this many state-action pairs on (about 20-50 ms of numpy work;

@@ -38,7 +38,9 @@ from .rules import Rules
 __all__ = ["PublishedTables", "webapp_policies", "webapp_json_path", "SIMULTANEOUS_TABLES", "WEBAPP_FILE"]
 
 SIMULTANEOUS_TABLES = ("action_simul_easy", "action_simul_normal", "action_simul_hard")
+"""The web app's three simultaneous-play tables, easy to hard, by their key in the JSON file."""
 WEBAPP_FILE = "scirep2023_webapp_policies.json"
+"""The file in ``pigtheory/data/`` that holds the web app's tables."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,6 +16,7 @@ from .policy_files import POLICY_SUFFIXES, read_policy, write_policy
 __all__ = ["Saveable", "save", "load", "SUFFIXES"]
 
 SUFFIXES = (".npz",) + POLICY_SUFFIXES
+"""Every suffix that :func:`~pigtheory.io.save` writes and :func:`~pigtheory.io.load` reads."""
 T = TypeVar("T")
 
 

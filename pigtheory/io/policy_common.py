@@ -27,9 +27,13 @@ __all__ = [
 ]
 
 POLICY_FORMAT = "pigtheory-policy"
+"""The ``format`` field of a JSON policy file."""
 POLICY_VERSION = 1
+"""The version of the policy file format, written into every policy file."""
 POLICY_SUFFIXES = (".json", ".csv", ".npy")
+"""The suffixes of the three policy file formats."""
 VALUE_COLUMNS = ("threshold", "weight", "roll", "prob")
+"""The value columns a CSV policy file may have; every other column is an axis of the table."""
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:

@@ -52,6 +52,7 @@ from .rng import Mulberry32, streams
 __all__ = ["OpponentTable", "Game", "face_points", "roll_outcome", "MODES"]
 
 MODES = ("sequential", "simultaneous")
+"""The two ways to play: taking turns, or everybody's turn at once."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -62,6 +62,7 @@ from .opponents import Opponent
 __all__ = ["build_site", "SiteReport", "pack_opponent", "read_site_data", "STATIC_FILES", "FIXED_SCALE"]
 
 STATIC_FILES = ("index.html", "style.css", "engine.js", "analysis.js", "app.js")
+"""The page's files, copied from the package into the site's folder."""
 FIXED_SCALE = 1 << 24
 """Values are stored as integers: ``round(value * FIXED_SCALE)``."""
 
