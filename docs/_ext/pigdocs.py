@@ -333,6 +333,29 @@ def differs_page() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+# --- the kinds of policy file ---------------------------------------------------------------------
+
+
+def kinds_page() -> str:
+    """The table of every kind of policy a file can hold, from the registry itself."""
+    from pigtheory.io import KINDS
+
+    lines = [
+        "| kind | class | arrays | parameters | extra axes | play |",
+        "|---|---|---|---|---|---|",
+    ]
+    for kind in KINDS.values():
+        module, cls = kind.cls.split(":")
+        arrays = ", ".join(f"`{name}` ({dtype})" for name, dtype in kind.arrays) or "none"
+        params = ", ".join(f"`{p}`" for p in kind.params) or "none"
+        axes = ", ".join(f"`{a}`" for a in kind.extra_axes) or "none"
+        lines.append(
+            f"| `{kind.name}` | {{py:class}}`{module}.{cls}` | {arrays} | {params} | {axes} "
+            f"| {'sequential' if kind.sequential else 'simultaneous'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 # --- writing ---------------------------------------------------------------------------------------
 
 
@@ -340,6 +363,7 @@ def pages() -> dict[str, str]:
     out = dict(reference_pages())
     out["gallery_body"] = gallery_page()
     out["differs_body"] = differs_page()
+    out["kinds_body"] = kinds_page()
     return out
 
 
