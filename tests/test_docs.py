@@ -134,7 +134,9 @@ def _html_links(html: str) -> list[str]:
     return re.findall(r'(?:href|src)="([^"]+)"', html)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("sphinx") is None, reason="Sphinx is not installed (pip install -e '.[docs]')")
+@pytest.mark.skipif(
+    importlib.util.find_spec("sphinx") is None, reason="Sphinx is not installed (pip install -e '.[docs]')"
+)
 def test_site_builds_without_warnings_or_broken_links(tmp_path):
     out = tmp_path / "html"
     # `make docs`'s command, in a fresh process (Sphinx and docutils keep global registries)

@@ -238,7 +238,7 @@ def reference_pages() -> dict[str, str]:
 
 # --- gallery ------------------------------------------------------------------------------------
 
-_WRITES = re.compile(r"\s*Writes\s+``paper_figures/[\w-]+\.png``[^.]*\.\s*", re.S)
+_WRITES = re.compile(r"\s*Writes\s+``paper_figures/[\w-]+\.png``(?:\s*(?:and|/)\s*``\.pdf``)?\.?\s*")
 _ROLE = re.compile(r":(\w+):`([^`]+)`")
 
 
