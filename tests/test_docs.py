@@ -92,8 +92,19 @@ def test_differs_table_has_every_claim_the_report_counts():
     assert match
     table = pigdocs.differs_page()
     rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| id ")]
+    assert all(line.count(" | ") == 5 for line in rows)  # six cells: no stray pipe
     assert len(rows) == int(match.group(2))
     assert f"Of the {match.group(1)} published claims" in table
+
+
+def test_sources_table_adds_up_to_the_report():
+    report = (ROOT / "analyses" / "REPORT.md").read_text(encoding="utf-8")
+    total, reproduced, differ = map(
+        int, re.search(r"(\d+) published claims: (\d+) reproduced, (\d+) differ", report).groups()
+    )
+    rows = [line.split(" | ")[1:5] for line in pigdocs.sources_page().splitlines()[2:]]
+    sums = [sum(int(row[k]) for row in rows) for k in range(3)]
+    assert sums == [total, reproduced, differ]
 
 
 def test_kinds_table_lists_every_registered_kind():

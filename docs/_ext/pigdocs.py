@@ -309,8 +309,25 @@ def claims() -> list[dict]:
     return json.loads((ROOT / "analyses" / "results.json").read_text(encoding="utf-8"))["claims"]
 
 
+PAPERS = {
+    "Z23": "Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): simultaneous Pig",
+    "Z22": "Zhu & Ma, Stats 5 (2022): two-dice Pig and Double Trouble",
+    "N": "Neller & Presser (2004) and Neller's slides: sequential Pig and Piglet",
+    "V": "Veliz (2024), poster: single-player thresholds",
+    "S": "Höhle (2023), blog: Super Six",
+}
+"""The sources of the claims, by the prefix of the claims' ids."""
+
+
+def _paper(claim: dict) -> str:
+    prefix = claim["id"].split(".")[0]
+    if prefix not in PAPERS:
+        raise RuntimeError(f"docs: claim {claim['id']} has an id prefix missing from pigdocs.PAPERS")
+    return prefix
+
+
 def differs_page() -> str:
-    """The claims that ``make claims`` reports as *differs*, by source, with our value and why."""
+    """The claims that ``make claims`` reports as *differs*, by paper, with our value and why."""
     rows = [c for c in claims() if c["status"] == "differs"]
     total = sum(1 for c in claims() if c["status"] != "extension")
     lines = [
@@ -319,18 +336,40 @@ def differs_page() -> str:
         "`analyses/REPORT.md` has every claim, reproduced ones included.",
         "",
     ]
-    sources: dict[str, list[dict]] = {}
-    for c in rows:
-        sources.setdefault(c["source"], []).append(c)
-    for source, items in sources.items():
-        lines += [f"### {source}", "", "| id | claim | paper | ours | why |", "|---|---|---|---|---|"]
+    for prefix, title in PAPERS.items():
+        items = [c for c in rows if _paper(c) == prefix]
+        if not items:
+            continue
+        lines += [
+            f"### {title}",
+            "",
+            "| id | where | claim | paper | ours | why |",
+            "|---|---|---|---|---|---|",
+        ]
         for c in items:
             lines.append(
-                f"| {_cell(c['id'])} | {_cell(c['claim'])} | {_cell(c['paper'])} | {_cell(c['ours'])} "
-                f"| {_cell(c.get('note', ''))} |"
+                f"| {_cell(c['id'])} | {_cell(c['source'])} | {_cell(c['claim'])} | {_cell(c['paper'])} "
+                f"| {_cell(c['ours'])} | {_cell(c.get('note', ''))} |"
             )
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def sources_page() -> str:
+    """Per source: how many of its claims we check, reproduce, find different; our extensions."""
+    lines = [
+        "| source | claims checked | reproduced | differ | our results beyond it |",
+        "|---|---|---|---|---|",
+    ]
+    for prefix, title in PAPERS.items():
+        mine = [c for c in claims() if _paper(c) == prefix]
+        count = {
+            status: sum(1 for c in mine if c["status"] == status) for status in ("reproduced", "differs")
+        }
+        ext = sum(1 for c in mine if c["status"] == "extension")
+        checked = len(mine) - ext
+        lines.append(f"| {title} | {checked} | {count['reproduced']} | {count['differs']} | {ext} |")
+    return "\n".join(lines) + "\n"
 
 
 # --- the kinds of policy file ---------------------------------------------------------------------
@@ -364,6 +403,7 @@ def pages() -> dict[str, str]:
     out["gallery_body"] = gallery_page()
     out["differs_body"] = differs_page()
     out["kinds_body"] = kinds_page()
+    out["sources_body"] = sources_page()
     return out
 
 
