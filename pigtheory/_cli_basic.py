@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         nargs="+",
         help="the other players' policies in seat order (players - 1 of them)",
     )
-    add_rules_arguments(p)
+    add_rules_arguments(p, files=True)
     add_common_arguments(p)
     p.set_defaults(func=_win_probability)
 
@@ -64,7 +64,7 @@ def _turn_total(args: argparse.Namespace) -> int:
 
 
 def _win_probability(args: argparse.Namespace) -> int:
-    rules = rules_from(args)
+    rules = rules_from(args, files=[args.policy_a, *args.policy_b])
     if len(args.policy_b) != rules.players - 1:
         raise UsageError(
             f"{rules.players} players need {rules.players - 1} policies after policy A, got {len(args.policy_b)}"

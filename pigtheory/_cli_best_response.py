@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="POLICY",
         help=f"an opponent's policy, {POLICY_HELP}; give it players - 1 times (seat order)",
     )
-    add_rules_arguments(p)
+    add_rules_arguments(p, files=True)
     add_method_arguments(p, tol=1e-12, max_iter=10_000)
     add_strategies_argument(p, "the players'")
     add_out_argument(p, "the best response's threshold table (or stopping rule)", aliases=("--output",))
@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _best_response(args: argparse.Namespace) -> int:
-    rules = rules_from(args)
+    rules = rules_from(args, files=args.opponent)
     if len(args.opponent) != rules.players - 1:
         raise UsageError(
             f"--opponent: {rules.players} players need {rules.players - 1} opponents, got {len(args.opponent)}"

@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "policy",
         help=f'{POLICY_HELP}, or a JSON file of published tables {{"tables": {{name: rows}}}} (each is evaluated)',
     )
-    add_rules_arguments(p, players=False)
+    add_rules_arguments(p, players=False, files=True)
     add_strategies_argument(p, "the exploiter's")
     add_common_arguments(p)
     p.set_defaults(func=_exploitability)
@@ -252,18 +252,19 @@ def _published_tables(path: Path) -> bool:
 
 
 def _exploitability(args: argparse.Namespace) -> int:
-    rules = rules_from(args)
     policies: dict[str, Any] = {}
     with usage_checks():
-        if _published_tables(Path(args.policy)):
-            from .published import webapp_policies
-
-            policies = dict(webapp_policies(args.policy, rules=rules).tables)
-        else:
+        published = _published_tables(Path(args.policy))
+        if not published:
             try:
                 policies = {args.policy: parse_policy(args.policy)}
             except argparse.ArgumentTypeError as exc:
                 raise UsageError(f"policy: {exc}") from None
+        rules = rules_from(args, files=list(policies.values()))
+        if published:
+            from .published import webapp_policies
+
+            policies = dict(webapp_policies(args.policy, rules=rules).tables)
         policies = {name: policy_for(pol, rules, name) for name, pol in policies.items()}
     from .simultaneous import exploitability
 

@@ -11,7 +11,7 @@ from pathlib import Path
 _OPPONENTS_HELP = (
     "sequential: optimal, optimal-two-dice, optimal-double-trouble, optimal-piglet, hold-at-N, "
     "webapp-easy|normal|hard; simultaneous: equilibrium, stackelberg, br-hold-at-N, hold-at-N, "
-    "webapp-easy|normal|hard; or a policy file (.npz)"
+    "webapp-easy|normal|hard; or a policy file (.json, .csv, .npy, or a result's .npz)"
 )
 
 

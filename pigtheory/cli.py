@@ -186,11 +186,15 @@ def check_file_rules(arg: PolicyArgument, rules: Rules) -> None:
 # --- shared options -----------------------------------------------------------------------
 
 
-def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True) -> None:
-    """``--goal`` and (unless ``players=False``) ``--players``."""
-    p.add_argument("--goal", type=int_range(1), default=100, help="score that wins (default 100)")
+def add_rules_arguments(p: argparse.ArgumentParser, players: bool = True, files: bool = False) -> None:
+    """``--goal`` and (unless ``players=False``) ``--players``; with ``files=True`` the command
+    takes policy files, and their recorded rules are the default (see :func:`rules_from`)."""
+    known = ", or what the policy files record" if files else ""
+    p.add_argument("--goal", type=int_range(1), default=None, help=f"score that wins (default 100{known})")
     if players:
-        p.add_argument("--players", type=int_range(2), default=2, help="number of players (default 2)")
+        p.add_argument(
+            "--players", type=int_range(2), default=None, help=f"number of players (default 2{known})"
+        )
 
 
 def add_common_arguments(p: argparse.ArgumentParser, json_output: bool = True) -> None:
@@ -220,16 +224,25 @@ def add_out_argument(
     )
 
 
-def rules_from(args: argparse.Namespace, **extra: Any) -> Rules:
-    """The rules of the command line (a bad combination is a usage error)."""
+def rules_from(args: argparse.Namespace, files: Sequence[Any] = (), **extra: Any) -> Rules:
+    """The rules of the command line (a bad combination is a usage error).
+
+    ``--goal`` and ``--players`` when given; else the rules that the first of ``files`` (policy
+    arguments) records, if any does; else the defaults (goal 100, two players). A file whose
+    rules differ from the result is refused later, by :func:`policy_for`."""
+    import dataclasses
+
     from .rules import Rules
 
-    kw: dict[str, Any] = {"goal": args.goal}
-    if hasattr(args, "players"):
+    recorded = [f.rules for f in files if isinstance(f, PolicyArgument) and f.rules is not None]
+    kw: dict[str, Any] = {}
+    if args.goal is not None:
+        kw["goal"] = args.goal
+    if getattr(args, "players", None) is not None:
         kw["players"] = args.players
     kw.update(extra)
     try:
-        return Rules(**kw)
+        return dataclasses.replace(recorded[0], **kw) if recorded else Rules(**kw)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

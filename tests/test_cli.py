@@ -70,6 +70,38 @@ def test_win_probability_three_players(capsys):
     assert status == 0 and float(out) == pytest.approx(want, abs=1e-10)
 
 
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".npz"])
+def test_a_file_that_records_its_rules_sets_them(capsys, tmp_path, suffix):
+    from pigtheory import save
+    from pigtheory.simultaneous import exploitability
+
+    rules = Rules(goal=14)
+    sol = best_response(hold_at(5), rules=rules)
+    path = save(sol, tmp_path / f"br{suffix}")
+    status, out, err = run(capsys, "exploitability", path, "--json")
+    assert status == 0, err
+    got = json.loads(out)
+    assert got["rules"]["goal"] == 14
+    assert got["exploitability"][str(path)] == pytest.approx(exploitability(sol, rules=rules), abs=1e-12)
+    status, out, _ = run(capsys, "win-probability", "hold-at-5", path)
+    assert status == 0 and float(out) == pytest.approx(
+        win_probability(hold_at(5), sol, rules=rules)[0, 0], abs=1e-10
+    )
+    assert_usage_error(capsys, ["best-response", "--opponent", path, "--goal", "15"], "goal 14", "goal 15")
+
+
+def test_a_file_without_rules_takes_the_command_line_goal(capsys, tmp_path):
+    from pigtheory import ThresholdTable
+    from pigtheory.simultaneous import exploitability
+
+    table = np.repeat(np.minimum(3, np.arange(14, 0, -1))[:, None], 14, axis=1)  # hold at 3, goal 14
+    np.save(tmp_path / "t.npy", table)
+    status, out, _ = run(capsys, "exploitability", tmp_path / "t.npy", "--goal", "14")
+    want = exploitability(ThresholdTable(table), rules=Rules(goal=14))
+    assert status == 0 and want > 0.01 and float(out) == pytest.approx(want, abs=1e-9)
+    assert_usage_error(capsys, ["exploitability", tmp_path / "t.npy"], "goal 100")  # default 100: wrong shape
+
+
 def test_console_entry_point_runs():
     out = subprocess.run(
         [sys.executable, "-m", "pigtheory", "turn-total", "1", "--exact"],
