@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -262,9 +263,18 @@ def _exploitability(args: argparse.Namespace) -> int:
                 raise UsageError(f"policy: {exc}") from None
         rules = rules_from(args, files=list(policies.values()))
         if published:
-            from .published import webapp_policies
+            from .published import SIMULTANEOUS_TABLES, webapp_policies
 
             policies = dict(webapp_policies(args.policy, rules=rules).tables)
+            # The web app's file also holds its sequential tables: policies of another game.
+            other = [name for name in policies if name.startswith("action_sequential")]
+            if other and any(name in policies for name in SIMULTANEOUS_TABLES):
+                warnings.warn(
+                    f"left out the web app's sequential tables ({', '.join(other)}): they play "
+                    "sequential Pig, and exploitability is of simultaneous play",
+                    stacklevel=1,
+                )
+                policies = {name: pol for name, pol in policies.items() if name not in other}
         policies = {name: policy_for(pol, rules, name) for name, pol in policies.items()}
     from .simultaneous import exploitability
 

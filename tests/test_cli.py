@@ -102,6 +102,19 @@ def test_a_file_without_rules_takes_the_command_line_goal(capsys, tmp_path):
     assert_usage_error(capsys, ["exploitability", tmp_path / "t.npy"], "goal 100")  # default 100: wrong shape
 
 
+def test_exploitability_of_the_web_app_file_scores_its_simultaneous_tables(capsys):
+    from pigtheory.published import SIMULTANEOUS_TABLES, webapp_json_path, webapp_policies
+    from pigtheory.simultaneous import exploitability
+
+    status, out, err = run(capsys, "exploitability", webapp_json_path(), "--json")
+    assert status == 0
+    got = json.loads(out)["exploitability"]
+    assert sorted(got) == sorted(SIMULTANEOUS_TABLES)
+    assert "warning: left out the web app's sequential tables" in err
+    hard = webapp_policies().tables["action_simul_hard"]
+    assert got["action_simul_hard"] == pytest.approx(exploitability(hard), abs=1e-12)
+
+
 def test_console_entry_point_runs():
     out = subprocess.run(
         [sys.executable, "-m", "pigtheory", "turn-total", "1", "--exact"],
