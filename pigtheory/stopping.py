@@ -161,15 +161,58 @@ class RuleMixture:
         return gains.reshape(shape + (g + 1,)), probs.reshape(shape + (g + 1,))
 
 
-def is_threshold_rule(roll: np.ndarray, own: np.ndarray, goal: int) -> np.ndarray:
-    """Whether each rule (rows of ``roll``, shape ``(ns, goal)``) is "hold at k" for some k:
-    it rolls on ``1..k-1`` and holds on ``k..goal - own - 1``."""
+def is_threshold_rule(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.ndarray:
+    """Whether each rule plays as "hold at k" for some k.
+
+    Parameters
+    ----------
+    roll : bool array, shape ``(ns, goal)``
+        ``roll[s, t]``: the rule at state s rolls at turn total t.
+    own : int array, shape ``(ns,)``
+        The player's score at each state (a turn total of ``goal - own`` or more reaches the
+        goal and ends the turn).
+    rules : Rules
+        The die: which turn totals a turn can reach.
+
+    Returns
+    -------
+    bool array, shape ``(ns,)``
+        True where, at every turn total the rule can reach from 0, it rolls below some k and
+        holds from k on. Entries at turn totals it never reaches do not count: a rule that
+        holds at 3 and "rolls" at 9 plays as hold at 3 when 9 can only be reached from turn
+        totals where it holds.
+
+    Examples
+    --------
+    >>> g = 10
+    >>> hold3 = np.arange(g) < 3
+    >>> odd = hold3.copy()
+    >>> odd[[1, 9]] = True  # never reached: a roll gains 2..6, and 9 only from 3..7, where it holds
+    >>> roll = np.stack([hold3, odd, np.arange(g) % 2 == 0])
+    >>> is_threshold_rule(roll, np.zeros(3, dtype=int), Rules(goal=g)).tolist()
+    [True, True, False]
+    """
+    from .simultaneous.core.stopping import roll_distribution_arrays
+
+    roll = np.asarray(roll, dtype=bool)
+    ns, goal = roll.shape
+    _, gains, _ = roll_distribution_arrays(rules)
+    stop = goal - np.asarray(own)[:, None]  # from here on the goal is reached
     t = np.arange(goal)[None, :]
-    live = (t >= 1) & (t < (goal - np.asarray(own))[:, None])
-    r = np.where(live, roll, False)
-    holds = live & ~r
+    # reached[s, t]: the rule at s can reach turn total t (a turn starts with a roll at 0)
+    reached = np.zeros((ns, goal), dtype=bool)
+    reached[:, 0] = True
+    goes_on = roll.copy()
+    goes_on[:, 0] = True
+    for u in range(goal):
+        on = reached[:, u] & goes_on[:, u] & (u < stop[:, 0])
+        for gain in gains.tolist():
+            if u + gain < goal:
+                reached[:, u + gain] |= on
+    live = reached & (t >= 1) & (t < stop)
+    holds = live & ~roll
     first_hold = np.where(holds.any(axis=1), np.argmax(holds, axis=1), goal)
-    rolls_after = (r & (t > first_hold[:, None])).any(axis=1)
+    rolls_after = (live & roll & (t > first_hold[:, None])).any(axis=1)
     return np.asarray(~rolls_after)
 
 

@@ -251,7 +251,7 @@ def _stopping_solution(
 
     g, n = rules.goal, rules.players
     own = np.indices((g,) * n)[0].ravel()
-    non_threshold = ~is_threshold_rule(roll.reshape(-1, g), own, g).reshape((g,) * n)
+    non_threshold = ~is_threshold_rule(roll.reshape(-1, g), own, rules).reshape((g,) * n)
     gain = value[(slice(0, g),) * n] - t_value
     best = StoppingRule(roll, "best response over stopping rules")
     return StoppingSolution(value, best, levels, 0.0, "exact", rules, t_value, t_policy, non_threshold, gain)

@@ -226,8 +226,8 @@ def _level(ext, ii, jj, rules, tol, max_iter, engine):
         v_out[s] = 0.5 * (hi[saddle] + lo[saddle])
         lo_out[s], hi_out[s] = lo[saddle], hi[saddle]
         prob_a[s] = roll_a[saddle]
-        both = is_threshold_rule(roll_a[saddle], ia[saddle], g) & is_threshold_rule(
-            roll_b[saddle], jb[saddle], g
+        both = is_threshold_rule(roll_a[saddle], ia[saddle], rules) & is_threshold_rule(
+            roll_b[saddle], jb[saddle], rules
         )
         kind[s] = np.where(both, 0, 2)
         done[s] = True
