@@ -11,20 +11,20 @@ Shapes
 own score first; sequential tables are ``(goal, goal, goal)`` (own, other, turn total), with
 a last axis of 2 for Double Trouble (the forced roll after a double).
 
-=================  ==========================================  =============================
-kind               arrays                                      parameters
-=================  ==========================================  =============================
-``hold_at``        none                                        ``n``
-``threshold_table``  ``table[state]`` int                      ``clip``
-``mixed``          ``thresholds[state, s]`` int,               none
-                   ``weights[state, s]`` float
-``stopping_rule``  ``roll[state, t]`` bool                     none
-``random_stopping_rule``  ``prob[state, t]`` float (P(roll))   none
-``roll_table``     ``roll[own, other, k(, forced)]`` bool      none
-``scoring_turns``  none                                        ``t``
-``base_pace_race`` none                                        ``b``, ``p``, ``e``
-``pace_race``      none                                        ``c``, ``d``, ``e``
-=================  ==========================================  =============================
+========================  ========================================  ====================
+kind                      arrays                                    parameters
+========================  ========================================  ====================
+``hold_at``               none                                      ``n``
+``threshold_table``       ``table[state]`` int                      ``clip``
+``mixed``                 ``thresholds[state, s]`` int,             none
+                          ``weights[state, s]`` float
+``stopping_rule``         ``roll[state, t]`` bool                   none
+``random_stopping_rule``  ``prob[state, t]`` float (P(roll))        none
+``roll_table``            ``roll[own, other, k(, forced)]`` bool    none
+``scoring_turns``         none                                      ``t``
+``base_pace_race``        none                                      ``b``, ``p``, ``e``
+``pace_race``             none                                      ``c``, ``d``, ``e``
+========================  ========================================  ====================
 """
 
 from __future__ import annotations
@@ -58,8 +58,9 @@ class PolicyKind:
         A policy of sequential (turn-taking) Pig.
     check : str
         How a policy of this kind is checked against rules: ``"mixture"``
-        (:func:`pigtheory.as_mixture`), ``"roll"`` (:func:`pigtheory.sequential.policies.roll_tables`),
-        ``"stopping"`` (the shape ``state + (goal,)``) or ``"none"``.
+        (:func:`pigtheory.as_mixture`), ``"roll"`` (the roll tables of
+        :func:`pigtheory.sequential.roll_table`), ``"stopping"`` (the shape ``state + (goal,)``)
+        or ``"none"``.
     """
 
     name: str

@@ -129,7 +129,7 @@ class Analyst:
     # --- simultaneous -------------------------------------------------------------------
 
     def turn(self, i: int, j: int) -> dict[str, np.ndarray]:
-        """:func:`~pigtheory.play.stopping_response.turn_values` at (i, j), cached."""
+        """:func:`~pigtheory.play.turn_values` at (i, j), cached."""
         if (i, j) not in self._turns:
             resp = self.opponent.response
             self._turns[i, j] = turn_values(resp.value, self.opponent.policy, i, j, rules=self.rules)

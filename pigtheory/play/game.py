@@ -133,7 +133,7 @@ class Game:
     ----------
     opponent : OpponentTable
     seed : int
-        ``0 <= seed < 2**32``: the two dice streams (:func:`pigtheory.play.rng.streams`).
+        ``0 <= seed < 2**32``: the two dice streams (:func:`pigtheory.play.streams`).
     first : {"you", "opponent"}
         Sequential play: who moves first (simultaneous play has no first mover).
 

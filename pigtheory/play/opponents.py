@@ -99,7 +99,7 @@ class Opponent:
         The person's best response: the values the page and the terminal show.
     policy : object
         The opponent's policy as the library reads it (simultaneous: for
-        :func:`~pigtheory.play.stopping_response.turn_values`).
+        :func:`~pigtheory.play.turn_values`).
     """
 
     key: str

@@ -28,8 +28,7 @@ arrays, each starting on a 4-byte boundary; ``sections[name]`` gives its ``offse
     multiples of ``2**-24`` (error at most ``3e-8``), stored as int32 second differences
     (along both axes) with the four bytes of every number in four separate planes: the
     smooth table then compresses to about 17 kB at goal 100 instead of 35 kB for float32.
-``opponent_threshold`` (``u8`` or ``u16``), ``mixed_state`` (``u32``), ``mixed_threshold``,
-``mixed_weight`` (``u32``)
+``opponent_threshold``, ``mixed_threshold`` (``u8`` or ``u16``); ``mixed_state``, ``mixed_weight`` (``u32``)
     Simultaneous opponents: the threshold at each of its states (own score first); where it
     mixes, the state's index ``own * goal + other``, its thresholds and integer weights summing
     to ``2**32`` (:func:`pigtheory.play.rng.quantize_weights`), sampled with the shared

@@ -30,7 +30,7 @@ continuation against the opponents, the action set's values with the self-loop, 
 Two players run the core's two-player engines (numpy batched or numba compiled, ``engine=``);
 when every opponent's policy reads its own score only, more players take the separable path
 of :mod:`.multiplayer`. ``method="value_iteration"`` is the paper's Algorithm 0.1 (0.3 for
-more players, :mod:`._value_iteration`), kept as the paper's method and as an independent
+more players, ``pigtheory.simultaneous._value_iteration``), kept as the paper's method and as an independent
 check.
 
 References

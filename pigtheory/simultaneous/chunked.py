@@ -184,7 +184,8 @@ def chunked_best_response(
         Folder of the store: created if new; a folder holding this same solve resumes it
         (finished chunks are kept). Every worker must reach it.
     chunk : int, optional
-        Columns per task (default :func:`chunk_columns`: about 64 MB of output per task).
+        Columns per task (default :func:`~pigtheory.simultaneous.chunked.chunk_columns`: about
+        64 MB of output per task).
     executor : None, concurrent.futures.Executor or dask.distributed.Client
         Where the chunks run (:mod:`pigtheory.parallel`); default: one after another, here.
     progress : bool, optional

@@ -40,7 +40,7 @@ one score sum are solved together, in three steps:
    and add the two best replies until neither is new (the gap is then rounding).
 3. **Dense fallback.** If the double oracle stops with a gap ``U - L`` above ``tol`` (it has
    not, up to goal 1000), the whole stage game is built and solved by Hoffman-Karp iteration
-   on v with HiGHS LPs (:func:`~pigtheory.simultaneous.core.matrix_game.solve_stage`).
+   on v with HiGHS LPs (:func:`solve_stage`).
 
 Work: O(w goal) per state and round, O(w goal^3) in all, against the goal^2 entries of a
 dense stage game per state; memory O(goal^2).

@@ -8,17 +8,18 @@ Columns are the opponents' sorted score tuples (multisets, as in
 goal); its id is ``2 e + ended``. A block's columns, in lexicographic order, are cut into
 chunks of ``chunk`` columns, chunk k holding columns ``k * chunk ..``. Per chunk:
 
-``value/<block>.<k>.npy``    float64 ``(n, goal + 1)``: ``value[c, a]`` at own score a;
-``policy/<block>.<k>.npy``   uint ``(n, goal)``: the threshold at own score ``i < goal``
-                             (0 for ended columns);
-``partial/<block>.<k>.npy``  float64 ``(n, m - 1, goal + 1)``: :math:`A_1 .. A_{m-1}`, read
-                             by lower levels only, and removed once none is left to read it.
+``value/<block>.<k>.npy``
+    float64 ``(n, goal + 1)``: ``value[c, a]`` at own score a;
+``policy/<block>.<k>.npy``
+    uint ``(n, goal)``: the threshold at own score ``i < goal`` (0 for ended columns);
+``partial/<block>.<k>.npy``
+    float64 ``(n, m - 1, goal + 1)``: :math:`A_1 .. A_{m-1}`, read by lower levels only, and
+    removed once none is left to read it;
 
-with ``index/<block>.npy`` (int16 ``(size, m)``, the block's columns) and ``store.json``
-(the rules, the chunk size, one opponent's destinations and probabilities per score, and the
-size of every block). A
-chunk is finished when its policy file exists: each file is written atomically, the policy
-last.
+with ``index/<block>.npy`` (int16 ``(size, m)``, the block's columns) and ``store.json`` (the
+rules, the chunk size, one opponent's destinations and probabilities per score, and the size of
+every block). A chunk is finished when its policy file exists: each file is written atomically,
+the policy last.
 
 Notes
 -----
@@ -182,7 +183,7 @@ class LevelStore:
         return states.astype(np.int64)
 
     def keys(self, block: int) -> np.ndarray:
-        """Sorted keys (:func:`~pigtheory.simultaneous._score_sets.score_keys`) of a block's
+        """Sorted keys (``pigtheory.simultaneous._score_sets.score_keys``) of a block's
         columns; kept for the process's later tasks on the same store (a worker solves many
         chunks, each reading dozens of blocks)."""
         cache = _KEYS.get((str(self.folder), self.manifest["id"]))

@@ -81,7 +81,8 @@ class CycleNash(Result):
     preferred, real : numpy.ndarray, shape (P, P)
         The two payoff matrices (to the row player).
     preferred_equilibria, real_equilibria : tuple of (row mix, column mix)
-        From nashpy's support enumeration, each passing :func:`is_equilibrium`.
+        From nashpy's support enumeration, each passing
+        :func:`~pigtheory.simultaneous.nash.is_equilibrium`.
     preferred_lp, real_lp : (row mix, column mix)
         From nashpy's linear program on the zero-sum form ``A - 1/2``.
     """

@@ -20,10 +20,11 @@ state once and sets
 in place (Gauss-Seidel: later states see the new p and the new :math:`\\pi`). Which new
 numbers a state sees depends on the order:
 
-``order="increasing"`` (``for i: for j:``, the paper's order: its worked example updates
-(47, 69) before (69, 47) in the same sweep)
-    every successor of (i, j) comes later, so every p it reads is last sweep's; only B's
-    threshold :math:`\\pi(j, i)` is new, for j < i. A sweep is two vectorised half-sweeps.
+``order="increasing"``
+    ``for i: for j:``, the paper's order (its worked example updates (47, 69) before (69, 47)
+    in the same sweep): every successor of (i, j) comes later, so every p it reads is last
+    sweep's; only B's threshold :math:`\\pi(j, i)` is new, for j < i. A sweep is two
+    vectorised half-sweeps.
 ``order="decreasing"``
     every successor comes first (backward induction within the sweep, the self-loop still
     lagging one sweep); :math:`\\pi(j, i)` is new for j > i. Solved level by level.

@@ -91,7 +91,8 @@ class StoppingEquilibrium(Result):
     lower, upper : numpy.ndarray, shape ``(goal, goal)``
         Certificate: the value lies in ``[lower, upper]``.
     kind : numpy.ndarray of int, shape ``(goal, goal)``
-        Class of each state, an index into :data:`KINDS`.
+        Class of each state, an index into
+        :data:`~pigtheory.simultaneous.stopping_equilibrium.KINDS`.
     n_lp : int
         Linear programs solved.
     """
