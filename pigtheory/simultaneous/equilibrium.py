@@ -86,9 +86,15 @@ class Equilibrium(Result):
 
     Attributes
     ----------
-    value, policy, iterations, residual, method, rules
-        As for every solver; ``policy`` is a MixedPolicy (own score first), ``residual`` the
-        largest certificate gap ``upper - lower``, ``iterations`` the number of score levels.
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        ``value[i, j]``: the equilibrium win probability of the player with score i against
+        score j at the start of a turn (terminal rows and columns included).
+    policy : MixedPolicy
+        ``policy.thresholds[i, j, s]`` with probability ``policy.weights[i, j, s]``, shape
+        ``(goal, goal, W)`` (W the largest support, weight-0 padding), own score first.
+    iterations, residual, method, rules
+        The number of score levels; the largest certificate gap ``upper - lower``;
+        ``"exact"``; the rules.
     opponent_policy : MixedPolicy
         The minimising player's optimal strategy from the dual, own score first (the
         opponent at A's state (i, j) uses ``opponent_policy[j, i]``); by symmetry it is an
@@ -121,7 +127,7 @@ class Equilibrium(Result):
         freeze(self)
 
     def strategy(self, i: int, j: int) -> dict[int, float]:
-        """The mix of the player at state (i, j): ``{threshold: probability}``."""
+        """The mix of the player at state (i, j): ``{threshold: probability}`` (weights > 0)."""
         th, w = self.policy.thresholds[i, j], self.policy.weights[i, j]
         return {int(k): float(p) for k, p in zip(th, w, strict=True) if p > 0}
 
@@ -160,7 +166,18 @@ def equilibrium(
 
     Returns
     -------
-    Equilibrium (thresholds) or StoppingEquilibrium (stopping rules)
+    Equilibrium or StoppingEquilibrium
+        Thresholds: an :class:`Equilibrium`, ``value`` of shape ``(goal + 1, goal + 1)``, the
+        mixed ``policy`` ``(goal, goal, W)`` and the certificate ``lower``/``upper``
+        ``(goal, goal)``. Stopping rules: a ``StoppingEquilibrium``.
+
+    Notes
+    -----
+    The game of Zhu, Ma, Chen & Liu (2023), section "Mixed-strategy equilibrium" (both
+    players optimal, eq. (14)), where their value iteration cycles and Table 3 mixes the two
+    cycling policies. Solved here as a stochastic game (Shapley 1953), state by state from the
+    top score level, each stage a zero-sum matrix game (module Notes); the paper has no
+    equation for it.
 
     Examples
     --------

@@ -71,8 +71,10 @@ class SelfPlay(Solution):
 
     Attributes
     ----------
-    value, policy : numpy.ndarray
-        Estimate and policy after the last sweep.
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        The iteration's estimate p(i, j) after the last sweep (own score first).
+    policy : numpy.ndarray of int, shape ``(goal, goal)``
+        The threshold :math:`\\pi(i, j)` after the last sweep.
     iterations : int
         Sweeps run.
     residual : float
@@ -81,7 +83,8 @@ class SelfPlay(Solution):
     history : numpy.ndarray, shape ``(iterations + 1, goal, goal)``
         The policy after each sweep, ``history[0]`` the initial one.
     cycle : tuple of numpy.ndarray
-        The policies on the final cycle, in the order visited (one if converged).
+        The policies on the final cycle, each ``(goal, goal)``, in the order visited (one if
+        converged): the paper's :math:`\\pi_{l_1}, \\pi_{l_2}`.
     cycle_values : numpy.ndarray, shape ``(period, goal + 1, goal + 1)``
         The iteration's values p at the sweeps that produced the cycle's policies.
     period : int
@@ -129,7 +132,9 @@ def self_play(
     progress: bool | None = None,
     max_memory: Any = None,
 ) -> SelfPlay:
-    """The paper's symmetric iteration with cycle detection.
+    """The paper's symmetric iteration with cycle detection: Algorithm 0.1 of Zhu, Ma, Chen &
+    Liu (2023) with B's policy set to A's after every update (eq. (14)), which cycles
+    (section "Mixed-strategy equilibrium").
 
     Parameters
     ----------
@@ -138,6 +143,7 @@ def self_play(
     order : {"increasing", "decreasing"}
         Order of the states in a Gauss-Seidel sweep (see Notes of the module).
     sweep : {"gauss-seidel", "jacobi"}
+        Update in place (the paper's) or from the last sweep's values and policy only.
     max_iter : int
         Sweeps at most (>= 1).
     init : policy, optional
@@ -155,6 +161,8 @@ def self_play(
     Returns
     -------
     SelfPlay
+        ``value`` ``(goal + 1, goal + 1)``, ``policy`` ``(goal, goal)``, ``history``
+        ``(iterations + 1, goal, goal)`` and the cycle found.
 
     Examples
     --------

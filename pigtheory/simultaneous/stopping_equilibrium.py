@@ -84,8 +84,11 @@ class StoppingEquilibrium(Result):
     Attributes
     ----------
     value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        ``value[i, j]``: the equilibrium win probability of the player with score i against
+        score j at the start of a turn.
     policy : RandomStoppingRule
-        The player at (i, j) rolls at turn total t with probability ``policy.prob[i, j, t]``.
+        The player at (i, j) rolls at turn total t with probability ``policy.prob[i, j, t]``,
+        shape ``(goal, goal, goal)``.
     iterations, residual, method, rules
         Score levels; the largest certificate gap ``upper - lower``; ``"exact"``; the rules.
     lower, upper : numpy.ndarray, shape ``(goal, goal)``
@@ -109,7 +112,7 @@ class StoppingEquilibrium(Result):
     n_lp: int
 
     def counts(self) -> dict[str, int]:
-        """Number of states of each class."""
+        """Number of states of each class: ``{name in KINDS: count}``."""
         return {name: int((self.kind == c).sum()) for c, name in enumerate(KINDS)}
 
 
@@ -117,6 +120,11 @@ def stopping_equilibrium(
     *, rules: Rules = Rules(), tol: float = 1e-12, max_iter: int = 60, engine: str = "auto"
 ) -> StoppingEquilibrium:
     """Exact equilibrium of two-player simultaneous Pig when a strategy may be any stopping rule.
+
+    The papers restrict strategies to "hold at k"; this lifts the equilibrium of
+    :func:`~pigtheory.simultaneous.equilibrium` (Zhu, Ma, Chen & Liu 2023, "Mixed-strategy
+    equilibrium") to every stopping rule. There is no equation of the paper for it; the
+    method is in the module Notes.
 
     Parameters
     ----------
@@ -133,6 +141,8 @@ def stopping_equilibrium(
     Returns
     -------
     StoppingEquilibrium
+        ``value`` ``(goal + 1, goal + 1)``; ``policy.prob`` ``(goal, goal, goal)``; ``lower``,
+        ``upper`` and ``kind`` ``(goal, goal)``.
 
     Examples
     --------
