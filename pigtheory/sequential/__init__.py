@@ -51,7 +51,8 @@ def solve(
 ) -> SequentialSolution:
     """Optimal two-player sequential play.
 
-    One die (and Piglet): exact backward induction by score levels
+    One die (and Piglet): Neller & Presser's equations (slides "Pig Probabilities"; the
+    papers' value iteration), solved by exact backward induction by score levels
     (:func:`~pigtheory.sequential.one_die.solve_one_die`; ``tol`` and ``max_iter`` unused).
     Two dice and Double Trouble: value iteration by whole turns until the largest change of
     the start-of-turn values is below ``tol`` (:mod:`pigtheory.sequential.two_dice`), with a
@@ -75,6 +76,14 @@ def solve(
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+
+    Returns
+    -------
+    SequentialSolution
+        ``value[i, j, k]`` (win probability of the player to move: own score i, opponent j,
+        turn total k) and ``policy[i, j, k]`` (True: roll), shape ``(goal, goal, goal)``;
+        Double Trouble adds a last axis of 2 (``l``). Two dice: Zhu & Ma (2022) section 3
+        (Algorithm 1); Double Trouble: section 4, eqs. (3)-(4) with the boundary (6).
 
     Examples
     --------
