@@ -82,7 +82,17 @@ KINDS: dict[str, PolicyKind] = {}
 
 
 def register_kind(kind: PolicyKind) -> PolicyKind:
-    """Add ``kind`` to the file format (replacing a kind of the same name)."""
+    """Add ``kind`` to the file format (replacing a kind of the same name).
+
+    Parameters
+    ----------
+    kind : PolicyKind
+
+    Returns
+    -------
+    PolicyKind
+        ``kind`` itself, now ``KINDS[kind.name]``.
+    """
     KINDS[kind.name] = kind
     return kind
 
@@ -150,7 +160,8 @@ for _kind in (
 
 
 def policy_class(kind: PolicyKind) -> type | None:
-    """The class of ``kind``, or None when this pigtheory does not have it."""
+    """The class of ``kind`` (imported from ``kind.cls``), or None when this pigtheory does not
+    have it."""
     module, _, name = kind.cls.partition(":")
     try:
         return getattr(importlib.import_module(module), name, None)
@@ -159,7 +170,19 @@ def policy_class(kind: PolicyKind) -> type | None:
 
 
 def kind_named(name: Any, where: str) -> PolicyKind:
-    """The kind called ``name``; ``ValueError`` naming ``where`` and the known kinds if none."""
+    """The kind called ``name``; ``ValueError`` naming ``where`` and the known kinds if none.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`KINDS`.
+    where : str
+        The place the name was read from, for the error message.
+
+    Returns
+    -------
+    PolicyKind
+    """
     if isinstance(name, str) and name in KINDS:
         return KINDS[name]
     known = ", ".join(sorted(KINDS))
