@@ -185,6 +185,7 @@ class Game:
 
     @property
     def to_move(self) -> str | None:
+        """``"you"``, ``"opponent"``, or None once the game is over."""
         if self.winner is not None:
             return None
         return "you" if self._mover == 0 else "opponent"
@@ -197,12 +198,14 @@ class Game:
         return self.k >= 1 if self.mode == "simultaneous" else not self.forced
 
     def roll(self) -> dict[str, Any]:
-        """The person rolls."""
+        """The person rolls; returns the event (also appended to ``events``), ``ValueError``
+        if it is not the person's move."""
         self._expect("you")
         return self._roll(0)
 
     def hold(self) -> dict[str, Any]:
-        """The person holds (sequential: at turn total 0, passes)."""
+        """The person holds (sequential: at turn total 0, passes); returns the event, ``ValueError``
+        where holding is not allowed (:attr:`can_hold`)."""
         self._expect("you")
         if not self.can_hold:
             raise ValueError("hold: not allowed now (" + self._why_not() + ")")
@@ -211,7 +214,7 @@ class Game:
         return self._bank(0)
 
     def step_opponent(self) -> dict[str, Any]:
-        """One move of the opponent."""
+        """One move of the opponent; returns the event."""
         self._expect("opponent")
         g = self.rules.goal
         own, other = self.scores[1], self.scores[0]
@@ -225,7 +228,8 @@ class Game:
         return self._bank(1)
 
     def play_opponent(self) -> list[dict[str, Any]]:
-        """The opponent's moves until it is the person's turn or the game is over."""
+        """The opponent's moves until it is the person's turn or the game is over; returns their
+        events, in order."""
         start = len(self.events)
         while self.to_move == "opponent":
             self.step_opponent()
