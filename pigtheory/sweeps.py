@@ -73,8 +73,10 @@ class SweepTable(Result):
 
     Attributes
     ----------
-    goal, players, die_faces : numpy.ndarray of int, shape ``(R,)``
-        The rules of row r.
+    goal : numpy.ndarray of int, shape ``(R,)``
+        The goal of row r.
+    players : numpy.ndarray of int, shape ``(R,)``
+    die_faces : numpy.ndarray of int, shape ``(R,)``
     thresholds : numpy.ndarray of int, shape ``(R, P - 1)``
         The opponents' n, ascending, in ``thresholds[r, :players[r] - 1]`` (0 pads the rest;
         P the most players of the sweep).

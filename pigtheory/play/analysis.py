@@ -51,9 +51,12 @@ class Reading:
         Whose move it is (None once the game is over).
     value : float
         The person's win probability if it plays the best response from now on.
-    roll, hold : float or None
-        On the person's move: the win probability of rolling (then playing best) and of
-        holding now; None where the move is not allowed or it is the opponent's move.
+    roll : float or None
+        On the person's move: the win probability of rolling (then playing best); None on
+        the opponent's move.
+    hold : float or None
+        On the person's move: the win probability of holding now; None where holding is not
+        allowed or on the opponent's move.
     advice : {"roll", "hold", None}
         The best response's move, on the person's move.
     """

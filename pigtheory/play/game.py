@@ -65,9 +65,11 @@ class OpponentTable:
     rules : Rules
     roll : bool array ``(goal, goal, goal)``, sequential
         ``roll[own, other, k]``: roll (True) or hold where the opponent is free to choose.
-    thresholds, weights : int arrays ``(goal, goal, S)``, simultaneous
-        At its state ``(own, other)`` the opponent holds at ``thresholds[own, other, s]`` with
-        probability ``weights[own, other, s] / 2**32`` (weights sum to ``2**32``).
+    thresholds : int array ``(goal, goal, S)``, simultaneous
+        At its state ``(own, other)`` the opponent holds at ``thresholds[own, other, s]``
+        with probability ``weights[own, other, s] / 2**32``.
+    weights : int array ``(goal, goal, S)``, simultaneous
+        Those probabilities times ``2**32`` (summing to ``2**32`` at every state).
     """
 
     mode: str

@@ -78,9 +78,11 @@ class SequentialResponse(Result):
 
     Attributes
     ----------
-    value, policy : numpy.ndarray, shape ``(goal, goal, goal)`` (Double Trouble: ``+ (2,)``)
-        The responder's win probability ``value[i, j, k]`` and roll table ``policy[i, j, k]``
-        when it is to move at own score i, opponent j, turn total k.
+    value : numpy.ndarray, shape ``(goal, goal, goal)`` (Double Trouble: ``+ (2,)``)
+        The responder's win probability ``value[i, j, k]`` when it is to move at own score i,
+        opponent j, turn total k.
+    policy : numpy.ndarray of bool, same shape
+        Its roll table ``policy[i, j, k]`` (True: roll).
     opponent_value : numpy.ndarray, same shape
         ``opponent_value[j, i, k]``: the responder's win probability when the opponent is to
         move at its own score j, the responder's score i, its turn total k.

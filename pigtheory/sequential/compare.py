@@ -57,8 +57,12 @@ class Comparison(Result):
 
     Attributes
     ----------
-    first, second, average : float
-        A's win probability when A moves first, when B does, and their mean.
+    first : float
+        A's win probability when A moves first.
+    second : float
+        A's win probability when B moves first.
+    average : float
+        Their mean.
     value_a : numpy.ndarray, shape ``(C, goal, goal)``
         ``value_a[c, i, j]``: A's win probability at the start of its own turn, own score i,
         B's score j; c the counter of the policy that keeps one (C = 1 if neither does).

@@ -34,8 +34,10 @@ class RollModel:
 
     Attributes
     ----------
-    p_bust, p_reset : Fraction
-        A bust (the turn total is lost) and a reset (two dice: snake eyes, the score is lost).
+    p_bust : Fraction
+        A bust: the turn total is lost.
+    p_reset : Fraction
+        A reset (two dice: snake eyes): the score is lost too.
     free : tuple of (gain, Fraction)
         Gains after which the player may hold.
     forced : tuple of (gain, Fraction)
@@ -134,9 +136,13 @@ class SequentialSolution(Solution):
         score j, turn total k (NaN where ``i + k >= goal``); Double Trouble adds ``l``.
     policy : numpy.ndarray of bool, same shape
         True where the player rolls.
-    iterations, residual, method, rules
-        Passes or sweeps; the largest change or equation violation left; ``"exact"`` or
-        ``"value_iteration"``; the rules.
+    iterations : int
+        Passes (exact) or sweeps (value iteration).
+    residual : float
+        The largest change of the last sweep, or equation violation left (exact).
+    method : str
+        ``"exact"`` or ``"value_iteration"``.
+    rules : Rules
     """
 
     @property

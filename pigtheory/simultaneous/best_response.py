@@ -231,8 +231,13 @@ class StoppingSolution(Solution):
         The best response's win probability (as for thresholds).
     policy : StoppingRule
         ``policy.roll[state..., t]``: roll at turn total t.
-    iterations, residual, method, rules
-        Score levels; 0.0; ``"exact"``; the rules.
+    iterations : int
+        Score levels.
+    residual : float
+        0.0 (exact).
+    method : str
+        ``"exact"``.
+    rules : Rules
     threshold_value : numpy.ndarray, shape ``(goal,) * players``
         At each state, the best *threshold*'s value against the same continuation (the
         stopping-rule values of the later states): what restricting this one state to

@@ -92,15 +92,20 @@ class Equilibrium(Result):
     policy : MixedPolicy
         ``policy.thresholds[i, j, s]`` with probability ``policy.weights[i, j, s]``, shape
         ``(goal, goal, W)`` (W the largest support, weight-0 padding), own score first.
-    iterations, residual, method, rules
-        The number of score levels; the largest certificate gap ``upper - lower``;
-        ``"exact"``; the rules.
+    iterations : int
+        The number of score levels.
+    residual : float
+        The largest certificate gap ``upper - lower``.
+    method : str
+        ``"exact"``.
+    rules : Rules
     opponent_policy : MixedPolicy
         The minimising player's optimal strategy from the dual, own score first (the
         opponent at A's state (i, j) uses ``opponent_policy[j, i]``); by symmetry it is an
         equilibrium strategy too.
-    lower, upper : numpy.ndarray, shape ``(goal, goal)``
+    lower : numpy.ndarray, shape ``(goal, goal)``
         Certificate: the value lies in ``[lower, upper]`` at every state.
+    upper : numpy.ndarray, shape ``(goal, goal)``
     mixed_states : tuple of (int, int)
         States without a pure saddle point, where the equilibrium mixes.
     support_sizes : numpy.ndarray of int, shape ``(goal, goal)``

@@ -58,9 +58,11 @@ class LimitAnalysis(Solution):
 
     Attributes
     ----------
-    value, policy : numpy.ndarray, shape ``(n_max - 1, goal)``
-        ``value[t, i]``, ``policy[t, i]``: best-response value and threshold at own score i
-        (the opponents at 0), in the game of ``n[t]`` players; row t is n = t + 2 (:meth:`row`).
+    value : numpy.ndarray, shape ``(n_max - 1, goal)``
+        ``value[t, i]``: the best response's value at own score i (the opponents at 0), in
+        the game of ``n[t]`` players; row t is n = t + 2 (:meth:`row`).
+    policy : numpy.ndarray of int, shape ``(n_max - 1, goal)``
+        ``policy[t, i]``: its threshold.
     iterations : int
         Backward-induction steps (one per own score).
     residual : float

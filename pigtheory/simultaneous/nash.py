@@ -81,17 +81,21 @@ class CycleNash(Result):
         The largest best-response gain of any reported equilibrium (tolerance check).
     method : str
     rules : Rules
-    preferred, real : numpy.ndarray, shape ``(P, P)``
-        The two payoff matrices to the row player, ``[row policy, column policy]``:
-        ``preferred`` is Table 3 (0.5 on the diagonal, 1 where the row policy is the one value
-        iteration moves to), ``real`` the win probability at (0, 0) of the row policy against
-        the column policy.
-    preferred_equilibria, real_equilibria : tuple of (row mix, column mix)
-        From nashpy's support enumeration, each passing
+    preferred : numpy.ndarray, shape ``(P, P)``
+        Payoffs to the row player, ``[row policy, column policy]``, as the paper's Table 3: 0.5
+        on the diagonal, 1 where the row policy is the one value iteration moves to.
+    real : numpy.ndarray, shape ``(P, P)``
+        The win probability at (0, 0) of the row policy against the column policy.
+    preferred_equilibria : tuple of (row mix, column mix)
+        The equilibria of ``preferred`` from nashpy's support enumeration, each passing
         :func:`~pigtheory.simultaneous.nash.is_equilibrium`.
-    preferred_lp, real_lp : (row mix, column mix)
-        From nashpy's linear program on the zero-sum form ``A - 1/2``; each mix a
+    real_equilibria : tuple of (row mix, column mix)
+        The same for ``real``.
+    preferred_lp : (row mix, column mix)
+        From nashpy's linear program on the zero-sum form ``preferred - 1/2``; each mix a
         numpy.ndarray of shape ``(P,)``.
+    real_lp : (row mix, column mix)
+        The same for ``real``.
     """
 
     value: float

@@ -79,7 +79,8 @@ class SelfPlay(Solution):
         Sweeps run.
     residual : float
         ``max |p_t - p_{t - period}|`` at the end (the values' own convergence).
-    method, rules
+    method : str
+    rules : Rules
     history : numpy.ndarray, shape ``(iterations + 1, goal, goal)``
         The policy after each sweep, ``history[0]`` the initial one.
     cycle : tuple of numpy.ndarray
@@ -95,8 +96,11 @@ class SelfPlay(Solution):
         The last sweep that changed a threshold outside ``cyclic_states``.
     converged : bool
         A fixed point: period 1 and ``residual <= tol``.
-    value_mean_abs_diff, value_max_abs_diff : float
-        Between the first two cycle value arrays, over the non-terminal states.
+    value_mean_abs_diff : float
+        Mean absolute difference between the first two cycle value arrays, over the
+        non-terminal states (the paper's MAE).
+    value_max_abs_diff : float
+        The largest one.
     value_max_at : tuple of (int, int)
         Where the largest difference is.
     transitions : networkx.DiGraph

@@ -77,13 +77,21 @@ class Stackelberg(Solution):
         The leader A's win probability ``value[i, j]`` at A's score i and B's score j.
     policy : numpy.ndarray of int, shape ``(goal, goal)``
         The leader's policy (the same array as ``leader_policy``).
-    iterations, residual, method, rules
-        Score levels (exact) or sweeps (iteration); the last sweep's largest change (0.0 when
-        exact); ``"exact"`` or ``"value_iteration"``; the rules.
-    leader_policy, follower_policy : numpy.ndarray of int, shape ``(goal, goal)``
-        Own score first (see the module docstring).
-    leader_value, follower_value : float
-        Win probabilities at (0, 0) of the leader and of the follower.
+    iterations : int
+        Score levels (exact) or sweeps (iteration).
+    residual : float
+        The last sweep's largest change (0.0 when exact).
+    method : str
+        ``"exact"`` or ``"value_iteration"``.
+    rules : Rules
+    leader_policy : numpy.ndarray of int, shape ``(goal, goal)``
+        :math:`\\pi_A`, own score first (see the module docstring).
+    follower_policy : numpy.ndarray of int, shape ``(goal, goal)``
+        :math:`\\pi_B`, own score first.
+    leader_value : float
+        The leader's win probability at (0, 0).
+    follower_value : float
+        The follower's.
     differing_states : tuple of (int, int)
         States where ``leader_policy != follower_policy``.
     differences : numpy.ndarray of int, shape ``(len(differing_states),)``

@@ -89,10 +89,16 @@ class StoppingEquilibrium(Result):
     policy : RandomStoppingRule
         The player at (i, j) rolls at turn total t with probability ``policy.prob[i, j, t]``,
         shape ``(goal, goal, goal)``.
-    iterations, residual, method, rules
-        Score levels; the largest certificate gap ``upper - lower``; ``"exact"``; the rules.
-    lower, upper : numpy.ndarray, shape ``(goal, goal)``
+    iterations : int
+        Score levels.
+    residual : float
+        The largest certificate gap ``upper - lower``.
+    method : str
+        ``"exact"``.
+    rules : Rules
+    lower : numpy.ndarray, shape ``(goal, goal)``
         Certificate: the value lies in ``[lower, upper]``.
+    upper : numpy.ndarray, shape ``(goal, goal)``
     kind : numpy.ndarray of int, shape ``(goal, goal)``
         Class of each state, an index into
         :data:`~pigtheory.simultaneous.stopping_equilibrium.KINDS`.

@@ -140,8 +140,10 @@ class SymmetricPolicy(Saveable):
         ``actions[c, i]``: the threshold of the player with own score i facing the others'
         scores of column c; ``-(1 + e)`` when it mixes over row e of the mix tables; 0 where
         some other player is at the goal.
-    mix_thresholds, mix_weights : numpy.ndarray, shape ``(E, W)``
-        Row e: the thresholds of mix e and their probabilities (weight-0 padding).
+    mix_thresholds : numpy.ndarray of int, shape ``(E, W)``
+        Row e: the thresholds of mix e.
+    mix_weights : numpy.ndarray, shape ``(E, W)``
+        Their probabilities (weight-0 padding).
     rules : Rules
     name : str
     """
@@ -213,8 +215,10 @@ class SymmetricEquilibrium(Result):
 
     Attributes
     ----------
-    table, gain : numpy.ndarray, shapes ``(S, goal + 1)`` and ``(S, goal)``
-        Values and certificates by view (module Shapes).
+    table : numpy.ndarray, shape ``(S, goal + 1)``
+        Values by view ``[c, i]`` (module Shapes).
+    gain : numpy.ndarray, shape ``(S, goal)``
+        Certificates by view.
     strategy_table : SymmetricPolicy
         The strategy by view, compact.
     mixed_states : numpy.ndarray of int, shape ``(K, players)``
@@ -223,9 +227,14 @@ class SymmetricEquilibrium(Result):
         Score levels of the backward induction, ``players * (goal - 1) + 1``.
     residual : float
         The largest certificate (epsilon) over all states.
-    method, rules
-    n_states, n_pure, n_mixed : int
-        Sorted non-terminal states; those with a pure and with a mixed equilibrium.
+    method : str
+    rules : Rules
+    n_states : int
+        Sorted non-terminal states.
+    n_pure : int
+        Those with a pure equilibrium.
+    n_mixed : int
+        Those with a mixed one.
     n_fallback : int
         States whose mixed equilibrium needed fictitious play (their epsilon says how well
         it ended).

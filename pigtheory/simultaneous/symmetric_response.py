@@ -82,7 +82,8 @@ class SymmetricBestResponse(Result):
         Score levels, ``players * (goal - 1) + 1``.
     residual : float
         0.0 (exact backward induction).
-    method, rules
+    method : str
+    rules : Rules
     exploitability : float
         Best response at ``(0, ..., 0)`` minus ``1 / players``.
     largest_gain : float
