@@ -3,6 +3,22 @@
 Shapes: ``value[i, j, k]`` and ``roll[i, j, k]`` for the player to move (own score i,
 opponent j, turn total k); Double Trouble adds the forced-roll flag ``l`` as a last axis.
 See :mod:`pigtheory.sequential.model`.
+
+Where the sources are implemented (Neller & Presser's slides "Perspectives on perfect and
+practical play of Pig" number no equations; their slide titles are given):
+
+==================================================  ============================================
+Neller & Presser, "Pig Probabilities", "Piglet"     :func:`solve` (one die, Piglet),
+                                                    :func:`solve_exact`, :func:`value_iteration`
+Neller & Presser, Algorithm 1 "Policy Comparison"   :func:`compare`
+Neller & Presser, practical policies (Figs. 2, 4)   :func:`scoring_turns`, :func:`base_pace_race`,
+                                                    :func:`pace_race`
+Zhu & Ma 2022, section 3, Algorithm 1               :func:`solve` (two dice)
+Zhu & Ma 2022, section 4, eqs. (3)-(4), (6)         :func:`solve` (Double Trouble)
+Zhu & Ma 2022, Table 1 (turns); Tables A2, A3       :func:`play`, :func:`pigtheory.length.game_length`;
+                                                    :func:`compare`
+Höhle (2023), Super Six, Algorithm 1                :func:`super_six`
+==================================================  ============================================
 """
 
 from __future__ import annotations
