@@ -42,6 +42,18 @@ def numba_installed() -> bool:
 def choose_engine(engine: str, work: float) -> str:
     """``"numba"`` or ``"numpy"`` for a solve of ``work`` state-action pairs.
 
+    Parameters
+    ----------
+    engine : {"auto", "numba", "numpy"}
+        ``"auto"``: numba (when installed) from :data:`NUMBA_WORK` pairs on, else numpy.
+    work : float
+        The solve's size in state-action pairs (each solver says how it counts them).
+
+    Returns
+    -------
+    str
+        ``"numba"`` or ``"numpy"``.
+
     Raises
     ------
     ValueError

@@ -27,10 +27,21 @@ __all__ = [
 
 
 def plot_hold_at_sweep(sweep: HoldAtSweep, paper_minima: Sequence[int] = ()) -> Figure:
-    """The best response's win probability at (0, 0) against "hold at n", over n (Fig. 2).
+    """The best response's win probability at (0, 0) against "hold at n", over n (Zhu, Ma, Chen
+    & Liu 2023, Fig. 2, numbered Fig. 1 in its text).
 
     Local minima of the curve are marked; ``paper_minima`` (the n the paper names) are drawn as
     vertical guides so that agreement or disagreement is visible.
+
+    Parameters
+    ----------
+    sweep : HoldAtSweep
+        ``ns`` and ``values``, shape ``(N,)`` (:func:`pigtheory.simultaneous.hold_at_sweep`).
+    paper_minima : sequence of int
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     fig = Figure(figsize=(7.0, 4.2))
     ax = fig.add_subplot()
@@ -63,7 +74,20 @@ def plot_hold_at_sweep(sweep: HoldAtSweep, paper_minima: Sequence[int] = ()) -> 
 
 
 def plot_best_response_contour(solution: Solution, opponent: str) -> Figure:
-    """Filled contours of the best response's threshold over (B's score j, A's score i) (Fig. 3)."""
+    """Filled contours of the best response's threshold over (B's score j, A's score i) (Zhu, Ma,
+    Chen & Liu 2023, Fig. 3).
+
+    Parameters
+    ----------
+    solution : Solution
+        Two players: ``policy[i, j]`` of shape ``(goal, goal)``, A's score first.
+    opponent : str
+        The opponent's name, for the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     policy = np.asarray(solution.policy)
     g = policy.shape[0]
     fig = Figure(figsize=(6.4, 5.4))
@@ -81,7 +105,22 @@ def plot_best_response_contour(solution: Solution, opponent: str) -> Figure:
 def plot_best_response_actions(
     solution: Solution, opponent: str, opponent_scores: Sequence[int] = (0, 25, 50, 75, 90)
 ) -> Figure:
-    """The best response's threshold against A's own score, one curve per B's score (Fig. 4)."""
+    """The best response's threshold against A's own score, one curve per B's score (Zhu, Ma,
+    Chen & Liu 2023, Fig. 4).
+
+    Parameters
+    ----------
+    solution : Solution
+        Two players: ``policy[i, j]`` of shape ``(goal, goal)``, A's score first.
+    opponent : str
+        The opponent's name, for the title.
+    opponent_scores : sequence of int
+        The B scores j drawn, each below the goal.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     policy = np.asarray(solution.policy)
     g = policy.shape[0]
     fig = Figure(figsize=(7.0, 4.4))

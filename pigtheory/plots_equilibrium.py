@@ -44,7 +44,20 @@ def plot_cycling_states(
     goal: int, cyclic: Iterable[tuple[int, int]], mixed: Iterable[tuple[int, int]]
 ) -> Figure:
     """Map over (i, j) of the states that cycle in self-play and of those where the exact
-    equilibrium mixes."""
+    equilibrium mixes (the paper's cycle: "Mixed-strategy equilibrium", 141 states).
+
+    Parameters
+    ----------
+    goal : int
+    cyclic : iterable of (int, int)
+        :attr:`~pigtheory.simultaneous.SelfPlay.cyclic_states`.
+    mixed : iterable of (int, int)
+        :attr:`~pigtheory.simultaneous.Equilibrium.mixed_states`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     cyc = np.array(sorted(cyclic)).reshape(-1, 2)
     mix = np.array(sorted(mixed)).reshape(-1, 2)
     fig = Figure(figsize=(5.6, 5.2))
@@ -73,7 +86,17 @@ def plot_cycling_states(
 def plot_equilibrium_mixing(thresholds: np.ndarray, weights: np.ndarray) -> Figure:
     """Where the equilibrium mixes: the lower threshold of each mix (x: own score, y:
     opponent's), coloured by the probability of the higher one; right: the mixed thresholds
-    against the own score."""
+    against the own score.
+
+    Parameters
+    ----------
+    thresholds, weights : numpy.ndarray, shape ``(goal, goal, W)``
+        An equilibrium's ``policy.thresholds`` and ``policy.weights`` (own score first).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     th, w = np.asarray(thresholds), np.asarray(weights)
     support = (w > 0).sum(axis=2)
     states = np.argwhere(support > 1)

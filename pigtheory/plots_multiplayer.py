@@ -19,7 +19,12 @@ __all__ = ["three_player_grid_figure", "scaling_figure", "limit_figure"]
 def three_player_grid_figure(grid: Any) -> Figure:
     """Surface and table of the best-response value against "hold at n1" and "hold at n2".
 
-    ``grid`` is a :class:`pigtheory.simultaneous.grid.HoldAtGrid` (Fig. 6 / Table S4).
+    ``grid`` is a :class:`pigtheory.simultaneous.grid.HoldAtGrid` (Zhu, Ma, Chen & Liu
+    2023, Fig. 6 / Table S4): ``value[a, b]`` of shape ``(len(ns), len(ns))``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     ns, value = np.asarray(grid.ns), np.asarray(grid.value)
     fig = plt.figure(figsize=(12, 5))
@@ -61,7 +66,12 @@ def scaling_figure(rows: Sequence[dict]) -> Figure:
     """Solve time and peak memory against the number of states solved.
 
     ``rows``: dicts with ``players``, ``goal``, ``states``, ``cpu_seconds``, ``peak_mb`` and
-    ``solver`` ("full" or "symmetric").
+    ``solver`` ("full" or "symmetric"). The paper's cost claim, :math:`O(100^n)`, is in its
+    4- and n-player paragraph (Zhu, Ma, Chen & Liu 2023).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
     markers = {2: "o", 3: "s", 4: "^", 5: "D"}
@@ -102,7 +112,20 @@ def scaling_figure(rows: Sequence[dict]) -> Figure:
 
 def limit_figure(res: Any, paper_n: int | None = 99) -> Figure:
     """n times the best deviation's value against n: above 1 a deviation from "everybody holds
-    at the goal" pays. ``res`` is a :class:`pigtheory.simultaneous.LimitAnalysis`."""
+    at the goal" pays. ``res`` is a :class:`pigtheory.simultaneous.LimitAnalysis`.
+
+    Parameters
+    ----------
+    res : LimitAnalysis
+        ``n`` and ``deviation_value``, shape ``(n_max - 1,)``.
+    paper_n : int or None
+        The paper's "n >= 99" (Zhu, Ma, Chen & Liu 2023, "Infinite number of players"), drawn
+        as a guide; None for none.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     fig, ax = plt.subplots(figsize=(7, 4.5))
     n = np.asarray(res.n)
     ax.plot(n, n * np.asarray(res.deviation_value), "C0-", label="n x best deviation value")

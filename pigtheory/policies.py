@@ -57,7 +57,14 @@ _WEIGHT_TOL = 1e-9
 
 @dataclass(frozen=True)
 class HoldAt(Saveable):
-    """Hold as soon as the turn total reaches ``min(n, goal - own score)``."""
+    """Hold as soon as the turn total reaches ``min(n, goal - own score)``.
+
+    Parameters
+    ----------
+    n : int
+        The threshold, ``n >= 1``; the same for every state and every rules (a threshold table
+        of any goal and number of players is :meth:`table`).
+    """
 
     n: int
 
@@ -77,6 +84,17 @@ class HoldAt(Saveable):
 def hold_at(n: int) -> HoldAt:
     """The "hold at n" policy, for any rules: hold at ``min(n, goal - own score)``.
 
+    Parameters
+    ----------
+    n : int
+        The threshold, ``n >= 1``.
+
+    Returns
+    -------
+    HoldAt
+        Its threshold table for given rules, ``HoldAt.table(rules)``, has shape
+        ``(goal,) * players``, own score first.
+
     Examples
     --------
     >>> hold_at(25).table(Rules(goal=30))[:3, 0].tolist(), hold_at(25).table(Rules(goal=30))[10, 0]
@@ -92,10 +110,15 @@ class ThresholdTable(Saveable):
     Parameters
     ----------
     table : array_like of int, shape ``(goal,) * players`` or ``(goal,)``
+        ``table[i, j, ...]``: hold at this turn total at own score i, the others' scores j, ...
+        (seat order after the player's own); a table of shape ``(goal,)`` reads the own score
+        only. Thresholds lie in ``1..goal - i`` (checked against the rules when a solver reads
+        the policy, :func:`as_mixture`).
     clip : bool
         Replace thresholds above ``goal - own`` by ``goal - own`` (they mean the same turn)
         instead of raising ``ValueError``.
     name : str
+        Shown by ``str(policy)`` (figure legends, the play site).
     """
 
     table: np.ndarray
@@ -117,11 +140,23 @@ class ThresholdTable(Saveable):
 @dataclass(frozen=True, eq=False)
 class MixedPolicy(Saveable):
     """A behavioural mixed policy: at every state, threshold ``thresholds[..., s]`` with
-    probability ``weights[..., s]``, drawn independently each turn (eq. 12 of the paper).
+    probability ``weights[..., s]``, drawn independently each turn (Zhu, Ma, Chen & Liu 2023,
+    eq. (12)).
 
-    ``thresholds`` and ``weights`` have shape ``state_shape + (S,)`` or broadcast to it.
-    They are copied (weights as floats) and made read-only; :func:`as_mixture` validates them
-    against the rules.
+    Parameters
+    ----------
+    thresholds : array_like of int, shape ``(goal,) * players + (S,)``
+        The S thresholds mixed at each state, own score first; any state axis may have length 1
+        (broadcast), so ``(goal, 1, S)`` mixes by own score only.
+    weights : array_like of float, same shape (or broadcast to it)
+        Their probabilities, summing to 1 over the last axis at every state.
+    name : str
+        Shown by ``str(policy)``.
+
+    Notes
+    -----
+    The arrays are copied (weights as floats) and made read-only; :func:`as_mixture` validates
+    them against the rules.
     """
 
     thresholds: np.ndarray
@@ -138,7 +173,21 @@ class MixedPolicy(Saveable):
     ) -> MixedPolicy:
         """Mix pure or mixed policies state by state: ``[(policy, weight), ...]``.
 
-        A weight is a number or an array of the state shape (weights may differ by state).
+        Parameters
+        ----------
+        components : iterable of (policy, weight)
+            Any policies :func:`as_mixture` reads. A weight is a number or an array of shape
+            ``(goal,) * players`` (weights may differ by state); at each state they should sum
+            to 1 (checked when the policy is read).
+        rules : Rules
+            Rules the components are read for.
+        name : str
+
+        Returns
+        -------
+        MixedPolicy
+            ``thresholds`` and ``weights`` of shape ``(goal,) * players + (S,)``, S the total
+            number of components' thresholds.
         """
         ths, ws = [], []
         shape = (rules.goal,) * rules.players
@@ -176,6 +225,7 @@ class Mixture:
 
     @property
     def is_pure(self) -> bool:
+        """One threshold per state (``S == 1``)."""
         return self.thresholds.shape[-1] == 1
 
     def reads_own_score_only(self) -> bool:
@@ -236,7 +286,18 @@ def _own_scores(rules: Rules) -> np.ndarray:
 
 def take_at_states(arr: np.ndarray, states: tuple[np.ndarray, ...]) -> np.ndarray:
     """Entries of a broadcastable state table (last axis: components, e.g. a mixture's
-    thresholds) at the given states; axes of length 1 broadcast."""
+    thresholds) at the given states; axes of length 1 broadcast.
+
+    Parameters
+    ----------
+    arr : numpy.ndarray, shape ``(goal or 1,) * players + (S,)``
+    states : tuple of int arrays, one per player (own score first)
+        Broadcast together to ``states_shape``.
+
+    Returns
+    -------
+    numpy.ndarray, shape ``states_shape + (S,)``
+    """
     idx = tuple(
         np.asarray(s) if arr.shape[d] > 1 else np.zeros_like(np.asarray(s)) for d, s in enumerate(states)
     )
@@ -265,9 +326,20 @@ def _validate_thresholds(th: np.ndarray, rules: Rules, clip: bool) -> np.ndarray
 def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     """Read any policy as a validated :class:`Mixture` for ``rules``.
 
-    Accepts :class:`HoldAt`, :class:`ThresholdTable`, :class:`MixedPolicy`, a
-    :class:`Mixture`, an int n ("hold at n"), an int array (a threshold table), or any object
-    with a ``policy`` attribute holding one of these (a solver's result).
+    Parameters
+    ----------
+    policy : policy
+        :class:`HoldAt`, :class:`ThresholdTable`, :class:`MixedPolicy`, a :class:`Mixture`, an
+        int n ("hold at n"), an int array (a threshold table), or any object with a ``policy``
+        attribute holding one of these (a solver's result).
+    rules : Rules
+
+    Returns
+    -------
+    Mixture
+        ``thresholds`` and ``weights`` broadcastable to ``(goal,) * players + (S,)``, own score
+        first (S = 1 for a pure policy; "hold at n" keeps one row per own score, shape
+        ``(goal, 1, ..., 1, 1)``).
 
     Raises
     ------

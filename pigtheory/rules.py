@@ -88,11 +88,23 @@ class Rules:
 
     @classmethod
     def piglet(cls, goal: int = 10, players: int = 2) -> Rules:
-        """Neller & Presser's Piglet: flip a coin, heads scores 1, tails busts."""
+        """Neller & Presser's Piglet (slides, "Piglet"): flip a coin, heads scores 1, tails busts.
+
+        Parameters
+        ----------
+        goal : int
+            The slides' Piglet is played to 10 (and, "even simpler", to 2).
+        players : int
+
+        Returns
+        -------
+        Rules
+            ``die_faces=2, bust_face=1, face_points=(1,)``.
+        """
         return cls(goal=goal, die_faces=2, bust_face=1, players=players, face_points=(1,))
 
     def replace(self, **changes: object) -> Rules:
-        """A copy with some fields changed (validated again)."""
+        """A copy with some fields changed (validated again): ``rules.replace(goal=50)``."""
         fields = {f: getattr(self, f) for f in self.__dataclass_fields__}
         fields.update(changes)
         return Rules(**fields)  # type: ignore[arg-type]
@@ -106,6 +118,7 @@ class Rules:
 
     @property
     def is_piglet(self) -> bool:
+        """Whether these are Piglet's rules (one coin, heads scores 1), any goal and players."""
         return self.face_points == (1,) and self.die_faces == 2 and self.dice == 1
 
     @property

@@ -62,8 +62,10 @@ class Simulation(Result):
         Mean win share of each seat (ties split 1/m); sums to 1.
     stderr : numpy.ndarray, shape (players,)
         Standard error of each mean.
-    turns_mean, turns_sd : float
-        Mean and standard deviation of the number of turns per game.
+    turns_mean : float
+        Mean number of turns per game.
+    turns_sd : float
+        Their standard deviation.
     turns : numpy.ndarray of int, shape (games,)
         Turns of every game.
     games : int

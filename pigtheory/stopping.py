@@ -65,12 +65,17 @@ def _check_table(name: str, table: np.ndarray, rules: Rules) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class StoppingRule(Saveable):
-    """A pure stopping rule: roll at turn total t iff ``roll[state..., t]`` (module Shapes).
+    """A pure stopping rule: roll at turn total t iff ``roll[state..., t]``.
 
     Parameters
     ----------
-    roll : array_like of bool
+    roll : array_like of bool, shape ``(goal,) * players + (goal,)`` or ``(goal, goal)``
+        ``roll[i, j, ..., t]``: at own score i, the others' scores j, ... (own score first),
+        roll again at turn total t; ``(goal, goal)`` is ``roll[i, t]``, a rule that reads the own
+        score only. Entries outside ``1 <= t < goal - i`` are ignored. 0/1 integers are
+        accepted.
     name : str
+        Shown by ``str(policy)``.
     """
 
     roll: np.ndarray
@@ -87,7 +92,21 @@ class StoppingRule(Saveable):
 
     @classmethod
     def from_policy(cls, policy: Any, rules: Rules, name: str | None = None) -> StoppingRule:
-        """The exact stopping rule of a pure threshold policy: ``roll[s, t] = t < k(s)``."""
+        """The exact stopping rule of a pure threshold policy: ``roll[s, t] = t < k(s)``.
+
+        Parameters
+        ----------
+        policy : policy
+            A pure threshold policy (:func:`pigtheory.as_mixture` reads it).
+        rules : Rules
+        name : str, optional
+            Default: the policy's name, "as a stopping rule".
+
+        Returns
+        -------
+        StoppingRule
+            ``roll`` of shape ``(goal,) * players + (goal,)``.
+        """
         mix = as_mixture(policy, rules)
         th = np.asarray(mix.full_thresholds())
         roll = np.arange(rules.goal) < th[..., None]
@@ -99,7 +118,16 @@ class StoppingRule(Saveable):
 
 @dataclass(frozen=True, eq=False)
 class RandomStoppingRule(Saveable):
-    """A behavioural mixed stopping rule: roll at t with probability ``prob[state..., t]``."""
+    """A behavioural mixed stopping rule: roll at t with probability ``prob[state..., t]``.
+
+    Parameters
+    ----------
+    prob : array_like of float, shape ``(goal,) * players + (goal,)`` or ``(goal, goal)``
+        ``prob[i, j, ..., t]`` = P(roll again at turn total t | state (i, j, ...)), own score
+        first, each in [0, 1]; the same conventions as :class:`StoppingRule`'s ``roll``.
+    name : str
+        Shown by ``str(policy)``.
+    """
 
     prob: np.ndarray
     name: str = "random stopping rule"
@@ -140,9 +168,16 @@ class RuleMixture:
     def outcomes(self, states: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Distribution of the points the turn adds at the given own-centric states.
 
-        Returns ``gains, probs`` of shape ``states_shape + (goal + 1,)``: column x is the gain
-        x clipped to ``goal - own`` (column 0 the bust), as
-        :meth:`pigtheory.policies.Mixture.outcomes` gives them.
+        Parameters
+        ----------
+        states : tuple of int arrays, one per player (own score first), optional
+            Broadcast together to ``states_shape``; default: every state, ``(goal,) * players``.
+
+        Returns
+        -------
+        gains, probs : numpy.ndarray, shape ``states_shape + (goal + 1,)``
+            Column x is the gain x clipped to ``goal - own`` (column 0 the bust), as
+            :meth:`pigtheory.policies.Mixture.outcomes` gives them.
         """
         from .simultaneous.core.stopping import stopping_outcomes
 
@@ -223,9 +258,21 @@ TurnPolicy = Mixture | RuleMixture
 def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
     """Read any policy, thresholds or stopping rules, as the form the solvers consume.
 
-    Threshold policies give :func:`pigtheory.policies.as_mixture`'s
-    :class:`~pigtheory.policies.Mixture`; :class:`StoppingRule` and :class:`RandomStoppingRule`
-    (or a result whose ``policy`` is one) give a :class:`RuleMixture`.
+    Parameters
+    ----------
+    policy : policy
+        A threshold policy (anything :func:`pigtheory.as_mixture` reads), a
+        :class:`StoppingRule`, a :class:`RandomStoppingRule`, or a result whose ``policy`` is
+        one of these.
+    rules : Rules
+
+    Returns
+    -------
+    Mixture or RuleMixture
+        Threshold policies give :func:`pigtheory.policies.as_mixture`'s
+        :class:`~pigtheory.policies.Mixture` (``thresholds``, ``weights``: ``(goal,) * players +
+        (S,)``); stopping rules give a :class:`RuleMixture` (``prob``: ``(goal,) * players +
+        (goal,)``), arrays broadcastable to these shapes.
     """
     if isinstance(policy, RuleMixture):
         if policy.rules != rules:

@@ -20,7 +20,7 @@ Files (``out``)
 ``tasks/<id>.json``
     One per finished task: its parameters and its two numbers (written atomically).
 ``table.npz`` and ``table.csv``
-    The whole table, once every task is done (:meth:`SweepTable.save`, and for spreadsheets).
+    The whole table, once every task is done (:meth:`~pigtheory.io.Saveable.save`, and for spreadsheets).
 
 Notes
 -----
@@ -69,7 +69,24 @@ FORMAT = "pigtheory-sweep"
 @dataclass(frozen=True, eq=False)
 class SweepTable(Result):
     """Best-response values at the start against "hold at n" opponents, one row per task
-    (see the module docstring for the shapes)."""
+    (see the module docstring for the shapes).
+
+    Attributes
+    ----------
+    goal : numpy.ndarray of int, shape ``(R,)``
+        The goal of row r.
+    players : numpy.ndarray of int, shape ``(R,)``
+    die_faces : numpy.ndarray of int, shape ``(R,)``
+    thresholds : numpy.ndarray of int, shape ``(R, P - 1)``
+        The opponents' n, ascending, in ``thresholds[r, :players[r] - 1]`` (0 pads the rest;
+        P the most players of the sweep).
+    value : numpy.ndarray, shape ``(R,)``
+        The best response's win probability at the start, every score 0 (for two players:
+        the curve of Zhu, Ma, Chen & Liu 2023, Fig. 2 / Table S1; three: Fig. 6 / Table S4).
+    policy : numpy.ndarray of int, shape ``(R,)``
+        Its threshold there.
+    method : str
+    """
 
     goal: np.ndarray
     players: np.ndarray
@@ -80,7 +97,20 @@ class SweepTable(Result):
     method: str
 
     def row(self, *, goal: int, thresholds: tuple[int, ...], die_faces: int = 6) -> int:
-        """Row of a task (thresholds in any order)."""
+        """Row of a task (thresholds in any order); ``ValueError`` if the sweep has none.
+
+        Parameters
+        ----------
+        goal : int
+        thresholds : tuple of int
+            The opponents' n, one per opponent.
+        die_faces : int
+
+        Returns
+        -------
+        int
+            The row r of every array.
+        """
         ns = sorted(int(n) for n in thresholds)
         padded = ns + [0] * (self.thresholds.shape[1] - len(ns))
         hits = np.flatnonzero(
@@ -152,6 +182,8 @@ def hold_at_table(
     Returns
     -------
     SweepTable
+        One row per task (:func:`sweep_tasks`' order): arrays of shape ``(R,)``, and
+        ``thresholds`` ``(R, max(players) - 1)``.
 
     Raises
     ------

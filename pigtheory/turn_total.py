@@ -52,15 +52,17 @@ __all__ = ["TurnTotal", "TurnTotalTable", "turn_total", "turn_total_table"]
 
 @dataclass(frozen=True, eq=False)
 class TurnTotal:
-    """Distribution of X_k, the points of one "hold at k" turn.
+    """Distribution of X_k, the points of one "hold at k" turn (Zhu, Ma, Chen & Liu 2023,
+    eq. (11) and Table 2).
 
     Attributes
     ----------
     k : int
         The threshold.
-    support : numpy.ndarray
-        Possible gains, ascending, 0 (bust) first; only gains of positive probability.
-    probs : numpy.ndarray
+    support : numpy.ndarray of int, shape ``(n,)``
+        Possible gains, ascending, 0 (bust) first; only gains of positive probability
+        (n <= m + 1, m the largest points of one roll).
+    probs : numpy.ndarray, shape ``(n,)``
         Their probabilities (floats, or ``Fraction`` objects when exact).
     """
 
@@ -102,6 +104,7 @@ class TurnTotalTable:
 
     @property
     def width(self) -> int:
+        """m, the number of columns of ``band`` (the largest points one roll adds)."""
         return self.band.shape[1]
 
 
@@ -129,7 +132,7 @@ def _reach(n: int, rules: Rules, exact: bool) -> list:
 
 
 def turn_total(k: int, rules: Rules = Rules(), exact: bool = False, *, max_memory: Any = None) -> TurnTotal:
-    """Distribution of X_k, the turn total of "hold at k".
+    """Distribution of X_k, the turn total of "hold at k" (Zhu, Ma, Chen & Liu 2023, eq. (11)).
 
     Parameters
     ----------
@@ -147,6 +150,8 @@ def turn_total(k: int, rules: Rules = Rules(), exact: bool = False, *, max_memor
     Returns
     -------
     TurnTotal
+        ``support`` (gains 0 and ``k .. k + m - 1`` of positive probability, ascending) and
+        ``probs``, both of shape ``(n,)``.
 
     Examples
     --------
@@ -175,9 +180,20 @@ def turn_total(k: int, rules: Rules = Rules(), exact: bool = False, *, max_memor
 
 @lru_cache(maxsize=64)
 def turn_total_table(rules: Rules = Rules()) -> TurnTotalTable:
-    """X_k for every k = 0..goal, built once per ``rules`` (cached).
+    """X_k for every k = 0..goal, built once per ``rules`` (cached): the paper's eq. (11) for
+    every k at once (Zhu, Ma, Chen & Liu 2023, "Distribution calculation").
 
-    ``bust[k] + band[k].sum() == 1`` for every k. Arrays are read-only.
+    Parameters
+    ----------
+    rules : Rules
+        The die; not Double Trouble (``ValueError``). Only ``goal`` and the die matter.
+
+    Returns
+    -------
+    TurnTotalTable
+        ``bust``, shape ``(goal + 1,)``: ``bust[k] = P(X_k = 0)``; ``band``, shape
+        ``(goal + 1, m)``: ``band[k, r] = P(X_k = k + r)``. ``bust[k] + band[k].sum() == 1``
+        for every k; the arrays are read-only.
 
     Examples
     --------

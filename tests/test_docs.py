@@ -72,6 +72,10 @@ def test_links_by_any_import_path_resolve():
         "pigtheory.simultaneous.Equilibrium.strategy"
     )
     assert pigdocs.resolve_alias("no_such_name", "pigtheory.simultaneous") is None
+    # a module whose path is also a documented function's is a scope, not a match
+    assert pigdocs.resolve_alias("pigtheory.io.files.save", "pigtheory.simultaneous.best_response") == (
+        "pigtheory.save"
+    )
 
 
 def test_gallery_shows_every_figure_script():

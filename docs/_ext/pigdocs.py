@@ -473,7 +473,8 @@ def resolve_alias(target: str, module: str | None = None, cls: str | None = None
     for scope in scopes:
         full = scope + target
         bits = full.split(".")
-        for i in range(len(bits), 0, -1):
+        inside = scope.count(".")  # the match must reach into the target, not stop at the scope
+        for i in range(len(bits), inside, -1):
             head = ".".join(bits[:i])
             if head in _ALIASES:
                 return ".".join([_ALIASES[head], *bits[i:]])

@@ -105,6 +105,7 @@ def save_archive(obj: Any, path: str | os.PathLike, *, compress: bool = True) ->
 
 
 def is_package_dataclass(cls: type) -> bool:
+    """Whether ``cls`` is a dataclass defined in pigtheory (a type an archive may hold)."""
     return dataclasses.is_dataclass(cls) and cls.__module__.split(".")[0] == "pigtheory"
 
 
@@ -191,7 +192,9 @@ def load_archive(path: str | os.PathLike, *, expected: type | None = None) -> An
 
     Returns
     -------
-    The object, of the type that was saved (arrays read-only).
+    result or policy
+        The object, of the type that was saved, with its arrays (read-only) of the shapes
+        they were saved with.
 
     Raises
     ------

@@ -46,6 +46,17 @@ def check_writable(path: str | os.PathLike, name: str = "path") -> Path:
 
     ``path`` must not be a folder, and its nearest existing parent must be a folder this
     process may write in (missing folders below it are created when the file is written).
+
+    Parameters
+    ----------
+    path : path-like
+    name : str
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
     """
     path = Path(path)
     if path.is_dir():

@@ -75,6 +75,11 @@ def cache_path(name: str, params: dict, *, cache_dir: str | os.PathLike | None =
         converted); change it (e.g. a version number) when the computation changes.
     cache_dir : path-like, optional
         See :func:`resolve_cache_dir`.
+
+    Returns
+    -------
+    pathlib.Path
+        ``<cache folder>/<name>-<16 hex digits of the parameters' hash>.npz``.
     """
     if not isinstance(name, str) or not _NAME.fullmatch(name):
         raise ValueError(f"name must be letters, digits, '_', '-' or '.', got {name!r}")
@@ -109,6 +114,11 @@ def cached(
     expected : type, optional
         The type the entry must hold; an entry of another type is recomputed.
 
+    Returns
+    -------
+    result or policy
+        What ``compute()`` returned, or the saved copy of it (arrays read-only then).
+
     Notes
     -----
     ``PIGTHEORY_NO_CACHE=1`` recomputes (and rewrites the entry). An entry that cannot be
@@ -136,7 +146,13 @@ def cached_arrays(
     cache_dir: str | os.PathLike | None = None,
 ) -> dict[str, np.ndarray]:
     """Plain arrays from ``compute()``, cached as an ``.npz`` (for data that is no result,
-    such as measurements); see :func:`cached` for ``name``, ``params`` and ``cache_dir``."""
+    such as measurements); see :func:`cached` for ``name``, ``params`` and ``cache_dir``.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        What ``compute()`` returned, or the saved copy of it.
+    """
     path = cache_path(name, params, cache_dir=cache_dir)
     if path.exists() and not _recompute():
         try:

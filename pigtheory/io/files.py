@@ -68,6 +68,12 @@ def load(path: str | os.PathLike, *, expected: type | None = None) -> Any:
     expected : type, optional
         Raise unless the file holds this type (or a subclass).
 
+    Returns
+    -------
+    result or policy
+        ``.npz``: the object saved, of its own type, its arrays read-only and of the shapes it
+        was saved with. A policy file: the policy it holds (:data:`~pigtheory.io.KINDS`).
+
     Raises
     ------
     ValueError

@@ -11,20 +11,20 @@ Shapes
 own score first; sequential tables are ``(goal, goal, goal)`` (own, other, turn total), with
 a last axis of 2 for Double Trouble (the forced roll after a double).
 
-=================  ==========================================  =============================
-kind               arrays                                      parameters
-=================  ==========================================  =============================
-``hold_at``        none                                        ``n``
-``threshold_table``  ``table[state]`` int                      ``clip``
-``mixed``          ``thresholds[state, s]`` int,               none
-                   ``weights[state, s]`` float
-``stopping_rule``  ``roll[state, t]`` bool                     none
-``random_stopping_rule``  ``prob[state, t]`` float (P(roll))   none
-``roll_table``     ``roll[own, other, k(, forced)]`` bool      none
-``scoring_turns``  none                                        ``t``
-``base_pace_race`` none                                        ``b``, ``p``, ``e``
-``pace_race``      none                                        ``c``, ``d``, ``e``
-=================  ==========================================  =============================
+========================  ========================================  ====================
+kind                      arrays                                    parameters
+========================  ========================================  ====================
+``hold_at``               none                                      ``n``
+``threshold_table``       ``table[state]`` int                      ``clip``
+``mixed``                 ``thresholds[state, s]`` int,             none
+                          ``weights[state, s]`` float
+``stopping_rule``         ``roll[state, t]`` bool                   none
+``random_stopping_rule``  ``prob[state, t]`` float (P(roll))        none
+``roll_table``            ``roll[own, other, k(, forced)]`` bool    none
+``scoring_turns``         none                                      ``t``
+``base_pace_race``        none                                      ``b``, ``p``, ``e``
+``pace_race``             none                                      ``c``, ``d``, ``e``
+========================  ========================================  ====================
 """
 
 from __future__ import annotations
@@ -58,8 +58,9 @@ class PolicyKind:
         A policy of sequential (turn-taking) Pig.
     check : str
         How a policy of this kind is checked against rules: ``"mixture"``
-        (:func:`pigtheory.as_mixture`), ``"roll"`` (:func:`pigtheory.sequential.policies.roll_tables`),
-        ``"stopping"`` (the shape ``state + (goal,)``) or ``"none"``.
+        (:func:`pigtheory.as_mixture`), ``"roll"`` (the roll tables of
+        :func:`pigtheory.sequential.roll_table`), ``"stopping"`` (the shape ``state + (goal,)``)
+        or ``"none"``.
     """
 
     name: str
@@ -81,7 +82,17 @@ KINDS: dict[str, PolicyKind] = {}
 
 
 def register_kind(kind: PolicyKind) -> PolicyKind:
-    """Add ``kind`` to the file format (replacing a kind of the same name)."""
+    """Add ``kind`` to the file format (replacing a kind of the same name).
+
+    Parameters
+    ----------
+    kind : PolicyKind
+
+    Returns
+    -------
+    PolicyKind
+        ``kind`` itself, now ``KINDS[kind.name]``.
+    """
     KINDS[kind.name] = kind
     return kind
 
@@ -149,7 +160,8 @@ for _kind in (
 
 
 def policy_class(kind: PolicyKind) -> type | None:
-    """The class of ``kind``, or None when this pigtheory does not have it."""
+    """The class of ``kind`` (imported from ``kind.cls``), or None when this pigtheory does not
+    have it."""
     module, _, name = kind.cls.partition(":")
     try:
         return getattr(importlib.import_module(module), name, None)
@@ -158,7 +170,19 @@ def policy_class(kind: PolicyKind) -> type | None:
 
 
 def kind_named(name: Any, where: str) -> PolicyKind:
-    """The kind called ``name``; ``ValueError`` naming ``where`` and the known kinds if none."""
+    """The kind called ``name``; ``ValueError`` naming ``where`` and the known kinds if none.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`KINDS`.
+    where : str
+        The place the name was read from, for the error message.
+
+    Returns
+    -------
+    PolicyKind
+    """
     if isinstance(name, str) and name in KINDS:
         return KINDS[name]
     known = ", ".join(sorted(KINDS))

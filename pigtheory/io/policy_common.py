@@ -75,7 +75,16 @@ def axis_names(ndim: int, extra: tuple[str, ...] = ()) -> list[str]:
 
 
 def policy_fields(policy: Any, kind: PolicyKind) -> tuple[dict[str, np.ndarray], dict[str, Any], str | None]:
-    """The arrays, parameters and name (None if the class has none) of a policy of ``kind``."""
+    """The arrays, parameters and name (None if the class has none) of a policy of ``kind``.
+
+    Returns
+    -------
+    arrays : dict of str to numpy.ndarray
+        ``kind.arrays``' fields, as stored (own score first).
+    params : dict
+        ``kind.params``' fields, as plain Python scalars.
+    name : str or None
+    """
     arrays = {a: np.asarray(getattr(policy, a)) for a, _ in kind.arrays}
     params = {p: _plain(getattr(policy, p)) for p in kind.params}
     name = getattr(policy, "name", None) if has_name_field(type(policy)) else None
@@ -94,7 +103,25 @@ def extra_dims(kind: PolicyKind, arr: np.ndarray) -> int:
 
 
 def build_policy(kind: PolicyKind, arrays: dict, params: dict, name: Any, path: Path, where: str) -> Any:
-    """``Class(**arrays, **params, name=name)`` of ``kind``; its ``ValueError`` names the file."""
+    """``Class(**arrays, **params, name=name)`` of ``kind``; its ``ValueError`` names the file.
+
+    Parameters
+    ----------
+    kind : PolicyKind
+    arrays, params : dict
+        The fields read from the file.
+    name : str or None
+        Passed when the class has a ``name`` field.
+    path : pathlib.Path
+        The file, for error messages.
+    where : str
+        The place in the file, for error messages.
+
+    Returns
+    -------
+    policy
+        An instance of ``kind``'s class.
+    """
     cls = policy_class(kind)
     if cls is None:
         raise ValueError(f"{path}: {where}: this pigtheory has no {kind.cls} for kind {kind.name!r}")

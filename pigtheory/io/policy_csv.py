@@ -39,6 +39,23 @@ def write_csv(
     name: str | None,
     rules: Rules | None,
 ) -> None:
+    """Write a policy of ``kind`` as a CSV policy file to ``tmp`` (see
+    :mod:`pigtheory.io.policy_files`).
+
+    Parameters
+    ----------
+    tmp : str
+        The file to write (the temporary name of :func:`~pigtheory.io.atomic_write`).
+    kind : PolicyKind
+        A table kind (with arrays).
+    arrays : dict of str to numpy.ndarray
+        The kind's arrays, own score first (:func:`~pigtheory.io.policy_common.policy_fields`).
+    params : dict
+        Its scalar parameters.
+    name : str or None
+    rules : Rules or None
+        Recorded in a ``# rules:`` line when given.
+    """
     head = [f"# pigtheory policy file, version {POLICY_VERSION}", f"# kind: {kind.name}"]
     if rules is not None:
         head.append(f"# rules: {json.dumps(rules_to_dict(rules))}")
@@ -68,6 +85,21 @@ def write_csv(
 
 
 def read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
+    """Read a CSV policy file (or a bare integer matrix, a two-player threshold table).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+    kind_hint : str or None
+        The kind to read the file as when it names none.
+
+    Returns
+    -------
+    policy : policy
+        Not yet checked against rules (:func:`~pigtheory.io.read_policy` does that).
+    rules : Rules or None
+        The rules the file records.
+    """
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")

@@ -74,7 +74,18 @@ __all__ = [
 
 def policy_of(obj: Any) -> Any:
     """The policy object of ``obj``: itself if it is a policy of a known kind, else the policy a
-    result holds (threshold tables and roll tables wrapped in their policy class)."""
+    result holds (threshold tables and roll tables wrapped in their policy class).
+
+    Parameters
+    ----------
+    obj : policy, result or numpy.ndarray
+        An int array is a threshold table, a bool array a roll table.
+
+    Returns
+    -------
+    policy
+        An instance of a class in :data:`~pigtheory.io.KINDS` (``ValueError`` if none fits).
+    """
     if kind_of(obj) is not None:
         return obj
     if isinstance(obj, np.ndarray):
@@ -243,7 +254,10 @@ def read_policy(
 
     Returns
     -------
-    The policy (arrays read-only).
+    policy
+        Of the file's kind (:data:`~pigtheory.io.KINDS`), arrays read-only, own score first:
+        a threshold table ``table[own, other, ...]``, a mixed policy's ``(..., S)`` arrays, a
+        roll table ``roll[own, other, k(, l)]``.
 
     Raises
     ------
@@ -260,7 +274,18 @@ def read_policy_file(
     kind: str | None = None,
     expected: type | None = None,
 ) -> tuple[Any, Rules | None]:
-    """:func:`read_policy`, and the rules the file records (None if it records none)."""
+    """:func:`read_policy`, and the rules the file records (None if it records none).
+
+    Parameters
+    ----------
+    path, rules, kind, expected
+        As for :func:`read_policy`.
+
+    Returns
+    -------
+    policy : policy
+    file_rules : Rules or None
+    """
     path = Path(path)
     if path.suffix not in POLICY_SUFFIXES:
         raise ValueError(f"{path}: policy files end in {', '.join(POLICY_SUFFIXES)}")

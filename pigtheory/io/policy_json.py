@@ -37,6 +37,21 @@ __all__ = ["json_text", "read_json"]
 
 
 def json_text(policy: Any, kind: PolicyKind, rules: Rules | None) -> str:
+    """The JSON policy file of ``policy`` (see :mod:`pigtheory.io.policy_files`), one line per
+    own score.
+
+    Parameters
+    ----------
+    policy : policy
+        An instance of ``kind``'s class.
+    kind : PolicyKind
+    rules : Rules or None
+        Recorded (``null`` when None).
+
+    Returns
+    -------
+    str
+    """
     arrays, params, name = policy_fields(policy, kind)
     head: dict[str, Any] = {
         "format": POLICY_FORMAT,
@@ -68,6 +83,19 @@ def json_text(policy: Any, kind: PolicyKind, rules: Rules | None) -> str:
 
 
 def read_json(path: Path) -> tuple[Any, Rules | None]:
+    """Read a JSON policy file.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+
+    Returns
+    -------
+    policy : policy
+        Of the kind the file names, not yet checked against rules.
+    rules : Rules or None
+        The rules the file records.
+    """
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")

@@ -17,6 +17,20 @@ __all__ = ["read_npy"]
 
 
 def read_npy(path: Path, kind_hint: str | None) -> Any:
+    """Read a ``.npy`` table: an int array as a threshold table, a bool array as a roll table
+    (or a stopping rule when ``kind_hint`` is ``"stopping_rule"``). Nothing is unpickled.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+    kind_hint : str or None
+        ``"roll_table"`` (default for bool arrays) or ``"stopping_rule"``.
+
+    Returns
+    -------
+    ThresholdTable, RollTable or StoppingRule
+        Not yet checked against rules.
+    """
     from ..guard import check_file_size
 
     with open(path, "rb") as f:

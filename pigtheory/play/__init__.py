@@ -4,7 +4,7 @@ Every opponent comes with the person's exact best response against it, so the li
 are exact: the person's win probability at the current state, the best move there, and what
 each of the person's moves gave away.
 
-========================================  ====================================================
+===========================================  ==============================================
 :func:`opponent`, :func:`default_opponents`  the opponents, by name (solved, cached)
 :func:`opponents_from_file`                  an opponent from a saved policy or result
 :func:`sequential_best_response`             best response to a fixed sequential roll table
@@ -14,7 +14,7 @@ each of the person's moves gave away.
 :func:`build_site`                           the static site (``pigtheory site``)
 :func:`play_terminal`                        the terminal game (``pigtheory play``)
 :class:`Mulberry32`                          the seeded generator shared with the browser
-========================================  ====================================================
+===========================================  ==============================================
 
 The page's JavaScript (``static/``) implements the same rules and numbers; the tests play
 seeded games through both and compare every move and every number.

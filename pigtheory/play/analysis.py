@@ -43,7 +43,23 @@ COSTLY = 1e-6
 
 @dataclass(frozen=True)
 class Reading:
-    """The numbers at one state of a game (see the module docstring)."""
+    """The numbers at one state of a game (see the module docstring).
+
+    Attributes
+    ----------
+    who : {"you", "opponent", None}
+        Whose move it is (None once the game is over).
+    value : float
+        The person's win probability if it plays the best response from now on.
+    roll : float or None
+        On the person's move: the win probability of rolling (then playing best); None on
+        the opponent's move.
+    hold : float or None
+        On the person's move: the win probability of holding now; None where holding is not
+        allowed or on the opponent's move.
+    advice : {"roll", "hold", None}
+        The best response's move, on the person's move.
+    """
 
     who: str | None
     value: float
@@ -54,6 +70,12 @@ class Reading:
 
 class Analyst:
     """Readings of the games against one opponent.
+
+    Parameters
+    ----------
+    opponent : Opponent
+        With its solved best response (``opponent.response``), whose arrays the readings
+        come from.
 
     Examples
     --------
@@ -71,7 +93,17 @@ class Analyst:
         self._turns: dict[tuple[int, int], dict[str, np.ndarray]] = {}
 
     def read(self, game: Game) -> Reading:
-        """The reading at the game's current state."""
+        """The reading at the game's current state.
+
+        Parameters
+        ----------
+        game : Game
+            A game against this analyst's opponent.
+
+        Returns
+        -------
+        Reading
+        """
         if game.winner is not None:
             return Reading(None, {"you": 1.0, "tie": 0.5}.get(game.winner, 0.0))
         if self.opponent.mode == "sequential":
@@ -79,7 +111,13 @@ class Analyst:
         return self._simultaneous(game)
 
     def cost(self, reading: Reading, move: str) -> float:
-        """Win probability given away by ``move`` (``"roll"`` or ``"hold"``) at ``reading``."""
+        """Win probability given away by ``move`` (``"roll"`` or ``"hold"``) at ``reading``.
+
+        Returns
+        -------
+        float
+            ``>= 0``; 0 for the advised move (below :data:`~pigtheory.play.analysis.COSTLY` counts as a tie).
+        """
         if reading.advice is None or move == reading.advice:
             return 0.0
         chosen = reading.roll if move == "roll" else reading.hold
@@ -129,7 +167,14 @@ class Analyst:
     # --- simultaneous -------------------------------------------------------------------
 
     def turn(self, i: int, j: int) -> dict[str, np.ndarray]:
-        """:func:`~pigtheory.play.stopping_response.turn_values` at (i, j), cached."""
+        """:func:`~pigtheory.play.turn_values` at (i, j), cached (simultaneous opponents).
+
+        Returns
+        -------
+        dict of numpy.ndarray
+            ``"hold"``, ``"roll"``, ``"best"``, each of shape ``(goal - i + 1,)`` over the turn
+            total.
+        """
         if (i, j) not in self._turns:
             resp = self.opponent.response
             self._turns[i, j] = turn_values(resp.value, self.opponent.policy, i, j, rules=self.rules)
@@ -148,7 +193,25 @@ class Analyst:
 
     def after_turn(self, i: int, j: int, gain: int, threshold: int, k_opp: int) -> float:
         """The person's value once its turn ended with ``gain`` points, the opponent holding at
-        ``threshold`` and now at turn total ``k_opp``."""
+        ``threshold`` and now at turn total ``k_opp``.
+
+        Parameters
+        ----------
+        i, j : int
+            The scores at the start of the turn, the person's first.
+        gain : int
+            The points the person's turn added (0: a bust).
+        threshold : int
+            The opponent's threshold of this turn.
+        k_opp : int
+            The opponent's turn total so far.
+
+        Returns
+        -------
+        float
+            ``E[V(min(i + gain, g), min(j + Y, g))]`` over the rest of the opponent's turn,
+            V the person's start-of-turn values (``StoppingResponse.value``).
+        """
         g = self.rules.goal
         value = self.opponent.response.value
         room = g - j

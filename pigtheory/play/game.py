@@ -65,9 +65,11 @@ class OpponentTable:
     rules : Rules
     roll : bool array ``(goal, goal, goal)``, sequential
         ``roll[own, other, k]``: roll (True) or hold where the opponent is free to choose.
-    thresholds, weights : int arrays ``(goal, goal, S)``, simultaneous
-        At its state ``(own, other)`` the opponent holds at ``thresholds[own, other, s]`` with
-        probability ``weights[own, other, s] / 2**32`` (weights sum to ``2**32``).
+    thresholds : int array ``(goal, goal, S)``, simultaneous
+        At its state ``(own, other)`` the opponent holds at ``thresholds[own, other, s]``
+        with probability ``weights[own, other, s] / 2**32``.
+    weights : int array ``(goal, goal, S)``, simultaneous
+        Those probabilities times ``2**32`` (summing to ``2**32`` at every state).
     """
 
     mode: str
@@ -133,7 +135,7 @@ class Game:
     ----------
     opponent : OpponentTable
     seed : int
-        ``0 <= seed < 2**32``: the two dice streams (:func:`pigtheory.play.rng.streams`).
+        ``0 <= seed < 2**32``: the two dice streams (:func:`pigtheory.play.streams`).
     first : {"you", "opponent"}
         Sequential play: who moves first (simultaneous play has no first mover).
 
@@ -185,6 +187,7 @@ class Game:
 
     @property
     def to_move(self) -> str | None:
+        """``"you"``, ``"opponent"``, or None once the game is over."""
         if self.winner is not None:
             return None
         return "you" if self._mover == 0 else "opponent"
@@ -197,12 +200,14 @@ class Game:
         return self.k >= 1 if self.mode == "simultaneous" else not self.forced
 
     def roll(self) -> dict[str, Any]:
-        """The person rolls."""
+        """The person rolls; returns the event (also appended to ``events``), ``ValueError``
+        if it is not the person's move."""
         self._expect("you")
         return self._roll(0)
 
     def hold(self) -> dict[str, Any]:
-        """The person holds (sequential: at turn total 0, passes)."""
+        """The person holds (sequential: at turn total 0, passes); returns the event, ``ValueError``
+        where holding is not allowed (:attr:`can_hold`)."""
         self._expect("you")
         if not self.can_hold:
             raise ValueError("hold: not allowed now (" + self._why_not() + ")")
@@ -211,7 +216,7 @@ class Game:
         return self._bank(0)
 
     def step_opponent(self) -> dict[str, Any]:
-        """One move of the opponent."""
+        """One move of the opponent; returns the event."""
         self._expect("opponent")
         g = self.rules.goal
         own, other = self.scores[1], self.scores[0]
@@ -225,7 +230,8 @@ class Game:
         return self._bank(1)
 
     def play_opponent(self) -> list[dict[str, Any]]:
-        """The opponent's moves until it is the person's turn or the game is over."""
+        """The opponent's moves until it is the person's turn or the game is over; returns their
+        events, in order."""
         start = len(self.events)
         while self.to_move == "opponent":
             self.step_opponent()

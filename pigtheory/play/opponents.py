@@ -99,7 +99,7 @@ class Opponent:
         The person's best response: the values the page and the terminal show.
     policy : object
         The opponent's policy as the library reads it (simultaneous: for
-        :func:`~pigtheory.play.stopping_response.turn_values`).
+        :func:`~pigtheory.play.turn_values`).
     """
 
     key: str
@@ -120,7 +120,24 @@ def sequential_opponent(
     name: str, label: str, about: str, rules: Rules, roll: np.ndarray, params: dict, cache_dir: Any
 ) -> Opponent:
     """A sequential opponent playing the roll table ``roll[own, other, k]``, with the person's
-    best response (cached under ``params``, which must identify the table, and the rules)."""
+    best response (cached under ``params``, which must identify the table, and the rules).
+
+    Parameters
+    ----------
+    name, label, about : str
+        The key's name part, the name a player would say, and the description.
+    rules : Rules
+    roll : numpy.ndarray of bool, shape ``(goal, goal, goal)``
+        The opponent's roll table, own score first.
+    params : dict
+        Identifies the table in the cache.
+    cache_dir : path-like or None
+
+    Returns
+    -------
+    Opponent
+        ``response`` a :class:`~pigtheory.play.SequentialResponse`.
+    """
     roll = np.asarray(roll, dtype=bool)
     response = cached(
         "play-sequential-response",
@@ -137,7 +154,25 @@ def simultaneous_opponent(
     name: str, label: str, about: str, rules: Rules, policy: Any, params: dict, cache_dir: Any
 ) -> Opponent:
     """A simultaneous opponent playing ``policy`` (anything :func:`pigtheory.as_mixture` reads),
-    with the person's best stopping rule (cached under ``params`` and the rules)."""
+    with the person's best stopping rule (cached under ``params`` and the rules).
+
+    Parameters
+    ----------
+    name, label, about : str
+        As for :func:`sequential_opponent`.
+    rules : Rules
+    policy : policy
+        Thresholds (pure or mixed), own score first.
+    params : dict
+        Identifies the policy in the cache.
+    cache_dir : path-like or None
+
+    Returns
+    -------
+    Opponent
+        ``table.thresholds``/``table.weights`` of shape ``(goal, goal, S)``; ``response`` a
+        :class:`~pigtheory.play.StoppingResponse`.
+    """
     mix = as_mixture(policy, rules)
     g = rules.goal
     th = np.array(np.broadcast_to(mix.thresholds, (g, g, mix.thresholds.shape[-1])), dtype=np.int64)
@@ -156,7 +191,19 @@ def simultaneous_opponent(
 
 
 def threshold_rolls(table: np.ndarray, rules: Rules) -> np.ndarray:
-    """A threshold table played sequentially: roll while the turn total is below it."""
+    """A threshold table played sequentially: roll while the turn total is below it.
+
+    Parameters
+    ----------
+    table : numpy.ndarray of int, shape ``(goal, goal)``
+        ``table[own, other]``: the threshold.
+    rules : Rules
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape ``(goal, goal, goal)``
+        ``roll[own, other, k]``; False where ``own + k >= goal``.
+    """
     g = rules.goal
     k = np.arange(g)[None, None, :]
     live = (np.arange(g)[:, None, None] + k) < g
@@ -195,6 +242,16 @@ def opponent(
         Default 100 (``optimal-piglet``: 10); the web app's tables exist for 100 only.
     cache_dir : path-like, optional
         Where solves are cached (:func:`pigtheory.io.resolve_cache_dir`).
+
+    Returns
+    -------
+    Opponent
+        With the person's exact best response (solved, or loaded from the cache).
+
+    Raises
+    ------
+    ValueError
+        An unknown name or mode, or a web app table at a goal other than 100.
 
     Examples
     --------
@@ -370,7 +427,22 @@ def default_opponents(
     Double Trouble; Piglet once, at goal 10), the equilibrium, the Stackelberg leader, the best
     response to hold at 25, hold at n in both modes and (goal 100) the web app's six tables.
 
-    ``progress``: a bar over the opponents on stderr (default: when stderr is a terminal).
+    Parameters
+    ----------
+    goals : iterable of int
+    hold_at_n : iterable of int
+        The n of the "hold at n" opponents (both modes).
+    webapp : bool
+        Include the web app's tables (goal 100 only).
+    cache_dir : path-like, optional
+        Where solves are cached (:func:`pigtheory.io.resolve_cache_dir`).
+    progress : bool, optional
+        A bar over the opponents on stderr (default: when stderr is a terminal).
+
+    Returns
+    -------
+    list of Opponent
+        In the order the site lists them.
     """
     check_progress(progress)
     names: list[tuple[str, str, int | None]] = []

@@ -1,8 +1,8 @@
 """Opponents from files: any policy or result that pigtheory saved.
 
-:func:`read_policy_file` is the one place where a ``--policy FILE`` is read (today the
-``.npz`` format of :mod:`pigtheory.io`); :func:`opponents_from_file` turns what it holds into
-opponents for every mode it fits.
+:func:`read_policy_file` is the one place where a ``--policy FILE`` is read (through
+:func:`pigtheory.load`); :func:`opponents_from_file` turns what it holds into opponents for
+every mode it fits.
 """
 
 from __future__ import annotations
@@ -25,10 +25,18 @@ __all__ = ["read_policy_file", "opponents_from_file"]
 
 
 def read_policy_file(path: str | os.PathLike) -> Any:
-    """A policy or result saved by pigtheory (``.npz``, :func:`pigtheory.load`).
+    """A policy or result saved by pigtheory: whatever :func:`pigtheory.load` reads (``.npz``
+    archives, and ``.json``, ``.csv`` and ``.npy`` policy files).
 
-    The one place that reads a ``--policy FILE``: it will read the project's other policy
-    formats once :mod:`pigtheory.io` has them.
+    The one place that reads a ``--policy FILE``.
+
+    Parameters
+    ----------
+    path : path-like
+
+    Returns
+    -------
+    result or policy
     """
     return load(path)
 
@@ -42,6 +50,27 @@ def opponents_from_file(
     simultaneous solver's result plays simultaneous Pig; a threshold table (or hold at n) plays
     both, sequentially as "roll while the turn total is below the threshold". The goal is the
     policy's own (``goal`` is needed for hold at n only).
+
+    Parameters
+    ----------
+    path : path-like
+        Read by :func:`read_policy_file`.
+    mode : {"sequential", "simultaneous"}, optional
+        Only this mode; default every mode the policy fits.
+    goal : int, optional
+        Hold at n only: the goal to play to (default 100).
+    cache_dir : path-like, optional
+        Where the best responses are cached (keyed by the file's contents).
+
+    Returns
+    -------
+    list of Opponent
+        One per mode, sequential tables ``(goal, goal, goal)``, simultaneous ``(goal, goal, S)``.
+
+    Raises
+    ------
+    ValueError
+        The file holds nothing pigtheory can play, or nothing in ``mode``.
     """
     path = Path(path)
     obj = read_policy_file(path)

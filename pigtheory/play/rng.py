@@ -96,6 +96,17 @@ class Mulberry32:
 def streams(seed: int) -> tuple[Mulberry32, Mulberry32]:
     """The person's and the opponent's generators of a game with this seed.
 
+    Parameters
+    ----------
+    seed : int
+        ``0 <= seed < 2**32``.
+
+    Returns
+    -------
+    you, opponent : Mulberry32
+        Seeded with ``seed`` and ``seed + 0x9E3779B9`` (mod ``2**32``), as the page's
+        ``engine.js`` seeds them.
+
     Examples
     --------
     >>> you, opp = streams(5)

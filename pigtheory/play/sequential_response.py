@@ -78,10 +78,14 @@ class SequentialResponse(Result):
 
     Attributes
     ----------
-    value, policy : numpy.ndarray
-        The responder's win probability and roll table when it is to move.
-    opponent_value : numpy.ndarray
-        The responder's win probability when the opponent is to move.
+    value : numpy.ndarray, shape ``(goal, goal, goal)`` (Double Trouble: ``+ (2,)``)
+        The responder's win probability ``value[i, j, k]`` when it is to move at own score i,
+        opponent j, turn total k.
+    policy : numpy.ndarray of bool, same shape
+        Its roll table ``policy[i, j, k]`` (True: roll).
+    opponent_value : numpy.ndarray, same shape
+        ``opponent_value[j, i, k]``: the responder's win probability when the opponent is to
+        move at its own score j, the responder's score i, its turn total k.
     opponent : numpy.ndarray of bool, shape ``(goal, goal, goal)``
         The opponent's roll table (own score first), as solved against.
     iterations : int
@@ -138,6 +142,10 @@ def sequential_best_response(
     Returns
     -------
     SequentialResponse
+        ``value``, ``policy`` and ``opponent_value`` of shape ``(goal, goal, goal)`` (Double
+        Trouble: ``(goal, goal, goal, 2)``): the Markov decision process of the module Notes,
+        on Neller & Presser's equations (slides "Pig Probabilities") with the opponent's
+        choices fixed, as in their policy comparison (Algorithm 1).
 
     Raises
     ------
@@ -197,10 +205,21 @@ def opponent_turn_values(
     """The responder's win probability during the opponent's turn, given the responder's
     start-of-turn values ``v[i, j]``.
 
-    Returns ``(q0, q1)`` of shape ``(goal, goal, goal)`` indexed ``[j, i, k]`` (the opponent's
-    own score first): ``q0`` where the opponent is free, ``q1`` just after a double (Double
-    Trouble; None otherwise). Entries with ``j + k >= goal`` are 0 for ``q0`` (the opponent has
-    won) and, for ``q1``, the value of the forced rolls past the goal.
+    Parameters
+    ----------
+    v : numpy.ndarray, shape ``(goal, goal)``
+        ``v[i, j]``: the responder's value at the start of its own turn, own score first.
+    roll : numpy.ndarray of bool, shape ``(goal, goal, goal)``
+        The opponent's roll table ``roll[j, i, k]`` (its own score first).
+    rules : Rules
+
+    Returns
+    -------
+    q0, q1 : numpy.ndarray, shape ``(goal, goal, goal)``, or None
+        Indexed ``[j, i, k]`` (the opponent's own score first): ``q0`` where the opponent is
+        free, ``q1`` just after a double (Double Trouble; None otherwise). Entries with
+        ``j + k >= goal`` are 0 for ``q0`` (the opponent has won) and, for ``q1``, the value of
+        the forced rolls past the goal.
     """
     g = rules.goal
     model = roll_model(rules)

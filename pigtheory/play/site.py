@@ -28,8 +28,7 @@ arrays, each starting on a 4-byte boundary; ``sections[name]`` gives its ``offse
     multiples of ``2**-24`` (error at most ``3e-8``), stored as int32 second differences
     (along both axes) with the four bytes of every number in four separate planes: the
     smooth table then compresses to about 17 kB at goal 100 instead of 35 kB for float32.
-``opponent_threshold`` (``u8`` or ``u16``), ``mixed_state`` (``u32``), ``mixed_threshold``,
-``mixed_weight`` (``u32``)
+``opponent_threshold``, ``mixed_threshold`` (``u8`` or ``u16``); ``mixed_state``, ``mixed_weight`` (``u32``)
     Simultaneous opponents: the threshold at each of its states (own score first); where it
     mixes, the state's index ``own * goal + other``, its thresholds and integer weights summing
     to ``2**32`` (:func:`pigtheory.play.rng.quantize_weights`), sampled with the shared
@@ -69,13 +68,22 @@ FIXED_SCALE = 1 << 24
 
 @dataclass(frozen=True)
 class SiteReport:
-    """What :func:`build_site` wrote: the folder, and bytes per file (relative paths)."""
+    """What :func:`build_site` wrote: the folder, and bytes per file (relative paths).
+
+    Attributes
+    ----------
+    out : pathlib.Path
+        The site's folder.
+    sizes : dict of str to int
+        Bytes of every file written, by its path relative to ``out``.
+    """
 
     out: Path
     sizes: dict
 
     @property
     def total_bytes(self) -> int:
+        """Bytes of all the files written."""
         return sum(self.sizes.values())
 
 
@@ -103,7 +111,14 @@ def _second_differences(q: np.ndarray) -> np.ndarray:
 
 
 def pack_opponent(opp: Opponent) -> dict[str, Any]:
-    """The JSON object of one opponent's data file (see the module docstring)."""
+    """The JSON object of one opponent's data file (see the module docstring).
+
+    Returns
+    -------
+    dict
+        ``{"key", "sections", "blob"}``: the sections' offsets, lengths, dtypes and shapes, and
+        the base64 gzip stream of their arrays.
+    """
     g = opp.rules.goal
     chunks: list[bytes] = []
     sections: dict[str, dict[str, Any]] = {}
@@ -164,7 +179,20 @@ def pack_opponent(opp: Opponent) -> dict[str, Any]:
 
 
 def read_site_data(path: str | os.PathLike) -> dict[str, np.ndarray]:
-    """Decode an opponent's data file back into arrays (values as floats)."""
+    """Decode an opponent's data file back into arrays (values as floats).
+
+    Parameters
+    ----------
+    path : path-like
+        A ``data/<key>.js`` file of a built site.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        One array per section of the module docstring, of the section's shape: roll tables
+        bool ``(goal, goal, goal)``, ``value`` float ``(goal, goal)`` (rounded to multiples of
+        ``2**-24``), thresholds and mixes as stored.
+    """
     text = Path(path).read_text(encoding="utf-8")
     obj = json.loads(text[text.index("(") + 1 : text.rindex(")")])
     raw = gzip.decompress(base64.b64decode(obj["blob"]))

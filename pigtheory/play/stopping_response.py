@@ -54,7 +54,10 @@ class StoppingResponse(Result):
     Attributes
     ----------
     value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        ``value[i, j]``: the responder's win probability at the start of a turn, own score i,
+        the opponent's j (``goal``: reached).
     policy : numpy.ndarray of bool, shape ``(goal, goal, goal)``
+        ``policy[i, j, t]``: roll at turn total t.
     iterations : int
         Score levels.
     residual : float
@@ -85,6 +88,13 @@ def stopping_best_response(
     engine : {"auto", "numba", "numpy"}
         Of the stopping step.
 
+    Returns
+    -------
+    StoppingResponse
+        ``value`` ``(goal + 1, goal + 1)`` and ``policy`` ``(goal, goal, goal)``. The
+        continuation is that of Zhu, Ma, Chen & Liu (2023) eqs. (7)-(9) and (12) against the
+        fixed opponent; the action set, every stopping rule, extends their "hold at k".
+
     Examples
     --------
     >>> from pigtheory import hold_at
@@ -107,8 +117,10 @@ def turn_values(value: np.ndarray, opponent: Any, i: int, j: int, *, rules: Rule
     value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
         The responder's values (:attr:`StoppingResponse.value`).
     opponent : policy
+        The opponent's policy, as for :func:`stopping_best_response`.
     i, j : int
         The scores at the start of the turn, responder first.
+    rules : Rules
 
     Returns
     -------

@@ -28,7 +28,19 @@ _HELP = "r = roll, h = hold, b = the best move, q = quit, ? = this help"
 
 @dataclass
 class TerminalGame:
-    """What happened: the game, the person's moves and what they gave away."""
+    """What happened: the game, the person's moves and what they gave away.
+
+    Attributes
+    ----------
+    game : Game
+        The game, as it ended (or as it was left).
+    moves : list of str
+        The person's moves, ``"roll"`` or ``"hold"``.
+    costs : list of float
+        What each move gave away (:meth:`~pigtheory.play.Analyst.cost`).
+    quit : bool
+        The person left before the end.
+    """
 
     game: Game
     moves: list[str] = field(default_factory=list)
@@ -37,6 +49,7 @@ class TerminalGame:
 
     @property
     def total_cost(self) -> float:
+        """Win probability given away over the whole game (the sum of ``costs``)."""
         return sum(self.costs)
 
 

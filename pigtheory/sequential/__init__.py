@@ -3,6 +3,22 @@
 Shapes: ``value[i, j, k]`` and ``roll[i, j, k]`` for the player to move (own score i,
 opponent j, turn total k); Double Trouble adds the forced-roll flag ``l`` as a last axis.
 See :mod:`pigtheory.sequential.model`.
+
+Where the sources are implemented (Neller & Presser's slides "Perspectives on perfect and
+practical play of Pig" number no equations; their slide titles are given):
+
+==================================================  ============================================
+Neller & Presser, "Pig Probabilities", "Piglet"     :func:`solve` (one die, Piglet),
+                                                    :func:`solve_exact`, :func:`value_iteration`
+Neller & Presser, Algorithm 1 "Policy Comparison"   :func:`compare`
+Neller & Presser, practical policies (Figs. 2, 4)   :func:`scoring_turns`, :func:`base_pace_race`,
+                                                    :func:`pace_race`
+Zhu & Ma 2022, section 3, Algorithm 1               :func:`solve` (two dice)
+Zhu & Ma 2022, section 4, eqs. (3)-(4), (6)         :func:`solve` (Double Trouble)
+Zhu & Ma 2022, Table 1 (turns); Tables A2, A3       :func:`play`, :func:`pigtheory.length.game_length`;
+                                                    :func:`compare`
+Höhle (2023), Super Six, Algorithm 1                :func:`super_six`
+==================================================  ============================================
 """
 
 from __future__ import annotations
@@ -51,7 +67,8 @@ def solve(
 ) -> SequentialSolution:
     """Optimal two-player sequential play.
 
-    One die (and Piglet): exact backward induction by score levels
+    One die (and Piglet): Neller & Presser's equations (slides "Pig Probabilities"; the
+    papers' value iteration), solved by exact backward induction by score levels
     (:func:`~pigtheory.sequential.one_die.solve_one_die`; ``tol`` and ``max_iter`` unused).
     Two dice and Double Trouble: value iteration by whole turns until the largest change of
     the start-of-turn values is below ``tol`` (:mod:`pigtheory.sequential.two_dice`), with a
@@ -75,6 +92,14 @@ def solve(
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+
+    Returns
+    -------
+    SequentialSolution
+        ``value[i, j, k]`` (win probability of the player to move: own score i, opponent j,
+        turn total k) and ``policy[i, j, k]`` (True: roll), shape ``(goal, goal, goal)``;
+        Double Trouble adds a last axis of 2 (``l``). Two dice: Zhu & Ma (2022) section 3
+        (Algorithm 1); Double Trouble: section 4, eqs. (3)-(4) with the boundary (6).
 
     Examples
     --------

@@ -30,7 +30,21 @@ def cached_solve(
     cache_dir: str | os.PathLike | None = None,
 ) -> SequentialSolution:
     """:func:`pigtheory.sequential.solve`, cached by ``rules`` and ``tol`` (not by ``engine``:
-    the engines give the same solution)."""
+    the engines give the same solution).
+
+    Parameters
+    ----------
+    rules, tol, engine, progress
+        As for :func:`pigtheory.sequential.solve` (``max_iter`` is its default).
+    cache_dir : path-like, optional
+        See :func:`pigtheory.io.resolve_cache_dir`.
+
+    Returns
+    -------
+    SequentialSolution
+        ``value`` and ``policy`` of shape ``(goal, goal, goal)`` (Double Trouble:
+        ``(goal, goal, goal, 2)``).
+    """
     check_choice("engine", engine, ENGINES)
     params = {"rules": repr(rules), "tol": tol, "version": _VERSION}
     return cached(

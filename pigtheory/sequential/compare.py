@@ -2,8 +2,9 @@
 
 Shapes
 ------
-``first_values[c, i, j]``: A's probability of winning when A is about to start a turn at own
-score i, B's score j, A's counter c (:mod:`pigtheory.sequential.policies`).
+``value_a[c, i, j]``: A's probability of winning when A is about to start a turn at own
+score i, B's score j, A's counter c (:mod:`pigtheory.sequential.policies`); ``value_b[c, j, i]``
+the same for B about to start a turn at own score j, A's score i.
 
 Notes
 -----
@@ -51,11 +52,29 @@ __all__ = ["Comparison", "compare", "start_values"]
 
 @dataclass(frozen=True, eq=False)
 class Comparison(Result):
-    """A's win probability against B going ``first``, ``second`` and their ``average``.
+    """A's win probability against B going ``first``, ``second`` and their ``average``
+    (the number Neller & Presser's Algorithm 1, slides "Policy Comparison", returns).
 
-    ``value_a[c, i, j]`` / ``value_b[c, j, i]``: A's / B's win probability at the start of
-    their own turn (A's counter c). ``iterations`` and ``residual`` are 0 for the exact
-    one-die method.
+    Attributes
+    ----------
+    first : float
+        A's win probability when A moves first.
+    second : float
+        A's win probability when B moves first.
+    average : float
+        Their mean.
+    value_a : numpy.ndarray, shape ``(C, goal, goal)``
+        ``value_a[c, i, j]``: A's win probability at the start of its own turn, own score i,
+        B's score j; c the counter of the policy that keeps one (C = 1 if neither does).
+    value_b : numpy.ndarray, shape ``(C, goal, goal)``
+        ``value_b[c, j, i]``: B's, at the start of B's turn, own score j, A's score i.
+    iterations : int
+        Score levels ``2 goal - 1`` (exact) or sweeps (value iteration).
+    residual : float
+        0.0 (exact) or the last sweep's largest change.
+    method : str
+        ``"exact"`` or ``"value_iteration"``.
+    rules : Rules
     """
 
     first: float
@@ -85,10 +104,16 @@ def compare(
 ) -> Comparison:
     """Win probabilities of policy A against policy B, A first, A second and the average.
 
+    Neller & Presser's policy comparison (slides "Policy Comparison", Algorithm 1): each
+    player's start-of-turn equations (module Notes), solved exactly for one die instead of by
+    the algorithm's sweeps.
+
     Parameters
     ----------
     policy_a, policy_b
-        Sequential solutions, ``hold_at(n)``, practical policies, or bool roll tables.
+        Sequential solutions, ``hold_at(n)``, practical policies, or bool roll tables
+        (anything :func:`~pigtheory.sequential.roll_table` reads); at most one of them may keep
+        a counter (:func:`~pigtheory.sequential.scoring_turns`), and only with one die.
     rules : Rules
     method : {"exact", "value_iteration"}, optional
         ``"exact"`` (one die only, the default there): level by level, each pair of start
@@ -101,6 +126,12 @@ def compare(
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+
+    Returns
+    -------
+    Comparison
+        ``first``, ``second``, ``average``; ``value_a`` and ``value_b`` of shape
+        ``(C, goal, goal)``.
 
     Examples
     --------
@@ -151,8 +182,21 @@ def compare(
 def start_values(mats_a: list[np.ndarray], mat_b: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     """Exact ``P^A[c, i, j]`` and ``P^B[c, j, i]`` for one die, level by level.
 
-    ``mats_a[c]`` is A's turn matrix with counter c; a scoring turn moves the counter to
-    ``min(c + 1, C - 1)``.
+    Parameters
+    ----------
+    mats_a : list of numpy.ndarray, each of shape ``(goal, goal, goal + 1)``
+        ``mats_a[c]`` is A's turn matrix with counter c
+        (:func:`~pigtheory.sequential.turn_matrix`); a scoring turn moves the counter to
+        ``min(c + 1, C - 1)``.
+    mat_b : numpy.ndarray, shape ``(goal, goal, goal + 1)``
+        B's turn matrix.
+    rules : Rules
+        One die.
+
+    Returns
+    -------
+    value_a, value_b : numpy.ndarray, shape ``(C, goal, goal)``
+        A's and B's win probabilities at the start of their own turns, own score first.
     """
     g = rules.goal
     nc = len(mats_a)

@@ -150,7 +150,14 @@ def _levels(
 @lru_cache(maxsize=1)
 def one_die() -> Any:
     """The compiled level pass; the first call in a process imports numba and compiles it
-    (seconds) or loads it from numba's disk cache."""
+    (seconds) or loads it from numba's disk cache.
+
+    Returns
+    -------
+    callable
+        The numba dispatcher of the level pass (called by
+        :func:`~pigtheory.sequential.one_die.solve_one_die` with ``engine="numba"``).
+    """
     from numba import njit
 
     return njit(cache=True, nogil=True)(_levels)
@@ -158,7 +165,13 @@ def one_die() -> Any:
 
 def load_time() -> float:
     """Seconds this process spends importing numba and loading (or compiling) the kernel,
-    measured by a first call on a tiny level; about 0.0 after the first call. For benchmarks."""
+    measured by a first call on a tiny level; about 0.0 after the first call. For benchmarks.
+
+    Returns
+    -------
+    float
+        Wall-clock seconds.
+    """
     import time
 
     t0 = time.perf_counter()

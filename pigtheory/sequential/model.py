@@ -34,7 +34,10 @@ class RollModel:
 
     Attributes
     ----------
-    p_bust, p_reset : Fraction
+    p_bust : Fraction
+        A bust: the turn total is lost.
+    p_reset : Fraction
+        A reset (two dice: snake eyes): the score is lost too.
     free : tuple of (gain, Fraction)
         Gains after which the player may hold.
     forced : tuple of (gain, Fraction)
@@ -48,13 +51,17 @@ class RollModel:
 
     @property
     def max_gain(self) -> int:
+        """Largest points one roll adds."""
         return max(g for g, _ in self.free + self.forced)
 
     def free_vector(self) -> np.ndarray:
-        """``vec[g - 1]`` = probability of a free gain of g points, g = 1..max_gain."""
+        """``vec[g - 1]`` = probability of a free gain of g points, g = 1..max_gain: float,
+        shape ``(max_gain,)``."""
         return _vector(self.free, self.max_gain)
 
     def forced_vector(self) -> np.ndarray:
+        """``vec[g - 1]`` = probability of a forced gain (a non-ones double) of g points: float,
+        shape ``(max_gain,)``, zeros without Double Trouble."""
         return _vector(self.forced, self.max_gain)
 
 
@@ -67,6 +74,17 @@ def _vector(pairs: tuple[tuple[int, Fraction], ...], m: int) -> np.ndarray:
 
 def roll_model(rules: Rules) -> RollModel:
     """The outcomes of one roll under ``rules``.
+
+    Parameters
+    ----------
+    rules : Rules
+        One die, two dice or Double Trouble.
+
+    Returns
+    -------
+    RollModel
+        Exact probabilities: for two dice, a bust is one bust face (10/36 with six faces),
+        a reset two (1/36), as in Zhu & Ma (2022), section 1 and Figure 1.
 
     Examples
     --------
@@ -94,7 +112,13 @@ def roll_model(rules: Rules) -> RollModel:
 
 
 def check_rules(rules: Rules) -> Rules:
-    """Rules of sequential Pig: a :class:`~pigtheory.Rules` with two players."""
+    """Rules of sequential Pig: a :class:`~pigtheory.Rules` with two players.
+
+    Returns
+    -------
+    Rules
+        ``rules`` itself; ``ValueError`` unless valid with two players.
+    """
     _check_rules(rules)
     if rules.players != 2:
         raise ValueError(f"rules.players must be 2 for sequential Pig, got {rules.players}")
@@ -103,10 +127,27 @@ def check_rules(rules: Rules) -> Rules:
 
 class SequentialSolution(Solution):
     """Optimal sequential play: ``value[i, j, k]`` and ``policy`` (= ``roll``), see the module
-    docstring for shapes. ``residual`` is 0 up to rounding for the exact one-die solver."""
+    docstring for shapes. ``residual`` is 0 up to rounding for the exact one-die solver.
+
+    Attributes
+    ----------
+    value : numpy.ndarray, shape ``(goal, goal, goal)`` or ``(goal, goal, goal, 2)``
+        ``value[i, j, k]``: win probability of the player to move at own score i, opponent's
+        score j, turn total k (NaN where ``i + k >= goal``); Double Trouble adds ``l``.
+    policy : numpy.ndarray of bool, same shape
+        True where the player rolls.
+    iterations : int
+        Passes (exact) or sweeps (value iteration).
+    residual : float
+        The largest change of the last sweep, or equation violation left (exact).
+    method : str
+        ``"exact"`` or ``"value_iteration"``.
+    rules : Rules
+    """
 
     @property
     def roll(self) -> np.ndarray:
+        """The same array as ``policy``: ``roll[i, j, k]`` True where the player rolls."""
         return self.policy
 
     @property
@@ -116,7 +157,13 @@ class SequentialSolution(Solution):
 
     def hold_thresholds(self) -> np.ndarray:
         """``t[i, j]``: the smallest turn total k >= 1 at which the player holds (``goal - i``
-        if the player rolls on to the goal); the hold-value tables of Neller & Presser."""
+        if the player rolls on to the goal); the hold-value tables of Neller & Presser.
+
+        Returns
+        -------
+        numpy.ndarray of int, shape ``(goal, goal)``
+            Own score first; Double Trouble: of the free choice (``l = 0``).
+        """
         roll = self.policy[..., 0] if self.policy.ndim == 4 else self.policy
         g = self.rules.goal
         k = np.arange(g + 1)

@@ -118,6 +118,10 @@ def solve_one_die(
 ) -> SequentialSolution:
     """Optimal two-player sequential Pig with one die (any faces, Piglet's coin), exactly.
 
+    Neller & Presser's equations (slides "Pig Probabilities"; Piglet: "Assume Rationality")
+    solved level by level from the end of the game (module Notes), as their slide "Solving
+    Pig" suggests, instead of by value iteration.
+
     Parameters
     ----------
     rules : Rules
@@ -137,7 +141,8 @@ def solve_one_die(
     Returns
     -------
     SequentialSolution
-        ``iterations`` = total passes over all levels (a level counts the passes of its
+        ``value[i, j, k]`` and ``policy[i, j, k]`` (True: roll), shape ``(goal, goal, goal)``,
+        NaN / False where ``i + k >= goal``; ``iterations`` = total passes over all levels (a level counts the passes of its
         slowest pair); ``residual`` = the largest violation of the equations left (rounding
         only: near-ties the choices may take either way).
 
@@ -240,6 +245,18 @@ def solve_exact(*, rules: Rules) -> dict[tuple[int, int, int], Fraction]:
 
     The algorithm of :func:`solve_one_die` in :class:`fractions.Fraction` arithmetic; the
     roll/hold choices are compared exactly (ties: hold for k >= 1, roll at k = 0).
+
+    Parameters
+    ----------
+    rules : Rules
+        One die (or Piglet's coin), two players, ``goal <= 30``.
+
+    Returns
+    -------
+    dict of (int, int, int) to Fraction
+        ``P_{i,j,k}`` of Neller & Presser's equations (slides "Pig Probabilities") for every
+        state ``0 <= i, j, k``, ``i + k < goal``, ``j < goal``: the player to move's win
+        probability.
 
     Examples
     --------

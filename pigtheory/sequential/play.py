@@ -29,7 +29,17 @@ __all__ = ["Games", "play"]
 
 @dataclass(frozen=True, eq=False)
 class Games(Result):
-    """Simulated games: ``first_won[g]`` (the first player won game g) and ``turns[g]``."""
+    """Simulated games: ``first_won[g]`` (the first player won game g) and ``turns[g]``.
+
+    Attributes
+    ----------
+    first_won : numpy.ndarray of bool, shape ``(games,)``
+        The first player (A) won game g.
+    turns : numpy.ndarray of int, shape ``(games,)``
+        Turns played in game g, both players' counted (Zhu & Ma 2022, Table 1's "number of
+        turns").
+    rules : Rules
+    """
 
     first_won: np.ndarray
     turns: np.ndarray
@@ -71,9 +81,15 @@ def play(
     games : int
         Number of games, ``>= 1``.
     rng : int or numpy.random.Generator, optional
+        Seed or generator; the same seed plays the same games.
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+
+    Returns
+    -------
+    Games
+        ``first_won`` and ``turns`` of shape ``(games,)``.
 
     Examples
     --------

@@ -66,7 +66,17 @@ def _check_int(name: str, v: Any, low: int) -> None:
 
 @dataclass(frozen=True)
 class ScoringTurns:
-    """ "t scoring turns": hold at ``floor((goal - i) / (t - t_s))``, ``t_s`` = turns scored."""
+    """ "t scoring turns": hold at ``floor((goal - i) / (t - t_s))``, ``t_s`` = turns scored.
+
+    Neller & Presser's slides, "t Scoring Turns" (Figure 4; t = 4 concedes 3.3% to optimal
+    play).
+
+    Parameters
+    ----------
+    t : int
+        Turns to reach the goal in, ``>= 1``. The policy keeps a counter ``t_s`` in
+        ``0..t - 1``: its roll tables have shape ``(t, goal, goal, goal)``.
+    """
 
     t: int
 
@@ -74,6 +84,8 @@ class ScoringTurns:
         _check_int("t", self.t, 1)
 
     def roll_table(self, rules: Rules) -> np.ndarray:
+        """The policy's roll tables for ``rules``: bool, shape ``(t, goal, goal, goal)``,
+        ``roll[t_s, i, j, k]``."""
         i, _, k, live = _grid(rules)
         tables = []
         for ts in range(self.t):
@@ -87,7 +99,18 @@ class ScoringTurns:
 
 @dataclass(frozen=True)
 class BasePaceRace:
-    """ "Score base, keep pace, end race" with parameters b, p, e."""
+    """ "Score base, keep pace, end race" with parameters b, p, e (Neller & Presser's slides,
+    "Score Base, Keep Pace, End Race": b = 19, p = 14, e = 31 concede 1.9%).
+
+    Parameters
+    ----------
+    b : int
+        Roll while the turn total is below the base b.
+    p : int
+        Roll while ``i + k < j - p`` (keep within p of the opponent).
+    e : int
+        Roll for the goal once either score is at least ``goal - e``.
+    """
 
     b: int
     p: int
@@ -98,6 +121,8 @@ class BasePaceRace:
             _check_int(name, getattr(self, name), 0)
 
     def roll_table(self, rules: Rules) -> np.ndarray:
+        """The policy's roll tables for ``rules``: bool, shape ``(1, goal, goal, goal)``,
+        ``roll[c, i, j, k]``."""
         i, j, k, live = _grid(rules)
         g = rules.goal
         r = (k < self.b) | (i + k < j - self.p) | (i >= g - self.e) | (j >= g - self.e) | (k == 0)
@@ -109,7 +134,18 @@ class BasePaceRace:
 
 @dataclass(frozen=True)
 class PaceRace:
-    """ "Keep pace and end race" with parameters c, d, e (rounded division)."""
+    """ "Keep pace and end race" with parameters c, d, e (rounded division; Neller & Presser's
+    slides, "Keep Pace and End Race": c = 21, d = 8, e = 29 concede 0.922%).
+
+    Parameters
+    ----------
+    c : int
+        The base hold value.
+    d : int
+        Divisor of the score difference, ``>= 1``: hold at ``c + round((j - i) / d)``.
+    e : int
+        Roll for the goal once either score is at least ``goal - e``.
+    """
 
     c: int
     d: int
@@ -121,10 +157,23 @@ class PaceRace:
         _check_int("e", self.e, 0)
 
     def hold_value(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-        """``c + m / d``, m the multiple of d nearest ``j - i`` (the greater one on ties)."""
+        """``c + m / d``, m the multiple of d nearest ``j - i`` (the greater one on ties).
+
+        Parameters
+        ----------
+        i, j : numpy.ndarray of int
+            Own and opponent's scores (broadcast together).
+
+        Returns
+        -------
+        numpy.ndarray of int
+            The hold value, of the broadcast shape.
+        """
         return self.c + np.floor((j - i) / self.d + 0.5).astype(np.int64)
 
     def roll_table(self, rules: Rules) -> np.ndarray:
+        """The policy's roll tables for ``rules``: bool, shape ``(1, goal, goal, goal)``,
+        ``roll[c, i, j, k]``."""
         i, j, k, live = _grid(rules)
         g = rules.goal
         r = (i >= g - self.e) | (j >= g - self.e) | (k < self.hold_value(i, j)) | (k == 0)
@@ -138,9 +187,16 @@ class PaceRace:
 class RollTable(Saveable):
     """Any stationary policy as a table: ``roll[i, j, k]`` True where the player rolls.
 
-    A last axis of 2 (Double Trouble) holds the free choice (``l = 0``) and the forced roll
-    after a double (``l = 1``); only the free choice is a decision. The table is copied and
-    made read-only; entries with ``i + k >= goal`` are ignored (the player has won).
+    Parameters
+    ----------
+    roll : array_like of bool, shape ``(goal, goal, goal)`` or ``(goal, goal, goal, 2)``
+        Own score i, opponent's score j, turn total k, own score first. A last axis of 2
+        (Double Trouble) holds the free choice (``l = 0``) and the forced roll after a double
+        (``l = 1``); only the free choice is a decision. 0/1 integers are accepted. The table
+        is copied and made read-only; entries with ``i + k >= goal`` are ignored (the player
+        has won).
+    name : str
+        Shown by ``str(policy)``.
     """
 
     roll: np.ndarray
@@ -161,6 +217,8 @@ class RollTable(Saveable):
         object.__setattr__(self, "roll", t)
 
     def roll_table(self, rules: Rules) -> np.ndarray:
+        """The free choice as one roll table for ``rules``: bool, shape
+        ``(1, goal, goal, goal)`` (``ValueError`` for another goal)."""
         g = rules.goal
         if self.roll.shape[0] != g:
             raise ValueError(
@@ -174,17 +232,48 @@ class RollTable(Saveable):
 
 
 def scoring_turns(t: int) -> ScoringTurns:
-    """The "t scoring turns" policy (Neller & Presser 2010)."""
+    """The "t scoring turns" policy (Neller & Presser 2010; slides "t Scoring Turns").
+
+    Parameters
+    ----------
+    t : int
+        ``>= 1``; the slides' best is t = 4.
+
+    Returns
+    -------
+    ScoringTurns
+        A policy with a counter (the turns scored so far): roll tables of shape
+        ``(t, goal, goal, goal)``.
+    """
     return ScoringTurns(t)
 
 
 def base_pace_race(b: int = 19, p: int = 14, e: int = 31) -> BasePaceRace:
-    """ "Score base, keep pace, end race"; defaults are the slides' optimised parameters."""
+    """ "Score base, keep pace, end race"; defaults are the slides' optimised parameters.
+
+    Parameters
+    ----------
+    b, p, e : int
+        Base, pace and end-race margin, each ``>= 0`` (:class:`BasePaceRace`).
+
+    Returns
+    -------
+    BasePaceRace
+    """
     return BasePaceRace(b, p, e)
 
 
 def pace_race(c: int = 21, d: int = 8, e: int = 29) -> PaceRace:
     """ "Keep pace and end race"; defaults are the slides' optimised parameters.
+
+    Parameters
+    ----------
+    c, d, e : int
+        Base hold value, divisor (``>= 1``) and end-race margin (:class:`PaceRace`).
+
+    Returns
+    -------
+    PaceRace
 
     Examples
     --------
@@ -199,9 +288,26 @@ def pace_race(c: int = 21, d: int = 8, e: int = 29) -> PaceRace:
 def roll_table(policy: Any, rules: Rules) -> np.ndarray:
     """A policy's roll table ``roll[i, j, k]`` (policies without a counter).
 
-    Accepts a sequential solution (its ``policy``; Double Trouble: the free choice ``l = 0``),
-    :func:`pigtheory.hold_at` or an int n, a threshold table ``t[i, j]`` (hold at ``t[i, j]``),
-    a :class:`RollTable`, a bool array of shape ``(goal,) * 3`` and the practical policies above.
+    Parameters
+    ----------
+    policy : policy
+        A sequential solution (its ``policy``; Double Trouble: the free choice ``l = 0``),
+        :func:`pigtheory.hold_at` or an int n, a threshold table ``t[i, j]`` (hold at
+        ``t[i, j]``), a :class:`RollTable`, a bool array of shape ``(goal,) * 3`` and the
+        practical policies of this module.
+    rules : Rules
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape ``(goal, goal, goal)``
+        ``roll[i, j, k]``: roll at own score i, opponent j, turn total k; False where
+        ``i + k >= goal``.
+
+    Raises
+    ------
+    ValueError
+        A policy that keeps a counter (:func:`scoring_turns` with t > 1), or a table of the
+        wrong shape.
     """
     tables = roll_tables(policy, rules)
     if tables.shape[0] != 1:

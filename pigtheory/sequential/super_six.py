@@ -47,7 +47,25 @@ __all__ = ["SuperSixSolution", "super_six"]
 
 @dataclass(frozen=True, eq=False)
 class SuperSixSolution(Result):
-    """Optimal two-player Super Six (see the module docstring for shapes)."""
+    """Optimal two-player Super Six (see the module docstring for shapes).
+
+    Attributes
+    ----------
+    value : numpy.ndarray, shape ``(6, sticks + 1, sticks + 1, 2)``
+        ``value[i, j, k, l]``: the mover's win probability with i sticks in the lid, j in the
+        mover's hand, k in the opponent's, ``l = 1`` when the mover must throw; NaN off the
+        states of the game.
+    policy : numpy.ndarray of bool, same shape
+        True where the mover throws.
+    iterations : int
+        Sweeps.
+    residual : float
+        The last sweep's largest change.
+    method : str
+        ``"value_iteration"``.
+    sticks : int
+        Sticks in play.
+    """
 
     value: np.ndarray
     policy: np.ndarray
@@ -62,7 +80,19 @@ class SuperSixSolution(Result):
 
     def table(self, min_lid: int = 3) -> list[tuple[int, int, int, int, float, bool, float]]:
         """Rows ``(i, j, k, l, reward value 2P - 1, throw, P)`` for states with at least
-        ``min_lid`` sticks in the lid, in the post's order (i, j, k, l descending)."""
+        ``min_lid`` sticks in the lid, in the post's order (i, j, k, l descending): the table
+        of Höhle's "Results" section.
+
+        Parameters
+        ----------
+        min_lid : int
+            Fewest sticks in the lid (the post lists 3 and more).
+
+        Returns
+        -------
+        list of tuple
+            ``(i, j, k, l, 2 P - 1, throw, P)`` per state.
+        """
         rows = []
         for i, j, k, forced in sorted(_states(self.sticks), reverse=True):
             if i >= min_lid:
@@ -85,6 +115,9 @@ def _states(sticks: int) -> list[tuple[int, int, int, int]]:
 def super_six(sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000) -> SuperSixSolution:
     """Solve two-player Super Six with at most ``sticks`` sticks in play.
 
+    The Bellman equations and value iteration (Algorithm 1) of Höhle's post (module Notes),
+    swept Gauss-Seidel.
+
     Parameters
     ----------
     sticks : int
@@ -94,6 +127,11 @@ def super_six(sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000) -
     max_iter : int
         At most this many sweeps (>= 1); stopping there warns with
         :class:`~pigtheory.validation.ConvergenceWarning`.
+
+    Returns
+    -------
+    SuperSixSolution
+        ``value`` and ``policy`` of shape ``(6, sticks + 1, sticks + 1, 2)``.
 
     Examples
     --------

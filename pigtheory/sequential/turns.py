@@ -36,6 +36,20 @@ __all__ = ["turn_matrix"]
 def turn_matrix(roll: np.ndarray, rules: Rules) -> np.ndarray:
     """The turn matrix ``T[i, j, s]`` of a roll table (see the module docstring).
 
+    Parameters
+    ----------
+    roll : numpy.ndarray of bool, shape ``(goal, goal, goal)``
+        ``roll[i, j, k]``: the mover rolls at own score i, opponent j, turn total k (Double
+        Trouble: the free choice, ``l = 0``; :func:`~pigtheory.sequential.roll_table`).
+    rules : Rules
+        Sequential Pig: one die, two dice or Double Trouble.
+
+    Returns
+    -------
+    numpy.ndarray, shape ``(goal, goal, goal + 1)``
+        ``T[i, j, s]``: probability that a turn started at (i, j) ends with the mover's score
+        at s (``s = goal``: the mover has won). Rows sum to 1.
+
     Examples
     --------
     >>> from pigtheory.sequential.policies import roll_table

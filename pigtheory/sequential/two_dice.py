@@ -54,12 +54,27 @@ _TIE = 1e-13
 
 
 def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: int = 0):
-    """One whole-turn backward pass given start values ``v[i, j]``.
+    """One whole-turn backward pass given start values ``v[i, j]`` (module Notes).
 
-    Returns the new start values, and with ``full=True`` also ``(p0, p1, roll)`` of shape
-    ``(goal, goal, goal)`` (``p1`` is None unless Double Trouble). ``explicit_tail > 0``
-    (Double Trouble) replaces the paper's boundary by the forced rolls themselves, followed
-    for ``explicit_tail`` points past the goal (an independent check of the boundary).
+    Parameters
+    ----------
+    v : numpy.ndarray, shape ``(goal, goal)``
+        Start-of-turn values :math:`V_{i,j} = P_{i,j,0}` of the player to move.
+    rules : Rules
+        Two dice, with or without Double Trouble.
+    full : bool
+        Also return the turn's values and choices.
+    explicit_tail : int
+        Double Trouble: ``> 0`` replaces the paper's boundary (Zhu & Ma 2022, eq. (6)) by the
+        forced rolls themselves, followed for ``explicit_tail`` points past the goal (an
+        independent check of the boundary).
+
+    Returns
+    -------
+    numpy.ndarray, shape ``(goal, goal)``
+        The new start values; with ``full=True`` a pair ``(new, (p0, p1, roll))``, ``p0``,
+        ``p1`` and ``roll`` of shape ``(goal, goal, goal)`` over (i, j, k): the values with
+        ``l = 0`` and ``l = 1`` (``p1`` None unless Double Trouble) and the choice to roll.
     """
     g = rules.goal
     model = roll_model(rules)
@@ -130,6 +145,9 @@ def solve_two_dice(
 ) -> SequentialSolution:
     """Optimal sequential two-dice Pig (or Double Trouble) by whole-turn value iteration.
 
+    The equations of Zhu & Ma (2022), section 3 (two dice, Algorithm 1) and section 4
+    (Double Trouble: eqs. (3)-(4) with the boundary (6)), iterated by whole turns.
+
     Parameters
     ----------
     rules : Rules
@@ -140,6 +158,7 @@ def solve_two_dice(
         Most sweeps (>= 1); stopping there warns with
         :class:`~pigtheory.validation.ConvergenceWarning`.
     progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
     explicit_tail : int
         Double Trouble: follow the forced rolls this many points past the goal instead of
         using the paper's boundary value (a check of Zhu & Ma's argument; 0 = boundary).
@@ -147,7 +166,8 @@ def solve_two_dice(
     Returns
     -------
     SequentialSolution
-        ``value[i, j, k]`` (Double Trouble: ``value[i, j, k, l]``), ``iterations`` = sweeps,
+        ``value[i, j, k]`` and ``policy[i, j, k]``, shape ``(goal, goal, goal)`` (Double
+        Trouble: ``value[i, j, k, l]``, ``(goal, goal, goal, 2)``), ``iterations`` = sweeps,
         ``residual`` = the last sweep's largest change.
 
     Examples

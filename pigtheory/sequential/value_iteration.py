@@ -49,6 +49,9 @@ def value_iteration(
 ) -> SequentialSolution:
     """Optimal sequential play by plain (Jacobi) value iteration over all states.
 
+    The method of Neller & Presser (slides "Value Iteration", on the equations of "Pig
+    Probabilities") and of Zhu & Ma (2022), Algorithm 1 (section 3, two dice).
+
     Parameters
     ----------
     rules : Rules
@@ -59,6 +62,7 @@ def value_iteration(
         Most sweeps (>= 1); stopping there warns with
         :class:`~pigtheory.validation.ConvergenceWarning`.
     progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
@@ -66,6 +70,7 @@ def value_iteration(
     Returns
     -------
     SequentialSolution
+        ``value[i, j, k]`` and ``policy[i, j, k]`` of shape ``(goal, goal, goal)``;
         ``iterations`` = sweeps, ``residual`` = the last sweep's largest change.
 
     Examples

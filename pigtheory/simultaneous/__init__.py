@@ -2,6 +2,24 @@
 
 Two players and n players; exact solvers over the score DAG (scores never decrease), with the
 paper's value iteration kept as an independent check.
+
+Where Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023) is implemented:
+
+=================================================  ==============================================
+eqs. (6)-(10), (12); Algorithm 0.1                 :func:`best_response`, :func:`win_probability`
+eq. (11), Tables 1-2 (X_k)                         :func:`pigtheory.turn_total`
+Fig. 2, Table S1 (best n of "hold at n")           :func:`hold_at_sweep`
+eq. (14), "Mixed-strategy equilibrium", Table 3    :func:`self_play`, :func:`cycle_nash`,
+                                                   :func:`equilibrium` (exact, no equation there)
+eqs. (15)-(17), Algorithm 0.2, Fig. 5, Table S3    :func:`stackelberg`
+eqs. (18)-(19), Algorithm 0.3, Fig. 6, Table S4    :func:`best_response` (3+ players),
+                                                   :func:`reduced_best_response`,
+                                                   :func:`chunked_best_response`
+"Infinite number of players"                       :func:`limit`
+=================================================  ==============================================
+
+:func:`stopping_equilibrium`, :func:`symmetric_equilibrium` and the ``strategies="stopping"``
+solvers go beyond the paper (every stopping rule; equilibria of three or more players).
 """
 
 from .best_response import best_response

@@ -30,7 +30,7 @@ continuation against the opponents, the action set's values with the self-loop, 
 Two players run the core's two-player engines (numpy batched or numba compiled, ``engine=``);
 when every opponent's policy reads its own score only, more players take the separable path
 of :mod:`.multiplayer`. ``method="value_iteration"`` is the paper's Algorithm 0.1 (0.3 for
-more players, :mod:`._value_iteration`), kept as the paper's method and as an independent
+more players, ``pigtheory.simultaneous._value_iteration``), kept as the paper's method and as an independent
 check.
 
 References
@@ -129,7 +129,8 @@ def best_response(
 
     References
     ----------
-    Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(10), (12); Algorithm 0.1.
+    Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(10), (12); Algorithm 0.1
+    (two players); eqs. (18)-(19) and Algorithm 0.3 (three or more players).
 
     Examples
     --------
@@ -182,7 +183,28 @@ def best_response_levels(
 
     One loop over the core: for every score level from the top, the continuation against the
     opponents, then the action set's best action with the self-loop in closed form. The
-    reference for every faster path.
+    reference for every faster path. The Bellman equation solved is Zhu, Ma, Chen & Liu
+    (2023) eqs. (6)-(7) and (12) (eq. (18) for more players), solved exactly instead of by
+    Algorithm 0.1's sweeps.
+
+    Parameters
+    ----------
+    opponents : sequence of Mixture or RuleMixture
+        The ``players - 1`` opponents' policies as the solvers read them
+        (:func:`~pigtheory.simultaneous.core.read_opponents`), in seat order.
+    rules : Rules
+    actions : action set, optional
+        Default: the thresholds ``1..goal - own``
+        (:func:`~pigtheory.simultaneous.core.action_set`).
+
+    Returns
+    -------
+    value : numpy.ndarray, shape ``(goal + 1,) * players``
+        Win probability at the start of a turn, own score first (terminal states included).
+    policy : numpy.ndarray of int, shape ``(goal,) * players``
+        The best threshold at every non-terminal state.
+    levels : int
+        Score levels solved, ``players * (goal - 1) + 1``.
     """
     g, n = rules.goal, rules.players
     actions = action_set("thresholds", rules) if actions is None else actions
@@ -209,8 +231,13 @@ class StoppingSolution(Solution):
         The best response's win probability (as for thresholds).
     policy : StoppingRule
         ``policy.roll[state..., t]``: roll at turn total t.
-    iterations, residual, method, rules
-        Score levels; 0.0; ``"exact"``; the rules.
+    iterations : int
+        Score levels.
+    residual : float
+        0.0 (exact).
+    method : str
+        ``"exact"``.
+    rules : Rules
     threshold_value : numpy.ndarray, shape ``(goal,) * players``
         At each state, the best *threshold*'s value against the same continuation (the
         stopping-rule values of the later states): what restricting this one state to
@@ -263,7 +290,23 @@ def best_response_stopping(opponents: Sequence[Any], rules: Rules, actions: Any 
     A loop over the core: for every score level from the top, the continuation against the
     opponents, then the optimal stopping rule at each state with the self-loop solved by
     policy iteration (:mod:`pigtheory.simultaneous.core.stopping`), started from the best
-    threshold's value.
+    threshold's value. The papers restrict strategies to "hold at k"; this action set is an
+    extension, with no equation of its own there (the continuation is still eq. (7) / (18) of
+    Zhu, Ma, Chen & Liu 2023).
+
+    Parameters
+    ----------
+    opponents : sequence of policies
+        The ``players - 1`` opponents' policies as the solvers read them, in seat order.
+    rules : Rules
+    actions : action set, optional
+        Default: ``action_set("stopping", rules)``.
+
+    Returns
+    -------
+    StoppingSolution
+        ``value`` of shape ``(goal + 1,) * players``; ``policy.roll`` of shape
+        ``(goal,) * players + (goal,)``.
     """
     g, n = rules.goal, rules.players
     actions = action_set("stopping", rules) if actions is None else actions

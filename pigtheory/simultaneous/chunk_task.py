@@ -28,9 +28,22 @@ __all__ = ["solve_chunk"]
 def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
     """The task: solve chunk k of a block from the store in ``folder`` and write it there.
 
-    Returns a few numbers for the record: the columns solved, seconds (in all, and finding
-    the rows read, solving, writing), the worker's peak resident memory (``VmHWM``, MB), its
-    process id and host.
+    Parameters
+    ----------
+    folder : str
+        The :class:`~pigtheory.simultaneous.level_store.LevelStore` folder (every block the
+        chunk reads is finished).
+    block : int
+        :func:`~pigtheory.simultaneous.level_store.block_id` of the level and kind.
+    k : int
+        The chunk.
+
+    Returns
+    -------
+    dict
+        A few numbers for the record: the columns solved, seconds (in all, and finding the
+        rows read, solving, writing), the worker's peak resident memory (``VmHWM``, MB), its
+        process id and host.
     """
     t0 = time.perf_counter()
     st = LevelStore(folder)

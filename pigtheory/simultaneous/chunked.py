@@ -88,7 +88,8 @@ class ChunkedSolution(Result):
     store : str
         The store folder (:class:`~pigtheory.simultaneous.level_store.LevelStore`).
     value_start : float
-        Win probability at the start, every score 0.
+        Win probability at the start, every score 0 (the values of the other states stay in
+        the store: ``value[c, a]`` per chunk file, :meth:`at` and :meth:`reduced` read them).
     policy_start : int
         The threshold there.
     iterations : int
@@ -121,7 +122,19 @@ class ChunkedSolution(Result):
     chunk: int
 
     def at(self, own: int, *opponents_scores: int) -> float:
-        """Win probability at own score ``own`` and the opponents' scores (any order)."""
+        """Win probability at own score ``own`` and the opponents' scores (any order).
+
+        Parameters
+        ----------
+        own : int
+            In ``0..goal``.
+        *opponents_scores : int
+            The ``players - 1`` opponents' scores, each in ``0..goal``.
+
+        Returns
+        -------
+        float
+        """
         st = LevelStore(self.store)
         g, m = self.rules.goal, self.rules.players - 1
         js = np.sort(np.asarray(opponents_scores, dtype=np.int64))
@@ -133,7 +146,14 @@ class ChunkedSolution(Result):
 
     def reduced(self) -> ReducedSolution:
         """The whole solution in memory, as :func:`reduced_best_response` returns it (small
-        goals: this is the memory the chunked solve avoids)."""
+        goals: this is the memory the chunked solve avoids).
+
+        Returns
+        -------
+        ReducedSolution
+            Symmetric (multiset columns): ``value`` of shape ``(goal + 1, S)``, ``policy``
+            ``(goal, S)``, ``states`` ``(S, players - 1)``.
+        """
         from ._score_sets import multisets, score_keys
 
         st = LevelStore(self.store)
@@ -155,7 +175,19 @@ class ChunkedSolution(Result):
 
 
 def chunk_columns(rules: Rules, budget: int = _CHUNK_BYTES) -> int:
-    """Default columns per chunk: a task's values and :math:`A_t` within ``budget`` bytes."""
+    """Default columns per chunk: a task's values and :math:`A_t` within ``budget`` bytes.
+
+    Parameters
+    ----------
+    rules : Rules
+    budget : int
+        Bytes of float64 output per task (default 64 MiB).
+
+    Returns
+    -------
+    int
+        At least 64.
+    """
     m, g = rules.players - 1, rules.goal
     return int(max(64, budget // (m * (g + 1) * 8)))
 
@@ -171,7 +203,8 @@ def chunked_best_response(
     keep_partials: bool = False,
 ) -> ChunkedSolution:
     """Exact best response to identical opponents, level by level in chunk tasks, the values
-    kept in a store on disk (module Notes).
+    kept in a store on disk (module Notes): Zhu, Ma, Chen & Liu (2023) Algorithm 0.3 and
+    eqs. (18)-(19), as :func:`reduced_best_response` solves it, for more players.
 
     Parameters
     ----------
@@ -184,7 +217,8 @@ def chunked_best_response(
         Folder of the store: created if new; a folder holding this same solve resumes it
         (finished chunks are kept). Every worker must reach it.
     chunk : int, optional
-        Columns per task (default :func:`chunk_columns`: about 64 MB of output per task).
+        Columns per task (default :func:`~pigtheory.simultaneous.chunked.chunk_columns`: about
+        64 MB of output per task).
     executor : None, concurrent.futures.Executor or dask.distributed.Client
         Where the chunks run (:mod:`pigtheory.parallel`); default: one after another, here.
     progress : bool, optional
@@ -337,7 +371,19 @@ def _blocks_read(st: LevelStore, block: int, cols: np.ndarray) -> set[int]:
 
 
 def store_summary(folder: str | os.PathLike) -> dict[str, Any]:
-    """Bytes on disk and the task records of a store (for benchmarks)."""
+    """Bytes on disk and the task records of a store (for benchmarks).
+
+    Parameters
+    ----------
+    folder : path-like
+        A :class:`~pigtheory.simultaneous.level_store.LevelStore` folder.
+
+    Returns
+    -------
+    dict
+        ``{"bytes": int, "tasks": list of dict}``, one record per finished task (from
+        ``tasks.jsonl``).
+    """
     st = LevelStore(folder)
     path = Path(folder) / "tasks.jsonl"
     tasks = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []

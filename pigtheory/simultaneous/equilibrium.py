@@ -40,7 +40,7 @@ one score sum are solved together, in three steps:
    and add the two best replies until neither is new (the gap is then rounding).
 3. **Dense fallback.** If the double oracle stops with a gap ``U - L`` above ``tol`` (it has
    not, up to goal 1000), the whole stage game is built and solved by Hoffman-Karp iteration
-   on v with HiGHS LPs (:func:`~pigtheory.simultaneous.core.matrix_game.solve_stage`).
+   on v with HiGHS LPs (:func:`solve_stage`).
 
 Work: O(w goal) per state and round, O(w goal^3) in all, against the goal^2 entries of a
 dense stage game per state; memory O(goal^2).
@@ -86,15 +86,26 @@ class Equilibrium(Result):
 
     Attributes
     ----------
-    value, policy, iterations, residual, method, rules
-        As for every solver; ``policy`` is a MixedPolicy (own score first), ``residual`` the
-        largest certificate gap ``upper - lower``, ``iterations`` the number of score levels.
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        ``value[i, j]``: the equilibrium win probability of the player with score i against
+        score j at the start of a turn (terminal rows and columns included).
+    policy : MixedPolicy
+        ``policy.thresholds[i, j, s]`` with probability ``policy.weights[i, j, s]``, shape
+        ``(goal, goal, W)`` (W the largest support, weight-0 padding), own score first.
+    iterations : int
+        The number of score levels.
+    residual : float
+        The largest certificate gap ``upper - lower``.
+    method : str
+        ``"exact"``.
+    rules : Rules
     opponent_policy : MixedPolicy
         The minimising player's optimal strategy from the dual, own score first (the
         opponent at A's state (i, j) uses ``opponent_policy[j, i]``); by symmetry it is an
         equilibrium strategy too.
-    lower, upper : numpy.ndarray, shape ``(goal, goal)``
+    lower : numpy.ndarray, shape ``(goal, goal)``
         Certificate: the value lies in ``[lower, upper]`` at every state.
+    upper : numpy.ndarray, shape ``(goal, goal)``
     mixed_states : tuple of (int, int)
         States without a pure saddle point, where the equilibrium mixes.
     support_sizes : numpy.ndarray of int, shape ``(goal, goal)``
@@ -121,7 +132,7 @@ class Equilibrium(Result):
         freeze(self)
 
     def strategy(self, i: int, j: int) -> dict[int, float]:
-        """The mix of the player at state (i, j): ``{threshold: probability}``."""
+        """The mix of the player at state (i, j): ``{threshold: probability}`` (weights > 0)."""
         th, w = self.policy.thresholds[i, j], self.policy.weights[i, j]
         return {int(k): float(p) for k, p in zip(th, w, strict=True) if p > 0}
 
@@ -160,7 +171,18 @@ def equilibrium(
 
     Returns
     -------
-    Equilibrium (thresholds) or StoppingEquilibrium (stopping rules)
+    Equilibrium or StoppingEquilibrium
+        Thresholds: an :class:`Equilibrium`, ``value`` of shape ``(goal + 1, goal + 1)``, the
+        mixed ``policy`` ``(goal, goal, W)`` and the certificate ``lower``/``upper``
+        ``(goal, goal)``. Stopping rules: a ``StoppingEquilibrium``.
+
+    Notes
+    -----
+    The game of Zhu, Ma, Chen & Liu (2023), section "Mixed-strategy equilibrium" (both
+    players optimal, eq. (14)), where their value iteration cycles and Table 3 mixes the two
+    cycling policies. Solved here as a stochastic game (Shapley 1953), state by state from the
+    top score level, each stage a zero-sum matrix game (module Notes); the paper has no
+    equation for it.
 
     Examples
     --------

@@ -68,8 +68,10 @@ def win_probability(
 
     Notes
     -----
-    Backward induction over score sums, with the everybody-busts self-loop solved in closed
-    form; see the module docstring. No tolerance is involved.
+    The policy evaluation of Zhu, Ma, Chen & Liu (2023) eq. (3), with q from eqs. (7)-(9) at
+    A's own threshold (mixed policies: eq. (12)) and the terminal values of eq. (10); eq. (18)
+    for more players. Solved by backward induction over score sums, with the
+    everybody-busts self-loop in closed form (module docstring): no tolerance is involved.
 
     Examples
     --------
@@ -88,8 +90,26 @@ def win_probabilities(
 ) -> np.ndarray:
     """Every player's exact win probability: shape ``(players,) + (goal + 1,) * players``.
 
-    ``out[p][s]`` is player p's win probability at the absolute state s (seat order). The
-    players' values sum to 1 at every state.
+    Parameters
+    ----------
+    profile : list of policies
+        One policy per seat, ``rules.players`` of them.
+    rules : Rules
+        One die; ``rules.players`` players.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+
+    Returns
+    -------
+    numpy.ndarray, shape ``(players,) + (goal + 1,) * players``
+        ``out[p][s]`` is player p's win probability at the absolute state s (scores in seat
+        order, not own score first). The players' values sum to 1 at every state. Read-only.
+
+    Notes
+    -----
+    One :func:`win_probability` per seat, each with the seats rotated so that player p comes
+    first (Zhu, Ma, Chen & Liu 2023, eqs. (6)-(10) for two players, (18) for more).
     """
     check_memory(win_probability_estimate(rules), max_memory)
     if not isinstance(profile, (list, tuple)) or len(profile) != getattr(rules, "players", 0):

@@ -41,17 +41,22 @@ __all__ = ["hold_at_grid", "HoldAtGrid", "cached_hold_at_grid"]
 
 @dataclass(frozen=True, eq=False)
 class HoldAtGrid(Result):
-    """Best-response values at (0, 0, 0) against "hold at n1" and "hold at n2".
+    """Best-response values at (0, 0, 0) against "hold at n1" and "hold at n2" (Zhu, Ma, Chen &
+    Liu 2023, Figure 6 and Supplementary Table S4; three players, Algorithm 0.3).
 
     Attributes
     ----------
-    value : numpy.ndarray, shape (len(ns), len(ns))
-    policy : numpy.ndarray of int, same shape: the best response's threshold at (0, 0, 0)
+    value : numpy.ndarray, shape ``(len(ns), len(ns))``
+        ``value[a, b]``: the best response's win probability at (0, 0, 0) when the opponents
+        hold at ``ns[a]`` and ``ns[b]`` (symmetric in a and b).
+    policy : numpy.ndarray of int, shape ``(len(ns), len(ns))``
+        The best response's threshold at (0, 0, 0).
     residual : float
         0.0 (every solve is exact).
     method : str
     rules : Rules
-    ns : numpy.ndarray
+    ns : numpy.ndarray of int, shape ``(len(ns),)``
+        The thresholds, ascending.
     best_pair : tuple of int
         The opponents' pair (n1 <= n2) that leaves the responder the least.
     """
@@ -103,6 +108,7 @@ def hold_at_grid(
     Returns
     -------
     HoldAtGrid
+        ``value`` and ``policy`` of shape ``(len(ns), len(ns))``.
 
     Examples
     --------
@@ -161,8 +167,17 @@ def cached_hold_at_grid(
     """:func:`hold_at_grid`, saved in the cache folder and loaded from it by its parameters
     (not by ``workers`` or ``executor``: the table is the same whichever runs it).
 
-    ``cache_dir``: see :func:`pigtheory.io.resolve_cache_dir` (default ``$PIGTHEORY_CACHE_DIR``
-    or the user's cache folder).
+    Parameters
+    ----------
+    ns, rules, workers, progress, executor
+        As for :func:`hold_at_grid`.
+    cache_dir : path-like, optional
+        See :func:`pigtheory.io.resolve_cache_dir` (default ``$PIGTHEORY_CACHE_DIR`` or the
+        user's cache folder).
+
+    Returns
+    -------
+    HoldAtGrid
     """
     ns_list = sorted(set(int(n) for n in ns))
     params = {"ns": ns_list, "rules": rules, "version": 3}

@@ -8,17 +8,18 @@ Columns are the opponents' sorted score tuples (multisets, as in
 goal); its id is ``2 e + ended``. A block's columns, in lexicographic order, are cut into
 chunks of ``chunk`` columns, chunk k holding columns ``k * chunk ..``. Per chunk:
 
-``value/<block>.<k>.npy``    float64 ``(n, goal + 1)``: ``value[c, a]`` at own score a;
-``policy/<block>.<k>.npy``   uint ``(n, goal)``: the threshold at own score ``i < goal``
-                             (0 for ended columns);
-``partial/<block>.<k>.npy``  float64 ``(n, m - 1, goal + 1)``: :math:`A_1 .. A_{m-1}`, read
-                             by lower levels only, and removed once none is left to read it.
+``value/<block>.<k>.npy``
+    float64 ``(n, goal + 1)``: ``value[c, a]`` at own score a;
+``policy/<block>.<k>.npy``
+    uint ``(n, goal)``: the threshold at own score ``i < goal`` (0 for ended columns);
+``partial/<block>.<k>.npy``
+    float64 ``(n, m - 1, goal + 1)``: :math:`A_1 .. A_{m-1}`, read by lower levels only, and
+    removed once none is left to read it;
 
-with ``index/<block>.npy`` (int16 ``(size, m)``, the block's columns) and ``store.json``
-(the rules, the chunk size, one opponent's destinations and probabilities per score, and the
-size of every block). A
-chunk is finished when its policy file exists: each file is written atomically, the policy
-last.
+with ``index/<block>.npy`` (int16 ``(size, m)``, the block's columns) and ``store.json`` (the
+rules, the chunk size, one opponent's destinations and probabilities per score, and the size of
+every block). A chunk is finished when its policy file exists: each file is written atomically,
+the policy last.
 
 Notes
 -----
@@ -52,7 +53,8 @@ FORMAT_VERSION = 1
 
 
 def block_id(level: int | np.ndarray, ended: bool | np.ndarray) -> Any:
-    """Id of the block of a level's live (``ended`` False) or ended columns."""
+    """Id of the block of a level's live (``ended`` False) or ended columns: ``2 * level + ended``
+    (int or int array, broadcast)."""
     return 2 * np.asarray(level, dtype=np.int64) + np.asarray(ended, dtype=np.int64)
 
 
@@ -86,8 +88,26 @@ class LevelStore:
     ) -> LevelStore:
         """Open the store in ``folder``, writing its parameters, index and moves if it is new.
 
-        Raises ``ValueError`` if ``folder`` holds a store of another solve (other rules,
-        opponents or chunk size): finished chunks are reused only for the same solve.
+        Parameters
+        ----------
+        folder : path-like
+        rules : Rules
+            One die, ``players`` players (``players - 1`` identical opponents).
+        dest, prob : numpy.ndarray, shape ``(goal + 1, O)``
+            One opponent's move: its new score and the probability, from each score
+            (:func:`~pigtheory.simultaneous.multiplayer.separable_moves` for one opponent).
+        chunk : int
+            Columns per chunk.
+
+        Returns
+        -------
+        LevelStore
+
+        Raises
+        ------
+        ValueError
+            ``folder`` holds a store of another solve (other rules, opponents or chunk size):
+            finished chunks are reused only for the same solve.
         """
         folder = Path(folder)
         solve = {
@@ -135,6 +155,7 @@ class LevelStore:
 
     @cached_property
     def manifest(self) -> dict:
+        """The parsed ``store.json`` (``ValueError`` if the folder holds no store)."""
         try:
             manifest = json.loads((self.folder / "store.json").read_text())
         except (OSError, ValueError) as exc:
@@ -145,6 +166,7 @@ class LevelStore:
 
     @cached_property
     def rules(self) -> Rules:
+        """The rules of the solve."""
         fields = dict(self.manifest["solve"]["rules"])
         if fields.get("face_points") is not None:
             fields["face_points"] = tuple(fields["face_points"])
@@ -152,11 +174,13 @@ class LevelStore:
 
     @property
     def chunk(self) -> int:
+        """Columns per chunk."""
         return int(self.manifest["solve"]["chunk"])
 
     @cached_property
     def moves(self) -> tuple[np.ndarray, np.ndarray]:
-        """One opponent's ``dest[x, o]`` and ``prob[x, o]``."""
+        """One opponent's ``dest[x, o]`` and ``prob[x, o]``, shape ``(goal + 1, O)``: its new
+        score and the probability, from score x."""
         mv = self.manifest["solve"]["moves"]
         return np.array(mv["dest"], dtype=np.int64), np.array(mv["prob"], dtype=np.float64)
 
@@ -166,6 +190,7 @@ class LevelStore:
         return {int(b): int(n) for b, n in self.manifest["blocks"].items()}
 
     def n_chunks(self, block: int) -> int:
+        """Chunks of ``block`` (the last one may be short)."""
         return -(-self.sizes[block] // self.chunk)
 
     # -- files -----------------------------------------------------------------------------
@@ -175,14 +200,15 @@ class LevelStore:
         return self.folder / kind / f"{block_name(block)}.{chunk}.npy"
 
     def columns(self, block: int, chunk: int | None = None) -> np.ndarray:
-        """The columns (sorted score tuples, int64) of a block, or of one of its chunks."""
+        """The columns of a block, or of one of its chunks: int64, shape ``(n, players - 1)``,
+        each row the opponents' sorted scores, rows in lexicographic order."""
         states = np.load(self.folder / "index" / f"{block_name(block)}.npy")
         if chunk is not None:
             states = states[chunk * self.chunk : (chunk + 1) * self.chunk]
         return states.astype(np.int64)
 
     def keys(self, block: int) -> np.ndarray:
-        """Sorted keys (:func:`~pigtheory.simultaneous._score_sets.score_keys`) of a block's
+        """Sorted keys (``pigtheory.simultaneous._score_sets.score_keys``) of a block's
         columns; kept for the process's later tasks on the same store (a worker solves many
         chunks, each reading dozens of blocks)."""
         cache = _KEYS.get((str(self.folder), self.manifest["id"]))
@@ -194,7 +220,8 @@ class LevelStore:
         return cache[block]
 
     def locate(self, block: int, tuples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(chunk, row)`` of each sorted tuple (rows of ``tuples``) in ``block``."""
+        """``(chunk, row)`` of each sorted tuple (rows of ``tuples``, shape ``(n, players - 1)``)
+        in ``block``: two int arrays of shape ``(n,)``; ``ValueError`` if one is missing."""
         keys = self.keys(block)
         want = score_keys(tuples, self.rules.goal)
         pos = np.searchsorted(keys, want)
@@ -203,6 +230,7 @@ class LevelStore:
         return pos // self.chunk, pos % self.chunk
 
     def finished(self, block: int, chunk: int) -> bool:
+        """Whether the chunk is solved (its policy file, written last, exists)."""
         return self.path("policy", block, chunk).exists()
 
     def write_chunk(
@@ -215,7 +243,9 @@ class LevelStore:
         _save_npy(self.path("policy", block, chunk), policy)
 
     def read(self, kind: str, block: int, chunk: int) -> np.ndarray:
-        """A chunk file, memory-mapped (read-only).
+        """A chunk file, memory-mapped (read-only): ``"value"`` float64 ``(n, goal + 1)``,
+        ``"policy"`` uint ``(n, goal)``, ``"partial"`` float64 ``(n, players - 2, goal + 1)``, n
+        the chunk's columns.
 
         The arrays' shapes and types are the store's own, so the ``.npy`` header is only
         skipped, not parsed: a task maps dozens of files, and parsing cost more than mapping.

@@ -9,7 +9,8 @@ threshold at own score ``i`` (``0 <= i < goal``) in the game of ``n[t]`` players
 Notes
 -----
 A player who holds at the goal from score 0 either busts (and stays at 0) or finishes in one
-turn, with probability :math:`p = P(X_g \\ge g)` (Z23.19). So while the game lasts, the
+turn, with probability :math:`p = P(X_g \\ge g)` (1.02% at goal 100: the paper's "Infinite
+number of players"; claim Z23.19 of ``analyses/REPORT.md``). So while the game lasts, the
 n - 1 opponents are all at 0 and the remaining player's state is its own score i. In one turn
 the number M of opponents who finish is Binomial(n - 1, p); if the player finishes too it
 shares the win, and
@@ -57,8 +58,11 @@ class LimitAnalysis(Solution):
 
     Attributes
     ----------
-    value, policy : numpy.ndarray, shape (n_max - 1, goal)
-        Best-response value and threshold at own score i (opponents at 0), one row per n.
+    value : numpy.ndarray, shape ``(n_max - 1, goal)``
+        ``value[t, i]``: the best response's value at own score i (the opponents at 0), in
+        the game of ``n[t]`` players; row t is n = t + 2 (:meth:`row`).
+    policy : numpy.ndarray of int, shape ``(n_max - 1, goal)``
+        ``policy[t, i]``: its threshold.
     iterations : int
         Backward-induction steps (one per own score).
     residual : float
@@ -66,15 +70,15 @@ class LimitAnalysis(Solution):
     method : str
         ``"exact"``.
     rules : Rules
-    n : numpy.ndarray
+    n : numpy.ndarray of int, shape ``(n_max - 1,)``
         ``2 .. n_max``.
-    hold_value : numpy.ndarray
+    hold_value : numpy.ndarray, shape ``(n_max - 1,)``
         1/n, the value of holding at the goal when everybody does.
-    deviation_value : numpy.ndarray
+    deviation_value : numpy.ndarray, shape ``(n_max - 1,)``
         Thresholds: the best value at score 0 of a policy whose first threshold is below the
         goal. Stopping rules: the best response's value at score 0 over every stopping rule
         (1/n exactly when holding at the goal is a best response).
-    deviation_threshold : numpy.ndarray
+    deviation_threshold : numpy.ndarray of int, shape ``(n_max - 1,)``
         Thresholds: that policy's threshold at score 0. Stopping rules: the first turn total
         at which the best rule at score 0 holds (the goal if it rolls until the goal).
     p_finish : float
@@ -84,7 +88,7 @@ class LimitAnalysis(Solution):
         (by more than ``TIE_TOL``); None if a deviation still pays at ``n_max``.
     strategies : str
         ``"thresholds"`` or ``"stopping"``: the deviator's strategy class.
-    roll : numpy.ndarray of bool, shape (n_max - 1, goal, goal), or None
+    roll : numpy.ndarray of bool, shape ``(n_max - 1, goal, goal)``, or None
         Stopping rules only: the best rule ``roll[row, i, t]`` at own score i.
     """
 
@@ -125,12 +129,16 @@ def limit(
     Returns
     -------
     LimitAnalysis
+        Tables of shape ``(n_max - 1, goal)`` (one row per n) and vectors of shape
+        ``(n_max - 1,)``.
 
     Notes
     -----
     See the module docstring: the opponents never leave score 0 while the game lasts, so the
     best response is a one-dimensional backward induction over the player's own score, done
-    for all n at once. Exact up to floating-point rounding; no iteration.
+    for all n at once. Exact up to floating-point rounding; no iteration. The question is that
+    of Zhu, Ma, Chen & Liu (2023), section "Infinite number of players" (an argument without a
+    numbered equation; its P(X_100 = 0) = 0.9898 is Table 2).
 
     Examples
     --------

@@ -100,8 +100,10 @@ class ReducedSolution(Solution):
 
     Attributes
     ----------
-    value : numpy.ndarray, shape (goal + 1, S)
-    policy : numpy.ndarray of int, shape (goal, S); 0 where some opponent is at the goal
+    value : numpy.ndarray, shape ``(goal + 1, S)``
+        ``value[i, s]``: win probability at own score i and opponents' scores ``states[s]``.
+    policy : numpy.ndarray of int, shape ``(goal, S)``
+        ``policy[i, s]``: the threshold there; 0 where some opponent is at the goal.
     iterations : int
         Score levels of the game's non-terminal states, ``players * (goal - 1) + 1`` (as for
         the generic solver), whatever the engine or block.
@@ -109,9 +111,11 @@ class ReducedSolution(Solution):
         0.0 (exact).
     method : str
     rules : Rules
-    states : numpy.ndarray of int, shape (S, m)
-        Opponents' scores of each column, sorted within a row when ``symmetric``.
+    states : numpy.ndarray of int, shape ``(S, m)``, m = players - 1
+        Opponents' scores of each column (seat order), rows in lexicographic order; sorted
+        within a row (multisets, Zhu, Ma, Chen & Liu 2023 eq. (19)) when ``symmetric``.
     symmetric : bool
+        Columns are multisets of the opponents' scores.
     n_states : int
         Non-terminal states solved: ``goal`` own scores times the non-terminal columns.
     """
@@ -121,7 +125,19 @@ class ReducedSolution(Solution):
     n_states: int
 
     def column(self, opponents_scores: Any) -> np.ndarray:
-        """Column of ``value`` holding the given opponents' scores (last axis = opponents)."""
+        """Column of ``value`` holding the given opponents' scores.
+
+        Parameters
+        ----------
+        opponents_scores : array_like of int, shape ``(..., m)``
+            Opponents' scores in seat order (any order when ``symmetric``), each in
+            ``0..goal``; the last axis is the opponents.
+
+        Returns
+        -------
+        numpy.ndarray of int, shape ``(...)``
+            Indices into the last axis of ``value`` and ``policy`` (rows of ``states``).
+        """
         js = np.asarray(opponents_scores, dtype=np.int64)
         g, m = self.rules.goal, self.states.shape[1]
         if js.shape[-1:] != (m,) or np.any(js < 0) or np.any(js > g):
@@ -135,7 +151,14 @@ class ReducedSolution(Solution):
         return float(self.value[own, self.column(opponents_scores)])
 
     def expand(self) -> Solution:
-        """The full ``value`` of shape ``(goal + 1,) * players`` and ``policy`` ``(goal,) * players``."""
+        """The full arrays, as :func:`best_response` returns them.
+
+        Returns
+        -------
+        Solution
+            ``value`` of shape ``(goal + 1,) * players`` and ``policy`` ``(goal,) * players``,
+            own score first (large: 1.6 GB for 4 players at goal 100, see the module docstring).
+        """
         g, m = self.rules.goal, self.states.shape[1]
         full = np.indices((g + 1,) * m).reshape(m, -1).T
         cols = self.column(full).reshape((g + 1,) * m)
@@ -161,7 +184,20 @@ def _own_moves(mix: TurnPolicy, rules: Rules) -> tuple[np.ndarray, np.ndarray] |
 def separable(opponents: Any, rules: Rules) -> bool:
     """Whether every opponent's policy depends on its own score only (the fast path applies).
 
-    Raises ``ValueError`` for a wrong number of opponents or an unreadable policy.
+    Parameters
+    ----------
+    opponents : policy or list of policies
+        ``rules.players - 1`` policies, in seat order.
+    rules : Rules
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError
+        A wrong number of opponents or an unreadable policy.
     """
     opps = read_opponents(opponents, rules)
     return all(_own_moves(m, rules) is not None for m in opps)
@@ -171,7 +207,24 @@ def separable_moves(opponents: Any, rules: Rules) -> tuple[np.ndarray, np.ndarra
     """``dest[q, x, o]``, ``prob[q, x, o]``: opponent q's new score after a turn from score x,
     each destination once (clipped outcomes merged), as the compiled engine reads them.
 
-    Raises ``ValueError`` for an opponent whose policy reads other scores.
+    Parameters
+    ----------
+    opponents : policy or list of policies
+        ``rules.players - 1`` policies reading their own score only, in seat order.
+    rules : Rules
+
+    Returns
+    -------
+    dest : numpy.ndarray of int, shape ``(players - 1, goal + 1, O)``
+        New score of opponent q from score x (``0..goal``; from the goal it stays there),
+        O destinations per score, padded.
+    prob : numpy.ndarray, shape ``(players - 1, goal + 1, O)``
+        Their probabilities (0 in the padding).
+
+    Raises
+    ------
+    ValueError
+        An opponent whose policy reads other scores.
     """
     read = [_own_moves(mix, rules) for mix in read_opponents(opponents, rules)]
     moves = [mv for mv in read if mv is not None]
@@ -193,6 +246,10 @@ def reduced_best_response(
     max_memory: Any = None,
 ) -> ReducedSolution:
     """Exact best response to opponents whose policies depend on their own score only.
+
+    The best response of Zhu, Ma, Chen & Liu (2023) Algorithm 0.3 and eqs. (18)-(19), for any
+    number of players, solved by backward induction over score sums instead of sweeps, with
+    the opponents' joint move factored one opponent at a time (module Notes).
 
     Parameters
     ----------
@@ -217,6 +274,9 @@ def reduced_best_response(
     Returns
     -------
     ReducedSolution
+        ``value[i, s]`` of shape ``(goal + 1, S)`` and ``policy[i, s]`` of shape ``(goal, S)``
+        over own score i and the opponents' scores ``states[s]`` (``(S, players - 1)``);
+        :meth:`ReducedSolution.expand` gives the ``(goal + 1,) * players`` arrays.
 
     Raises
     ------

@@ -66,24 +66,36 @@ __all__ = [
 
 @dataclass(frozen=True, eq=False)
 class CycleNash(Result):
-    """Result of :func:`cycle_nash`.
+    """Result of :func:`cycle_nash`: the game of Zhu, Ma, Chen & Liu (2023) Table 3 between
+    the P policies of a self-play cycle, with the paper's "preferred" payoffs and with the
+    real win probabilities.
 
     Attributes
     ----------
     value : float
         Value (to the row player) of the real cycle game: the LP equilibrium's payoff.
     policy : MixedPolicy
-        The behavioural (state-by-state) version of the real game's LP equilibrium mix.
+        The behavioural (state-by-state) version of the real game's LP equilibrium mix:
+        ``thresholds``/``weights`` of shape ``(goal, goal, P)``, own score first.
     residual : float
         The largest best-response gain of any reported equilibrium (tolerance check).
     method : str
     rules : Rules
-    preferred, real : numpy.ndarray, shape (P, P)
-        The two payoff matrices (to the row player).
-    preferred_equilibria, real_equilibria : tuple of (row mix, column mix)
-        From nashpy's support enumeration, each passing :func:`is_equilibrium`.
-    preferred_lp, real_lp : (row mix, column mix)
-        From nashpy's linear program on the zero-sum form ``A - 1/2``.
+    preferred : numpy.ndarray, shape ``(P, P)``
+        Payoffs to the row player, ``[row policy, column policy]``, as the paper's Table 3: 0.5
+        on the diagonal, 1 where the row policy is the one value iteration moves to.
+    real : numpy.ndarray, shape ``(P, P)``
+        The win probability at (0, 0) of the row policy against the column policy.
+    preferred_equilibria : tuple of (row mix, column mix)
+        The equilibria of ``preferred`` from nashpy's support enumeration, each passing
+        :func:`~pigtheory.simultaneous.nash.is_equilibrium`.
+    real_equilibria : tuple of (row mix, column mix)
+        The same for ``real``.
+    preferred_lp : (row mix, column mix)
+        From nashpy's linear program on the zero-sum form ``preferred - 1/2``; each mix a
+        numpy.ndarray of shape ``(P,)``.
+    real_lp : (row mix, column mix)
+        The same for ``real``.
     """
 
     value: float
@@ -105,7 +117,8 @@ class CycleNash(Result):
 
 
 def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
-    """Mixed equilibria of the game between the policies of a self-play cycle.
+    """Mixed equilibria of the game between the policies of a self-play cycle (Zhu, Ma, Chen &
+    Liu 2023, section "Mixed-strategy equilibrium", Table 3).
 
     Parameters
     ----------
@@ -117,6 +130,7 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
     Returns
     -------
     CycleNash
+        Payoff matrices of shape ``(P, P)``, P = ``self_play_result.period``.
 
     Examples
     --------
@@ -159,7 +173,20 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
 
 def support_enumeration(a: np.ndarray, tol: float) -> tuple:
     """Every equilibrium of the constant-sum game ``(A, 1 - A)`` that nashpy's support
-    enumeration finds, duplicates removed, each passing :func:`is_equilibrium` to ``tol``."""
+    enumeration finds (Algorithm 3.4 of Nisan et al. 2007), duplicates removed, each passing
+    :func:`is_equilibrium` to ``tol``.
+
+    Parameters
+    ----------
+    a : numpy.ndarray, shape ``(P, Q)``
+        Payoffs to the row player.
+    tol : float
+
+    Returns
+    -------
+    tuple of (row, col)
+        Mixes of shapes ``(P,)`` and ``(Q,)``.
+    """
     import nashpy  # late: only the cycle game needs it, and it imports slowly
 
     game = nashpy.Game(a, 1.0 - a)
@@ -177,7 +204,18 @@ def support_enumeration(a: np.ndarray, tol: float) -> tuple:
 
 
 def zero_sum_lp(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Optimal mixes of the game ``A - 1/2`` (row maximises) by nashpy's linear program."""
+    """Optimal mixes of the game ``A - 1/2`` (row maximises) by nashpy's linear program.
+
+    Parameters
+    ----------
+    a : numpy.ndarray, shape ``(P, Q)``
+        Payoffs to the row player, in [0, 1].
+
+    Returns
+    -------
+    row, col : numpy.ndarray, shapes ``(P,)`` and ``(Q,)``
+        Clipped at 0 and normalised to sum to 1.
+    """
     import nashpy
 
     row, col = nashpy.Game(a - 0.5).linear_program()
@@ -192,6 +230,20 @@ def _best_response_gain(a: np.ndarray, row: np.ndarray, col: np.ndarray) -> floa
 
 def is_equilibrium(a: np.ndarray, row: np.ndarray, col: np.ndarray, tol: float = 1e-9) -> bool:
     """Whether (row, col) is a Nash equilibrium of the constant-sum game (A, 1 - A) to ``tol``.
+
+    Parameters
+    ----------
+    a : numpy.ndarray, shape ``(P, Q)``
+        Payoffs to the row player.
+    row, col : numpy.ndarray, shapes ``(P,)`` and ``(Q,)``
+        The mixes.
+    tol : float
+        Largest gain either player may get by a pure best reply (a tolerance, not an exact
+        comparison).
+
+    Returns
+    -------
+    bool
 
     Examples
     --------

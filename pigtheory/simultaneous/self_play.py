@@ -20,10 +20,11 @@ state once and sets
 in place (Gauss-Seidel: later states see the new p and the new :math:`\\pi`). Which new
 numbers a state sees depends on the order:
 
-``order="increasing"`` (``for i: for j:``, the paper's order: its worked example updates
-(47, 69) before (69, 47) in the same sweep)
-    every successor of (i, j) comes later, so every p it reads is last sweep's; only B's
-    threshold :math:`\\pi(j, i)` is new, for j < i. A sweep is two vectorised half-sweeps.
+``order="increasing"``
+    ``for i: for j:``, the paper's order (its worked example updates (47, 69) before (69, 47)
+    in the same sweep): every successor of (i, j) comes later, so every p it reads is last
+    sweep's; only B's threshold :math:`\\pi(j, i)` is new, for j < i. A sweep is two
+    vectorised half-sweeps.
 ``order="decreasing"``
     every successor comes first (backward induction within the sweep, the self-loop still
     lagging one sweep); :math:`\\pi(j, i)` is new for j > i. Solved level by level.
@@ -70,17 +71,21 @@ class SelfPlay(Solution):
 
     Attributes
     ----------
-    value, policy : numpy.ndarray
-        Estimate and policy after the last sweep.
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        The iteration's estimate p(i, j) after the last sweep (own score first).
+    policy : numpy.ndarray of int, shape ``(goal, goal)``
+        The threshold :math:`\\pi(i, j)` after the last sweep.
     iterations : int
         Sweeps run.
     residual : float
         ``max |p_t - p_{t - period}|`` at the end (the values' own convergence).
-    method, rules
+    method : str
+    rules : Rules
     history : numpy.ndarray, shape ``(iterations + 1, goal, goal)``
         The policy after each sweep, ``history[0]`` the initial one.
     cycle : tuple of numpy.ndarray
-        The policies on the final cycle, in the order visited (one if converged).
+        The policies on the final cycle, each ``(goal, goal)``, in the order visited (one if
+        converged): the paper's :math:`\\pi_{l_1}, \\pi_{l_2}`.
     cycle_values : numpy.ndarray, shape ``(period, goal + 1, goal + 1)``
         The iteration's values p at the sweeps that produced the cycle's policies.
     period : int
@@ -91,8 +96,11 @@ class SelfPlay(Solution):
         The last sweep that changed a threshold outside ``cyclic_states``.
     converged : bool
         A fixed point: period 1 and ``residual <= tol``.
-    value_mean_abs_diff, value_max_abs_diff : float
-        Between the first two cycle value arrays, over the non-terminal states.
+    value_mean_abs_diff : float
+        Mean absolute difference between the first two cycle value arrays, over the
+        non-terminal states (the paper's MAE).
+    value_max_abs_diff : float
+        The largest one.
     value_max_at : tuple of (int, int)
         Where the largest difference is.
     transitions : networkx.DiGraph
@@ -128,7 +136,9 @@ def self_play(
     progress: bool | None = None,
     max_memory: Any = None,
 ) -> SelfPlay:
-    """The paper's symmetric iteration with cycle detection.
+    """The paper's symmetric iteration with cycle detection: Algorithm 0.1 of Zhu, Ma, Chen &
+    Liu (2023) with B's policy set to A's after every update (eq. (14)), which cycles
+    (section "Mixed-strategy equilibrium").
 
     Parameters
     ----------
@@ -137,6 +147,7 @@ def self_play(
     order : {"increasing", "decreasing"}
         Order of the states in a Gauss-Seidel sweep (see Notes of the module).
     sweep : {"gauss-seidel", "jacobi"}
+        Update in place (the paper's) or from the last sweep's values and policy only.
     max_iter : int
         Sweeps at most (>= 1).
     init : policy, optional
@@ -154,6 +165,8 @@ def self_play(
     Returns
     -------
     SelfPlay
+        ``value`` ``(goal + 1, goal + 1)``, ``policy`` ``(goal, goal)``, ``history``
+        ``(iterations + 1, goal, goal)`` and the cycle found.
 
     Examples
     --------

@@ -69,22 +69,34 @@ __all__ = ["Stackelberg", "stackelberg"]
 
 @dataclass(frozen=True, eq=False)
 class Stackelberg(Solution):
-    """Result of :func:`stackelberg`.
+    """Result of :func:`stackelberg` (Zhu, Ma, Chen & Liu 2023, eqs. (15)-(17), Algorithm 0.2).
 
     Attributes
     ----------
-    value, policy, iterations, residual, method, rules
-        ``value``: the leader's win probability; ``policy``: the leader's policy;
-        ``iterations``: score levels (exact) or sweeps (iteration); ``residual``: last sweep's
-        largest change (0.0 when exact).
-    leader_policy, follower_policy : numpy.ndarray of int, shape ``(goal, goal)``
-        Own score first (see the module docstring).
-    leader_value, follower_value : float
-        Win probabilities at (0, 0) of the leader and of the follower.
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        The leader A's win probability ``value[i, j]`` at A's score i and B's score j.
+    policy : numpy.ndarray of int, shape ``(goal, goal)``
+        The leader's policy (the same array as ``leader_policy``).
+    iterations : int
+        Score levels (exact) or sweeps (iteration).
+    residual : float
+        The last sweep's largest change (0.0 when exact).
+    method : str
+        ``"exact"`` or ``"value_iteration"``.
+    rules : Rules
+    leader_policy : numpy.ndarray of int, shape ``(goal, goal)``
+        :math:`\\pi_A`, own score first (see the module docstring).
+    follower_policy : numpy.ndarray of int, shape ``(goal, goal)``
+        :math:`\\pi_B`, own score first.
+    leader_value : float
+        The leader's win probability at (0, 0).
+    follower_value : float
+        The follower's.
     differing_states : tuple of (int, int)
         States where ``leader_policy != follower_policy``.
-    differences : numpy.ndarray of int
-        ``follower_policy - leader_policy`` at those states, in the same order.
+    differences : numpy.ndarray of int, shape ``(len(differing_states),)``
+        ``follower_policy - leader_policy`` at those states, in the same order (the paper's
+        Supplementary Table S3).
     """
 
     leader_policy: np.ndarray
@@ -104,7 +116,9 @@ def stackelberg(
     progress: bool | None = None,
     max_memory: Any = None,
 ) -> Stackelberg:
-    """Leader-follower (Stackelberg) policies of two-player simultaneous Pig.
+    """Leader-follower (Stackelberg) policies of two-player simultaneous Pig: the policies
+    :math:`\\pi_A` (eq. (16)) and :math:`\\pi_B` (eq. (17)) of Zhu, Ma, Chen & Liu (2023), the
+    paper's SVIMA, Algorithm 0.2.
 
     Parameters
     ----------
@@ -124,6 +138,8 @@ def stackelberg(
     Returns
     -------
     Stackelberg
+        ``value`` of shape ``(goal + 1, goal + 1)``; ``leader_policy`` and ``follower_policy``
+        of shape ``(goal, goal)``, each own score first.
 
     Examples
     --------

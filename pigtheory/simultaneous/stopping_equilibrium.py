@@ -84,14 +84,24 @@ class StoppingEquilibrium(Result):
     Attributes
     ----------
     value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        ``value[i, j]``: the equilibrium win probability of the player with score i against
+        score j at the start of a turn.
     policy : RandomStoppingRule
-        The player at (i, j) rolls at turn total t with probability ``policy.prob[i, j, t]``.
-    iterations, residual, method, rules
-        Score levels; the largest certificate gap ``upper - lower``; ``"exact"``; the rules.
-    lower, upper : numpy.ndarray, shape ``(goal, goal)``
+        The player at (i, j) rolls at turn total t with probability ``policy.prob[i, j, t]``,
+        shape ``(goal, goal, goal)``.
+    iterations : int
+        Score levels.
+    residual : float
+        The largest certificate gap ``upper - lower``.
+    method : str
+        ``"exact"``.
+    rules : Rules
+    lower : numpy.ndarray, shape ``(goal, goal)``
         Certificate: the value lies in ``[lower, upper]``.
+    upper : numpy.ndarray, shape ``(goal, goal)``
     kind : numpy.ndarray of int, shape ``(goal, goal)``
-        Class of each state, an index into :data:`KINDS`.
+        Class of each state, an index into
+        :data:`~pigtheory.simultaneous.stopping_equilibrium.KINDS`.
     n_lp : int
         Linear programs solved.
     """
@@ -108,7 +118,7 @@ class StoppingEquilibrium(Result):
     n_lp: int
 
     def counts(self) -> dict[str, int]:
-        """Number of states of each class."""
+        """Number of states of each class: ``{name in KINDS: count}``."""
         return {name: int((self.kind == c).sum()) for c, name in enumerate(KINDS)}
 
 
@@ -116,6 +126,11 @@ def stopping_equilibrium(
     *, rules: Rules = Rules(), tol: float = 1e-12, max_iter: int = 60, engine: str = "auto"
 ) -> StoppingEquilibrium:
     """Exact equilibrium of two-player simultaneous Pig when a strategy may be any stopping rule.
+
+    The papers restrict strategies to "hold at k"; this lifts the equilibrium of
+    :func:`~pigtheory.simultaneous.equilibrium` (Zhu, Ma, Chen & Liu 2023, "Mixed-strategy
+    equilibrium") to every stopping rule. There is no equation of the paper for it; the
+    method is in the module Notes.
 
     Parameters
     ----------
@@ -132,6 +147,8 @@ def stopping_equilibrium(
     Returns
     -------
     StoppingEquilibrium
+        ``value`` ``(goal + 1, goal + 1)``; ``policy.prob`` ``(goal, goal, goal)``; ``lower``,
+        ``upper`` and ``kind`` ``(goal, goal)``.
 
     Examples
     --------

@@ -43,10 +43,11 @@ class HoldAtSweep(Result):
 
     Attributes
     ----------
-    ns : numpy.ndarray of int
+    ns : numpy.ndarray of int, shape ``(N,)``
         The thresholds n of the opponent, ascending.
-    values : numpy.ndarray of float
-        ``values[t]``: the best response's win probability at (0, 0) against ``hold_at(ns[t])``.
+    values : numpy.ndarray of float, shape ``(N,)``
+        ``values[t]``: the best response's win probability at (0, 0) against ``hold_at(ns[t])``
+        (Zhu, Ma, Chen & Liu 2023, Fig. 2 and Supplementary Table S1).
     best_n : int
         The n with the smallest value: the "hold at n" opponent that concedes least.
     local_minima : tuple of int
@@ -99,11 +100,13 @@ def hold_at_sweep(
     Returns
     -------
     HoldAtSweep
+        ``ns`` and ``values`` of shape ``(len(ns),)``, ``ns`` ascending.
 
     Notes
     -----
-    ``values[n] = max_pi P(A wins from (0, 0) | A plays pi, B holds at n)``, each by the exact
-    solver of :func:`best_response`. A local minimum is ``values[t] < values[t - 1]`` and
+    ``values[t] = max_pi P(A wins from (0, 0) | A plays pi, B holds at ns[t])``, each by the
+    exact solver of :func:`best_response`: the curve of Zhu, Ma, Chen & Liu (2023) Fig. 2
+    (numbered Fig. 1 in its text) and Supplementary Table S1, there by Algorithm 0.1. A local minimum is ``values[t] < values[t - 1]`` and
     ``values[t] < values[t + 1]``, neighbours taken in the sorted ``ns`` (the end points, with one
     neighbour, are never local minima).
 
@@ -138,6 +141,21 @@ def start_value(thresholds: Sequence[int], *, rules: Rules, engine: str = "auto"
 
     The task of every hold-at sweep: two players solve :func:`best_response`, more players
     the separable :func:`~pigtheory.simultaneous.reduced_best_response`.
+
+    Parameters
+    ----------
+    thresholds : sequence of int
+        ``rules.players - 1`` thresholds n, each >= 1: opponent q holds at ``thresholds[q]``.
+    rules : Rules
+        One die.
+    engine : {"auto", "numba", "numpy"}
+
+    Returns
+    -------
+    value : float
+        The best response's win probability at ``(0, ..., 0)``.
+    threshold : int
+        Its threshold there.
 
     Examples
     --------
@@ -187,7 +205,9 @@ def best_responses(
     Returns
     -------
     list of Solution
-        In the order of ``opponents_list``; each equal, bit for bit, to the solve run alone.
+        In the order of ``opponents_list``; each equal, bit for bit, to the solve run alone
+        (``value`` of shape ``(goal + 1,) * players``, ``policy`` ``(goal,) * players``, for
+        its own rules).
 
     Examples
     --------

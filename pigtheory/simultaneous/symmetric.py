@@ -78,7 +78,25 @@ _INTERPRETED_COST = 100  # interpreted loops cost about this many numpy state-ac
 
 @lru_cache(maxsize=8)
 def layout(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(binom, others, bust, band)`` of the compact layout for ``rules`` (read-only, cached)."""
+    """``(binom, others, bust, band)`` of the compact layout for ``rules`` (read-only, cached).
+
+    Parameters
+    ----------
+    rules : Rules
+        One die, ``players`` players.
+
+    Returns
+    -------
+    binom : numpy.ndarray of int
+        Binomial coefficients for ranking sorted score tuples
+        (:func:`~pigtheory.simultaneous.core.symmetric_kernels.binomials`).
+    others : numpy.ndarray of int, shape ``(S, players - 1)``
+        The others' sorted scores of each column, in colex order.
+    bust : numpy.ndarray, shape ``(goal + 1,)``
+        ``P(X_k = 0)``.
+    band : numpy.ndarray, shape ``(goal + 1, m)``
+        ``P(X_k = k + r)`` (:func:`pigtheory.turn_total_table`).
+    """
     g, n = rules.goal, rules.players
     tab = turn_total_table(rules.replace(players=2))
     out = (
@@ -93,7 +111,20 @@ def layout(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
 
 
 def full_columns(rules: Rules, size: int) -> np.ndarray:
-    """Column of every tuple of the others' scores in ``0..size - 1``: shape ``(size,) * m``."""
+    """Column of every tuple of the others' scores in ``0..size - 1``.
+
+    Parameters
+    ----------
+    rules : Rules
+    size : int
+        Scores ``0..size - 1`` per other player (``goal + 1`` for values, ``goal`` for
+        policies).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape ``(size,) * m``, m = players - 1
+        ``cols[j, k, ...]``: the view column of the others' scores (j, k, ...), any order.
+    """
     m = rules.players - 1
     tuples = np.indices((size,) * m).reshape(m, -1).T
     return ranks(tuples, layout(rules)[0]).reshape((size,) * m)
@@ -106,7 +137,13 @@ class SymmetricPolicy(Saveable):
     Attributes
     ----------
     actions : numpy.ndarray of int, shape ``(S, goal)``
-    mix_thresholds, mix_weights : numpy.ndarray, shape ``(E, W)``
+        ``actions[c, i]``: the threshold of the player with own score i facing the others'
+        scores of column c; ``-(1 + e)`` when it mixes over row e of the mix tables; 0 where
+        some other player is at the goal.
+    mix_thresholds : numpy.ndarray of int, shape ``(E, W)``
+        Row e: the thresholds of mix e.
+    mix_weights : numpy.ndarray, shape ``(E, W)``
+        Their probabilities (weight-0 padding).
     rules : Rules
     name : str
     """
@@ -121,7 +158,8 @@ class SymmetricPolicy(Saveable):
         freeze(self)
 
     def column(self, others: Any) -> int:
-        """Column of the others' scores (any order, each in ``0..goal``)."""
+        """Column (the first index of ``actions``) of the others' scores (any order, each in
+        ``0..goal``)."""
         o = np.asarray(others, dtype=np.int64)
         g, m = self.rules.goal, self.rules.players - 1
         if o.shape != (m,) or np.any(o < 0) or np.any(o > g):
@@ -146,7 +184,13 @@ class SymmetricPolicy(Saveable):
 
     def to_mixed(self) -> MixedPolicy:
         """The same policy as a :class:`~pigtheory.policies.MixedPolicy` over
-        ``(goal,) * players`` (own score first), what every solver and the simulator read."""
+        ``(goal,) * players`` (own score first), what every solver and the simulator read.
+
+        Returns
+        -------
+        MixedPolicy
+            ``thresholds`` and ``weights`` of shape ``(goal,) * players + (W,)``.
+        """
         g = self.rules.goal
         codes = np.moveaxis(self.actions[full_columns(self.rules, g)], -1, 0)
         used = self.mix_weights > 0
@@ -166,10 +210,15 @@ class SymmetricPolicy(Saveable):
 class SymmetricEquilibrium(Result):
     """A symmetric Markov equilibrium of n-player simultaneous Pig (module docstring).
 
+    The papers solve best responses only for three players (Zhu, Ma, Chen & Liu 2023,
+    Algorithm 0.3, eqs. (18)-(19)); an equilibrium of the n-player game has no equation there.
+
     Attributes
     ----------
-    table, gain : numpy.ndarray, shapes ``(S, goal + 1)`` and ``(S, goal)``
-        Values and certificates by view (module Shapes).
+    table : numpy.ndarray, shape ``(S, goal + 1)``
+        Values by view ``[c, i]`` (module Shapes).
+    gain : numpy.ndarray, shape ``(S, goal)``
+        Certificates by view.
     strategy_table : SymmetricPolicy
         The strategy by view, compact.
     mixed_states : numpy.ndarray of int, shape ``(K, players)``
@@ -178,9 +227,14 @@ class SymmetricEquilibrium(Result):
         Score levels of the backward induction, ``players * (goal - 1) + 1``.
     residual : float
         The largest certificate (epsilon) over all states.
-    method, rules
-    n_states, n_pure, n_mixed : int
-        Sorted non-terminal states; those with a pure and with a mixed equilibrium.
+    method : str
+    rules : Rules
+    n_states : int
+        Sorted non-terminal states.
+    n_pure : int
+        Those with a pure equilibrium.
+    n_mixed : int
+        Those with a mixed one.
     n_fallback : int
         States whose mixed equilibrium needed fictitious play (their epsilon says how well
         it ended).
@@ -291,6 +345,9 @@ def symmetric_equilibrium(
     Returns
     -------
     SymmetricEquilibrium
+        ``table`` ``(S, goal + 1)`` and ``gain`` ``(S, goal)`` by view ``[c, i]``
+        (``S = C(goal + players - 1, players - 1)``); ``value`` ``(goal + 1,) * players`` on
+        request.
 
     Raises
     ------

@@ -66,12 +66,14 @@ _COLUMNS = 200  # columns per kernel call (progress bar steps)
 
 @dataclass(frozen=True, eq=False)
 class SymmetricBestResponse(Result):
-    """Exact best response of one player against all others playing a symmetric profile.
+    """Exact best response of one player against all others playing a symmetric profile
+    (Zhu, Ma, Chen & Liu 2023, Algorithm 0.3 and eqs. (18)-(19), solved by backward induction).
 
     Attributes
     ----------
     table : numpy.ndarray, shape ``(S, goal + 1)``
-        The best response's win probability by view.
+        The best response's win probability by view: ``table[c, i]`` at own score i facing
+        the others' sorted scores of column c (:mod:`pigtheory.simultaneous.symmetric`).
     thresholds : numpy.ndarray of int, shape ``(S, goal)``
         Its threshold by view (0 where the state is terminal).
     profile_table : numpy.ndarray, shape ``(S, goal + 1)``
@@ -80,7 +82,8 @@ class SymmetricBestResponse(Result):
         Score levels, ``players * (goal - 1) + 1``.
     residual : float
         0.0 (exact backward induction).
-    method, rules
+    method : str
+    rules : Rules
     exploitability : float
         Best response at ``(0, ..., 0)`` minus ``1 / players``.
     largest_gain : float
@@ -142,7 +145,8 @@ def symmetric_best_response(
     Returns
     -------
     SymmetricBestResponse
-        Its ``exploitability`` is the global certificate of an equilibrium.
+        ``table`` ``(S, goal + 1)`` and ``thresholds`` ``(S, goal)`` by view; its
+        ``exploitability`` is the global certificate of an equilibrium.
 
     Examples
     --------
@@ -272,11 +276,16 @@ def symmetric_dynamics(
     """Best-response dynamics or fictitious play on the whole game (module Notes).
 
     These are the obvious ways to look for a symmetric equilibrium; they are here to show
-    how they fare against backward induction (:func:`symmetric_equilibrium`).
+    how they fare against backward induction (:func:`symmetric_equilibrium`). Plain best-response
+    dynamics is the whole-game analogue of the paper's self-play, which cycles for two players
+    (Zhu, Ma, Chen & Liu 2023, "Mixed-strategy equilibrium"); fictitious play is Brown's (1951).
 
     Parameters
     ----------
     method : {"best_response", "damped", "fictitious_play"}
+        Each step plays the exact best response to the last policy (``"best_response"``), mixes
+        it into the last policy with weight ``damping`` (``"damped"``), or plays the uniform
+        average of the start and every best response so far (``"fictitious_play"``).
     rules : Rules
         One die, 2 to 5 players.
     max_iter : int
@@ -292,6 +301,7 @@ def symmetric_dynamics(
     Returns
     -------
     SymmetricDynamics
+        ``epsilon`` and ``largest_gain`` of shape ``(iterations + 1,)``, the start first.
 
     Examples
     --------

@@ -78,7 +78,8 @@ def _matrix(rules: Rules) -> np.ndarray:
 
 
 def threshold_matrix(rules: Rules) -> np.ndarray:
-    """``M[x, k - 1] = P(X_k = x)`` for ``k = 1..goal`` and ``x = 0..goal + w - 1``.
+    """``M[x, k - 1] = P(X_k = x)`` for ``k = 1..goal`` and ``x = 0..goal + w - 1``: numpy.ndarray,
+    shape ``(goal + w, goal)`` (X_k of Zhu, Ma, Chen & Liu 2023, eq. (11) and Table 1).
 
     ``x = 0`` is the bust; the gains of "hold at k" lie in ``k..k + w - 1`` (``w`` the largest
     roll), unclipped. Column k has ``w + 1`` non-zeros: the matrix is banded. Read-only and
@@ -125,12 +126,42 @@ def turn_width(rules: Rules) -> int:
 
 
 def self_loop(a: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a / (1 - c)``: the value of repeating an action whose state repeats with chance c."""
+    """``a / (1 - c)``: the value of repeating an action whose state repeats with chance c.
+
+    In Zhu, Ma, Chen & Liu (2023) eq. (9) the state's own value appears on the right, in the
+    term :math:`p(i, j) P_{X_k}(0) P_{X_{k'}}(0)` (everybody busts); solving for p gives this
+    closed form, with ``a`` the other terms and ``c = P_{X_k}(0) P_{X_{k'}}(0)``.
+
+    Parameters
+    ----------
+    a, c : numpy.ndarray
+        Broadcast together; ``c < 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Of the broadcast shape.
+    """
     return a / (1.0 - c)
 
 
 def greedy(vals: np.ndarray, tie_tol: float = TIE_TOL) -> tuple[np.ndarray, np.ndarray]:
     """Best value of each row and the first action (1-based) within ``tie_tol`` of it.
+
+    The max of Zhu, Ma, Chen & Liu (2023) eq. (6) and the argmax that Algorithm 0.1 outputs,
+    with one tie rule for every solver.
+
+    Parameters
+    ----------
+    vals : numpy.ndarray, shape ``(ns, K)``
+        ``vals[s, k - 1]``: the value of action k at state s (``-inf`` where not allowed).
+    tie_tol : float
+
+    Returns
+    -------
+    best : numpy.ndarray, shape ``(ns,)``
+    k : numpy.ndarray of int, shape ``(ns,)``
+        1-based: the smallest k whose value is within ``tie_tol`` of ``best``.
 
     Examples
     --------
@@ -145,6 +176,10 @@ def greedy(vals: np.ndarray, tie_tol: float = TIE_TOL) -> tuple[np.ndarray, np.n
 
 class Thresholds:
     """The "hold at k" action set: ``k = 1..goal - own`` at own score ``own``.
+
+    The action values are Zhu, Ma, Chen & Liu (2023) eq. (7) (eq. (18) for more players)
+    with the opponents' turns already taken into ``u`` (:func:`continuation`), and the
+    self-loop of eq. (9) in closed form (:func:`self_loop`).
 
     Parameters
     ----------
@@ -173,8 +208,20 @@ class Thresholds:
         for larger x), as :func:`~pigtheory.simultaneous.core.continuation` returns it: then
         gains past the room read the goal without any clipping here.
 
-        Returns an array of shape ``(ns, K)``, ``K = goal - min(own)``; column ``k - 1`` is
-        threshold k, ``-inf`` where ``k > goal - own``.
+        Parameters
+        ----------
+        u : numpy.ndarray, shape ``(ns, goal + 1)``
+            ``u[s, x]``: the continuation after the player gains x (x = 0: a bust, the state's
+            own value counted as 0).
+        own : numpy.ndarray of int, shape ``(ns,)``
+            The player's score at each state.
+        opp_bust : numpy.ndarray, shape ``(ns,)``
+            The chance that every opponent busts.
+
+        Returns
+        -------
+        numpy.ndarray, shape ``(ns, K)``, ``K = goal - min(own)``
+            Column ``k - 1`` is threshold k, ``-inf`` where ``k > goal - own``.
         """
         vals = self._unmasked(u, own, opp_bust)
         too_big = np.arange(1, vals.shape[1] + 1)[None, :] > (self.rules.goal - own)[:, None]
@@ -184,7 +231,8 @@ class Thresholds:
     def best(
         self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, tie_tol: float = TIE_TOL
     ) -> tuple[np.ndarray, np.ndarray]:
-        r"""``(value, k)`` of the best threshold at each state (:func:`greedy`).
+        r"""``(value, k)`` of the best threshold at each state (:func:`greedy`): two arrays of
+        shape ``(ns,)``, the same parameters as :meth:`action_values`.
 
         Thresholds past the room need no mask here: such a k is "hold at the room" with more
         bust chance, worth :math:`(b\, u_0 + (1 - b)\, u_g) / (1 - b\, P(Y = 0))` with
@@ -212,7 +260,20 @@ class Thresholds:
 
 def action_set(strategies: str, rules: Rules, engine: str = "auto") -> Any:
     """The action set named by ``strategies=`` (one of :data:`STRATEGIES`): :class:`Thresholds`
-    or :class:`~pigtheory.simultaneous.core.stopping.StoppingRules`."""
+    or :class:`~pigtheory.simultaneous.core.stopping.StoppingRules`.
+
+    Parameters
+    ----------
+    strategies : {"thresholds", "stopping"}
+    rules : Rules
+    engine : {"auto", "numba", "numpy"}
+        Stopping rules only: the engine of the optimal stopping.
+
+    Returns
+    -------
+    Thresholds or StoppingRules
+        Both have ``best(u, own, opp_bust)``.
+    """
     check_choice("strategies", strategies, STRATEGIES)
     if strategies == "stopping":
         from .stopping import StoppingRules

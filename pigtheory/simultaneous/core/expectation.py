@@ -41,14 +41,19 @@ def continuation(
 ) -> tuple[np.ndarray, np.ndarray]:
     """``u[s, c] = E[V(min(i + x_c, g), min(j + Y, g))]`` and ``P(every opponent busts)``.
 
+    The expectation over the opponents' turns :math:`E_{j'}` of Zhu, Ma, Chen & Liu (2023)
+    eq. (7) (with eq. (8), or the mix of eq. (12)); :math:`E_{j_1', j_2'}` of eq. (18) for
+    more players.
+
     Parameters
     ----------
     value : numpy.ndarray, shape ``(goal + 1,) * players``
         Values, own score first.
     states : int array, shape ``(players, ns)``
         The states, own score first, then the opponents in seat order.
-    opponents : sequence of Mixture
-        The ``players - 1`` opponents' policies (each read at its own view of the state).
+    opponents : sequence of Mixture or RuleMixture
+        The ``players - 1`` opponents' policies (each read at its own view of the state),
+        as :func:`~pigtheory.simultaneous.core.read_opponents` returns them.
     goal : int
     own_gains : int array, shape ``(ns, C)``, optional
         The player's gain of each column; default ``x = 0..goal`` (``C = goal + 1``).
@@ -56,7 +61,10 @@ def continuation(
     Returns
     -------
     u : numpy.ndarray, shape ``(ns, C)``
+        ``u[s, c]``: the expected value after the player's gain ``x_c`` (column 0 the bust),
+        whatever ``value`` holds at s itself included (module Notes).
     opp_bust : numpy.ndarray, shape ``(ns,)``
+        :math:`P(Y = 0)`, every opponent busting.
     """
     n, ns = states.shape
     outs = [mix.outcomes(own_view(states, p + 1)) for p, mix in enumerate(opponents)]

@@ -2,7 +2,7 @@
 
 The same backward induction as :mod:`.two_player` (the numpy engine), state by state over
 the levels of ``i + j`` from the top, with plain loops instead of batched array operations.
-The functions below are plain Python until :func:`two_player` compiles them (``cache=True``:
+The functions below are plain Python until ``two_player()`` compiles them (``cache=True``:
 numba keeps the machine code on disk, so later processes only load it); numba is imported
 there and nowhere else. :mod:`.engine` decides when they are used.
 """
@@ -281,7 +281,7 @@ def _stopping_outcomes(prob, own, p_bust, gains, probs, out):  # pragma: no cove
 @lru_cache(maxsize=1)
 def stopping() -> tuple[Any, Any, Any, Any]:
     """The compiled ``(optimal_stopping, stopping_outcomes, two-player independent, two-player
-    general)`` stopping kernels; they call the helpers :func:`two_player` compiles."""
+    general)`` stopping kernels; they call the helpers ``two_player()`` compiles."""
     from numba import njit
 
     two_player()

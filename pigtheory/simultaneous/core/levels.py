@@ -59,7 +59,17 @@ def terminal_values(rules: Rules) -> np.ndarray:
     """A fresh value array with the terminal states filled in and zeros elsewhere.
 
     At a terminal state (some score at the goal) player 0 gets ``1/m`` if it is one of the
-    m players at the goal, else 0.
+    m players at the goal, else 0: Zhu, Ma, Chen & Liu (2023) eq. (10) for two players, and
+    their reward 1/m for m winners in general.
+
+    Parameters
+    ----------
+    rules : Rules
+
+    Returns
+    -------
+    numpy.ndarray, shape ``(goal + 1,) * players``
+        Own score first (writable: the solvers fill in the other states).
 
     Examples
     --------
@@ -74,6 +84,12 @@ def terminal_values(rules: Rules) -> np.ndarray:
 
 def own_view(states: np.ndarray, p: int) -> tuple[np.ndarray, ...]:
     """Player p's own-centric coordinates of ``states`` (shape ``(n, ns)``): own score, then
-    the seats after p, cyclically."""
+    the seats after p, cyclically.
+
+    Returns
+    -------
+    tuple of n int arrays, each of shape ``(ns,)``
+        ``(states[p], states[p + 1], ..., states[p - 1])`` (seats mod n).
+    """
     n = states.shape[0]
     return tuple(states[(p + q) % n] for q in range(n))

@@ -220,9 +220,25 @@ def solve_stage(c: np.ndarray, d: np.ndarray, tol: float = 1e-13, max_iter: int 
     """Value of the one-state game ``v = val(C + v D)`` with optimal strategies, from the
     whole matrix (the dense fallback of the module docstring).
 
-    Returns ``(v, x, y, lower, upper, n_lp)``; at a pure saddle point ``x`` and ``y`` are
-    the two action indices (ints) and ``lower == upper == v``; otherwise the two mixed
-    strategies (arrays).
+    Parameters
+    ----------
+    c, d : numpy.ndarray, shape ``(na, nb)``
+        The payoff of every outcome but the repeat, and the chance of the repeat (module
+        Shapes); the row player maximises.
+    tol : float
+        Stop once the certificate gap ``upper - lower`` is at most ``tol``.
+    max_iter : int
+        Rounds of the Hoffman-Karp iteration on v at most.
+
+    Returns
+    -------
+    v : float
+    x, y : numpy.ndarray, shapes ``(na,)`` and ``(nb,)``, or int
+        The mixed strategies; at a pure saddle point the two action indices (ints) instead.
+    lower, upper : float
+        The certificate, ``lower <= v <= upper`` (equal at a pure saddle point).
+    n_lp : int
+        Linear programs solved.
     """
     w = c / (1.0 - d)
     maximin, a, minimax, b = pure_bounds(w)

@@ -16,6 +16,18 @@ def read_opponents(opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
     """The ``players - 1`` opponents' policies (one policy, or a list in seat order) as
     validated mixtures (thresholds) or rule mixtures (stopping rules).
 
+    Parameters
+    ----------
+    opponents : policy or list of policies
+        Anything :func:`pigtheory.stopping.as_turn_policy` reads; one policy for two players.
+    rules : Rules
+
+    Returns
+    -------
+    list of Mixture or RuleMixture
+        ``rules.players - 1`` of them, in seat order; arrays broadcastable to
+        ``(goal,) * players + (S,)`` (thresholds) or ``+ (goal,)`` (stopping rules).
+
     Raises
     ------
     ValueError
@@ -32,6 +44,7 @@ def read_opponents(opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
 
 
 def read_profile(policy: Any, opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
-    """The player's own policy followed by :func:`read_opponents`."""
+    """The player's own policy followed by :func:`read_opponents`: a list of ``players``
+    mixtures, seat order starting with the player's own."""
     opps = read_opponents(opponents, rules)
     return [as_turn_policy(policy, rules), *opps]

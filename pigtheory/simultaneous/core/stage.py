@@ -50,7 +50,20 @@ __all__ = ["extended", "stage_game", "stage_rows", "best_replies", "pure_bounds"
 
 
 def extended(value: np.ndarray, rules: Rules) -> np.ndarray:
-    """Copy of ``value`` padded so that ``ext[x, y] = value[min(x, g), min(y, g)]``."""
+    """Copy of ``value`` padded so that ``ext[x, y] = value[min(x, g), min(y, g)]``.
+
+    Parameters
+    ----------
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        Two players' values, own score first.
+    rules : Rules
+
+    Returns
+    -------
+    numpy.ndarray, shape ``(2 goal + w + 1, 2 goal + w + 1)``
+        C-contiguous; w the largest roll (:func:`turn_width`), so any score plus any gain
+        indexes it without clipping.
+    """
     g = rules.goal
     pad = g + turn_width(rules)
     idx = np.minimum(np.arange(g + 1 + pad), g)
@@ -64,6 +77,15 @@ def stage_game(ext: np.ndarray, i: int, j: int, rules: Rules) -> tuple[np.ndarra
     ``C = P_A E P_B^T`` with ``P[k - 1, x] = P(X_k = x)`` and ``E[x, y]`` the value after
     gains (x, y), ``E[0, 0]`` (the double bust) set to 0: two small BLAS products (run them
     inside :func:`~pigtheory.simultaneous.core.one_blas_thread`).
+
+    ``C[a - 1, b - 1] + v D[a - 1, b - 1]`` is the right side of Zhu, Ma, Chen & Liu (2023)
+    eq. (9) for A holding at a and B at b, with ``v = p(i, j)``:
+    ``D[a - 1, b - 1] = P(X_a = 0) P(X_b = 0)``.
+
+    Returns
+    -------
+    C, D : numpy.ndarray, shape ``(goal - i, goal - j)``
+        Rows: A's thresholds ``1..goal - i``; columns: B's ``1..goal - j``.
     """
     g = rules.goal
     gains = threshold_matrix(rules).T  # gains[k - 1, x] = P(X_k = x)
@@ -243,7 +265,14 @@ class DiagonalStages:
         """``W`` for the states ``i = lo..hi`` of sum d, ``j = d - i``, as ``(na, n, goal)``
         (``na = goal - lo``): ``W[a - 1, s, b - 1]`` for state ``i = lo + s``, +inf beyond
         ``b = goal - j``, meaningless beyond ``a = goal - i``; also ``i`` and the valid mask
-        ``a_ok`` ``(na, n)``. ``W`` lives in a buffer that the next call overwrites."""
+        ``a_ok`` ``(na, n)``. ``W`` lives in a buffer that the next call overwrites.
+
+        Returns
+        -------
+        W : numpy.ndarray, shape ``(na, n, goal)``
+        i : numpy.ndarray of int, shape ``(n,)``
+        a_ok : numpy.ndarray of bool, shape ``(na, n)``
+        """
         g, h, m, blk = self.goal, self.h, self.m, self._BLOCK
         lo, hi = max(0, d - g + 1), min(d, g - 1)
         i = np.arange(lo, hi + 1)
@@ -274,7 +303,8 @@ class DiagonalStages:
         return w, i, a_ok
 
     def settle(self, values: np.ndarray) -> None:
-        """Record the values of the states of the last :meth:`games` call."""
+        """Record the values of the states of the last :meth:`games` call: ``values`` of shape
+        ``(n,)``, in the order of its ``i``."""
         if self._last is None:
             raise RuntimeError("DiagonalStages.settle called before games()")
         i, j, h0 = self._last

@@ -3,7 +3,7 @@
 One row of a stage game per state, with plain loops over the band of the turn totals. The
 loops add the same terms in the same order as the numpy engine of
 :func:`~pigtheory.simultaneous.core.stage.stage_rows` (products are not fused), so the two
-engines give the same bits. :func:`compiled_rows` compiles the function on first use
+engines give the same bits. ``compiled_rows()`` compiles the function on first use
 (``cache=True``: later processes load the machine code from numba's disk cache); numba is
 imported there and nowhere else.
 """

@@ -64,7 +64,16 @@ __all__ = [
 @lru_cache(maxsize=64)
 def roll_distribution_arrays(rules: Rules) -> tuple[float, np.ndarray, np.ndarray]:
     """``(p_bust, gains, probs)`` of one roll: the bust chance and the scoring gains (cached,
-    read-only)."""
+    read-only).
+
+    Returns
+    -------
+    p_bust : float
+    gains : numpy.ndarray of int, shape ``(n,)``
+        The points a scoring roll adds, ascending.
+    probs : numpy.ndarray, shape ``(n,)``
+        Their probabilities.
+    """
     dist = rules.roll_distribution()
     gains = np.array(sorted(g for g in dist if g > 0), dtype=np.int64)
     probs = np.array([float(dist[g]) for g in gains.tolist()])
@@ -254,7 +263,25 @@ class StoppingRules:
     def best_and_threshold(
         self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, tie_tol: float = TIE_TOL
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(value, roll, threshold_value, k)`` at each state."""
+        """``(value, roll, threshold_value, k)`` at each state.
+
+        Parameters
+        ----------
+        u, own, opp_bust, tie_tol
+            As for :meth:`~pigtheory.simultaneous.core.Thresholds.action_values`: ``u``
+            ``(ns, goal + 1)``, ``own`` and ``opp_bust`` ``(ns,)``.
+
+        Returns
+        -------
+        value : numpy.ndarray, shape ``(ns,)``
+            The best stopping rule's value.
+        roll : numpy.ndarray of bool, shape ``(ns, goal)``
+            That rule: roll at turn total t.
+        threshold_value : numpy.ndarray, shape ``(ns,)``
+            The best threshold's value.
+        k : numpy.ndarray of int, shape ``(ns,)``
+            That threshold.
+        """
         t_value, k = self.thresholds.best(u, own, opp_bust, tie_tol)
         value, roll, _ = optimal_stopping(
             u, own, opp_bust, self.rules, start=t_value, tie_tol=tie_tol, engine=self.engine
@@ -264,6 +291,7 @@ class StoppingRules:
     def best(
         self, u: np.ndarray, own: np.ndarray, opp_bust: np.ndarray, tie_tol: float = TIE_TOL
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``(value, roll)`` of the best stopping rule at each state."""
+        """``(value, roll)`` of the best stopping rule at each state: shapes ``(ns,)`` and
+        ``(ns, goal)`` (:meth:`best_and_threshold`)."""
         value, roll, _, _ = self.best_and_threshold(u, own, opp_bust, tie_tol)
         return value, roll

@@ -35,8 +35,8 @@ solved in closed form by the action values).
 u[\\min(k + r, g - t)]` and the stationary value :math:`a_k / (1 - P(X_k = 0) B)`, B the chance
 that every other player busts (:class:`~pigtheory.simultaneous.core.Thresholds`).
 
-The functions are plain Python until :func:`compiled` compiles them with numba (the same code
-runs interpreted for ``engine="numpy"``).
+The functions are plain Python until :func:`~pigtheory.simultaneous.core.symmetric_stage.compiled`
+compiles them with numba (the same code runs interpreted for ``engine="numpy"``).
 
 References
 ----------

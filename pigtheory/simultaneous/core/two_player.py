@@ -121,8 +121,27 @@ def best_response_two(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Exact best response of A to B's policy ``opp``: ``(value (g+1, g+1), policy (g, g))``.
 
-    ``engine``: ``"numpy"`` (batched, this module), ``"numba"`` (compiled loops) or
-    ``"auto"`` (:func:`~.engine.choose_engine`, by the work ``goal**3 / 2``).
+    Zhu, Ma, Chen & Liu (2023) eqs. (6)-(10) and (12) solved by backward induction (the
+    engines of :func:`pigtheory.simultaneous.best_response` for two players).
+
+    Parameters
+    ----------
+    opp : Mixture or RuleMixture
+        B's policy as the solvers read it (:func:`read_opponents`).
+    rules : Rules
+        One die, two players.
+    tie_tol : float
+        The tie rule of :func:`greedy`.
+    engine : {"auto", "numba", "numpy"}
+        ``"numpy"`` (batched, this module), ``"numba"`` (compiled loops) or ``"auto"``
+        (:func:`~pigtheory.engine.choose_engine`, by the work ``goal**3 / 2``).
+
+    Returns
+    -------
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        ``value[i, j]``, A's score first.
+    policy : numpy.ndarray of int, shape ``(goal, goal)``
+        A's best threshold.
     """
     g = rules.goal
     if choose_engine(engine, g * g * g / 2) == "numba":
@@ -184,6 +203,14 @@ def best_stopping_two(
     """Best response of A over every stopping rule, compiled (two players):
     ``(value (g+1, g+1), roll (g, g, g), threshold_value (g, g), threshold_k (g, g))``, the
     threshold columns being the best "hold at k" at each state against the same continuation.
+
+    Returns
+    -------
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+    roll : numpy.ndarray of bool, shape ``(goal, goal, goal)``
+        ``roll[i, j, t]``: roll at turn total t.
+    threshold_value : numpy.ndarray, shape ``(goal, goal)``
+    threshold_k : numpy.ndarray of int, shape ``(goal, goal)``
     """
     return _solve_jit(opp, rules, tie_tol, stopping=True)  # type: ignore[return-value]
 
