@@ -12,6 +12,7 @@ import pytest
 
 from pigtheory import Rules, ThresholdTable, hold_at, simultaneous
 from pigtheory.cli import main
+from pigtheory.io import write_policy
 from pigtheory.play import build_site, default_opponents, opponent, opponents_from_file, read_site_data
 from pigtheory.play.site import STATIC_FILES
 from pigtheory.sequential import solve
@@ -114,6 +115,19 @@ def test_policy_files_play_the_modes_they_fit(tmp_path):
         "mix.npz": ["simultaneous"],
         "br.npz": ["sequential", "simultaneous"],
     }
+    # the policy file formats play as the archives do, with the rules they record
+    for suffix in (".json", ".csv", ".npy"):
+        write_policy(files["seq.npz"], tmp_path / f"seq{suffix}", rules=rules)
+        (opp,) = opponents_from_file(tmp_path / f"seq{suffix}", cache_dir=tmp_path)
+        assert opp.mode == "sequential" and opp.rules == rules
+        assert np.array_equal(
+            opp.table.roll, opponents_from_file(tmp_path / "seq.npz", cache_dir=tmp_path)[0].table.roll
+        )
+    write_policy(files["table.npz"], tmp_path / "table.csv", rules=rules)
+    assert sorted(o.mode for o in opponents_from_file(tmp_path / "table.csv", cache_dir=tmp_path)) == [
+        "sequential",
+        "simultaneous",
+    ]
     # a threshold table played sequentially is "roll while below the threshold": hold at 4
     seq = opponents_from_file(tmp_path / "table.npz", mode="sequential", cache_dir=tmp_path)[0]
     assert seq.response.first_player_win == pytest.approx(

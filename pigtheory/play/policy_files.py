@@ -18,6 +18,7 @@ import numpy as np
 from ..io import load
 from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
 from ..rules import Rules
+from ..sequential.policies import RollTable
 from .game import MODES
 from .opponents import Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
 
@@ -38,7 +39,17 @@ def read_policy_file(path: str | os.PathLike) -> Any:
     -------
     result or policy
     """
-    return load(path)
+    return _read(path)[0]
+
+
+def _read(path: str | os.PathLike) -> tuple[Any, Rules | None]:
+    """The object in the file and the rules it records (a result's, or a policy file's)."""
+    if Path(path).suffix == ".npz":
+        obj = load(path)
+        return obj, getattr(obj, "rules", None)
+    from ..io import read_policy_file as read_policy_with_rules
+
+    return read_policy_with_rules(path)
 
 
 def opponents_from_file(
@@ -73,15 +84,16 @@ def opponents_from_file(
         The file holds nothing pigtheory can play, or nothing in ``mode``.
     """
     path = Path(path)
-    obj = read_policy_file(path)
+    obj, rules = _read(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     stem = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()) or "policy"
     name = f"file-{stem}"
     label = path.name
     about = f"The policy saved in {path.name} ({type(obj).__name__})."
     params = {"name": name, "sha256": digest}
-    rules = getattr(obj, "rules", None)
     inner = getattr(obj, "policy", obj)
+    if isinstance(inner, RollTable):  # a sequential policy file (.json, .csv, .npy)
+        inner = np.asarray(inner.roll)
     found: list[Opponent] = []
     want = MODES if mode is None else (mode,)
     if isinstance(inner, np.ndarray) and inner.dtype == bool:
