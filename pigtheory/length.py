@@ -23,6 +23,7 @@ the single-player poster (turns to reach 100 holding at 17..26, 10^5 simulated g
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ from .rules import Rules
 from .sequential.model import check_rules
 from .sequential.policies import roll_table
 from .sequential.turns import turn_matrix
+from .validation import ConvergenceWarning
 
 __all__ = ["TurnDistribution", "game_length", "single_player"]
 
@@ -92,10 +94,10 @@ def _check_tol(tol: float, max_turns: int) -> None:
 def game_length(
     policy_a: Any,
     policy_b: Any,
+    *,
     rules: Rules = Rules(),
     tol: float = 1e-15,
     max_turns: int = 20_000,
-    *,
     max_memory: Any = None,
 ) -> TurnDistribution:
     """Exact distribution of the number of turns (both players') of a sequential game, A first.
@@ -123,7 +125,7 @@ def game_length(
     Examples
     --------
     >>> from pigtheory import hold_at
-    >>> d = game_length(hold_at(2), hold_at(2), Rules.piglet(goal=2))
+    >>> d = game_length(hold_at(2), hold_at(2), rules=Rules.piglet(goal=2))
     >>> round(d.mean, 6), round(d.first_wins, 6)  # a turn scores 2 with probability 1/4
     (4.0, 0.571429)
     """
@@ -147,11 +149,12 @@ def game_length(
             first += end
         t += 1
         left = float(d.sum())
+    _warn_unfinished(left, tol, max_turns)
     return TurnDistribution(np.array(pmf), left, first, rules)
 
 
 def single_player(
-    n: int, rules: Rules = Rules(), tol: float = 1e-15, max_turns: int = 20_000
+    n: int, *, rules: Rules = Rules(), tol: float = 1e-15, max_turns: int = 20_000
 ) -> TurnDistribution:
     """Exact distribution of the number of turns one player needs to reach the goal holding at n.
 
@@ -174,7 +177,7 @@ def single_player(
 
     Examples
     --------
-    >>> d = single_player(1, Rules.piglet(goal=1))
+    >>> d = single_player(1, rules=Rules.piglet(goal=1))
     >>> round(d.mean, 6), d.median  # geometric with p = 1/2
     (2.0, 1)
     """
@@ -194,4 +197,15 @@ def single_player(
         d = d @ mat[:, :g]
         left = float(d.sum())
         t += 1
+    _warn_unfinished(left, tol, max_turns)
     return TurnDistribution(np.array(pmf), left, float("nan"), rules)
+
+
+def _warn_unfinished(left: float, tol: float, max_turns: int) -> None:
+    if left >= tol:
+        warnings.warn(
+            f"max_turns: stopped after {max_turns} turns with {left:.2e} of the games unfinished "
+            f"(tol {tol:g}); the distribution's tail holds it",
+            ConvergenceWarning,
+            stacklevel=3,
+        )

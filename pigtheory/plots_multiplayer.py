@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -27,7 +26,7 @@ def three_player_grid_figure(grid: Any) -> Figure:
     matplotlib.figure.Figure
     """
     ns, value = np.asarray(grid.ns), np.asarray(grid.value)
-    fig = plt.figure(figsize=(12, 5))
+    fig = Figure(figsize=(12, 5))
     ax = fig.add_subplot(1, 2, 1, projection="3d")
     x, y = np.meshgrid(ns, ns, indexing="ij")
     ax.plot_surface(x, y, value, cmap="viridis", edgecolor="k", linewidth=0.2)
@@ -73,7 +72,8 @@ def scaling_figure(rows: Sequence[dict]) -> Figure:
     -------
     matplotlib.figure.Figure
     """
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    fig = Figure(figsize=(11, 4.5))
+    axes = fig.subplots(1, 2)
     markers = {2: "o", 3: "s", 4: "^", 5: "D"}
     for ax, key, label in (
         (axes[0], "cpu_seconds", "CPU time (s)"),
@@ -126,7 +126,8 @@ def limit_figure(res: Any, paper_n: int | None = 99) -> Figure:
     -------
     matplotlib.figure.Figure
     """
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig = Figure(figsize=(7, 4.5))
+    ax = fig.subplots()
     n = np.asarray(res.n)
     ax.plot(n, n * np.asarray(res.deviation_value), "C0-", label="n x best deviation value")
     ax.axhline(1.0, color="k", lw=0.8, label="n x 1/n (everybody holds at the goal)")

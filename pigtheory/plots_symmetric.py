@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -30,7 +29,8 @@ def opening_figure(openings: Mapping[int, Mapping[int, float]], limit_from: int,
         (:func:`pigtheory.simultaneous.limit`); drawn as the limit.
     goal : int
     """
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig = Figure(figsize=(6.4, 4.2))
+    ax = fig.subplots()
     ns = sorted(openings)
     for n in ns:
         mix = openings[n]
@@ -65,7 +65,8 @@ def value_lines_figure(eq: Any, trailers: Sequence[int]) -> Figure:
     """One leader and two trailers (three players): the leader's and each trailer's win
     probability as the leader's score grows, for each trailers' score in ``trailers``."""
     g = eq.rules.goal
-    fig, axes = plt.subplots(1, 2, figsize=(10.5, 4.2), sharex=True)
+    fig = Figure(figsize=(10.5, 4.2))
+    axes = fig.subplots(1, 2, sharex=True)
     for idx, t in enumerate(trailers):
         lead = np.arange(t, g)
         leader = np.array([eq.at(int(s), t, t)[0] for s in lead])
@@ -90,7 +91,8 @@ def mixed_states_figure(eq: Any) -> Figure:
     point (low, mid) coloured by the leader's score, with the number of players mixing."""
     g = eq.rules.goal
     states = np.asarray(eq.mixed_states)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
+    fig = Figure(figsize=(11, 4.6))
+    axes = fig.subplots(1, 2)
     sc = axes[0].scatter(states[:, 0], states[:, 1], c=states[:, 2], s=6, cmap="viridis", vmin=0, vmax=g)
     fig.colorbar(sc, ax=axes[0], label="highest score")
     axes[0].set_xlabel("lowest score")
@@ -119,7 +121,8 @@ def dynamics_figure(runs: Mapping[str, Any], exact: float, seconds: Mapping[str,
     seconds : {label: float}
         Wall-clock seconds of each run (and of ``"backward induction"``), for the legend.
     """
-    fig, ax = plt.subplots(figsize=(7, 4.4))
+    fig = Figure(figsize=(7, 4.4))
+    ax = fig.subplots()
     for idx, (label, run) in enumerate(runs.items()):
         eps = np.maximum(np.abs(np.asarray(run.epsilon)), 1e-17)
         ax.semilogy(

@@ -158,7 +158,7 @@ def test_grid_matches_direct_solves_and_is_symmetric():
     from pigtheory.simultaneous.grid import hold_at_grid
 
     rules = Rules(goal=9, players=3)
-    grid = hold_at_grid([2, 3, 5], rules, workers=1)
+    grid = hold_at_grid([2, 3, 5], rules=rules, workers=1)
     for a, n1 in enumerate(grid.ns):
         for b, n2 in enumerate(grid.ns):
             direct = best_response([hold_at(int(n1)), hold_at(int(n2))], rules=rules)
@@ -166,7 +166,7 @@ def test_grid_matches_direct_solves_and_is_symmetric():
             assert grid.policy[a, b] == direct.policy[0, 0, 0]
     i, j = list(grid.ns).index(grid.best_pair[0]), list(grid.ns).index(grid.best_pair[1])
     assert grid.value[i, j] == grid.value.min()
-    pooled = hold_at_grid([2, 3, 5], rules, workers=2, progress=False)
+    pooled = hold_at_grid([2, 3, 5], rules=rules, workers=2, progress=False)
     np.testing.assert_array_equal(pooled.value, grid.value)
 
 
@@ -174,11 +174,11 @@ def test_grid_bad_input():
     from pigtheory.simultaneous.grid import hold_at_grid
 
     with pytest.raises(ValueError, match="players"):
-        hold_at_grid([2, 3], Rules(goal=9, players=4), workers=1)
+        hold_at_grid([2, 3], rules=Rules(goal=9, players=4), workers=1)
     with pytest.raises(ValueError, match="ns"):
-        hold_at_grid([0, 3], Rules(goal=9, players=3), workers=1)
+        hold_at_grid([0, 3], rules=Rules(goal=9, players=3), workers=1)
     with pytest.raises(ValueError, match="workers"):
-        hold_at_grid([2, 3], Rules(goal=9, players=3), workers=0)
+        hold_at_grid([2, 3], rules=Rules(goal=9, players=3), workers=0)
 
 
 @pytest.mark.parametrize("engine", ["numba", "numpy"])

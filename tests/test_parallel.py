@@ -94,16 +94,16 @@ def test_hold_at_sweep_same_bits_on_every_executor(client, pool):
 
 def test_grid_same_bits_on_every_executor(client):
     rules = Rules(goal=18, players=3)
-    serial = hold_at_grid([3, 5, 8], rules)
-    on_dask = hold_at_grid([3, 5, 8], rules, executor=client)
+    serial = hold_at_grid([3, 5, 8], rules=rules)
+    on_dask = hold_at_grid([3, 5, 8], rules=rules, executor=client)
     assert np.array_equal(on_dask.value, serial.value) and np.array_equal(on_dask.policy, serial.policy)
-    old = hold_at_grid([3, 5, 8], rules, workers=2)  # the older form of a process pool
+    old = hold_at_grid([3, 5, 8], rules=rules, workers=2)  # the older form of a process pool
     assert np.array_equal(old.value, serial.value)
     assert np.array_equal(serial.value, serial.value.T)
     full = best_response([hold_at(3), hold_at(8)], rules=rules)
     assert serial.value[0, 2] == pytest.approx(full.value[0, 0, 0], abs=1e-14)
     with pytest.raises(ValueError, match="not both"):
-        hold_at_grid([3], rules, workers=2, executor=client)
+        hold_at_grid([3], rules=rules, workers=2, executor=client)
 
 
 def test_best_responses_over_goals_and_opponents(client, pool):

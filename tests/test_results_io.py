@@ -98,7 +98,7 @@ def objects(tmp_path_factory) -> dict[str, object]:
         "LimitAnalysis": limit(n_max=12, rules=Rules(goal=10)),
         "LimitAnalysis (deviation pays)": limit(n_max=20),
         "HoldAtSweep": hold_at_sweep(range(2, 7), rules=Rules(goal=10), progress=False),
-        "HoldAtGrid": hold_at_grid([2, 3], Rules(goal=6, players=3), workers=1, progress=False),
+        "HoldAtGrid": hold_at_grid([2, 3], rules=Rules(goal=6, players=3), workers=1, progress=False),
         "SequentialSolution": sequential.solve(rules=Rules(goal=8)),
         "SequentialSolution (Double Trouble)": sequential.solve(
             rules=Rules(goal=6, dice=2, double_trouble=True), progress=False
@@ -107,8 +107,8 @@ def objects(tmp_path_factory) -> dict[str, object]:
         "SuperSixSolution": super_six(4),
         "Games": sequential.play(hold_at(2), hold_at(3), rules=Rules.piglet(goal=3), games=50, rng=1),
         "Simulation": play_simultaneous([hold_at(2)] * 2, Rules(goal=6), games=1, rng=0),
-        "TurnDistribution": game_length(hold_at(2), hold_at(2), Rules.piglet(goal=3)),
-        "TurnDistribution (alone)": single_player(2, Rules.piglet(goal=3)),
+        "TurnDistribution": game_length(hold_at(2), hold_at(2), rules=Rules.piglet(goal=3)),
+        "TurnDistribution (alone)": single_player(2, rules=Rules.piglet(goal=3)),
         "HoldAt": hold_at(7),
         "ThresholdTable": ThresholdTable(
             np.minimum(4, 6 - np.arange(6))[:, None] * np.ones(6, int), name="t"
@@ -499,10 +499,10 @@ def test_cache_dir_argument_wins_and_default_is_the_user_cache(elsewhere, tmp_pa
     assert resolve_cache_dir() == resolve_cache_dir(platformdirs.user_cache_dir("pigtheory"))
     assert elsewhere not in resolve_cache_dir().parents and resolve_cache_dir() != elsewhere
     monkeypatch.setenv("PIGTHEORY_CACHE_DIR", str(tmp_path / "env"))
-    grid = cached_hold_at_grid([2, 3], Rules(goal=6, players=3), workers=1, cache_dir=tmp_path / "arg")
+    grid = cached_hold_at_grid([2, 3], rules=Rules(goal=6, players=3), workers=1, cache_dir=tmp_path / "arg")
     assert len(list((tmp_path / "arg").glob("hold_at_grid-*.npz"))) == 1
     assert not (tmp_path / "env").exists() and list(elsewhere.iterdir()) == []
-    again = cached_hold_at_grid([3, 2], Rules(goal=6, players=3), workers=1, cache_dir=tmp_path / "arg")
+    again = cached_hold_at_grid([3, 2], rules=Rules(goal=6, players=3), workers=1, cache_dir=tmp_path / "arg")
     assert_same(grid, again)
     assert grid.n_pairs == 3 and not hasattr(grid, "seconds")
 

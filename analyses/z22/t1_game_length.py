@@ -52,7 +52,7 @@ def main() -> tuple[list[Row], str]:
             "optimal vs optimal": (opt, opt),
         }
         for matchup, (a, b) in pairs.items():
-            d = game_length(a, b, rules)
+            d = game_length(a, b, rules=rules)
             mean_p, sd_p = PAPER[game, matchup]
             se_mean, se_sd = d.sd / math.sqrt(GAMES), d.sd / math.sqrt(2 * GAMES)
             label = f"{game}, {matchup.replace('hold at n', f'hold at {n}')}"

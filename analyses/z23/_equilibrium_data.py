@@ -119,7 +119,7 @@ def _grid() -> tuple[HoldAtGrid, float]:
     return timed_cached(
         "z23-grid",
         {"ns": list(GRID_NS), "rules": GRID_RULES, "workers": 2},
-        lambda: hold_at_grid(GRID_NS, GRID_RULES, workers=2),
+        lambda: hold_at_grid(GRID_NS, rules=GRID_RULES, workers=2),
         HoldAtGrid,
     )
 

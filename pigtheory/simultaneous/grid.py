@@ -77,10 +77,10 @@ class HoldAtGrid(Result):
 
 def hold_at_grid(
     ns: Iterable[int] = range(20, 31),
+    *,
     rules: Rules = Rules(players=3),  # noqa: B008 (frozen)
     workers: int | None = None,
     progress: bool | None = None,
-    *,
     executor: Any = None,
     max_memory: Any = None,
 ) -> HoldAtGrid:
@@ -112,7 +112,7 @@ def hold_at_grid(
 
     Examples
     --------
-    >>> grid = hold_at_grid([2, 3], Rules(goal=8, players=3))
+    >>> grid = hold_at_grid([2, 3], rules=Rules(goal=8, players=3))
     >>> bool(grid.value[0, 1] == grid.value[1, 0])
     True
     """
@@ -131,7 +131,7 @@ def hold_at_grid(
             raise ValueError("workers: give either workers or executor, not both")
         if workers > 1:
             with ProcessPoolExecutor(workers) as pool:
-                return hold_at_grid(ns_arr, rules, None, progress, executor=pool)
+                return hold_at_grid(ns_arr, rules=rules, progress=progress, executor=pool)
     pairs = [(int(a), int(b)) for i, a in enumerate(ns_arr) for b in ns_arr[i:]]
     tasks = [partial(start_value, pair, rules=rules) for pair in pairs]
     done = run_tasks(tasks, executor=executor, progress=progress, desc="grid")
@@ -157,10 +157,10 @@ def hold_at_grid(
 
 def cached_hold_at_grid(
     ns: Iterable[int] = range(20, 31),
+    *,
     rules: Rules = Rules(players=3),  # noqa: B008 (frozen)
     workers: int | None = None,
     progress: bool | None = None,
-    *,
     executor: Any = None,
     cache_dir: str | os.PathLike | None = None,
 ) -> HoldAtGrid:
@@ -184,7 +184,7 @@ def cached_hold_at_grid(
     return cached(
         "hold_at_grid",
         params,
-        lambda: hold_at_grid(ns_list, rules, workers, progress, executor=executor),
+        lambda: hold_at_grid(ns_list, rules=rules, workers=workers, progress=progress, executor=executor),
         cache_dir=cache_dir,
         expected=HoldAtGrid,
     )
