@@ -88,6 +88,7 @@ REFUSED = {
     "win_probability": lambda m: S.win_probability(hold_at(25), hold_at(25), rules=BIG, max_memory=m),
     "win_probabilities": lambda m: S.win_probabilities([hold_at(25)] * 2, rules=BIG, max_memory=m),
     "equilibrium": lambda m: S.equilibrium(rules=BIG, max_memory=m),
+    "stopping_equilibrium": lambda m: S.stopping_equilibrium(rules=Rules(goal=10**4), max_memory=m),
     "stackelberg": lambda m: S.stackelberg(rules=Rules(goal=10**4), max_memory=m),
     "self_play": lambda m: S.self_play(rules=Rules(goal=10**5), max_memory=m),
     "exploitability": lambda m: S.exploitability(hold_at(25), rules=BIG, max_memory=m),

@@ -199,7 +199,7 @@ def equilibrium(
     if strategies == "stopping":
         from .stopping_equilibrium import stopping_equilibrium
 
-        return stopping_equilibrium(rules=rules, tol=max(tol, 1e-12), engine=engine)
+        return stopping_equilibrium(rules=rules, tol=max(tol, 1e-12), engine=engine, max_memory=max_memory)
     g = rules.goal
     # work: state x joint-action pairs, the entries of the dense stage games this replaces
     engine = choose_engine(engine, g**4 / 4)

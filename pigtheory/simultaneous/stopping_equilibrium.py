@@ -51,10 +51,12 @@ one lifts to all strategies.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..engine import choose_engine
+from ..guard import check_memory, equilibrium_estimate
 from ..results import Result
 from ..rules import Rules
 from ..stopping import RandomStoppingRule, is_threshold_rule
@@ -123,7 +125,12 @@ class StoppingEquilibrium(Result):
 
 
 def stopping_equilibrium(
-    *, rules: Rules = Rules(), tol: float = 1e-12, max_iter: int = 60, engine: str = "auto"
+    *,
+    rules: Rules = Rules(),
+    tol: float = 1e-12,
+    max_iter: int = 60,
+    engine: str = "auto",
+    max_memory: Any = None,
 ) -> StoppingEquilibrium:
     """Exact equilibrium of two-player simultaneous Pig when a strategy may be any stopping rule.
 
@@ -143,6 +150,9 @@ def stopping_equilibrium(
         Linear programs per state at most.
     engine : {"auto", "numba", "numpy"}
         For the optimal-stopping replies.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -156,6 +166,7 @@ def stopping_equilibrium(
     >>> round(float(eq.value[0, 0]), 12), bool(eq.residual < 1e-12)
     (0.5, True)
     """
+    check_memory(equilibrium_estimate(rules, strategies="stopping"), max_memory)
     check_simultaneous_rules(rules, players=2)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
