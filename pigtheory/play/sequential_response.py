@@ -48,7 +48,7 @@ values, with the solvers' tie rule: hold on ties at ``k >= 1``, roll on ties at 
 References
 ----------
 Neller & Presser, "Optimal play of the dice game Pig" (2004) (the equations; policy
-comparison, slides "Policy Comparison"); Zhu & Ma, Stats 5 (2022), eqs. (2)-(6) (two dice,
+comparison, slides "Policy Comparison"); Zhu & Ma, Stats 5 (2022), section 3 and eqs. (3), (4), (6) (two dice,
 Double Trouble and its boundary after a double past the goal).
 """
 

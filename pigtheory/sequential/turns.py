@@ -20,7 +20,7 @@ it wins with probability ``q_free / (1 - q_double)`` (the boundary argument of Z
 
 References
 ----------
-Neller & Presser (2004); Zhu & Ma, Stats 5 (2022), eqs. (2)-(6).
+Neller & Presser (2004); Zhu & Ma, Stats 5 (2022), section 3 and eqs. (3), (4), (6).
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ below ``tol`` (reported as ``residual``).
 References
 ----------
 Zhu & Ma, "Deriving the optimal strategy for the two dice Pig game via reinforcement
-learning", Stats 5 (2022) 805-818: eq. (2), Algorithm 1, section 4 eqs. (3)-(6).
+learning", Stats 5 (2022) 805-818: section 3 (the two-dice update; its equation numbers are
+not in our copy of the text), Algorithm 1, section 4 eqs. (3), (4) and (6).
 Paper typos not followed: its Double Trouble hold value ``1 - P(j, i, 0, 0)`` is
 ``1 - P(j, i + k, 0, 0)`` here, and its boundary ``P(i, j, k, 0) = 0`` for ``i + k >= 100``
 is a win (1) here.

@@ -20,7 +20,7 @@ of a sweep is below ``tol``.
 References
 ----------
 Neller & Presser, "Optimal play of the dice game Pig" (2004), value iteration (slides
-"Value Iteration"); Zhu & Ma, Stats 5 (2022), Algorithm 1 and eq. (2).
+"Value Iteration"); Zhu & Ma, Stats 5 (2022), Algorithm 1 and section 3.
 """
 
 from __future__ import annotations
