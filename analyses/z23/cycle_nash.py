@@ -89,7 +89,8 @@ def main() -> tuple[list[Row], str]:
         Row(
             "Z23.11",
             SOURCE + ", Table 3",
-            "equilibrium of the real game between the two cycle policies (win probabilities)",
+            "equilibrium of the game between the two cycle policies with exact win probabilities as "
+            "payoffs (P(pi_1) for A, B)",
             "(0.5, 0.5)",
             "; ".join(f"({fmt(float(r[0]))}, {fmt(float(c[0]))})" for r, c in real_eq),
             "differs",

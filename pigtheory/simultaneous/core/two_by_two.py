@@ -29,7 +29,8 @@ strategy normalised by its own sum; one or two steps reach rounding. (Dividing b
 :math:`s(M)` instead loses up to three digits in Pig, where the four payoffs agree to 1e-3.)
 
 Every game of simultaneous Pig solved so far that mixes does so over two thresholds each
-(136 states at goal 100), so this replaces a linear program per state.
+(``equilibrium().mixed_states`` lists the states at goal 100), so this replaces a linear
+program per state.
 
 References
 ----------
