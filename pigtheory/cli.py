@@ -351,7 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"pigtheory {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="one of:")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="the command, one of:")
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser
