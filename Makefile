@@ -34,7 +34,7 @@ bench: $(STAMP)
 # The site, into docs/_build/html: every warning (a broken link, a malformed docstring, a public
 # constant without a docstring) stops the build.
 docs: $(STAMP)
-	$(PY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	$(PY) -m sphinx -W --keep-going -q -b html -d docs/_build/doctrees docs docs/_build/html
 	@echo "docs: open docs/_build/html/index.html"
 
 lint: $(STAMP)
