@@ -145,6 +145,14 @@ def test_cli_help_describes_every_argument():
             assert not re.search(r":\w+:`", text), f"{prog}: markup in help: {text!r}"
 
 
+def test_readme_links_to_pages_that_exist():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = [link for link in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme) if "://" not in link]
+    assert any(link.startswith("docs/") for link in links)
+    for link in links:
+        assert (ROOT / link).exists(), link
+
+
 def _html_links(html: str) -> list[str]:
     return re.findall(r'(?:href|src)="([^"]+)"', html)
 

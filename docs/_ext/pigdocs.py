@@ -278,11 +278,19 @@ def figure_scripts() -> list[tuple[str, str, str]]:
     return out
 
 
+def _title(name: str) -> str:
+    """A figure's heading from its file name: ``seq_two_dice_goal`` -> "Sequential: two dice goal"."""
+    words = name.split("_")
+    if words[0] == "seq":
+        return "Sequential: " + " ".join(words[1:])
+    return " ".join(words).capitalize()
+
+
 def gallery_page() -> str:
     lines = []
     for stem, name, caption in figure_scripts():
         lines += [
-            f"## {name.replace('_', ' ').capitalize()}",
+            f"## {_title(name)}",
             "",
             f"```{{figure}} /_generated/figures/{name}.png",
             f":alt: {name}",
