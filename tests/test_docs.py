@@ -153,6 +153,43 @@ def test_readme_links_to_pages_that_exist():
         assert (ROOT / link).exists(), link
 
 
+def _documented_commands() -> list[tuple[str, str]]:
+    """(file, command line) of every ``$ pigtheory ...`` line and inline `pigtheory ...` of the
+    README and the docs' pages (their shell examples, which the doctests do not run)."""
+    out = []
+    for path in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        if any(part.startswith("_") for part in path.relative_to(ROOT).parts):
+            continue
+        text = path.read_text(encoding="utf-8")
+        lines = re.findall(r"^\$ pigtheory (.*)$", text, re.M) + re.findall(r"`pigtheory ([^`]+)`", text)
+        out += [(path.name, line.split("  #")[0].strip()) for line in lines]
+    return out
+
+
+def test_documented_commands_parse(tmp_path, monkeypatch):
+    """Every command the pages show is accepted by the parser (files they name may be missing)."""
+    import shlex
+
+    from pigtheory.cli import UsageError, build_parser
+
+    monkeypatch.chdir(tmp_path)
+    commands = _documented_commands()
+    assert len(commands) > 20
+    names = set(next(a for a in build_parser()._actions if a.dest == "command").choices)
+    for where, line in commands:
+        if line.startswith(("COMMAND", "...")):
+            continue
+        if len(shlex.split(line)) == 1 and not line.startswith("-"):  # a command named in prose
+            assert line in names, (where, line)
+            continue
+        try:
+            build_parser().parse_args(shlex.split(line))
+        except SystemExit:  # --help, --version
+            assert "--help" in line or "--version" in line, (where, line)
+        except UsageError as exc:
+            assert "no such file" in str(exc), (where, line, str(exc))
+
+
 def _html_links(html: str) -> list[str]:
     return re.findall(r'(?:href|src)="([^"]+)"', html)
 
