@@ -417,6 +417,8 @@ def pages() -> dict[str, str]:
 
 def write(out: Path = OUT) -> list[Path]:
     """Write every generated page under ``out``; returns the files whose text changed."""
+    from pigtheory.io import atomic_write
+
     out.mkdir(parents=True, exist_ok=True)
     changed = []
     # Sphinx reads images from its source folder only: the gallery's figures are copied in.
@@ -424,14 +426,13 @@ def write(out: Path = OUT) -> list[Path]:
     for _stem, name, _caption in figure_scripts():
         src, dst = ROOT / "paper_figures" / f"{name}.png", out / "figures" / f"{name}.png"
         if not dst.exists() or dst.read_bytes() != src.read_bytes():
-            shutil.copyfile(src, dst)
+            atomic_write(dst, lambda tmp, src=src: shutil.copyfile(src, tmp))
             changed.append(dst)
     for name, text in pages().items():
         path = out / f"{name}.md"
         if not path.exists() or path.read_text(encoding="utf-8") != text:
-            tmp = path.with_suffix(".md.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(path)
+            # atomic, under a unique temporary name: a build and the tests may write at once
+            atomic_write(path, lambda tmp, text=text: Path(tmp).write_text(text, encoding="utf-8"))
             changed.append(path)
     return changed
 
