@@ -227,28 +227,46 @@ def is_threshold_rule(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.nda
     >>> is_threshold_rule(roll, np.zeros(3, dtype=int), Rules(goal=g)).tolist()
     [True, True, False]
     """
+    roll = np.asarray(roll, dtype=bool)
+    stop = roll.shape[1] - np.asarray(own)[:, None]  # from here on the goal is reached
+    t = np.arange(roll.shape[1])[None, :]
+    live = (t >= 1) & (t < stop)
+    out = _prefix_rule(roll, live)
+    # A rule that is a threshold on every live turn total is one on those it reaches; only the
+    # others need the (slower) walk over the turn totals they reach.
+    odd = np.flatnonzero(~out)
+    if odd.size:
+        out[odd] = _prefix_rule(roll[odd], live[odd] & _reached(roll[odd], stop[odd], rules))
+    return out
+
+
+def _prefix_rule(roll: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """Whether each row rolls, on its ``live`` turn totals, below some k and holds from k on."""
+    t = np.arange(roll.shape[1])[None, :]
+    holds = live & ~roll
+    first_hold = np.where(holds.any(axis=1), np.argmax(holds, axis=1), roll.shape[1])
+    return ~(live & roll & (t > first_hold[:, None])).any(axis=1)
+
+
+def _reached(roll: np.ndarray, stop: np.ndarray, rules: Rules) -> np.ndarray:
+    """``reached[s, t]``: the rule of row s can reach turn total t (a turn starts with a roll)."""
     from .simultaneous.core.stopping import roll_distribution_arrays
 
-    roll = np.asarray(roll, dtype=bool)
-    ns, goal = roll.shape
     _, gains, _ = roll_distribution_arrays(rules)
-    stop = goal - np.asarray(own)[:, None]  # from here on the goal is reached
-    t = np.arange(goal)[None, :]
-    # reached[s, t]: the rule at s can reach turn total t (a turn starts with a roll at 0)
-    reached = np.zeros((ns, goal), dtype=bool)
-    reached[:, 0] = True
-    goes_on = roll.copy()
-    goes_on[:, 0] = True
-    for u in range(goal):
-        on = reached[:, u] & goes_on[:, u] & (u < stop[:, 0])
-        for gain in gains.tolist():
-            if u + gain < goal:
-                reached[:, u + gain] |= on
-    live = reached & (t >= 1) & (t < stop)
-    holds = live & ~roll
-    first_hold = np.where(holds.any(axis=1), np.argmax(holds, axis=1), goal)
-    rolls_after = (live & roll & (t > first_hold[:, None])).any(axis=1)
-    return np.asarray(~rolls_after)
+    ns, goal = roll.shape
+    # by turn total first: each step reads a few earlier rows of one contiguous array
+    goes_on = (roll | (np.arange(goal)[None, :] == 0)) & (np.arange(goal)[None, :] < stop)
+    goes_on = np.ascontiguousarray(goes_on.T)
+    reached = np.zeros((goal, ns), dtype=bool)
+    reached[0] = True
+    on = np.zeros((goal, ns), dtype=bool)  # reached and rolls on
+    on[0] = goes_on[0]
+    for t in range(1, goal):
+        came = t - gains[gains <= t]
+        reached[t] = on[came].any(axis=0)
+        on[t] = reached[t] & goes_on[t]
+    reached = reached.T
+    return reached
 
 
 TurnPolicy = Mixture | RuleMixture
