@@ -164,15 +164,11 @@ def read_policy_argument(text: str, kind: str | None = None) -> PolicyArgument:
             f"expected hold-at-N or a policy file ending in .json, .csv, .npy or .npz, got {text!r}"
         )
     try:
-        if path.suffix == ".npz":
-            from .io import load_archive
-            from .io.policy_files import policy_of
+        from .io import load_with_rules
+        from .io.policy_files import policy_of
 
-            result = load_archive(path)
-            return PolicyArgument(text, policy_of(result), getattr(result, "rules", None))
-        from .io import read_policy_file
-
-        return PolicyArgument(text, *read_policy_file(path, kind=kind))
+        obj, rules = load_with_rules(path, kind=kind)
+        return PolicyArgument(text, policy_of(obj), rules)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from .archive import FORMAT_VERSION, META, load_archive, save_archive
 from .atomic import atomic_write, check_writable
 from .cache import cache_path, cached, cached_arrays, resolve_cache_dir
-from .files import SUFFIXES, Saveable, load, save
+from .files import SUFFIXES, Saveable, load, load_with_rules, save
 from .kinds import KINDS, PolicyKind, register_kind
 from .policy_files import (
     POLICY_FORMAT,
@@ -55,6 +55,7 @@ __all__ = [
     "Saveable",
     "save",
     "load",
+    "load_with_rules",
     "save_archive",
     "load_archive",
     "write_policy",

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any, Self, TypeVar, overload
 
 from .archive import load_archive, save_archive
-from .policy_files import POLICY_SUFFIXES, read_policy, write_policy
+from .policy_files import POLICY_SUFFIXES, read_policy, read_policy_file, write_policy
 
-__all__ = ["Saveable", "save", "load", "SUFFIXES"]
+__all__ = ["Saveable", "save", "load", "load_with_rules", "SUFFIXES"]
 
 SUFFIXES = (".npz",) + POLICY_SUFFIXES
 """Every suffix that :func:`~pigtheory.io.save` writes and :func:`~pigtheory.io.load` reads."""
@@ -85,6 +85,29 @@ def load(path: str | os.PathLike, *, expected: type | None = None) -> Any:
     if suffix == ".npz":
         return load_archive(path, expected=expected)
     raise ValueError(f"{path}: pigtheory files end in {', '.join(SUFFIXES)}")
+
+
+def load_with_rules(path: str | os.PathLike, *, kind: str | None = None) -> tuple[Any, Any]:
+    """:func:`load`, and the rules the file records (None if it records none).
+
+    Parameters
+    ----------
+    path : path-like
+    kind : str, optional
+        Policy files only: the kind to read a bare table as (:func:`read_policy_file`).
+
+    Returns
+    -------
+    obj : result or policy
+        As :func:`load` returns it.
+    rules : Rules or None
+        A result's ``rules``; the rules a policy file records.
+    """
+    suffix = Path(path).suffix
+    if suffix in POLICY_SUFFIXES:
+        return read_policy_file(path, kind=kind)
+    obj = load(path)
+    return obj, getattr(obj, "rules", None)
 
 
 class Saveable:

@@ -1,8 +1,8 @@
 """Opponents from files: any policy or result that pigtheory saved.
 
-:func:`read_policy_file` is the one place where a ``--policy FILE`` is read (through
-:func:`pigtheory.load`); :func:`opponents_from_file` turns what it holds into opponents for
-every mode it fits.
+:func:`opponents_from_file` reads a ``--policy FILE`` (with the rules it records, through
+:func:`pigtheory.io.load_with_rules`, as the command line does) and turns what it holds into
+opponents for every mode it fits; :func:`read_policy_file` is :func:`pigtheory.load`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..io import load
+from ..io import load, load_with_rules
 from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
 from ..rules import Rules
 from ..sequential.policies import RollTable
@@ -29,8 +29,6 @@ def read_policy_file(path: str | os.PathLike) -> Any:
     """A policy or result saved by pigtheory: whatever :func:`pigtheory.load` reads (``.npz``
     archives, and ``.json``, ``.csv`` and ``.npy`` policy files).
 
-    The one place that reads a ``--policy FILE``.
-
     Parameters
     ----------
     path : path-like
@@ -39,17 +37,7 @@ def read_policy_file(path: str | os.PathLike) -> Any:
     -------
     result or policy
     """
-    return _read(path)[0]
-
-
-def _read(path: str | os.PathLike) -> tuple[Any, Rules | None]:
-    """The object in the file and the rules it records (a result's, or a policy file's)."""
-    if Path(path).suffix == ".npz":
-        obj = load(path)
-        return obj, getattr(obj, "rules", None)
-    from ..io import read_policy_file as read_policy_with_rules
-
-    return read_policy_with_rules(path)
+    return load(path)
 
 
 def opponents_from_file(
@@ -65,7 +53,7 @@ def opponents_from_file(
     Parameters
     ----------
     path : path-like
-        Read by :func:`read_policy_file`.
+        Read by :func:`pigtheory.io.load_with_rules`.
     mode : {"sequential", "simultaneous"}, optional
         Only this mode; default every mode the policy fits.
     goal : int, optional
@@ -84,7 +72,7 @@ def opponents_from_file(
         The file holds nothing pigtheory can play, or nothing in ``mode``.
     """
     path = Path(path)
-    obj, rules = _read(path)
+    obj, rules = load_with_rules(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     stem = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()) or "policy"
     name = f"file-{stem}"
