@@ -267,14 +267,15 @@ def _exploitability(args: argparse.Namespace) -> int:
 
             policies = dict(webapp_policies(args.policy, rules=rules).tables)
             # The web app's file also holds its sequential tables: policies of another game.
-            other = [name for name in policies if name.startswith("action_sequential")]
-            if other and any(name in policies for name in SIMULTANEOUS_TABLES):
+            simultaneous = {name: pol for name, pol in policies.items() if name in SIMULTANEOUS_TABLES}
+            if simultaneous and len(simultaneous) < len(policies):
+                other = ", ".join(name for name in policies if name not in simultaneous)
                 warnings.warn(
-                    f"left out the web app's sequential tables ({', '.join(other)}): they play "
+                    f"left out the web app's sequential tables ({other}): they play "
                     "sequential Pig, and exploitability is of simultaneous play",
                     stacklevel=1,
                 )
-                policies = {name: pol for name, pol in policies.items() if name not in other}
+                policies = simultaneous
         policies = {name: policy_for(pol, rules, name) for name, pol in policies.items()}
     from .simultaneous import exploitability
 

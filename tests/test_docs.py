@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import inspect
 import re
 import subprocess
 import sys
@@ -24,10 +23,6 @@ sys.path.insert(0, str(DOCS / "_ext"))
 import pigdocs  # noqa: E402  (the docs' own extension, not installed)
 
 
-def _key(attr: str, obj: object) -> tuple[str, int]:
-    return ("", id(obj)) if inspect.isclass(obj) or callable(obj) else (attr, id(obj))
-
-
 def test_every_public_module_has_a_section():
     modules = [m for m in pigdocs.public_modules() if m not in pigdocs.NOT_DOCUMENTED]
     assert "pigtheory.simultaneous.core.levels" in modules  # the walk reaches subpackages
@@ -41,13 +36,15 @@ def test_every_public_name_is_documented_once():
     for module, names in at.items():
         mod = importlib.import_module(module)
         for name in names:
-            key = _key(name, getattr(mod, name))
+            key = pigdocs.object_key(name, getattr(mod, name))
             assert key not in documented, f"{module}.{name} is documented twice"
             documented[key] = f"{module}.{name}"
     for module in at:
         mod = importlib.import_module(module)
         for name in pigdocs.public_names(mod):
-            assert _key(name, getattr(mod, name)) in documented, f"{module}.{name} is not documented"
+            assert pigdocs.object_key(name, getattr(mod, name)) in documented, (
+                f"{module}.{name} is not documented"
+            )
 
 
 def test_reference_pages_hold_a_directive_per_name():

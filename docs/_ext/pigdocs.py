@@ -143,6 +143,12 @@ def public_names(module: types.ModuleType) -> list[str]:
     return [n for n in names if not isinstance(getattr(module, n), types.ModuleType)]
 
 
+def object_key(attr: str, obj: object) -> tuple[str, int]:
+    """What tells public objects apart: classes and functions by identity; constants by name
+    too, since two constants may be the same small int."""
+    return ("", id(obj)) if inspect.isclass(obj) or callable(obj) else (attr, id(obj))
+
+
 def documented_at() -> dict[str, list[str]]:
     """Module -> the names documented on its entry. Every public object is documented once, at the
     shallowest public module that exports it (``pigtheory.simultaneous.equilibrium``, say, not
@@ -157,8 +163,7 @@ def documented_at() -> dict[str, list[str]]:
         mine = []
         for attr in public_names(module):
             obj = getattr(module, attr)
-            # Constants are told apart by name too: two constants may be the same small int.
-            key = ("", id(obj)) if inspect.isclass(obj) or callable(obj) else (attr, id(obj))
+            key = object_key(attr, obj)
             if key in seen:
                 continue
             seen[key] = f"{name}.{attr}"
@@ -452,14 +457,14 @@ def aliases() -> dict[str, str]:
         mod = importlib.import_module(module)
         for attr in names:
             obj = getattr(mod, attr)
-            key = ("", id(obj)) if inspect.isclass(obj) or callable(obj) else (attr, id(obj))
+            key = object_key(attr, obj)
             canonical[key] = f"{module}.{attr}"
     out: dict[str, str] = {}
     for name, module in list(sys.modules.items()):
         if not (name == "pigtheory" or name.startswith("pigtheory.")) or module is None:
             continue
         for attr, obj in list(vars(module).items()):
-            key = ("", id(obj)) if inspect.isclass(obj) or callable(obj) else (attr, id(obj))
+            key = object_key(attr, obj)
             if key in canonical:
                 out.setdefault(f"{name}.{attr}", canonical[key])
     return out
