@@ -18,7 +18,7 @@ Notes
 Every solver reads a policy through :func:`as_turn_policy`: thresholds become the usual
 :class:`~pigtheory.policies.Mixture`, stopping rules a :class:`RuleMixture`, and both give the
 distribution of the points the turn adds at any state (:meth:`RuleMixture.outcomes`, by the
-forward recursion of :func:`pigtheory.simultaneous.core.stopping.stopping_outcomes`), which is
+forward recursion of :func:`pigtheory.simultaneous.core.stopping_rules.stopping_outcomes`), which is
 all an opponent's policy contributes to a player's Bellman equation.
 
 Examples
@@ -179,7 +179,7 @@ class RuleMixture:
             Column x is the gain x clipped to ``goal - own`` (column 0 the bust), as
             :meth:`pigtheory.policies.Mixture.outcomes` gives them.
         """
-        from .simultaneous.core.stopping import stopping_outcomes
+        from .simultaneous.core.stopping_rules import stopping_outcomes
 
         g = self.rules.goal
         if states is None:
@@ -250,7 +250,7 @@ def _prefix_rule(roll: np.ndarray, live: np.ndarray) -> np.ndarray:
 
 def _reached(roll: np.ndarray, stop: np.ndarray, rules: Rules) -> np.ndarray:
     """``reached[s, t]``: the rule of row s can reach turn total t (a turn starts with a roll)."""
-    from .simultaneous.core.stopping import roll_distribution_arrays
+    from .simultaneous.core.stopping_rules import roll_distribution_arrays
 
     _, gains, _ = roll_distribution_arrays(rules)
     ns, goal = roll.shape

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pigtheory import Rules, hold_at, simultaneous
 from pigtheory.play import sequential_best_response, stopping_best_response, turn_values
 from pigtheory.sequential import compare, solve
-from pigtheory.simultaneous.core.stopping import stopping_outcomes
+from pigtheory.simultaneous.core.stopping_rules import stopping_outcomes
 from pigtheory.turn_total import turn_total_table
 
 # --- sequential -------------------------------------------------------------------------

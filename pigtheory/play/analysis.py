@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..sequential.model import roll_model
-from ..simultaneous.core.stopping import stopping_outcomes, threshold_rule
+from ..simultaneous.core.stopping_rules import stopping_outcomes, threshold_rule
 from .game import Game
 from .opponents import Opponent
 from .stopping_response import turn_values

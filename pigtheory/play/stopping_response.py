@@ -3,7 +3,7 @@
 A person at the table does not pick a threshold: after every roll it sees its own turn total
 and rolls again or holds. In simultaneous Pig it sees nothing of the opponent's turn, so its
 strategy at a state is a stopping rule, a roll-or-hold choice for every turn total (the
-action set of :mod:`pigtheory.simultaneous.core.stopping`). Thresholds ("hold at k") are the
+action set of :mod:`pigtheory.simultaneous.core.stopping_rules`). Thresholds ("hold at k") are the
 special case the papers solve; the best stopping rule can do slightly better, and the play
 site shows the person this exact best response.
 
@@ -42,7 +42,7 @@ from ..results import Result
 from ..rules import Rules
 from ..simultaneous.best_response import best_response
 from ..simultaneous.core import TIE_TOL, continuation, read_opponents
-from ..simultaneous.core.stopping import roll_distribution_arrays
+from ..simultaneous.core.stopping_rules import roll_distribution_arrays
 
 __all__ = ["StoppingResponse", "stopping_best_response", "turn_values"]
 

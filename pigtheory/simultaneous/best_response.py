@@ -289,7 +289,7 @@ def best_response_stopping(opponents: Sequence[Any], rules: Rules, actions: Any 
 
     A loop over the core: for every score level from the top, the continuation against the
     opponents, then the optimal stopping rule at each state with the self-loop solved by
-    policy iteration (:mod:`pigtheory.simultaneous.core.stopping`), started from the best
+    policy iteration (:mod:`pigtheory.simultaneous.core.stopping_rules`), started from the best
     threshold's value. The papers restrict strategies to "hold at k"; this action set is an
     extension, with no equation of its own there (the continuation is still eq. (7) / (18) of
     Zhu, Ma, Chen & Liu 2023).

@@ -260,7 +260,7 @@ class Thresholds:
 
 def action_set(strategies: str, rules: Rules, engine: str = "auto") -> Any:
     """The action set named by ``strategies=`` (one of :data:`STRATEGIES`): :class:`Thresholds`
-    or :class:`~pigtheory.simultaneous.core.stopping.StoppingRules`.
+    or :class:`~pigtheory.simultaneous.core.stopping_rules.StoppingRules`.
 
     Parameters
     ----------
@@ -276,7 +276,7 @@ def action_set(strategies: str, rules: Rules, engine: str = "auto") -> Any:
     """
     check_choice("strategies", strategies, STRATEGIES)
     if strategies == "stopping":
-        from .stopping import StoppingRules
+        from .stopping_rules import StoppingRules
 
         return StoppingRules(rules, engine)
     return Thresholds(rules)

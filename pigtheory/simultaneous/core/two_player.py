@@ -44,7 +44,8 @@ from ...rules import Rules
 from ...stopping import TurnPolicy
 from ...turn_total import turn_total_table
 from . import kernels
-from .actions import TIE_TOL, threshold_band, threshold_matrix
+from .actions import TIE_TOL, threshold_matrix
+from .step import Roll, band_of
 from .threads import one_blas_thread
 
 
@@ -157,18 +158,16 @@ def _solve_jit(
     threshold_value, threshold_k)`` from the stopping kernels (the same setup)."""
     geo = batch_geometry(rules)
     g, w = geo.goal, geo.width
-    table = turn_total_table(rules.replace(players=2))
     V = np.zeros((g + 1, g + 1))
     V[g, :g], V[g, g] = 1.0, 0.5
     policy = np.zeros((g, g), dtype=np.int64)
-    _, band_t = threshold_band(rules)
+    band = band_of(rules)
     if stopping:
-        from .stopping import roll_distribution_arrays
+        from .stopping_rules import roll_distribution_arrays
 
-        p_bust, faces, fprobs = roll_distribution_arrays(rules)
-        roll = np.zeros((g, g, g), dtype=bool)
+        roll = Roll(*roll_distribution_arrays(rules))
+        rule = np.zeros((g, g, g), dtype=bool)
         tval = np.zeros((g, g))
-        extra = (p_bust, faces, fprobs, tie_tol, 100)
     if opp.reads_own_score_only():
         js = np.arange(g)
         gains, probs = opp.outcomes((js, np.zeros_like(js)))
@@ -176,23 +175,25 @@ def _solve_jit(
         cz = np.ascontiguousarray(np.minimum(js[:, None] + gains[:, 1:], g))
         ut = np.zeros((g, 2 * g + w + 1))
         ut[:, g:] = (pb + (V[g][cz] * pz).sum(axis=1))[:, None]
-        inv = 1.0 / (1.0 - pb[:, None] * table.bust[None, :])
+        inv = 1.0 / (1.0 - pb[:, None] * band.bust[None, :])
+        indep = kernels.Independent(inv, cz, pz, pb)
         if stopping:
-            kernels.stopping()[2](g, table.bust, band_t, inv, cz, pz, pb, *extra, V, ut, roll, tval, policy)
-            return V, roll, tval, policy
-        kernels.two_player()[0](g, table.bust, band_t, inv, cz, pz, pb, tie_tol, V, ut, policy)
+            kernels.stopping_kernel("independent")(band, indep, roll, tie_tol, 100, V, ut, rule, tval, policy)
+            return V, rule, tval, policy
+        kernels.two_player_kernel(True)(band, indep, tie_tol, V, ut, policy)
         return V, policy
     ii, jj = np.indices((g, g))
     gains, probs = opp.outcomes((jj, ii))
-    cols = np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
+    general = kernels.General(
+        np.ascontiguousarray(probs), np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
+    )
     vt = np.zeros((g + 1, 2 * g + w + 1))
     vt[:, g:] = V[g][:, None]
-    probs = np.ascontiguousarray(probs)
     if stopping:
-        kernels.stopping()[3](g, table.bust, band_t, probs, cols, *extra, vt, roll, tval, policy)
+        kernels.stopping_kernel("general")(band, general, roll, tie_tol, 100, vt, rule, tval, policy)
         V[:g, :] = vt[:, :g].T
-        return V, roll, tval, policy
-    kernels.two_player()[1](g, table.bust, band_t, probs, cols, tie_tol, vt, policy)
+        return V, rule, tval, policy
+    kernels.two_player_kernel(False)(band, general, tie_tol, vt, policy)
     V[:g, :] = vt[:, :g].T
     return V, policy
 
