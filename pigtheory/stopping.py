@@ -280,8 +280,9 @@ def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
     ----------
     policy : policy
         A threshold policy (anything :func:`pigtheory.as_mixture` reads), a
-        :class:`StoppingRule`, a :class:`RandomStoppingRule`, or a result whose ``policy`` is
-        one of these.
+        :class:`StoppingRule`, a :class:`RandomStoppingRule`, a result whose ``policy`` is
+        one of these, or the policy kind of a registered action set (an object with the same
+        ``rules`` and ``outcomes(states)``, as :class:`RuleMixture`), returned as it is.
     rules : Rules
 
     Returns
@@ -304,4 +305,6 @@ def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
     inner = getattr(policy, "policy", None)
     if isinstance(inner, (StoppingRule, RandomStoppingRule)):
         return as_turn_policy(inner, rules)
+    if callable(getattr(policy, "outcomes", None)) and getattr(policy, "rules", None) == rules:
+        return policy  # the policy kind of a registered action set reads itself
     return as_mixture(policy, rules)

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..guard import best_response_estimate, check_memory
+from ..policies import Mixture
 from ..results import Solution
 from ..rules import Rules
 from ..stopping import TurnPolicy
@@ -63,6 +64,7 @@ from .core import (
     read_opponents,
     score_levels,
     terminal_values,
+    turn_width,
 )
 
 __all__ = ["best_response", "best_response_levels", "best_response_stopping", "StoppingSolution"]
@@ -95,9 +97,12 @@ def best_response(
         Algorithm 0.1 as written (Algorithm 0.3 for three or more players: a generic
         sweep meant as a check on small goals), sweeps until the largest change of a sweep is
         below ``tol``.
-    strategies : {"thresholds", "stopping"}
-        The action set: "hold at k" (the papers' restriction) or every stopping rule (any
-        roll/hold decision per turn total; then a :class:`StoppingSolution`, exact only).
+    strategies : str
+        The action set: "thresholds", "hold at k" (the papers' restriction), "stopping",
+        every stopping rule (any roll/hold decision per turn total; then a
+        :class:`StoppingSolution`, exact only), or the name of an action set registered with
+        :func:`~pigtheory.simultaneous.core.register_action_set` (exact only; the policy is the
+        action set's policy kind).
     tol : float
         Value iteration: stop when the largest change of a sweep is below ``tol`` (> 0).
     max_iter : int
@@ -158,6 +163,12 @@ def best_response(
         if chosen == "numba" and rules.players == 2:
             return _stopping_two(opps[0], rules)
         return best_response_stopping(opps, rules, action_set("stopping", rules, chosen))
+    if strategies != "thresholds":  # a registered action set: the generic loop over the core
+        if method != "exact":
+            raise ValueError(f"method: the best response over {strategies!r} is 'exact' only")
+        value, table, levels = best_response_levels(opps, rules, actions)
+        wrap = getattr(actions, "policy", None)
+        return Solution(value, wrap(table) if callable(wrap) else table, levels, 0.0, "exact", rules)
     if method == "value_iteration":
         from ..progress import progress_bar
         from ._value_iteration import value_iteration
@@ -172,6 +183,17 @@ def best_response(
 
     if separable(opps, rules):
         return reduced_best_response(opps, rules=rules, engine=engine, progress=progress).expand()
+    g, n = rules.goal, rules.players
+    if all(isinstance(o, Mixture) for o in opps):
+        # states x own gains x the opponents' joint outcomes (w + 1 each)
+        work = g**n * (g / 2) * (turn_width(rules) + 1) ** (n - 1)
+        if choose_engine(engine, work) == "numba":
+            from .core.nplayer_general import best_response_general, opponent_arrays
+
+            value, policy = best_response_general(opponent_arrays(opps, rules), rules, TIE_TOL)
+            value.setflags(write=False)
+            policy.setflags(write=False)
+            return Solution(value, policy, n * (g - 1) + 1, 0.0, "exact", rules)
     value, policy, levels = best_response_levels(opps, rules, actions)
     return Solution(value, policy, levels, 0.0, "exact", rules)
 

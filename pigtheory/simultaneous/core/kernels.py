@@ -57,17 +57,16 @@ def _independent(band, opp, tie_tol, V, UT, policy):  # pragma: no cover - compi
             for r in range(opp.pz.shape[1]):
                 z += opp.pz[j, r] * V[i, opp.cz[j, r]]
             # Until solved, V(i, j) counts as 0: the self-loop is in the factors inv.
-            best, k = threshold_step(band, UT[j, i:], z, g - i, opp.inv[j], False, tie_tol, vals, vals)
+            best, k = threshold_step(band, UT[j, i:], z, g - i, 0.0, opp.inv[j], False, tie_tol, vals, vals)
             V[i, j] = best
             policy[i, j] = k
             UT[j, i] = z + opp.pb[j] * best
 
 
 @kernel
-def _continuation(u, den, opp, VT, bust, i, j, room, w):  # pragma: no cover - compiled
+def _continuation(u, opp, VT, i, j, room, w):  # pragma: no cover - compiled
     """At state (i, j) against a :class:`General` opponent: ``u[x] = sum_r P[i, j, r]
-    VT[C[i, j, r], i + x]``, padded past the room, and the self-loop denominators ``den[k] = 1
-    - P(X_k = 0) P(opponent busts)``."""
+    VT[C[i, j, r], i + x]``, padded past the room."""
     P, C = opp.P, opp.C
     for x in range(room + 1):
         u[x] = 0.0
@@ -78,8 +77,6 @@ def _continuation(u, den, opp, VT, bust, i, j, room, w):  # pragma: no cover - c
             u[x] += p * VT[c, i + x]
     for x in range(room + 1, room + w):
         u[x] = u[room]
-    for k in range(1, room + 1):
-        den[k] = 1.0 - bust[k] * P[i, j, 0]
 
 
 @kernel
@@ -88,14 +85,13 @@ def _general(band, opp, tie_tol, VT, policy):  # pragma: no cover - compiled
     g = policy.shape[0]
     w = band.band_t.shape[0]
     u = np.empty(g + w + 1)
-    den = np.empty(g + 1)
     vals = np.empty(g + 1)
     for d in range(2 * g - 2, -1, -1):
         for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
             j = d - i
             room = g - i
-            _continuation(u, den, opp, VT, band.bust, i, j, room, w)
-            best, k = threshold_step(band, u, u[0], room, den, True, tie_tol, vals, vals)
+            _continuation(u, opp, VT, i, j, room, w)
+            best, k = threshold_step(band, u, u[0], room, opp.P[i, j, 0], vals, True, tie_tol, vals, vals)
             VT[j, i] = best
             policy[i, j] = k
 
@@ -136,7 +132,7 @@ def _stop_independent(band, opp, roll, tie_tol, max_passes, V, UT, rule, tval, t
             for r in range(opp.pz.shape[1]):
                 z += opp.pz[j, r] * V[i, opp.cz[j, r]]
             row = UT[j, i:]
-            t_best, k = threshold_step(band, row, z, room, opp.inv[j], False, tie_tol, vals, vals)
+            t_best, k = threshold_step(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals, vals)
             tval[i, j] = t_best
             tk[i, j] = k
             for t in range(k):  # start from the best threshold's rule: one pass if it is optimal
@@ -154,7 +150,6 @@ def _stop_general(band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk):  # 
     g = tk.shape[0]
     w = band.band_t.shape[0]
     u = np.empty(g + w + 1)
-    den = np.empty(g + 1)
     vals = np.empty(g + 1)
     a = np.empty(g + 1)
     c = np.empty(g + 1)
@@ -163,8 +158,8 @@ def _stop_general(band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk):  # 
         for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
             j = d - i
             room = g - i
-            _continuation(u, den, opp, VT, band.bust, i, j, room, w)
-            t_best, k = threshold_step(band, u, u[0], room, den, True, tie_tol, vals, vals)
+            _continuation(u, opp, VT, i, j, room, w)
+            t_best, k = threshold_step(band, u, u[0], room, opp.P[i, j, 0], vals, True, tie_tol, vals, vals)
             tval[i, j] = t_best
             tk[i, j] = k
             for t in range(k):

@@ -26,10 +26,10 @@ Notes
 Threshold step, for ``k = 1..room``:
 
 .. math:: a_k = P(X_k = 0)\\, u_0 + \\sum_{r < w} P(X_k = k + r)\\, u[k + r], \\qquad
-          v_k = a_k \\cdot s_k \\ \\text{or}\\ a_k / s_k,
+          v_k = \\frac{a_k}{1 - P(X_k = 0)\\, B},
 
-``s_k = 1 / (1 - P(X_k = 0) B)`` (multiplied) or ``1 - P(X_k = 0) B`` (divided), B the chance
-that every opponent busts: the self-loop in closed form. The step returns the largest
+B the chance that every opponent busts: the self-loop in closed form (divided, or multiplied
+by factors the caller tabulated once for many states). The step returns the largest
 :math:`v_k` and the first k within ``tie_tol`` of it. The terms are added in this order and
 the products are not fused, so a caller gets the same bits whichever engine it runs.
 
@@ -57,7 +57,7 @@ __all__ = [
     "Roll",
     "band_of",
     "threshold_values",
-    "self_loop_scale",
+    "self_loop_values",
     "largest",
     "first_within",
     "threshold_step",
@@ -128,14 +128,17 @@ def threshold_values(band, u, u0, room, num):  # pragma: no cover - compiled
 
 
 @kernel
-def self_loop_scale(num, scale, divide, room, vals):  # pragma: no cover - compiled
-    """``vals[k] = num[k] * scale[k]`` (or ``/ scale[k]`` with ``divide``), ``k = 1..room``;
-    ``vals`` may be ``num``."""
-    nn, ss, vv = num[1:], scale[1:], vals[1:]
+def self_loop_values(num, room, bust, opp_bust, inv, divide, vals):  # pragma: no cover - compiled
+    """The stationary values ``vals[k]``, ``k = 1..room``: ``num[k] / (1 - P(X_k = 0) B)``
+    with ``divide`` (B = ``opp_bust``), else ``num[k] * inv[k]`` with the factors tabulated
+    by the caller (``inv[k] = 1 / (1 - P(X_k = 0) B)``). ``vals`` may be ``num``."""
+    nn, vv = num[1:], vals[1:]
     if divide:
+        bs = bust[1:]
         for k in range(room):
-            vv[k] = nn[k] / ss[k]
+            vv[k] = nn[k] / (1.0 - bs[k] * opp_bust)
     else:
+        ss = inv[1:]
         for k in range(room):
             vv[k] = nn[k] * ss[k]
 
@@ -168,12 +171,12 @@ def first_within(vals, room, best, tie_tol):  # pragma: no cover - compiled
 
 
 @kernel
-def threshold_step(band, u, u0, room, scale, divide, tie_tol, num, vals):  # pragma: no cover - compiled
+def threshold_step(band, u, u0, room, opp_bust, inv, divide, tie_tol, num, vals):  # pragma: no cover
     """The threshold step (module Notes): fills ``num[1..room]`` (the numerators ``a_k``) and
-    ``vals[1..room]`` (the stationary values; ``vals`` may be ``num``) and returns
-    ``(best value, first k within tie_tol)``."""
+    ``vals[1..room]`` (the stationary values, :func:`self_loop_values`; ``vals`` may be
+    ``num``) and returns ``(best value, first k within tie_tol)``."""
     threshold_values(band, u, u0, room, num)
-    self_loop_scale(num, scale, divide, room, vals)
+    self_loop_values(num, room, band.bust, opp_bust, inv, divide, vals)
     best = largest(vals, room)
     return best, first_within(vals, room, best, tie_tol)
 

@@ -50,7 +50,7 @@ import numpy as np
 from ...engine import choose_engine
 from ...rules import Rules
 from . import kernels
-from .actions import TIE_TOL
+from .actions import TIE_TOL, register_action_set
 from .step import Roll
 
 __all__ = [
@@ -241,6 +241,7 @@ def optimal_stopping(
     return v, roll, passes
 
 
+@register_action_set
 class StoppingRules:
     """The action set of every stopping rule (module Notes), beside :class:`.Thresholds`.
 
