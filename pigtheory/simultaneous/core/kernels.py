@@ -6,8 +6,8 @@ every state is one :func:`~.step.threshold_step` (and one :func:`~.step.stopping
 stopping rules). The functions below are kernels (:mod:`.jit`): plain Python until
 :func:`~.jit.compiled` compiles them. :mod:`pigtheory.engine` decides when they are used.
 
-Records
--------
+Opponents
+---------
 The opponent's turn reaches the kernels as :class:`Independent` (B's turn reads B's score
 only) or :class:`General` (any opponent); the X_k as :class:`~.step.Band`, a roll as
 :class:`~.step.Roll`.

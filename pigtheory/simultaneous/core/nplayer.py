@@ -93,7 +93,7 @@ def _tail(s, start, base):  # pragma: no cover - compiled
 
 class Columns(NamedTuple):
     """The opponents' score tuples of the columns: ``states`` (``(S, m)``), their rank table
-    ``tab`` (:func:`pigtheory.simultaneous._score_sets.rank_table`) and whether they are
+    ``tab`` (``pigtheory.simultaneous._score_sets.rank_table``) and whether they are
     sorted (``symmetric``, identical opponents)."""
 
     states: np.ndarray
@@ -214,7 +214,7 @@ def compiled() -> Any:
     """The compiled column solver (:func:`~.jit.compiled`): the first call in a process
     imports numba and compiles it (seconds) or loads it from numba's disk cache.
 
-    Call it as ``kernel(c_hi, c_lo, cols, moves, band, tie_tol, out)`` (:func:`_columns`): it
+    Call it as ``kernel(c_hi, c_lo, cols, moves, band, tie_tol, out)`` (``_columns``): it
     solves columns ``c_hi - 1`` down to ``c_lo``, all columns above ``c_hi - 1`` having been
     solved by earlier calls on the same arrays.
     """

@@ -64,7 +64,8 @@ def opponent_arrays(mixtures: list[Any], rules: Rules) -> Opponents:
     for q, mix in enumerate(mixtures):
         for u, other in enumerate(distinct):
             if other is mix or (
-                np.array_equal(other.thresholds, mix.thresholds) and np.array_equal(other.weights, mix.weights)
+                np.array_equal(other.thresholds, mix.thresholds)
+                and np.array_equal(other.weights, mix.weights)
             ):
                 which[q] = u
                 break

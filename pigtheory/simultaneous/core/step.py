@@ -7,8 +7,8 @@ written once. Their numpy reference is :class:`~pigtheory.simultaneous.core.Thre
 :func:`~pigtheory.simultaneous.core.stopping_rules.optimal_stopping`; the engine-agreement
 tests hold the two to each other.
 
-Records
--------
+Inputs
+------
 :class:`Band` holds the X_k of "hold at k" (:func:`~pigtheory.simultaneous.core.threshold_band`),
 :class:`Roll` one roll of the die; both are plain named tuples of arrays (numba passes them
 as records). :func:`band_of` builds the first for a :class:`~pigtheory.Rules`; ``Roll(*roll_distribution_arrays(rules))``

@@ -8,6 +8,8 @@ thresholds are the candidates of the mixed solvers.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .jit import kernel
 from .symmetric_kernels import action_values, best_action, continuation_row, pure_outcomes
 
@@ -22,8 +24,17 @@ def best_response_dynamics(
     ``t``, others' roles ``orole``), at most ``hist.shape[0]``, each pass's profile recorded in
     ``hist``. Returns ``(converged, cycle_from, last, passes)``: on convergence ``k`` is a pure
     equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
-    ``hist`` form the cycle (``cycle_from`` -1 if none was found)."""
+    ``hist`` form the cycle (``cycle_from`` -1 if none was found).
+
+    A role whose others still play what they played when it last chose is not evaluated
+    again: its values are the same numbers, so it stays, with the value and gain of the
+    reply it moved to."""
     bust = band.bust
+    seen = np.zeros((R, max(m, 1)), np.int64)  # the others' thresholds at the role's last choice
+    fresh = np.zeros(R, np.bool_)
+    moved = np.zeros(R, np.bool_)
+    val_at = np.zeros(R)
+    gain_at = np.zeros(R)
     dest, prob, lens, u, num, vals, idx, buf = w.dest, w.prob, w.lens, w.u, w.num, w.vals, w.idx, w.buf
     cycle_from = -1
     last = 0
@@ -33,6 +44,19 @@ def best_response_dynamics(
         passes += 1
         changed = False
         for r in range(R):
+            same = fresh[r]
+            for q in range(m):
+                if same and seen[r, q] != k[orole[r, q]]:
+                    same = False
+            if same:
+                if moved[r]:
+                    val[r] = val_at[r]
+                    gn[r] = gain_at[r]
+                    moved[r] = False
+                continue
+            fresh[r] = True
+            for q in range(m):
+                seen[r, q] = k[orole[r, q]]
             opp_bust = 1.0
             for q in range(m):
                 rr = orole[r, q]
@@ -46,9 +70,13 @@ def best_response_dynamics(
             if cur < best - tie_tol:
                 k[r] = kb
                 changed = True
+                moved[r] = True
+                val_at[r] = vals[kb]
+                gain_at[r] = best - vals[kb]
             else:
                 val[r] = cur
                 gn[r] = best - cur
+                moved[r] = False
         for r in range(R):
             hist[it, r] = k[r]
         if not changed:

@@ -44,7 +44,7 @@ from ...rules import Rules
 from ...stopping import TurnPolicy
 from ...turn_total import turn_total_table
 from . import kernels
-from .actions import TIE_TOL, threshold_matrix
+from .actions import TIE_TOL, greedy, threshold_matrix
 from .step import Roll, band_of
 from .threads import one_blas_thread
 
@@ -272,14 +272,14 @@ def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, n
         # Rows with i > ilo also get thresholds k > goal - i, unmasked: with gains clipped at the
         # goal, such a k is "reach the goal" with a larger bust probability, never better than
         # k = goal - i (up to rounding), and ties go to the smaller k.
-        best = vals.max(axis=2)
-        k = np.argmax(vals >= (best - tie_tol)[..., None], axis=2)
+        best, k = greedy(vals.reshape(-1, K), tie_tol)
+        best = best.reshape(m0, b.n)
         _view(vt, m0, b, m0, 1)[..., 0] = best
-        _view(pol, m0, b, m0, 1)[..., 0] = k
+        _view(pol, m0, b, m0, 1)[..., 0] = k.reshape(m0, b.n)
         if indep:
             uv[..., 0] += pb_all[s0:s1].reshape(m0, b.n) * best
     value = vt[m0 : m0 + G, :G].T.copy()
-    policy = pol[m0 : m0 + g, :g].T + 1
+    policy = pol[m0 : m0 + g, :g].T.copy()
     return value, policy
 
 
