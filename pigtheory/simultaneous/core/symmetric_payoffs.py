@@ -18,6 +18,8 @@ from .symmetric_kernels import action_values, best_action, continuation_row, pur
 
 __all__ = [
     "Work",
+    "tensor_row",
+    "forget_tensors",
     "Scratch",
     "lin_solve",
     "build_tensors",
@@ -34,8 +36,11 @@ __all__ = [
 class Work(NamedTuple):
     """Scratch of one continuation: the others' outcomes ``dest``, ``prob`` (``(m, goal + 2)``)
     and their counts ``lens``, the continuation ``u`` (``goal + w + 1``), the numerators
-    ``num`` and values ``vals`` of the thresholds (``goal + 1``), and index scratch ``idx``,
-    ``buf``, ``digits`` (``m``)."""
+    ``num`` and values ``vals`` of the thresholds (``goal + 1``), index scratch ``idx``,
+    ``buf``, ``digits`` (``m``), and the payoffs kept at the state (:func:`tensor_row`):
+    ``known[r, j]`` the j-th threshold role r has had as a candidate (``nk[r]`` of them),
+    ``pool[r, code]`` the payoffs of a role-r player against the others' known thresholds
+    numbered ``code`` (radix ``known.shape[1]``), ``cached[r, code]`` whether computed."""
 
     dest: np.ndarray
     prob: np.ndarray
@@ -46,6 +51,10 @@ class Work(NamedTuple):
     idx: np.ndarray
     buf: np.ndarray
     digits: np.ndarray
+    known: np.ndarray
+    nk: np.ndarray
+    cached: np.ndarray
+    pool: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -106,21 +115,53 @@ def lin_solve(a, rhs, n):  # pragma: no cover - compiled
 
 
 @kernel
+def tensor_row(r, digits, m, t, orole, cand, g, binom, band, table, w):  # pragma: no cover - compiled
+    """``a_r(.; others' candidates digits)``: a row of ``w.pool[r]``, computed on the first
+    request at the state (:class:`Work`: the thresholds each role has had as candidates at the
+    state are numbered in order of appearance, which never changes while candidates are added
+    or reordered), or ``w.num`` when a role has had more thresholds than the pool numbers."""
+    known, nk, cached, pool = w.known, w.nk, w.cached, w.pool
+    radix = known.shape[1]
+    code = 0
+    for q in range(m):
+        rr = orole[r, q]
+        kq = cand[rr, digits[q]]
+        j = 0
+        while j < nk[rr] and known[rr, j] != kq:
+            j += 1
+        if j == nk[rr]:
+            if j == radix:
+                code = -1
+                break
+            known[rr, j] = kq
+            nk[rr] += 1
+        code = code * radix + j
+    if code < 0 or not cached[r, code]:
+        bust = band.bust
+        dest, prob, lens, u, num, vals, idx, buf = w.dest, w.prob, w.lens, w.u, w.num, w.vals, w.idx, w.buf
+        opp_bust = 1.0
+        for q in range(m):
+            rr = orole[r, q]
+            kq = cand[rr, digits[q]]
+            lens[q] = pure_outcomes(t[rr], kq, g, band, dest[q], prob[q])
+            opp_bust *= bust[kq]
+        continuation_row(t[r], g, m, dest, prob, lens, table, binom, u, idx, buf)
+        action_values(u, g - t[r], opp_bust, band, num, vals)
+        if code < 0:
+            return num
+        row = pool[r, code]
+        for k in range(1, g - t[r] + 1):
+            row[k] = num[k]
+        cached[r, code] = True
+    return pool[r, code]
+
+
+@kernel
 def build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w):  # pragma: no cover
     """``ten[r, ci, k] = a_r(k; others' candidates ci)`` for every pure profile ci of a role-r
-    player's others over their candidates (mixed radix, last other fastest)."""
-    bust = band.bust
-    dest, prob, lens, u, num, vals, idx, buf, digits = (
-        w.dest,
-        w.prob,
-        w.lens,
-        w.u,
-        w.num,
-        w.vals,
-        w.idx,
-        w.buf,
-        w.digits,
-    )
+    player's others over their candidates (mixed radix, last other fastest); each profile's
+    payoffs are computed once per state (:func:`tensor_row`)."""
+    digits = w.digits
     for r in range(R):
         room = g - t[r]
         count = 1
@@ -133,16 +174,18 @@ def build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w
                 base = ncand[orole[r, q]]
                 digits[q] = x % base
                 x //= base
-            opp_bust = 1.0
-            for q in range(m):
-                rr = orole[r, q]
-                kq = cand[rr, digits[q]]
-                lens[q] = pure_outcomes(t[rr], kq, g, band, dest[q], prob[q])
-                opp_bust *= bust[kq]
-            continuation_row(t[r], g, m, dest, prob, lens, table, binom, u, idx, buf)
-            action_values(u, room, opp_bust, band, num, vals)
+            row = tensor_row(r, digits, m, t, orole, cand, g, binom, band, table, w)
             for k in range(1, room + 1):
-                ten[r, ci, k] = num[k]
+                ten[r, ci, k] = row[k]
+
+
+@kernel
+def forget_tensors(w):  # pragma: no cover - compiled
+    """Start a new state: no payoffs kept (:func:`tensor_row`)."""
+    for r in range(w.cached.shape[0]):
+        w.nk[r] = 0
+        for j in range(w.cached.shape[1]):
+            w.cached[r, j] = False
 
 
 @kernel

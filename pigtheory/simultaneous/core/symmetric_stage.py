@@ -84,6 +84,7 @@ from .symmetric_payoffs import (
     by_weight,
     certify,
     evaluate,
+    forget_tensors,
     normalise,
     refocus,
 )
@@ -198,7 +199,21 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
     idx = np.zeros(max(m, 1), np.int64)
     buf = np.zeros(max(m, 1), np.int64)
     digits = np.zeros(max(m, 1), np.int64)
-    w = Work(dest, prob, lens, u, num, vals, idx, buf, digits)
+    w = Work(
+        dest,
+        prob,
+        lens,
+        u,
+        num,
+        vals,
+        idx,
+        buf,
+        digits,
+        np.zeros((n, MAX_CAND), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, MAX_CAND ** max(m, 1)), np.bool_),
+        np.zeros((n, MAX_CAND ** max(m, 1), g + 1)),
+    )
     t = np.zeros(n, np.int64)
     mult = np.zeros(n, np.int64)
     first = np.zeros(n, np.int64)
@@ -308,6 +323,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
                 if j >= 0:
                     wts[r, j] += 1.0
             normalise(r, ncand, wts)
+        forget_tensors(w)
         status = solve_mixed(
             R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, tol, w, s, ten, nc, sup
         )
