@@ -69,3 +69,17 @@ def test_kernel_runs_as_plain_python_and_compiled_alike():
     assert four_times(3) == 12  # plain Python: the helper is the plain function
     assert jit.compiled(four_times)(3) == 12
     assert four_times.__globals__["twice"] is twice  # compiling rebinds nothing
+
+
+@pytest.mark.parametrize(("values", "size"), [(1, 1), (5, 1), (4, 3), (9, 4), (6, 5)])
+def test_multisets_are_every_sorted_tuple_by_increasing_colex_rank(values, size):
+    from itertools import combinations_with_replacement
+    from math import comb
+
+    from pigtheory.simultaneous.core.symmetric_kernels import binomials, multisets, ranks
+
+    got = multisets(values, size)
+    assert got.shape == (comb(values + size - 1, size), size)
+    assert sorted(map(tuple, got.tolist())) == sorted(combinations_with_replacement(range(values), size))
+    r = ranks(got, binomials(values, size + 1))
+    assert np.array_equal(r, np.arange(got.shape[0]))  # colex rank = position
