@@ -72,6 +72,18 @@ def opponent_arrays(mixtures: list[Any], rules: Rules) -> Opponents:
         else:
             which[q] = len(distinct)
             distinct.append(mix)
+    full = (g,) * n
+    if len(distinct) == 1:  # one policy as it is, when its arrays are already full and contiguous
+        t, w = distinct[0].thresholds, distinct[0].weights
+        if (
+            t.shape[:-1] == full
+            and w.shape == t.shape
+            and t.dtype == np.int64
+            and w.dtype == np.float64
+            and t.flags.c_contiguous
+            and w.flags.c_contiguous
+        ):
+            return Opponents(t.reshape(1, g**n, -1), w.reshape(1, g**n, -1), which)
     width = max(mix.thresholds.shape[-1] for mix in distinct)
     th = np.ones((len(distinct), g**n, width), dtype=np.int64)
     wt = np.zeros((len(distinct), g**n, width))
