@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import FunctionType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 __all__ = ["kernel", "compiled"]
 
-F = TypeVar("F", bound=FunctionType)
+F = TypeVar("F", bound=Callable[..., Any])
 
 _MARK = "__pigtheory_kernel__"
 _LOCK = threading.RLock()
@@ -64,7 +65,7 @@ def _digest(fn: FunctionType) -> str:
     return h.hexdigest()[:12]
 
 
-def compiled(fn: FunctionType) -> Any:
+def compiled(fn: Callable[..., Any]) -> Any:
     """The compiled twin (``numba.njit(cache=True, nogil=True)``) of the kernel ``fn``.
 
     The first call for a kernel in a process imports numba and compiles it, or loads it from
@@ -79,7 +80,7 @@ def compiled(fn: FunctionType) -> Any:
     if not getattr(fn, _MARK, False):
         raise TypeError(f"fn: {getattr(fn, '__qualname__', fn)!r} is not marked as a kernel")
     with _LOCK:
-        return _compile(fn)
+        return _compile(cast(FunctionType, fn))
 
 
 def _compile(fn: FunctionType) -> Any:

@@ -210,10 +210,10 @@ def two_player_kernel(independent: bool) -> Any:
 def stopping_kernel(name: str) -> Any:
     """The compiled stopping kernel ``name``: ``"optimal_stopping"``, ``"outcomes"``,
     ``"independent"`` or ``"general"`` (the two-player best responses over stopping rules)."""
-    fn = {
+    fn: dict[str, Any] = {
         "optimal_stopping": _stopping,
         "outcomes": _stopping_outcomes,
         "independent": _stop_independent,
         "general": _stop_general,
-    }[name]
-    return compiled(fn)
+    }
+    return compiled(fn[name])
