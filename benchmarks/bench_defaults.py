@@ -48,7 +48,7 @@ goal, which = int(sys.argv[1]), sys.argv[2]
 rules = Rules(goal=goal, players=3)
 small = Rules(goal=12, players=3)
 p12 = symmetric_equilibrium(rules=small).policy
-best_response([p12, p12], rules=small)  # kernels loaded
+best_response([p12, p12], rules=small, engine="numba")  # kernels loaded
 best_response([hold_at(25)] * 2, rules=rules)
 if which == "mixed":
     pol = symmetric_equilibrium(rules=rules).policy
