@@ -16,6 +16,25 @@ Variants
     ... and a double other than two 1s must roll again.
 ``Rules.piglet(goal=10)``
     Neller & Presser's Piglet: a coin; heads scores one point, tails busts.
+
+The roll model
+--------------
+:meth:`Rules.roll_outcome` is the one rule of a roll: the faces shown -> ``(kind, points)``.
+Everything else is derived from it, and every solver reads only the derived forms:
+:meth:`~Rules.roll_table` (the outcome of each of the ``die_faces ** dice`` equally likely
+rolls; the web page's data carries it), :meth:`~Rules.roll_model` (exact probabilities of a
+bust, a reset, free and forced gains: the sequential solvers), :meth:`~Rules.roll_distribution`
+and :meth:`~Rules.roll_arrays` (the points one roll adds, 0 = bust: turn totals, stopping rules,
+simultaneous play) and :meth:`~Rules.sample_rolls` (the Monte Carlo simulators). A new die or
+variant is a subclass that overrides :meth:`~Rules.roll_outcome` (and, if it has parameters,
+adds fields):
+
+>>> class DoubleDie(Rules):
+...     def roll_outcome(self, faces):
+...         kind, points = super().roll_outcome(faces)
+...         return kind, 2 * points
+>>> DoubleDie(goal=20).roll_distribution()[12], DoubleDie(goal=20).max_roll
+(Fraction(1, 6), 12)
 """
 
 from __future__ import annotations
@@ -295,6 +314,13 @@ class RollModel:
     def max_gain(self) -> int:
         """Largest points one roll adds."""
         return max(g for g, _ in self.free + self.forced)
+
+    @property
+    def simple(self) -> bool:
+        """No reset and no forced roll: a turn is "roll or hold" after every roll and scores
+        never drop (one die, Piglet's coin): what the exact one-die solver, turn totals and
+        simultaneous play need."""
+        return self.p_reset == 0 and not self.forced
 
     def free_vector(self) -> np.ndarray:
         """``vec[g - 1]`` = probability of a free gain of g points, g = 1..max_gain: float,

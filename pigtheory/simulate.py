@@ -177,7 +177,7 @@ def turn_totals(
     check_memory(simulation_estimate(rules, games=n), max_memory)
     k = _positive("k", k)
     n = _positive("n", n)
-    if rules.double_trouble:
+    if rules.roll_model().forced:
         raise ValueError("rules: Double Trouble's forced re-rolls are not a hold-at-k turn")
     return _play_turns(np.full(n, k, dtype=np.int64), rules, _generator(rng))
 
@@ -241,8 +241,10 @@ def play_simultaneous(
     check_memory(simulation_estimate(rules, games=games), max_memory)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
-    if rules.dice != 1:
-        raise ValueError("rules: simultaneous Pig is played with one die (dice=1)")
+    if not rules.roll_model().simple:
+        raise ValueError(
+            "rules: simultaneous Pig is played with one die (dice=1: no snake eyes, no forced roll)"
+        )
     n, goal = rules.players, rules.goal
     if isinstance(profile, (str, bytes)) or not hasattr(profile, "__len__") or len(profile) != n:
         raise ValueError(f"profile: {n} players need a sequence of {n} policies, got {profile!r}")

@@ -59,8 +59,10 @@ _TIE = 1e-13
 
 def _check(rules: Rules) -> None:
     check_rules(rules)
-    if rules.dice != 1:
-        raise ValueError(f"rules.dice must be 1 for the one-die solver, got {rules.dice}")
+    if not rules.roll_model().simple:
+        raise ValueError(
+            f"rules.dice must be 1 for the one-die solver (no snake eyes, no forced roll), got {rules.dice}"
+        )
 
 
 def _level_pass(y, hold, pvec, p_bust):

@@ -81,7 +81,7 @@ def value_iteration(
     """
     check_memory(sequential_estimate(rules), max_memory)
     check_rules(rules)
-    if rules.double_trouble:
+    if rules.roll_model().forced:
         raise ValueError("rules.double_trouble: use pigtheory.sequential.solve for Double Trouble")
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
