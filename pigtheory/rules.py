@@ -208,6 +208,27 @@ class Rules:
             return "double", gain
         return "score", gain
 
+    def describe_roll(self) -> str:
+        """One sentence on what a roll does, for people (the web page shows it); a subclass
+        with another roll rule overrides it.
+
+        Examples
+        --------
+        >>> Rules(dice=2, double_trouble=True).describe_roll()
+        'A single 1 loses the turn total, two 1s also the score. Any other double must be rolled again.'
+        """
+        if self.is_piglet:
+            return "Heads scores 1, tails loses the turn total."
+        bust = self.bust_face
+        if self.dice == 2:
+            text = f"A single {bust} loses the turn total, two {bust}s also the score."
+            return text + (" Any other double must be rolled again." if self.double_trouble else "")
+        if self.face_points is None:
+            return f"A {bust} loses the turn total; any other face adds its points."
+        return (
+            f"A {bust} loses the turn total; the other faces score {', '.join(map(str, self.scoring_faces))}."
+        )
+
     def roll_table(self) -> RollTable:
         """:meth:`roll_outcome` of every equally likely roll (cached): see :class:`RollTable`."""
         return _roll_table(self)

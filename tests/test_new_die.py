@@ -38,6 +38,9 @@ class DoubleDie(Rules):
         kind, points = super().roll_outcome(faces)
         return kind, 2 * points
 
+    def describe_roll(self) -> str:
+        return "A 1 loses the turn total; any other face scores twice its pips."
+
 
 FACES = {1: 0, 2: 4, 3: 6, 4: 8, 5: 10, 6: 12}  # the die, written out: 0 = bust
 
@@ -244,6 +247,7 @@ def test_the_web_page_plays_the_new_die_without_a_javascript_change(tmp_path):
     ]
     site = tmp_path / "site"
     build_site(site, opps, title="new die")
+    assert "scores twice its pips" in (site / "data" / "catalog.js").read_text()
     specs = [
         {"key": o.key, "seed": s, "first": "you" if s % 2 else "opponent"} for o in opps for s in (1, 2, 3)
     ]

@@ -104,6 +104,7 @@ def _rules_json(opp: Opponent) -> dict[str, Any]:
             [ROLL_KINDS[k], p] for k, p in zip(table.kind.tolist(), table.points.tolist(), strict=True)
         ],
         "label": str(r).removesuffix(", 2 players"),
+        "note": r.describe_roll(),
     }
 
 
