@@ -52,7 +52,7 @@ __all__ = ["Rules", "RollModel", "RollTable", "ROLL_KINDS", "BUST", "RESET", "SC
 ROLL_KINDS = ("bust", "reset", "score", "double")
 """The outcomes of one roll (:meth:`Rules.roll_outcome`), in the order of their codes."""
 BUST, RESET, SCORE, DOUBLE = range(4)
-"""Codes of :data:`ROLL_KINDS` in the arrays of :class:`RollTable` and :meth:`Rules.sample_rolls`."""
+"""Codes of ``ROLL_KINDS`` in the arrays of :class:`RollTable` and :meth:`Rules.sample_rolls`."""
 
 
 @dataclass(frozen=True)
@@ -185,7 +185,7 @@ class Rules:
         Returns
         -------
         kind : str
-            One of :data:`ROLL_KINDS`: ``"bust"`` (the turn total is lost), ``"reset"``
+            One of ``ROLL_KINDS``: ``"bust"`` (the turn total is lost), ``"reset"``
             (two dice, both bust faces: the score is lost too), ``"score"`` (the points are
             added, the player may hold) or ``"double"`` (Double Trouble, a double of scoring
             faces: added, and the player must roll again).
@@ -284,7 +284,7 @@ class Rules:
         Returns
         -------
         kind : numpy.ndarray of int, shape ``(size,)``
-            Index into :data:`ROLL_KINDS` (``BUST``, ``RESET``, ``SCORE``, ``DOUBLE``).
+            Index into ``ROLL_KINDS`` (``BUST``, ``RESET``, ``SCORE``, ``DOUBLE``).
         points : numpy.ndarray of int, shape ``(size,)``
         """
         table = self.roll_table()
@@ -364,7 +364,7 @@ class RollTable:
     Attributes
     ----------
     kind : numpy.ndarray of int, shape ``(die_faces ** dice,)``
-        Codes of :data:`ROLL_KINDS`.
+        Codes of ``ROLL_KINDS``.
     points : numpy.ndarray of int, shape ``(die_faces ** dice,)``
     """
 
