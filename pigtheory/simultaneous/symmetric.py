@@ -5,17 +5,19 @@ Shapes
 A symmetric strategy reads the player's own score i and the multiset of the others' scores,
 so it is stored compactly, by *view* ``[c, i]``: c is the column of the others' sorted scores
 (``others[c]``, colex order, :mod:`pigtheory.simultaneous.core.symmetric_kernels`), i the
-own score. ``table`` ``(S, goal + 1)``: the win probability of the player at ``(i, others[c])``;
-``actions`` ``(S, goal)``: its threshold, or ``-(1 + e)`` when it mixes over
-``mix_thresholds[e]`` with ``mix_weights[e]`` (0 where some other player is at the goal);
-``gain`` ``(S, goal)``: its certificate (below). ``S = C(goal + players - 1, players - 1)``:
-5,151 columns for three players at goal 100, 176,851 for four.
+own score. ``value.table`` ``(S, goal + 1)``: the win probability of the player at
+``(i, others[c])``; ``policy.actions`` ``(S, goal)``: its threshold, or ``-(1 + e)`` when it
+mixes over ``policy.mix_thresholds[e]`` with ``policy.mix_weights[e]`` (0 where some other
+player is at the goal); ``gain`` ``(S, goal)``: its certificate (below).
+``S = C(goal + players - 1, players - 1)``: 5,151 columns for three players at goal 100,
+176,851 for four.
 
-The familiar arrays are built on request: ``value[i, j, k]`` (``(goal + 1,) * players``: the
-player with score i, the others having j and k, ties sharing 1/m) and ``policy`` (a
-:class:`~pigtheory.policies.MixedPolicy` over ``(goal,) * players``, own score first). For
-four players at goal 100 they take 0.8 GB and more: use :meth:`SymmetricEquilibrium.at` and
-:meth:`~SymmetricEquilibrium.strategy` there.
+``value`` is a :class:`ViewTable`: ``value[i, j, k]`` reads the player with score i, the others
+having j and k (ties sharing 1/m), own score first, straight from the table; the full array
+``(goal + 1,) * players`` (``numpy.asarray(value)``) and the policy as a
+:class:`~pigtheory.policies.MixedPolicy` over ``(goal,) * players`` (``policy.to_mixed()``) are
+built on request. For four players at goal 100 they take 0.8 GB and more: index single states,
+or use :meth:`SymmetricEquilibrium.at` and :meth:`~SymmetricEquilibrium.strategy`.
 
 Notes
 -----
