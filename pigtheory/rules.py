@@ -299,6 +299,8 @@ class Rules:
             game = "Double Trouble" if self.double_trouble else "two-dice Pig"
         else:
             game = f"one-die Pig (d{self.die_faces}, bust on {self.bust_face})"
+        if type(self) is not Rules:  # a die of one's own: its class names its roll rule
+            game = f"{type(self).__name__} ({game})"
         return f"{game}, goal {self.goal}, {self.players} players"
 
 

@@ -286,6 +286,11 @@ class ViewTable(np.lib.mixins.NDArrayOperatorsMixin):
         full = np.moveaxis(self.table[full_columns(self.rules, size)], -1, 0)
         return full if dtype is None else full.astype(dtype)
 
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """Arithmetic and comparisons (``a - b``, ``a >= 0``) on the full arrays."""
+        args = [np.asarray(x) if isinstance(x, ViewTable) else x for x in inputs]
+        return getattr(ufunc, method)(*args, **kwargs)
+
     def __getitem__(self, key: Any) -> Any:
         n, size = self.rules.players, self.table.shape[1]
         if isinstance(key, tuple) and len(key) == n and all(isinstance(k, (int, np.integer)) for k in key):
