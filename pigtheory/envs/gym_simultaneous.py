@@ -36,7 +36,6 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): the rules of simultaneous Pig
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -63,7 +62,7 @@ def read_opponents(opponents: Any, rules: Rules) -> list[SimultaneousOpponent]:
 
 def end_turn(scores: list[int], gains: list[int], goal: int) -> tuple[list[int], list[float] | None]:
     """Add the turn's gains (clipped at the goal); the win shares if the game ended, else None."""
-    new = [min(s + x, goal) for s, x in zip(scores, gains)]
+    new = [min(s + x, goal) for s, x in zip(scores, gains, strict=True)]
     at_goal = [s == goal for s in new]
     m = sum(at_goal)
     return new, ([1.0 / m if a else 0.0 for a in at_goal] if m else None)

@@ -86,7 +86,8 @@ class SequentialPigVectorEnv(VectorEnv):
             live = i + k < g
             table = np.zeros((g, g, g), dtype=bool)
             table[live] = [
-                bool(opp.rolls(int(a), int(b), int(c))) for a, b, c in zip(i[live], j[live], k[live])
+                bool(opp.rolls(int(a), int(b), int(c)))
+                for a, b, c in zip(i[live], j[live], k[live], strict=True)
             ]
         else:
             table = opp.table
