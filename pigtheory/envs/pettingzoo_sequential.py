@@ -106,6 +106,7 @@ class SequentialPigAEC(AECEnv):
         n, g = rules.players, rules.goal
         self._n, self._goal = n, g
         self.possible_agents = [f"player_{p}" for p in range(n)]
+        self._seats = {a: p for p, a in enumerate(self.possible_agents)}
         high = np.array([g] * n + [g - 1, n - 1], dtype=np.int64)
         self._obs_space = spaces.Box(0, high, dtype=np.int64)
         self._act_space = spaces.Discrete(2)
@@ -126,22 +127,19 @@ class SequentialPigAEC(AECEnv):
         """``Discrete(2)``: HOLD, ROLL."""
         return self._act_space
 
-    def _seat(self, agent: str) -> int:
-        return int(agent.rsplit("_", 1)[1])
-
     def observe(self, agent: str) -> np.ndarray:
         """The agent's observation (module docstring)."""
-        p, n = self._seat(agent), self._n
-        view = [self._scores[(p + q) % n] for q in range(n)]
-        return np.array(view + [self._k, (self._mover - p) % n], dtype=np.int64)
+        p = self._seats[agent]
+        sc = self._scores
+        return np.array(sc[p:] + sc[:p] + [self._k, (self._mover - p) % self._n], dtype=np.int64)
 
     def _infos(self, over: bool) -> None:
+        sc, k = self._scores, self._k
+        legal = (int(k > 0 or self.hold_at_zero), 1)
         for a in self.agents:
-            p = self._seat(a)
-            mask = np.zeros(2, dtype=np.int8)
-            if not over and p == self._mover:
-                mask[:] = (int(self._k > 0 or self.hold_at_zero), 1)
-            self.infos[a] = {"action_mask": mask, "state": tuple(self.observe(a)[:-1].tolist())}
+            p = self._seats[a]
+            mask = np.array(legal if not over and p == self._mover else (0, 0), dtype=np.int8)
+            self.infos[a] = {"action_mask": mask, "state": tuple(sc[p:] + sc[:p]) + (k,)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game: scores 0, ``player_0`` to move."""
