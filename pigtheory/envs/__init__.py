@@ -3,21 +3,18 @@
 Importing :mod:`pigtheory.envs` registers the Gymnasium ids below (it needs ``gymnasium``:
 ``pip install 'pigtheory[rl]'``). The PettingZoo and OpenSpiel modules are imported when used.
 
-=================================  =============================================================
-``"pigtheory/SequentialPig-v0"``   :class:`~pigtheory.envs.gym_sequential.SequentialPigEnv`:
-                                   two-player sequential Pig against a fixed opponent; a vector
-                                   form (:class:`~pigtheory.envs.gym_vector.SequentialPigVectorEnv`)
-                                   through ``gymnasium.make_vec``
-``"pigtheory/SimultaneousPig-v0"`` :class:`~pigtheory.envs.gym_simultaneous.SimultaneousPigEnv`:
-                                   simultaneous Pig against fixed opponents, one action per turn
-                                   (hold at k)
-``"pigtheory/SimultaneousPigRoll-v0"``  the same, one roll-or-hold action per roll
-:mod:`pigtheory.envs.pettingzoo_sequential`     AEC n-player sequential Pig: ``env()``, ``raw_env()``
-:mod:`pigtheory.envs.pettingzoo_simultaneous`   parallel simultaneous Pig: ``parallel_env()``,
-                                                ``env()``, ``raw_env()``
-:mod:`pigtheory.envs.openspiel_game`            ``"pigtheory_simultaneous_pig"`` for
-                                                ``pyspiel.load_game``
-=================================  =============================================================
+- ``"pigtheory/SequentialPig-v0"``: :class:`~pigtheory.envs.gym_sequential.SequentialPigEnv`,
+  two-player sequential Pig against a fixed opponent; its vector form
+  :class:`~pigtheory.envs.gym_vector.SequentialPigVectorEnv` through ``gymnasium.make_vec``.
+- ``"pigtheory/SimultaneousPig-v0"``: :class:`~pigtheory.envs.gym_simultaneous.SimultaneousPigEnv`,
+  simultaneous Pig against fixed opponents, one action per turn (hold at k).
+- ``"pigtheory/SimultaneousPigRoll-v0"``: the same, one roll-or-hold action per roll.
+- :mod:`pigtheory.envs.pettingzoo_sequential`: AEC n-player sequential Pig, ``env()``,
+  ``raw_env()``.
+- :mod:`pigtheory.envs.pettingzoo_simultaneous`: parallel simultaneous Pig, ``parallel_env()``,
+  ``env()``, ``raw_env()``.
+- :mod:`pigtheory.envs.openspiel_game`: ``"pigtheory_simultaneous_pig"`` for
+  ``pyspiel.load_game``.
 
 Every observation is Markov and relative to its observer: own score first, then the others' in
 turn order, then the turn total (and whose move it is, in sequential play); every ``info`` has an

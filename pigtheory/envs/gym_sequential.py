@@ -30,8 +30,8 @@ probability there: ``value[i, j, k]`` of :func:`pigtheory.sequential.solve` agai
 opponent, :func:`pigtheory.sequential.compare` against any fixed one.
 
 If the opponent moves first and wins its opening turn (possible against a policy that rolls
-on, or at a small goal) the game is over before the agent moves: :meth:`reset` returns that
-final state with an all-zero mask, and the first :meth:`step`, whatever the action, ends the
+on, or at a small goal) the game is over before the agent moves: :meth:`SequentialPigEnv.reset` returns that
+final state with an all-zero mask, and the first :meth:`SequentialPigEnv.step`, whatever the action, ends the
 episode with reward 0.
 
 References

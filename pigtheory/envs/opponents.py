@@ -5,18 +5,14 @@ move (own score i, the other's score j, turn total k; :mod:`pigtheory.sequential
 Simultaneous opponents choose a threshold, or roll and hold by a stopping rule, at their
 own-centric state ``(own, next seat, ...)`` (:mod:`pigtheory.policies`).
 
-=====================================  =====================================================
-``"optimal"``                          sequential: :func:`pigtheory.sequential.solve`'s policy
-an int n, :func:`pigtheory.hold_at`    hold at ``min(n, goal - own)``
-a table or policy object               sequential: anything
-                                       :func:`pigtheory.sequential.roll_table` reads;
-                                       simultaneous: anything
-                                       :func:`pigtheory.stopping.as_turn_policy` reads
-a path (``.json``, ``.csv``, ``.npy``,  read by :func:`pigtheory.io.load_with_rules`; the rules
-``.npz``)                              it records must have the environment's goal
-a callable                             sequential: ``f(state) -> bool`` (roll);
-                                       simultaneous: ``f(state) -> int`` (hold at k)
-=====================================  =====================================================
+- ``"optimal"`` (sequential): the policy of :func:`pigtheory.sequential.solve`;
+- an int n or :func:`pigtheory.hold_at`: hold at ``min(n, goal - own)``;
+- a table or policy object: sequential, anything :func:`pigtheory.sequential.roll_table` reads;
+  simultaneous, anything :func:`pigtheory.stopping.as_turn_policy` reads;
+- a path (``.json``, ``.csv``, ``.npy``, ``.npz``): read by :func:`pigtheory.io.load_with_rules`;
+  the rules it records must have the environment's goal;
+- a callable: sequential ``f(state) -> bool`` (roll), simultaneous ``f(state) -> int`` (hold
+  at k).
 """
 
 from __future__ import annotations
