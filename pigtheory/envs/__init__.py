@@ -28,11 +28,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ._support import require
-
-require("gymnasium")
-
-from .registration import ENV_IDS, register_envs  # noqa: E402
+from .registration import ENV_IDS, register_envs
 
 __all__ = ["ENV_IDS", "register_envs"]
 

@@ -6,8 +6,6 @@ through them is an independent check of the exact solvers, as :mod:`pigtheory.si
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -17,14 +15,9 @@ from ..rules import Rules
 EXTRA_HINT = "pip install 'pigtheory[rl]'"
 
 
-def require(package: str) -> ModuleType:
-    """Import an optional package of the ``rl`` extra, or say which extra installs it."""
-    try:
-        return importlib.import_module(package)
-    except ImportError as err:
-        raise ImportError(
-            f"pigtheory.envs needs {package.split('.')[0]}, which the 'rl' extra installs: {EXTRA_HINT}"
-        ) from err
+def missing(package: str) -> str:
+    """The message of the ImportError raised when a package of the ``rl`` extra is missing."""
+    return f"pigtheory.envs needs {package}, which the 'rl' extra installs: {EXTRA_HINT}"
 
 
 def check_env_rules(rules: Any, *, players: int | None = None) -> Rules:

@@ -46,11 +46,14 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
-from ._support import Dice, check_env_rules, require
+from ._support import Dice, check_env_rules, missing
 from .opponents import sequential_opponent
 
-gym = require("gymnasium")
-spaces = gym.spaces
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ImportError as err:  # pragma: no cover - the rl extra is missing
+    raise ImportError(missing("gymnasium")) from err
 
 __all__ = ["SequentialPigEnv", "HOLD", "ROLL"]
 

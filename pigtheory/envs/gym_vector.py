@@ -27,13 +27,15 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
-from ._support import check_env_rules, face_points, require
+from ._support import check_env_rules, face_points, missing
 from .opponents import sequential_opponent
 
-gym = require("gymnasium")
-spaces = gym.spaces
-VectorEnv = gym.vector.VectorEnv
-AutoresetMode = gym.vector.AutoresetMode
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+except ImportError as err:  # pragma: no cover - the rl extra is missing
+    raise ImportError(missing("gymnasium")) from err
 
 __all__ = ["SequentialPigVectorEnv"]
 

@@ -42,9 +42,12 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
-from ._support import require
+from ._support import missing
 
-pyspiel = require("pyspiel")
+try:
+    import pyspiel
+except ImportError as err:  # pragma: no cover - the rl extra is missing
+    raise ImportError(missing("open-spiel (pyspiel)")) from err
 
 __all__ = ["GAME_TYPE", "SimultaneousPigGame", "SimultaneousPigState", "rules_of"]
 

@@ -37,14 +37,15 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
-from ._support import Dice, check_env_rules, require
+from ._support import Dice, check_env_rules, missing
 
-require("pettingzoo")
-from gymnasium import spaces  # noqa: E402
-from gymnasium.utils import seeding  # noqa: E402
-from pettingzoo import AECEnv  # noqa: E402
-from pettingzoo.utils import wrappers  # noqa: E402
-from pettingzoo.utils.agent_selector import AgentSelector  # noqa: E402,F401
+try:
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as err:  # pragma: no cover - the rl extra is missing
+    raise ImportError(missing("pettingzoo")) from err
 
 __all__ = ["SequentialPigAEC", "env", "raw_env", "HOLD", "ROLL", "MAX_PLAYERS"]
 
@@ -151,7 +152,7 @@ class SequentialPigAEC(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._scores = [0] * self._n
         self._k = 0
         self._mover = 0

@@ -36,14 +36,16 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
-from ._support import Dice, check_env_rules, require
+from ._support import Dice, check_env_rules, missing
 from .gym_simultaneous import end_turn
 
-require("pettingzoo")
-from gymnasium import spaces  # noqa: E402
-from gymnasium.utils import seeding  # noqa: E402
-from pettingzoo import ParallelEnv  # noqa: E402
-from pettingzoo.utils import parallel_to_aec, wrappers  # noqa: E402
+try:
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import ParallelEnv
+    from pettingzoo.utils import parallel_to_aec, wrappers
+except ImportError as err:  # pragma: no cover - the rl extra is missing
+    raise ImportError(missing("pettingzoo")) from err
 
 __all__ = ["SimultaneousPigParallel", "parallel_env", "env", "raw_env", "HOLD", "ROLL"]
 
@@ -105,7 +107,8 @@ class SimultaneousPigParallel(ParallelEnv):
             self._obs_space = spaces.Box(0, g, shape=(n,), dtype=np.int64)
             self._act_space = spaces.Discrete(g, start=1)
         else:
-            self._obs_space = spaces.Box(0, np.array([g] * n + [g - 1]), dtype=np.int64)
+            # the turn total reaches goal - own when a player's turn ends at the goal
+            self._obs_space = spaces.Box(0, g, shape=(n + 1,), dtype=np.int64)
             self._act_space = spaces.Discrete(2)
         self._np_random: np.random.Generator | None = None
         self._dice: Dice | None = None
@@ -116,7 +119,7 @@ class SimultaneousPigParallel(ParallelEnv):
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent: str) -> spaces.Box:
-        """int64 ``Box``: ``[own, others...]`` in ``0..goal`` (roll mode: and the turn total)."""
+        """int64 ``Box``: ``[own, others...]`` (roll mode: and the turn total), each in ``0..goal``."""
         return self._obs_space
 
     @functools.cache  # noqa: B019

@@ -11,9 +11,12 @@ Examples
 
 from __future__ import annotations
 
-from ._support import require
+from ._support import missing
 
-gym = require("gymnasium")
+try:
+    import gymnasium as gym
+except ImportError as err:  # pragma: no cover - the rl extra is missing
+    raise ImportError(missing("gymnasium")) from err
 
 __all__ = ["ENV_IDS", "register_envs"]
 
