@@ -139,3 +139,15 @@ def test_bad_parameters_raise():
         pyspiel.load_game(NAME, {"players": 11})
     with pytest.raises(Exception, match="chance"):
         pyspiel.load_game(NAME, {"chance": "dice"})
+
+
+def test_openspiel_cfr_runs_on_the_turn_based_conversion():
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    game = pyspiel.convert_to_turn_based(pyspiel.load_game(NAME, {"goal": 2, "piglet": True, "horizon": 2}))
+    uniform = exploitability.nash_conv(game, os_policy.UniformRandomPolicy(game))
+    solver = cfr.CFRSolver(game)
+    for _ in range(10):
+        solver.evaluate_and_update_policy()
+    learned = exploitability.nash_conv(game, solver.average_policy())
+    assert -1e-12 <= learned < uniform / 5, (learned, uniform)
