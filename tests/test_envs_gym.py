@@ -213,3 +213,31 @@ def test_pigtheory_imports_without_the_rl_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pigtheory[rl]" in out.stdout and "gymnasium" in out.stdout
+
+
+def test_agent_tables_read_the_agent_at_every_canonical_state():
+    from pigtheory.envs.agents import sequential_agent_table, simultaneous_agent_table
+
+    rules = Rules(goal=9)
+    q = np.random.default_rng(0).random((10, 10, 9, 2))
+    table = sequential_agent_table(q, rules=rules)
+    i, _, k = np.indices((9, 9, 9))
+    expect = ((q[:9, :9, :9, 1] > q[:9, :9, :9, 0]) | (k == 0)) & (i + k < 9)
+    assert np.array_equal(table, expect)
+    # the callable reading the same Q-table gives the same table, and compare scores it
+    same = sequential_agent_table(lambda obs: int(q[tuple(obs[:3])][1] > q[tuple(obs[:3])][0]), rules=rules)
+    assert np.array_equal(same, table)
+    assert (
+        sequential.compare(table, hold_at(3), rules=rules).first
+        == sequential.compare(same, hold_at(3), rules=rules).first
+    )
+    with pytest.raises(ValueError, match="agent"):
+        sequential_agent_table(q[:5], rules=rules)
+    # a simultaneous agent holding at 3 everywhere is hold_at(3)
+    rules3 = Rules(goal=7, players=3)
+    agent = simultaneous_agent_table(lambda obs: 3, rules=rules3)
+    ours = simultaneous.win_probability(agent, [hold_at(2), hold_at(4)], rules=rules3)
+    theirs = simultaneous.win_probability(hold_at(3), [hold_at(2), hold_at(4)], rules=rules3)
+    assert np.array_equal(ours, theirs)
+    with pytest.raises(ValueError, match="threshold"):
+        simultaneous_agent_table(lambda obs: 0, rules=rules3)

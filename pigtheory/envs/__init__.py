@@ -15,6 +15,8 @@ Importing :mod:`pigtheory.envs` registers the Gymnasium ids below (it needs ``gy
   ``env()``, ``raw_env()``.
 - :mod:`pigtheory.envs.openspiel_game`: ``"pigtheory_simultaneous_pig"`` for
   ``pyspiel.load_game``.
+- :mod:`pigtheory.envs.agents`: an agent's table or callable as a pigtheory policy, read at every
+  canonical state, for the exact solvers to score.
 
 Every observation is Markov and relative to its observer: own score first, then the others' in
 turn order, then the turn total (and whose move it is, in sequential play); every ``info`` has an
@@ -37,6 +39,7 @@ register_envs()
 
 def __getattr__(name: str) -> Any:
     if name in (
+        "agents",
         "gym_sequential",
         "gym_simultaneous",
         "gym_vector",
