@@ -26,7 +26,7 @@ CONFIGS = [
     ("pigtheory/SequentialPig-v0", {"opponent": "optimal", "rules": Rules(goal=15), "seat": None}),
     (
         "pigtheory/SequentialPig-v0",
-        {"opponent": lambda s: s[2] < 2, "rules": Rules.piglet(goal=3), "seat": 1},
+        {"opponent": lambda i, j, k: k < 2, "rules": Rules.piglet(goal=3), "seat": 1},
     ),
     (
         "pigtheory/SequentialPig-v0",
@@ -95,7 +95,7 @@ def test_opponent_from_a_policy_file_or_callable_plays_the_same_games(tmp_path):
     path = save(hold_at(5), tmp_path / "hold5.json")
     same = [
         SequentialPigEnv(o, rules=rules)
-        for o in (5, hold_at(5), str(path), lambda s: s[2] < min(5, 20 - s[0]))
+        for o in (5, hold_at(5), str(path), lambda i, j, k: k < min(5, 20 - i))
     ]
     runs = [_trajectory(env, 11) for env in same]
     assert all(r == runs[0] for r in runs)
@@ -241,3 +241,23 @@ def test_agent_tables_read_the_agent_at_every_canonical_state():
     assert np.array_equal(ours, theirs)
     with pytest.raises(ValueError, match="threshold"):
         simultaneous_agent_table(lambda obs: 0, rules=rules3)
+
+
+def test_stochastic_callable_opponent_scalar_and_vector_agree():
+    # P(roll) = 1/2 once the turn total is 1 or more (the callable convention of the referee):
+    # the scalar environment and the vector one are two implementations of the same game
+    rules = Rules.piglet(goal=5)
+
+    def opponent(i, j, k):
+        return 1.0 if k == 0 else 0.5
+
+    mean, se = _play(SequentialPigEnv(opponent, rules=rules), lambda obs, info: int(obs[2] < 2), 8000, seed=9)
+    env = SequentialPigVectorEnv(256, opponent, rules=rules)
+    obs, _ = env.reset(seed=9)
+    wins = games = 0
+    while games < 20_000:
+        obs, r, term, trunc, _ = env.step((obs[:, 2] < 2).astype(np.int64))
+        wins, games = wins + r.sum(), games + term.sum()
+    p = wins / games
+    se_v = np.sqrt(p * (1 - p) / games)
+    assert abs(mean - p) < 4 * np.hypot(se, se_v), (mean, p)

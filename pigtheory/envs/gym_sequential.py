@@ -79,8 +79,8 @@ class SequentialPigEnv(gym.Env):
     ----------
     opponent : str, int, policy, path or callable
         ``"optimal"``, an int n (hold at n), any policy
-        :func:`pigtheory.sequential.roll_table` reads, a policy file, or ``f((i, j, k)) ->
-        bool`` (:mod:`pigtheory.envs.opponents`). Default: hold at 20.
+        :func:`pigtheory.sequential.roll_table` reads, a policy file, or ``f(i, j, k) ->
+        P(roll)`` (:mod:`pigtheory.envs.opponents`). Default: hold at 20.
     rules : Rules
         Two players, one die (or Piglet's coin).
     seat : {0, 1, None}
@@ -138,7 +138,7 @@ class SequentialPigEnv(gym.Env):
         k = 0
         while True:
             # a turn total of 0 forces a roll unless holding there is allowed
-            if (k or self.hold_at_zero) and not opp.rolls(j, i, k):
+            if (k or self.hold_at_zero) and not opp.rolls(j, i, k, self.np_random):
                 self._other = j + k
                 return False
             p = rolls()

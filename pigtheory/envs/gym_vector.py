@@ -16,7 +16,7 @@ Notes
 -----
 Autoreset is Gymnasium's default, ``AutoresetMode.NEXT_STEP``: the step after a game ends
 starts a new one in that slot (its action is ignored, reward 0). A callable opponent is read
-once into a roll table, ``goal ** 3`` calls. The dice are drawn from one generator for all
+once into a table of P(roll), ``goal ** 3`` calls (a stochastic one draws against it). The dice are drawn from one generator for all
 games, so a seed reproduces the whole batch (not a single game of the scalar environment).
 """
 
@@ -86,19 +86,19 @@ class SequentialPigVectorEnv(VectorEnv):
         if opp.table is None:
             i, j, k = np.indices((g, g, g))
             live = i + k < g
-            table = np.zeros((g, g, g), dtype=bool)
-            table[live] = [
-                bool(opp.rolls(int(a), int(b), int(c)))
+            prob = np.zeros((g, g, g))
+            prob[live] = [
+                opp.roll_probability(int(a), int(b), int(c))
                 for a, b, c in zip(i[live], j[live], k[live], strict=True)
             ]
         else:
-            table = opp.table
+            prob = opp.table.astype(float)
         self.opponent = opp
-        # index k up to goal - 1 + max roll is never read (a turn at the goal ends first)
-        self._table = np.asarray(table, dtype=bool)
         if not hold_at_zero:
-            self._table = self._table.copy()
-            self._table[:, :, 0] = True
+            prob[:, :, 0] = 1.0
+        # a deterministic opponent is read as booleans; a stochastic one draws against P(roll)
+        self._stochastic = bool(np.any((prob > 0) & (prob < 1)))
+        self._table = prob if self._stochastic else prob > 0.5
         self.num_envs = int(num_envs)
         self.seat = seat
         self.hold_at_zero = hold_at_zero
@@ -132,6 +132,8 @@ class SequentialPigVectorEnv(VectorEnv):
         goal, table = self._goal, self._table
         while active.size:
             go = table[j[active], i[active], k[active]]
+            if self._stochastic:
+                go = self.np_random.random(active.size) < go
             stop = active[~go]
             j[stop] += k[stop]
             active = active[go]

@@ -11,8 +11,9 @@ own-centric state ``(own, next seat, ...)`` (:mod:`pigtheory.policies`).
   simultaneous, anything :func:`pigtheory.stopping.as_turn_policy` reads;
 - a path (``.json``, ``.csv``, ``.npy``, ``.npz``): read by :func:`pigtheory.io.load_with_rules`;
   the rules it records must have the environment's goal;
-- a callable: sequential ``f(state) -> bool`` (roll), simultaneous ``f(state) -> int`` (hold
-  at k).
+- a callable: sequential ``f(i, j, k) -> P(roll)`` (a bool, or a probability for a
+  stochastic policy; the referee's convention), simultaneous ``f(own, *others) -> k`` (hold at
+  k).
 """
 
 from __future__ import annotations
@@ -58,20 +59,37 @@ class SequentialOpponent:
     table : numpy.ndarray of bool, shape ``(goal, goal, goal)``, or None
         ``table[i, j, k]``: roll; None for a callable policy. Read-only.
     decide : callable or None
-        The callable ``f((i, j, k)) -> bool`` when there is no table.
+        The callable ``f(i, j, k) -> P(roll)`` when there is no table.
     name : str
     """
 
     table: np.ndarray | None
-    decide: Callable[[tuple[int, int, int]], Any] | None
+    decide: Callable[[int, int, int], Any] | None
     name: str
 
-    def rolls(self, i: int, j: int, k: int) -> bool:
-        """Whether the policy rolls at own score i, the other's score j, turn total k."""
+    def rolls(self, i: int, j: int, k: int, rng: np.random.Generator | None = None) -> bool:
+        """Whether the policy rolls at own score i, the other's score j, turn total k (a
+        stochastic callable draws from ``rng``)."""
         if self.table is not None:
             return bool(self.table[i, j, k])
         assert self.decide is not None
-        return bool(self.decide((i, j, k)))
+        p = self.decide(i, j, k)
+        if isinstance(p, (bool, np.bool_)) or p in (0, 1):
+            return bool(p)
+        p = float(p)
+        if not 0.0 <= p <= 1.0 or rng is None:
+            raise ValueError(f"opponent: P(roll) = {p!r} at {(i, j, k)}; a bool or a probability in [0, 1]")
+        return bool(rng.random() < p)
+
+    def roll_probability(self, i: int, j: int, k: int) -> float:
+        """P(roll) at own score i, the other's score j, turn total k."""
+        if self.table is not None:
+            return float(self.table[i, j, k])
+        assert self.decide is not None
+        p = float(self.decide(i, j, k))
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"opponent: P(roll) = {p!r} at {(i, j, k)}; a bool or a probability in [0, 1]")
+        return p
 
 
 def sequential_opponent(policy: Any, *, rules: Rules) -> SequentialOpponent:
@@ -81,7 +99,7 @@ def sequential_opponent(policy: Any, *, rules: Rules) -> SequentialOpponent:
     ----------
     policy : str, int, policy, path or callable
         ``"optimal"``, a policy :func:`pigtheory.sequential.roll_table` reads, a policy file, or
-        ``f((i, j, k)) -> bool`` (True: roll).
+        ``f(i, j, k) -> P(roll)`` (True or 1: roll; a probability for a stochastic policy).
     rules : Rules
 
     Returns
@@ -125,7 +143,7 @@ class SimultaneousOpponent:
     ----------
     policy : Mixture, RuleMixture or callable
         The thresholds or stopping rule (:func:`pigtheory.stopping.as_turn_policy`), or a
-        callable ``f(state) -> k`` on own-centric score tuples.
+        callable ``f(own, *others) -> k`` on own-centric scores.
     name : str
     """
 
@@ -152,7 +170,7 @@ class SimultaneousOpponent:
                 if not rng.random() < row[t]:
                     return t
         if callable(pol):
-            k = int(pol(state))
+            k = int(pol(*state))
             if not 1 <= k:
                 raise ValueError(f"opponent: the callable returned threshold {k} at {state}, not >= 1")
         else:
@@ -180,7 +198,7 @@ def simultaneous_opponent(policy: Any, *, rules: Rules) -> SimultaneousOpponent:
     ----------
     policy : int, policy, path or callable
         A policy :func:`pigtheory.stopping.as_turn_policy` reads (thresholds, mixed, stopping
-        rules, a solver's result), a policy file, or ``f(state) -> k`` (hold at k).
+        rules, a solver's result), a policy file, or ``f(own, *others) -> k`` (hold at k).
     rules : Rules
 
     Returns
