@@ -11,7 +11,7 @@ Inputs
 ------
 :class:`Band` holds the X_k of "hold at k" (:func:`~pigtheory.simultaneous.core.threshold_band`),
 :class:`Roll` one roll of the die; both are plain named tuples of arrays (numba passes them
-as records). :func:`band_of` builds the first for a :class:`~pigtheory.Rules`; ``Roll(*roll_distribution_arrays(rules))``
+as records). :func:`band_of` builds the first for a :class:`~pigtheory.Rules`; ``Roll(*rules.roll_arrays())``
 the second.
 
 Conventions

@@ -77,7 +77,7 @@ def batch_geometry(rules: Rules) -> _Geometry:
     g = rules.goal
     table = turn_total_table(rules.replace(players=2))
     w = table.width
-    m0 = min(rules.scoring_faces)
+    m0 = int(rules.roll_arrays()[1][0])  # the smallest positive roll
     batches, iis, jjs, oks = [], [], [], []
     start = 0
     d0 = 2 * g - 2 - m0 + 1
@@ -163,9 +163,7 @@ def _solve_jit(
     policy = np.zeros((g, g), dtype=np.int64)
     band = band_of(rules)
     if stopping:
-        from .stopping_rules import roll_distribution_arrays
-
-        roll = Roll(*roll_distribution_arrays(rules))
+        roll = Roll(*rules.roll_arrays())
         rule = np.zeros((g, g, g), dtype=bool)
         tval = np.zeros((g, g))
     if opp.reads_own_score_only():
