@@ -14,7 +14,6 @@ stale machine code. Numba is imported on the first :func:`compiled` call and now
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -59,6 +58,8 @@ def _files(fn: FunctionType, seen: set[int] | None = None) -> set[str]:
 
 
 def _digest(fn: FunctionType) -> str:
+    import hashlib  # only when compiling: the command line's import stays light
+
     h = hashlib.sha256()
     for f in sorted(_files(fn)):
         h.update(Path(f).read_bytes())
