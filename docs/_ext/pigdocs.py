@@ -106,10 +106,16 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
     ),
 ]
 
-# Public modules that have no reference page, and why.
+# Public modules that have no reference page, and why (a package counts with its submodules).
 NOT_DOCUMENTED = {
     "pigtheory.cli": "the command line has its own reference, generated from the parser",
 }
+
+
+def documented(module: str) -> bool:
+    """Whether ``module`` has a reference entry: neither it nor a package above it is in
+    :data:`NOT_DOCUMENTED`."""
+    return not any(module == m or module.startswith(m + ".") for m in NOT_DOCUMENTED)
 
 
 def public_modules() -> list[str]:
@@ -153,7 +159,7 @@ def documented_at() -> dict[str, list[str]]:
     """Module -> the names documented on its entry. Every public object is documented once, at the
     shallowest public module that exports it (``pigtheory.simultaneous.equilibrium``, say, not
     the submodule that defines it); deeper modules that re-export it link there instead."""
-    modules = [m for m in public_modules() if m not in NOT_DOCUMENTED]
+    modules = [m for m in public_modules() if documented(m)]
     # Shallowest first, so a package claims the names it re-exports before its submodules do.
     modules.sort(key=lambda m: (m.count("."), m))
     seen: dict[tuple[str, int], str] = {}

@@ -69,8 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from .parallel import dask_client, local_cluster
-    from .sweeps import hold_at_table
+    from ..parallel import dask_client, local_cluster
+    from ..sweeps import hold_at_table
 
     preset = PRESETS.get(args.preset or "", {})
     ns = args.ns or preset.get("ns")
