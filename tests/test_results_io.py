@@ -29,9 +29,9 @@ from pigtheory.io import (
     save,
 )
 from pigtheory.length import TurnDistribution, game_length, single_player
-from pigtheory.play import sequential_best_response, stopping_best_response
 from pigtheory.published import PublishedTables, webapp_policies
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
+from pigtheory.sequential import best_response as sequential_best_response
 from pigtheory.sequential.policies import base_pace_race, pace_race, scoring_turns
 from pigtheory.sequential.super_six import SuperSixSolution
 from pigtheory.simulate import Simulation, play_simultaneous
@@ -134,7 +134,6 @@ def objects(tmp_path_factory) -> dict[str, object]:
         ),
         "SweepTable": hold_at_table(goals=[6, 8], ns=[2, 3]),
         "SequentialResponse": sequential_best_response(hold_at(3), rules=Rules(goal=8)),
-        "StoppingResponse": stopping_best_response(hold_at(3), rules=Rules(goal=8)),
     }
 
 
