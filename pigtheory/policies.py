@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from .io import Saveable
+from .results import Saveable
 from .rules import Rules
 from .turn_total import turn_total_table
 

@@ -20,7 +20,7 @@ Files (``out``)
 ``tasks/<id>.json``
     One per finished task: its parameters and its two numbers (written atomically).
 ``table.npz`` and ``table.csv``
-    The whole table, once every task is done (:meth:`~pigtheory.io.Saveable.save`, and for spreadsheets).
+    The whole table, once every task is done (:meth:`~pigtheory.results.Saveable.save`, and for spreadsheets).
 
 Notes
 -----

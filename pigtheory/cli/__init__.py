@@ -30,7 +30,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from .. import __version__
+from .._version import __version__
 from .args import (
     POLICY_FILES,
     POLICY_HELP,
