@@ -75,7 +75,7 @@ class Saveable:
     """Mixin of every result and policy type: :meth:`save` and :meth:`load`.
 
     The formats are those of :mod:`pigtheory.io` (:func:`pigtheory.io.save`), which registers
-    itself here (:func:`register_files`).
+    itself here (:func:`pigtheory.results.register_files`).
     """
 
     __slots__ = ()

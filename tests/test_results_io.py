@@ -29,10 +29,10 @@ from pigtheory.io import (
     save,
 )
 from pigtheory.length import TurnDistribution, game_length, single_player
+from pigtheory.policies.sequential import base_pace_race, pace_race, scoring_turns
 from pigtheory.published import PublishedTables, webapp_policies
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
 from pigtheory.sequential import best_response as sequential_best_response
-from pigtheory.sequential.policies import base_pace_race, pace_race, scoring_turns
 from pigtheory.sequential.super_six import SuperSixSolution
 from pigtheory.simulate import Simulation, play_simultaneous
 from pigtheory.simultaneous import (

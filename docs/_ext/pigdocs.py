@@ -103,6 +103,7 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
 # Public modules that have no reference page, and why (a package counts with its submodules).
 NOT_DOCUMENTED = {
     "pigtheory.cli": "the command line has its own reference, generated from the parser",
+    "pigtheory.sequential.policies": "deprecated import path of pigtheory.policies.sequential",
     "pigtheory.play.sequential_response": "deprecated import path of pigtheory.sequential.best_response",
     "pigtheory.play.stopping_response": "deprecated: pigtheory.simultaneous.best_response, strategies='stopping'",
     **{

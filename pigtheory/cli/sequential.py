@@ -106,8 +106,8 @@ OPTIMAL = "optimal"
 def parse_sequential_policy(text: str, rules: Rules) -> Any:
     """A policy of the command line for sequential play, checked against ``rules``
     (``"optimal"`` stays the string :data:`OPTIMAL`: it is solved only once all is checked)."""
+    from ..policies.sequential import roll_tables
     from ..sequential import base_pace_race, pace_race, scoring_turns
-    from ..sequential.policies import roll_tables
 
     if text == OPTIMAL:
         return OPTIMAL

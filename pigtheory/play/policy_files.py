@@ -17,8 +17,8 @@ import numpy as np
 
 from ..io import load, load_with_rules
 from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
+from ..policies.sequential import RollTable
 from ..rules import Rules
-from ..sequential.policies import RollTable
 from .game import MODES
 from .opponents import Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..engine import ENGINES
 from ..guard import check_memory, sequential_estimate
+from ..policies.sequential import base_pace_race, pace_race, roll_table, scoring_turns
 from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_tol
 from .best_response import SequentialResponse, best_response, opponent_turn_values
@@ -35,7 +36,6 @@ from .compare import Comparison, compare
 from .model import SequentialSolution, check_rules
 from .one_die import solve_exact, solve_one_die
 from .play import Games, play
-from .policies import base_pace_race, pace_race, roll_table, scoring_turns
 from .super_six import super_six
 from .turns import turn_matrix
 from .value_iteration import value_iteration

@@ -60,11 +60,11 @@ from typing import Any
 
 import numpy as np
 
+from ..policies.sequential import roll_table
 from ..results import Result
 from ..rules import Rules
 from ..validation import METHODS, ConvergenceWarning, check_choice, check_int, check_tol
 from .model import check_rules, roll_model
-from .policies import roll_table
 from .turns import turn_matrix
 from .two_dice import turn_sweep
 
