@@ -58,9 +58,9 @@ from pigtheory.simultaneous import (
 )
 from pigtheory.simultaneous.best_response import StoppingSolution
 from pigtheory.simultaneous.grid import HoldAtGrid, cached_hold_at_grid, hold_at_grid
+from pigtheory.simultaneous.resumable import hold_at_table
 from pigtheory.simultaneous.stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
 from pigtheory.stopping import RandomStoppingRule, StoppingRule
-from pigtheory.sweeps import hold_at_table
 
 
 def _quietly(make):

@@ -18,7 +18,8 @@ The person's best responses come from the solvers: :func:`pigtheory.sequential.b
 (sequential play) and :func:`pigtheory.simultaneous.best_response` with
 ``strategies="stopping"`` (simultaneous play: the person decides roll by roll). The names
 ``sequential_best_response``, ``SequentialResponse``, ``stopping_best_response``,
-``StoppingResponse`` and ``turn_values`` still import from here, with a ``DeprecationWarning``.
+``StoppingResponse``, ``turn_values`` and ``read_policy_file`` (:func:`pigtheory.load`) still
+import from here, with a ``DeprecationWarning``.
 
 The page's JavaScript (``static/``) implements the same rules and numbers; the tests play
 seeded games through both and compare every move and every number.
@@ -26,9 +27,9 @@ seeded games through both and compare every move and every number.
 
 from .._compat import renamed
 from .analysis import Analyst, Reading
+from .file_opponents import opponents_from_file
 from .game import Game, OpponentTable
 from .opponents import NAMES, Opponent, default_opponents, opponent
-from .policy_files import opponents_from_file, read_policy_file
 from .rng import Mulberry32, quantize_weights, streams
 from .site import SiteReport, build_site, read_site_data
 from .terminal import play_terminal
@@ -39,6 +40,7 @@ _OLD_NAMES = {
     "stopping_best_response": "pigtheory.play.stopping_response:stopping_best_response",
     "StoppingResponse": "pigtheory.simultaneous.best_response:StoppingSolution",
     "turn_values": "pigtheory.simultaneous.best_response:turn_values",
+    "read_policy_file": "pigtheory.io:load",
 }
 
 __all__ = [
@@ -51,7 +53,6 @@ __all__ = [
     "default_opponents",
     "opponent",
     "opponents_from_file",
-    "read_policy_file",
     "Mulberry32",
     "quantize_weights",
     "streams",

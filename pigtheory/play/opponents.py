@@ -15,8 +15,8 @@ Sequential: ``optimal`` (Neller & Presser's optimum, one die), ``optimal-two-dic
 goal 100). Simultaneous: ``equilibrium`` (the exact mixed equilibrium over thresholds,
 sampled every turn), ``stackelberg`` (the leader's policy), ``br-hold-at-N`` (the best
 threshold response to hold at N), ``hold-at-N``, ``webapp-easy`` / ``-normal`` / ``-hard``
-(the web app's simultaneous tables). A policy file (:func:`read_policy_file`) gives an
-opponent in every mode its policy fits (:mod:`pigtheory.play.policy_files`).
+(the web app's simultaneous tables). A saved policy or result gives an opponent in
+every mode its policy fits (:func:`~pigtheory.play.file_opponents.opponents_from_file`).
 
 Solves are cached (:func:`pigtheory.io.cached`) by rules and name, files by their contents.
 
