@@ -126,12 +126,7 @@ class ThresholdTable(Saveable):
     name: str = "threshold table"
 
     def __post_init__(self) -> None:
-        t = np.asarray(self.table)
-        if t.dtype.kind not in "iu" and not (t.dtype.kind == "f" and np.all(t == np.round(t))):
-            raise ValueError("policy: a threshold table must hold integers")
-        t = t.astype(np.int64)
-        t.setflags(write=False)
-        object.__setattr__(self, "table", t)
+        object.__setattr__(self, "table", _readonly(_integer_array("table", self.table)))
 
     def __str__(self) -> str:
         return self.name
@@ -164,8 +159,11 @@ class MixedPolicy(Saveable):
     name: str = "mixed policy"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "thresholds", _readonly(np.array(self.thresholds)))
-        object.__setattr__(self, "weights", _readonly(np.array(self.weights, dtype=float)))
+        object.__setattr__(self, "thresholds", _readonly(_integer_array("thresholds", self.thresholds)))
+        weights = np.array(self.weights)
+        if weights.dtype.kind not in "iuf":
+            raise ValueError(f"weights must be numbers, got an array of {weights.dtype}")
+        object.__setattr__(self, "weights", _readonly(weights.astype(float)))
 
     @classmethod
     def of(
@@ -390,6 +388,20 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     if inner is not None and inner is not policy:
         return as_mixture(inner, rules)
     raise ValueError(f"policy: cannot read {type(policy).__name__!s} as a policy")
+
+
+def _integer_array(name: str, values: Any) -> np.ndarray:
+    """``values`` as an int64 array; booleans, fractions and non-numbers are refused."""
+    a = np.array(values)
+    integral = a.dtype.kind in "iu" or (
+        a.dtype.kind == "f" and bool(np.all(np.isfinite(a))) and bool(np.all(a == np.round(a)))
+    )
+    if not integral:
+        kind = "booleans" if a.dtype.kind == "b" else f"values of type {a.dtype}"
+        if a.dtype.kind == "f":
+            kind = "non-integer numbers"
+        raise ValueError(f"policy: {name} must hold integers (thresholds), got {kind}")
+    return a.astype(np.int64)
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
