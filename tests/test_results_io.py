@@ -317,7 +317,12 @@ def test_any_solution_round_trips_bit_for_bit(tmp_path_factory, value, policy, i
     [
         (np.zeros((6, 5)), np.ones((5, 5), int), Rules(goal=5), r"needs shape \(6, 6\)"),
         (np.zeros((11, 11)), np.ones((10, 10), int), Rules(goal=10, players=10**6), "needs 65 axes"),
-        (np.zeros((11, 11)), np.ones((10, 10), int), Rules(goal=10, players=3), r"needs shape \(11, 11, 11\)"),
+        (
+            np.zeros((11, 11)),
+            np.ones((10, 10), int),
+            Rules(goal=10, players=3),
+            r"needs shape \(11, 11, 11\)",
+        ),
         (np.full((6, 6), 1.5), np.ones((5, 5), int), Rules(goal=5), r"in \[0, 1\]"),
         (np.full((6, 6), -np.inf), np.ones((5, 5), int), Rules(goal=5), r"in \[0, 1\]"),
         (np.zeros((6, 6)), np.ones((5, 4), int), Rules(goal=5), r"policy: .* needs shape \(5, 5\)"),
@@ -350,7 +355,9 @@ def test_an_archive_member_that_claims_more_than_it_holds_is_refused_before_read
     with zipfile.ZipFile(path) as z:
         members = {n: z.read(n) for n in z.namelist()}
     header = io.BytesIO()
-    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": (20000, 20000)})
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "<f8", "fortran_order": False, "shape": (20000, 20000)}
+    )
     old = members["value.npy"]
     members["value.npy"] = header.getvalue() + old[len(header.getvalue()) :]
     with zipfile.ZipFile(tmp_path / "crafted.npz", "w") as z:

@@ -103,6 +103,7 @@ class LimitAnalysis(Solution):
     def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
         m = (len(self.n), self.rules.goal)
         return {"value": m, "policy": m}
+
     roll: np.ndarray | None = None
 
     def row(self, n: int) -> int:
