@@ -257,13 +257,16 @@ def usage_checks() -> Iterator[None]:
 def policy_for(policy: Any, rules: Rules, label: str) -> Any:
     """Check a simultaneous policy against the rules before any work (usage error if invalid);
     returns the policy (a :class:`PolicyArgument` is unwrapped and names itself)."""
-    from .policies import as_mixture
+    from .sequential.policies import RollTable
+    from .stopping import StoppingRule, as_turn_policy
 
     if isinstance(policy, PolicyArgument):
         check_file_rules(policy, rules)
         label, policy = policy.text, policy.policy
+    if isinstance(policy, RollTable):  # a bare bool table (.npy) in simultaneous play: roll[..., t]
+        policy = StoppingRule(policy.roll, name=str(policy))
     try:
-        as_mixture(policy, rules)
+        as_turn_policy(policy, rules)  # thresholds or stopping rules, as every solver reads them
     except ValueError as exc:
         raise UsageError(f"{label}: {exc}") from None
     return policy
