@@ -19,6 +19,11 @@ Files (``out``)
     The sweep's parameters and every task's id, written first.
 ``tasks/<id>.json``
     One per finished task: its parameters and its two numbers (written atomically).
+
+Both are sealed records (:mod:`pigtheory.io.records`: JSON with a SHA-256 of their fields).
+A resumed sweep reuses a task file only if its checksum holds and its fields are its task's
+parameters, a win probability and a threshold; anything else is reported (a warning) and
+solved again, never reported as a result.
 ``table.npz`` and ``table.csv``
     The whole table, once every task is done (:meth:`~pigtheory.io.Saveable.save`, and for spreadsheets).
 
@@ -44,6 +49,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -54,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from .io import atomic_write
+from .io.records import DamagedRecord, read_record, write_record
 from .parallel import TaskQueue, check_executor
 from .progress import progress_bar
 from .results import Result
@@ -216,14 +223,17 @@ def hold_at_table(
 
 
 def _write_json(path: Path, obj: Any) -> None:
-    def write(tmp: str) -> None:
-        Path(tmp).write_text(json.dumps(obj, indent=1) + "\n")
-
-    atomic_write(path, write)
+    write_record(path, obj)
 
 
 def _open(folder: Path, tasks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Write the index of a new sweep, or check an old one's and read its finished tasks."""
+    """Write the index of a new sweep, or check an old one's and read its finished tasks.
+
+    Every file is verified before it is reused (:mod:`pigtheory.io.records`): a damaged index
+    is rewritten (each task file is checked against its own task, so finished work is kept),
+    a damaged or edited task file is reported and its task run again, and an index of another
+    sweep is refused.
+    """
     index: dict[str, Any] = {
         "format": FORMAT,
         "tasks": [{**t, "thresholds": list(t["thresholds"])} for t in tasks],
@@ -231,24 +241,40 @@ def _open(folder: Path, tasks: list[dict[str, Any]]) -> dict[str, dict[str, Any]
     path = folder / "index.json"
     if path.exists():
         try:
-            old = json.loads(path.read_text())
-        except ValueError:
-            old = None
-        if old != index:
-            raise ValueError(f"out: {folder} holds another sweep; use an empty folder")
+            old = read_record(path)
+        except DamagedRecord as exc:
+            warnings.warn(f"sweep: {exc}; writing it again (finished tasks are kept)", stacklevel=3)
+            _write_json(path, index)
+        else:
+            if old != index:
+                raise ValueError(f"out: {folder} holds another sweep; use an empty folder")
     else:
         _write_json(path, index)
     wanted = {t["id"]: t for t in index["tasks"]}
     done = {}
     for file in (folder / "tasks").glob("[!.]*.json"):  # not the temporary files of a killed run
-        try:
-            row = json.loads(file.read_text())
-        except ValueError:
-            continue  # unreadable: run the task again
         task = wanted.get(file.stem)
-        if task is not None and all(row.get(k) == v for k, v in task.items()):
-            done[file.stem] = row
+        if task is None:
+            continue
+        try:
+            done[file.stem] = _checked_row(read_record(file), task)
+        except ValueError as exc:
+            warnings.warn(f"sweep: {exc}; running the task again", stacklevel=3)
     return done
+
+
+def _checked_row(row: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+    """A finished task's file, checked as strictly as a policy file: its task's parameters, a
+    win probability in [0, 1] and a threshold in ``1..goal``."""
+    for key, want in task.items():
+        if row.get(key) != want:
+            raise ValueError(f"task {task['id']}: field {key} is {row.get(key)!r}, expected {want!r}")
+    value, k = row.get("value"), row.get("policy")
+    if not isinstance(value, float) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"task {task['id']}: value {value!r} is not a win probability")
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= task["goal"]:
+        raise ValueError(f"task {task['id']}: policy {k!r} is not a threshold in 1..{task['goal']}")
+    return row
 
 
 def _table(rows: list[dict[str, Any]]) -> SweepTable:
