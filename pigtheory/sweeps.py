@@ -47,7 +47,6 @@ Examples
 from __future__ import annotations
 
 import csv
-import json
 import os
 import warnings
 from collections.abc import Iterable
