@@ -71,6 +71,7 @@ __all__ = [
     "game_length_estimate",
     "simulation_estimate",
     "turn_total_estimate",
+    "roll_model_bytes",
 ]
 
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
@@ -208,6 +209,37 @@ def check_file_size(path: Any, nbytes: int, factor: float = 1.0) -> None:
 
 
 # --- estimates ---------------------------------------------------------------------------
+
+
+def roll_model_bytes(rules: Any) -> int:
+    """Memory of the rules' roll model and turn-total tables: one exact probability per outcome
+    of a roll (``die_faces`` or ``die_faces ** 2`` of them) and two float tables of one row per
+    score and one column per gain of a roll. Small for every real die; it is what a die of a
+    billion faces would cost, so that such rules are refused instead of filling the memory."""
+    outcomes = rules.die_faces**rules.dice
+    widest = max(rules.face_points) if rules.face_points else rules.die_faces
+    width = widest * rules.dice + 1
+    return 200 * outcomes + 16 * (rules.goal + 1) * width
+
+
+def _with_roll_model(estimate: Any) -> Any:
+    """An estimate of rules ``rules`` plus :func:`roll_model_bytes` (every solver reads the roll
+    model before its own arrays)."""
+    import functools
+
+    @functools.wraps(estimate)
+    def wrapped(rules: Any, *args: Any, **kwargs: Any) -> Estimate | None:
+        found = estimate(rules, *args, **kwargs)
+        if found is None or not _rules_ok(rules):
+            return found
+        extra = roll_model_bytes(rules)
+        if extra < 2**20:
+            return found
+        return Estimate(found.task, found.states, found.bytes + extra, found.hint + " or use a smaller die")
+
+    return wrapped
+
+
 # Each returns None when its arguments are not what the solver accepts (the solver's own
 # validation then raises the right ValueError).
 
@@ -225,6 +257,7 @@ def _players(rules: Any) -> str:
 _FEWER = "lower the goal or the number of players"
 
 
+@_with_roll_model
 def best_response_estimate(
     rules: Any, *, method: str = "exact", strategies: str = "thresholds"
 ) -> Estimate | None:
@@ -249,6 +282,7 @@ def best_response_estimate(
     return Estimate(f"best response ({method}, {_players(rules)})", states, need, _FEWER)
 
 
+@_with_roll_model
 def win_probability_estimate(rules: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.win_probability` and ``win_probabilities``."""
     if not _rules_ok(rules):
@@ -259,6 +293,7 @@ def win_probability_estimate(rules: Any) -> Estimate | None:
     return Estimate(f"win probabilities ({_players(rules)})", states, need, _FEWER)
 
 
+@_with_roll_model
 def equilibrium_estimate(rules: Any, *, strategies: str = "thresholds") -> Estimate | None:
     """:func:`~pigtheory.simultaneous.equilibrium`: values, certificates, and two stage games of
     thresholds by thresholds at a time; over stopping rules also the behavioural rule of every
@@ -273,6 +308,7 @@ def equilibrium_estimate(rules: Any, *, strategies: str = "thresholds") -> Estim
     return Estimate(f"equilibrium (goal {g})", states, need, "lower the goal")
 
 
+@_with_roll_model
 def stackelberg_estimate(rules: Any, *, method: str = "exact") -> Estimate | None:
     """:func:`~pigtheory.simultaneous.stackelberg`: the follower's answer to every leader
     threshold at a whole score level at once (thresholds by states)."""
@@ -284,6 +320,7 @@ def stackelberg_estimate(rules: Any, *, method: str = "exact") -> Estimate | Non
     return Estimate(f"Stackelberg ({method}, goal {g})", states, need, "lower the goal")
 
 
+@_with_roll_model
 def self_play_estimate(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.self_play`: every sweep's policy and value is kept."""
     if not _rules_ok(rules) or not isinstance(max_iter, int) or max_iter < 1:
@@ -298,6 +335,7 @@ def self_play_estimate(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
     )
 
 
+@_with_roll_model
 def limit_estimate(rules: Any, *, n_max: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.limit`: arrays of one row per n and one column per score."""
     if not _rules_ok(rules) or not isinstance(n_max, int) or n_max < 2:
@@ -313,6 +351,7 @@ def limit_estimate(rules: Any, *, n_max: Any) -> Estimate | None:
     )
 
 
+@_with_roll_model
 def reduced_estimate(rules: Any, *, opponents: Any = None, symmetric: Any = None) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.reduced_best_response`: value and policy over the
     opponents' score tuples (multisets when symmetric), and the numpy engine's blocks.
@@ -333,6 +372,7 @@ def reduced_estimate(rules: Any, *, opponents: Any = None, symmetric: Any = None
     return Estimate(f"reduced best response ({_players(rules)})", states, 64 * states + _BASE, _FEWER)
 
 
+@_with_roll_model
 def sweep_estimate(rules: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.hold_at_sweep`: one two-player best response at a time."""
     one = best_response_estimate(rules)
@@ -341,6 +381,7 @@ def sweep_estimate(rules: Any) -> Estimate | None:
     return Estimate(f"hold-at sweep (goal {rules.goal})", one.states, one.bytes, one.hint)
 
 
+@_with_roll_model
 def grid_estimate(rules: Any, *, workers: int | None = 1) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.grid.hold_at_grid`: a best response per worker at once."""
     one = best_response_estimate(rules)
@@ -350,6 +391,7 @@ def grid_estimate(rules: Any, *, workers: int | None = 1) -> Estimate | None:
     return Estimate(f"hold-at grid ({w} workers, {_players(rules)})", one.states, w * one.bytes, one.hint)
 
 
+@_with_roll_model
 def sequential_estimate(rules: Any) -> Estimate | None:
     """:func:`pigtheory.sequential.solve`: ``value[i, j, k]`` and ``roll[i, j, k]`` (twice for
     Double Trouble's forced-roll flag) and the sweeps' working copies."""
@@ -363,6 +405,7 @@ def sequential_estimate(rules: Any) -> Estimate | None:
     )
 
 
+@_with_roll_model
 def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
     """:func:`pigtheory.sequential.compare`: each policy's roll tables and turn matrices
     ``T[i, j, s]`` (one per value of its counter: "t scoring turns" keeps t)."""
@@ -374,6 +417,7 @@ def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
     return Estimate(f"policy comparison ({rules})", states, 28 * states + _BASE, "lower the goal")
 
 
+@_with_roll_model
 def game_length_estimate(rules: Any) -> Estimate | None:
     """:func:`pigtheory.length.game_length`: both players' turn matrices."""
     if not _rules_ok(rules):
@@ -382,6 +426,7 @@ def game_length_estimate(rules: Any) -> Estimate | None:
     return Estimate(f"game length ({rules})", g**3, 52 * g**3 + _BASE, "lower the goal")
 
 
+@_with_roll_model
 def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate | None:
     """Monte Carlo play: a few arrays of one entry per game and player."""
     if not _rules_ok(rules) or not isinstance(games, int) or games < 1:
@@ -395,10 +440,15 @@ def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate |
     )
 
 
-def turn_total_estimate(k: Any, *, exact: bool = False) -> Estimate | None:
+def turn_total_estimate(k: Any, *, exact: bool = False, rules: Any = None) -> Estimate | None:
     """:func:`pigtheory.turn_total`: one probability per turn total below k (exact fractions
-    with denominators of about 2.6 k bits)."""
+    with denominators of about 2.6 k bits), plus the roll model of ``rules`` if given."""
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         return None
     per = 64 + k // 3 if exact else 80
-    return Estimate(f"turn total X_{k}", k, per * k + _BASE, "lower k")
+    need = per * k + _BASE
+    hint = "lower k"
+    if _rules_ok(rules):
+        need += roll_model_bytes(rules.replace(goal=max(rules.goal, k)))
+        hint += " or use a smaller die"
+    return Estimate(f"turn total X_{k}", k, need, hint)

@@ -55,6 +55,10 @@ __all__ = [
 _WEIGHT_TOL = 1e-9
 
 
+MAX_N = 2**62
+"""Largest n of "hold at n": past every goal a table can have (thresholds are int64)."""
+
+
 @dataclass(frozen=True)
 class HoldAt(Saveable):
     """Hold as soon as the turn total reaches ``min(n, goal - own score)``.
@@ -69,8 +73,9 @@ class HoldAt(Saveable):
     n: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.n, (int, np.integer)) or isinstance(self.n, bool) or self.n < 1:
-            raise ValueError(f"hold_at: n must be an integer >= 1, got {self.n!r}")
+        if not isinstance(self.n, (int, np.integer)) or isinstance(self.n, bool) or not 1 <= self.n <= MAX_N:
+            raise ValueError(f"hold_at: n must be an integer in 1..{MAX_N} (2**62), got {self.n!r:.80}")
+        object.__setattr__(self, "n", int(self.n))
 
     def table(self, rules: Rules = Rules()) -> np.ndarray:
         """The full threshold table of this policy, shape ``(goal,) * players``."""

@@ -48,6 +48,7 @@ from .progress import progress_bar
 from .results import Result
 from .rules import Rules
 from .stopping import RuleMixture, as_turn_policy
+from .validation import check_rng
 
 __all__ = ["Simulation", "play_simultaneous", "turn_totals"]
 
@@ -92,9 +93,7 @@ class Simulation(Result):
 
 
 def _generator(rng: Any) -> np.random.Generator:
-    if rng is None or isinstance(rng, (int, np.integer, np.random.Generator)) and not isinstance(rng, bool):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be an int seed, a numpy.random.Generator or None, got {rng!r}")
+    return check_rng(rng)
 
 
 def _positive(name: str, value: Any) -> int:

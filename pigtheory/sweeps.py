@@ -19,13 +19,13 @@ Files (``out``)
     The sweep's parameters and every task's id, written first.
 ``tasks/<id>.json``
     One per finished task: its parameters and its two numbers (written atomically).
-
-Both are sealed records (:mod:`pigtheory.io.records`: JSON with a SHA-256 of their fields).
-A resumed sweep reuses a task file only if its checksum holds and its fields are its task's
-parameters, a win probability and a threshold; anything else is reported (a warning) and
-solved again, never reported as a result.
 ``table.npz`` and ``table.csv``
     The whole table, once every task is done (:meth:`~pigtheory.io.Saveable.save`, and for spreadsheets).
+
+The index and the task files are sealed records (:mod:`pigtheory.io.records`: JSON with a
+SHA-256 of their fields). A resumed sweep reuses a task file only if its checksum holds and
+its fields are its task's parameters, a win probability and a threshold; anything else is
+reported (a warning) and solved again, never reported as a result.
 
 Notes
 -----

@@ -33,6 +33,7 @@ __all__ = [
     "check_tol",
     "check_choice",
     "check_progress",
+    "check_rng",
 ]
 
 METHODS = ("exact", "value_iteration")
@@ -105,6 +106,16 @@ def check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
         listed = ", ".join(repr(a) for a in allowed)
         raise ValueError(f"{name} must be one of {listed}; got {value!r}")
     return value
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """``rng=``: None (fresh entropy), an int seed >= 0, or a ``numpy.random.Generator``;
+    returns the generator."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0):
+        return np.random.default_rng(rng)
+    raise ValueError(f"rng must be an int seed >= 0, a numpy.random.Generator or None, got {rng!r:.80}")
 
 
 def check_progress(value: Any) -> bool | None:

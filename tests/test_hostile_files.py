@@ -144,3 +144,82 @@ def test_a_cache_folder_that_cannot_exist_costs_the_cache_not_the_result(tmp_pat
     blocked.write_text("a file where the folder should be")
     with pytest.warns(UserWarning, match="cache"):
         cached("br", {"rules": Rules(goal=8)}, lambda: _solve(8), cache_dir=blocked / "sub")
+
+
+# --- the play site --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_opponent():
+    from pigtheory.play import opponent
+
+    return opponent("optimal", mode="sequential", goal=8)
+
+
+def test_the_site_never_overwrites_what_a_user_owns(tmp_path, small_opponent):
+    from pigtheory.play import build_site
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "index.html").write_text("my page")
+    with pytest.raises(ValueError, match="not a pigtheory site"):
+        build_site(mine, [small_opponent])
+    assert (mine / "index.html").read_text() == "my page"
+    for bad in ("", tmp_path / "mine" / "index.html"):
+        with pytest.raises(ValueError, match="out"):
+            build_site(bad, [small_opponent])
+    (mine / "notes.txt").write_text("my notes")
+    build_site(mine, [small_opponent], force=True)  # beside my files; same names replaced
+    assert (mine / "notes.txt").read_text() == "my notes"
+    assert (mine / "data" / "catalog.js").exists() and "my page" not in (mine / "index.html").read_text()
+
+
+def test_a_site_is_replaced_whole_and_a_failed_build_changes_nothing(tmp_path, small_opponent):
+    from pigtheory.play import build_site, opponent
+
+    out = tmp_path / "site"
+    build_site(out, [small_opponent])
+    other = opponent("hold-at-N".replace("N", "3"), mode="sequential", goal=8)
+    build_site(out, [other])
+    assert not (out / "data" / f"{small_opponent.key}.js").exists()  # the old build is gone whole
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    import pigtheory.play.site as site
+
+    real = site.pack_opponent
+
+    def exploding(opp):
+        if opp.key == other.key:
+            raise RuntimeError("a solve that fails half way")
+        return real(opp)
+
+    site.pack_opponent = exploding
+    try:
+        with pytest.raises(RuntimeError, match="half way"):
+            build_site(out, [small_opponent, other])
+    finally:
+        site.pack_opponent = real
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no temporary folder left
+
+
+def test_the_title_is_escaped(tmp_path, small_opponent):
+    from pigtheory.play import build_site
+
+    title = '</title><script>alert("pig")</script>&'
+    build_site(tmp_path / "s", [small_opponent], title=title)
+    page = (tmp_path / "s" / "index.html").read_text()
+    assert "<script>alert" not in page and "&lt;/title&gt;&lt;script&gt;" in page
+    for bad in ("", "x" * 201, 7):
+        with pytest.raises(ValueError, match="title"):
+            build_site(tmp_path / "t", [small_opponent], title=bad)
+
+
+def test_read_site_data_refuses_what_is_not_a_data_file(tmp_path):
+    from pigtheory.play import read_site_data
+
+    (tmp_path / "x.js").write_text("PigSite.register({});")
+    for path in (tmp_path / "missing.js", tmp_path / "x.js"):
+        with pytest.raises(ValueError, match="not an opponent's data file"):
+            read_site_data(path)

@@ -79,6 +79,8 @@ def load(path: str | os.PathLike, *, expected: type | None = None) -> Any:
     ValueError
         Naming the file and what is wrong with it.
     """
+    if expected is not None and not isinstance(expected, type):
+        raise ValueError(f"expected must be a type (such as pigtheory.HoldAt) or None, got {expected!r:.80}")
     suffix = Path(path).suffix
     if suffix in POLICY_SUFFIXES:
         return read_policy(path, expected=expected)

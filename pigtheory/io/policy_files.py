@@ -197,6 +197,8 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
     path = Path(path)
     if path.suffix not in POLICY_SUFFIXES:
         raise ValueError(f"path: policy files end in {', '.join(POLICY_SUFFIXES)}, got {str(path)!r}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a pigtheory.Rules or None, got {type(rules).__name__}")
     if rules is None:
         rules = getattr(obj, "rules", None)
     policy = policy_of(obj)

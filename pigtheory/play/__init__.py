@@ -12,6 +12,7 @@ each of the person's moves gave away.
 :class:`Game`                                the rules, move by move (the reference engine)
 :class:`Analyst`                             the live numbers at a game's state
 :func:`build_site`                           the static site (``pigtheory site``)
+:func:`check_site_folder`                    where a site may be written, checked first
 :func:`play_terminal`                        the terminal game (``pigtheory play``)
 :class:`Mulberry32`                          the seeded generator shared with the browser
 ===========================================  ==============================================
@@ -26,7 +27,7 @@ from .opponents import NAMES, Opponent, default_opponents, opponent
 from .policy_files import opponents_from_file, read_policy_file
 from .rng import Mulberry32, quantize_weights, streams
 from .sequential_response import SequentialResponse, sequential_best_response
-from .site import SiteReport, build_site, read_site_data
+from .site import MARKER, SiteReport, build_site, check_site_folder, read_site_data
 from .stopping_response import StoppingResponse, stopping_best_response, turn_values
 from .terminal import play_terminal
 
@@ -48,6 +49,8 @@ __all__ = [
     "sequential_best_response",
     "SiteReport",
     "build_site",
+    "check_site_folder",
+    "MARKER",
     "read_site_data",
     "StoppingResponse",
     "stopping_best_response",

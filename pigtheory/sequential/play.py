@@ -20,7 +20,7 @@ import numpy as np
 from ..guard import check_memory, simulation_estimate
 from ..results import Result
 from ..rules import Rules
-from ..validation import check_int
+from ..validation import check_int, check_rng
 from .model import check_rules
 from .policies import roll_table
 
@@ -101,7 +101,7 @@ def play(
     check_memory(simulation_estimate(rules, games=games), max_memory)
     check_rules(rules)
     games = check_int("games", games, low=1)
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    gen = check_rng(rng)
     g = rules.goal
     tables = np.stack([roll_table(policy_a, rules), roll_table(policy_b, rules)])
     faces = np.array(rules.scoring_faces)

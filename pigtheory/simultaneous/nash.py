@@ -140,6 +140,12 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
     ([[0.5, 1.0], [1.0, 0.5]], [[0.5, 0.5], [0.5, 0.5]])
     """
     sp = self_play_result
+    from .self_play import SelfPlay
+
+    if not isinstance(sp, SelfPlay):
+        raise ValueError(
+            f"self_play_result must be the SelfPlay that self_play() returns, got {type(sp).__name__}"
+        )
     if not sp.cycle:
         raise ValueError("self_play_result: no cycle was found (period 0); run more sweeps")
     rules = sp.rules
