@@ -171,6 +171,8 @@ def read_policy_argument(text: str, kind: str | None = None) -> PolicyArgument:
         return PolicyArgument(text, policy_of(obj), rules)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    except OSError as exc:  # a name too long, a loop of links, no permission
+        raise argparse.ArgumentTypeError(f"{text:.120}: cannot read it ({exc.strerror or exc})") from None
 
 
 def check_file_rules(arg: PolicyArgument, rules: Rules) -> None:
@@ -365,6 +367,18 @@ def _fail(prog: str, message: str) -> None:
     print(one_line(f"{prog}: error: {message}"), file=sys.stderr)
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush into a closed pipe
+    prints nothing."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -375,6 +389,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
+    except (OSError, ValueError, OverflowError) as exc:  # an argument's file could not be looked at
+        print(one_line(f"pigtheory: error: {exc}"), file=sys.stderr)
+        return 2
     prog = f"pigtheory {args.command}"
     debug = bool(getattr(args, "debug", False))
     from .guard import MemoryLimitError
@@ -397,6 +414,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             _fail(prog, f"{exc} (see {prog} --help)")
             status = 2
         except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                _quiet_stdout()
+                return 1
             if debug:
                 import traceback
 
@@ -406,6 +426,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KeyboardInterrupt:
             _fail(prog, "interrupted")
             status = 130
+        except BrokenPipeError:  # the reader went away (| head): stop quietly
+            _quiet_stdout()
+            status = 1
         except Exception as exc:
             if debug:
                 import traceback

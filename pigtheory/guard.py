@@ -72,11 +72,22 @@ __all__ = [
     "simulation_estimate",
     "turn_total_estimate",
     "roll_model_bytes",
+    "symmetric_estimate",
+    "chunked_estimate",
+    "chunked_disk",
+    "check_disk",
+    "super_six_estimate",
 ]
 
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
 _SIZE = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMGTP]?)(?:I?B)?\s*", re.IGNORECASE)
 _FALLBACK = 8 * 2**30
+_ASTRONOMICAL = 200
+"""log2 of a state count past which estimates stop counting (no machine holds 2**200 bytes)."""
+
+_LARGEST = 2**60
+"""Largest memory size accepted (an exbibyte): a larger one is a typo, not a machine."""
+
 _BASE = 8 * 2**20
 """Bytes every estimate adds for the tables that do not grow with the goal (X_k, kernels)."""
 
@@ -108,7 +119,9 @@ class Estimate:
 
 
 def format_bytes(n: float) -> str:
-    """``1536`` -> ``'1.5 KiB'``."""
+    """``1536`` -> ``'1.5 KiB'``; sizes past a million PiB read ``'more than 10^21 bytes'``."""
+    if abs(n) >= 2**70:
+        return f"more than 10^{int(math.log10(abs(n)))} bytes"
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if abs(n) < 1024 or unit == "PiB":
             return f"{n:.0f} {unit}" if unit == "B" or n >= 100 or n == int(n) else f"{n:.1f} {unit}"
@@ -131,9 +144,11 @@ def parse_memory(value: Any, name: str = "max_memory") -> int:
     elif isinstance(value, str) and (m := _SIZE.fullmatch(value)):
         size = float(m.group(1)) * _UNITS[m.group(2).upper()]
     else:
-        raise ValueError(f"{name} must be a size such as 512M, 4G or a number of bytes, got {value!r}")
+        raise ValueError(f"{name} must be a size such as 512M, 4G or a number of bytes, got {value!r:.80}")
     if not size >= 1:
-        raise ValueError(f"{name} must be at least 1 byte, got {value!r}")
+        raise ValueError(f"{name} must be at least 1 byte, got {value!r:.80}")
+    if not size <= _LARGEST:  # also refuses 1e999 (inf) and nan
+        raise ValueError(f"{name} must be at most {format_bytes(_LARGEST)}, got {value!r:.80}")
     return int(size)
 
 
@@ -229,6 +244,14 @@ def _with_roll_model(estimate: Any) -> Any:
 
     @functools.wraps(estimate)
     def wrapped(rules: Any, *args: Any, **kwargs: Any) -> Estimate | None:
+        if _rules_ok(rules) and rules.players * math.log2(rules.goal + 2) > _ASTRONOMICAL:
+            # (goal + 1) ** players itself would take the time: no solve of this size exists
+            return Estimate(
+                f"{estimate.__name__.removesuffix('_estimate').replace('_', ' ')} ({_players(rules)})",
+                2**_ASTRONOMICAL,
+                2**_ASTRONOMICAL,
+                _FEWER,
+            )
         found = estimate(rules, *args, **kwargs)
         if found is None or not _rules_ok(rules):
             return found
@@ -438,6 +461,68 @@ def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate |
         64 * games * n + _BASE,
         "simulate fewer games",
     )
+
+
+@_with_roll_model
+def symmetric_estimate(rules: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.symmetric_equilibrium` and ``symmetric_dynamics``: the
+    value, action and gain tables over (own score, multiset of the others' scores), and the
+    full value array ``value[i, j, ...]`` the result builds when asked."""
+    if not _rules_ok(rules):
+        return None
+    g, n = rules.goal, rules.players
+    states = (g + 1) ** n
+    need = 8 * states + 20 * (g + 1) * comb(g + n - 1, n - 1) + _BASE
+    return Estimate(f"symmetric equilibrium ({_players(rules)})", states, need, _FEWER)
+
+
+@_with_roll_model
+def chunked_estimate(rules: Any, *, chunk: int) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.chunked_best_response`: the memory of one chunk of
+    columns and its score level (the store itself is on disk, see :func:`chunked_disk`)."""
+    if not _rules_ok(rules) or not isinstance(chunk, int):
+        return None
+    g, n = rules.goal, rules.players
+    level = comb(g + n - 2, n - 2)  # the columns of one score level (multisets of the others)
+    need = 8 * (g + 1) * chunk * (n + 3) + 8 * g * g * n + 8 * n * level + _BASE
+    return Estimate(
+        f"chunked best response ({_players(rules)}, chunks of {chunk})", (g + 1) * chunk, need, _FEWER
+    )
+
+
+def chunked_disk(rules: Any) -> int:
+    """Bytes the store of a chunked best response holds when done: value and policy of every
+    reduced state (own score times the multisets of the opponents' scores)."""
+    g, n = rules.goal, rules.players
+    return 16 * (g + 1) * comb(g + n - 1, n - 1)
+
+
+def check_disk(folder: Any, need: int, what: str) -> None:
+    """Refuse, before any work, to write ``need`` bytes into ``folder`` if its file system has
+    less room (the nearest existing parent is asked)."""
+    import shutil
+
+    path = Path(folder)
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        free = shutil.disk_usage(path).free
+    except OSError:
+        return  # no answer: the write will say
+    if need > free:
+        raise MemoryLimitError(
+            f"{what}: needs about {format_bytes(need)} on disk in {str(folder)!r}, but only "
+            f"{format_bytes(free)} is free; lower the goal or the number of players, or use another store"
+        )
+
+
+def super_six_estimate(sticks: Any) -> Estimate | None:
+    """:func:`pigtheory.sequential.super_six`: two float tables and the list of states
+    (a Python tuple each) over ``6 * (sticks + 1) ** 2 * 2`` states."""
+    if not isinstance(sticks, int) or isinstance(sticks, bool) or sticks < 2:
+        return None
+    states = 12 * (sticks + 1) ** 2
+    return Estimate(f"Super Six ({sticks} sticks)", states, 160 * states + _BASE, "use fewer sticks")
 
 
 def turn_total_estimate(k: Any, *, exact: bool = False, rules: Any = None) -> Estimate | None:

@@ -52,12 +52,14 @@ import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, islice
+from math import comb
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .guard import check_memory, reduced_estimate
 from .io import atomic_write
 from .io.records import DamagedRecord, read_record, write_record
 from .parallel import TaskQueue, check_executor
@@ -130,17 +132,35 @@ class SweepTable(Result):
         return int(hits[0])
 
 
+MAX_TASKS = 1_000_000
+"""Most tasks one sweep may have (each writes a file with ``out=``)."""
+
+
+def _bounded(name: str, values: Iterable[int]) -> list[Any]:
+    """The values of one dimension, at most :data:`MAX_TASKS` of them (checked before a huge
+    range is read, so that ``range(1, 10**9)`` is refused at once)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name} must be an iterable of integers, got {values!r:.80}")
+    out = list(islice(values, MAX_TASKS + 1))
+    if len(out) > MAX_TASKS:
+        raise ValueError(f"{name}: more than {MAX_TASKS:,} values; sweep fewer")
+    return out
+
+
 def sweep_tasks(
     goals: Iterable[int], ns: Iterable[int], players: Iterable[int] = (2,), die_faces: Iterable[int] = (6,)
 ) -> list[dict[str, Any]]:
     """The tasks of a sweep, in a fixed order, each ``{"id", "goal", "players", "die_faces",
     "thresholds"}``; thresholds outside ``1..goal`` are left out of that goal's tasks."""
-    goals = sorted({check_int("goals", g, low=1) for g in goals})
-    ns = sorted({check_int("ns", n, low=1) for n in ns})
-    players = sorted({check_int("players", p, low=2) for p in players})
-    die_faces = sorted({check_int("die_faces", f, low=2) for f in die_faces})
+    goals = sorted({check_int("goals", g, low=1) for g in _bounded("goals", goals)})
+    ns = sorted({check_int("ns", n, low=1) for n in _bounded("ns", ns)})
+    players = sorted({check_int("players", p, low=2) for p in _bounded("players", players)})
+    die_faces = sorted({check_int("die_faces", f, low=2) for f in _bounded("die_faces", die_faces)})
     if not (goals and ns and players and die_faces):
         raise ValueError("goals, ns, players and die_faces must each hold at least one value")
+    count = sum(comb(sum(n <= g for n in ns) + p - 2, p - 1) for g in goals for p in players) * len(die_faces)
+    if count > MAX_TASKS:
+        raise ValueError(f"the sweep has {count:,} tasks, more than {MAX_TASKS:,}; sweep fewer values")
     tasks = []
     for f in die_faces:
         for p in players:
@@ -197,6 +217,9 @@ def hold_at_table(
         A parameter out of range, or ``out`` holding another sweep.
     """
     tasks = sweep_tasks(goals, ns, players, die_faces)
+    largest = max(tasks, key=lambda t: (t["goal"] + 1) ** t["players"] * t["die_faces"])
+    rules = Rules(goal=largest["goal"], players=largest["players"], die_faces=largest["die_faces"])
+    check_memory(reduced_estimate(rules, symmetric=True), None)  # the largest task, before any
     check_executor(executor)
     check_progress(progress)
     folder = Path(out) if out is not None else None

@@ -7,7 +7,10 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["atomic_write", "check_writable"]
+__all__ = ["atomic_write", "check_writable", "NAME_MAX"]
+
+NAME_MAX = 255
+"""Longest file or folder name (bytes) the common file systems take (ext4, APFS, NTFS)."""
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode: int = 0o644) -> Path:
@@ -59,14 +62,27 @@ def check_writable(path: str | os.PathLike, name: str = "path") -> Path:
         ``path``.
     """
     path = Path(path)
-    if path.is_dir():
+    for part in path.parts:
+        if len(os.fsencode(part)) > NAME_MAX:
+            raise ValueError(
+                f"{name}: a file or folder name of {len(os.fsencode(part))} bytes; at most {NAME_MAX}"
+            )
+    try:
+        is_dir = path.is_dir()
+    except OSError as exc:  # a loop of links, a name the system refuses
+        raise ValueError(f"{name}: cannot use {str(path)!r:.120} ({exc.strerror or exc})") from None
+    if is_dir:
         raise ValueError(f"{name}: {str(path)!r} is a folder, expected a file name")
     parent = path.parent
-    while not parent.exists():
-        if parent == parent.parent:
-            break
-        parent = parent.parent
-    if not parent.is_dir():
+    try:
+        while not parent.exists():
+            if parent == parent.parent:
+                break
+            parent = parent.parent
+        parent_is_dir = parent.is_dir()
+    except OSError as exc:
+        raise ValueError(f"{name}: cannot use {str(path)!r:.120} ({exc.strerror or exc})") from None
+    if not parent_is_dir:
         raise ValueError(f"{name}: cannot create {str(path)!r}: {str(parent)!r} is not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValueError(f"{name}: cannot write {str(path)!r}: no permission to write in {str(parent)!r}")

@@ -293,9 +293,9 @@ def check_site_folder(out: Any, *, force: bool = False) -> Path:
     if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
         raise ValueError(f"out: expected the path of a folder for the site, got {out!r}")
     out = Path(out)
+    check_writable(out / "index.html", "out")  # names too long, loops of links, permissions
     if out.exists() and not out.is_dir():
         raise ValueError(f"out: {str(out)!r} is a file, expected a folder for the site")
-    check_writable(out / "index.html", "out")
     if out.is_dir() and not force and not (out / MARKER).exists() and any(out.iterdir()):
         raise ValueError(
             f"out: {str(out)!r} holds files that are not a pigtheory site; give an empty or new "

@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
+from ..guard import check_memory, symmetric_estimate
 from ..io import Saveable
 from ..policies import MixedPolicy
 from ..progress import progress_bar
@@ -321,6 +322,7 @@ def symmetric_equilibrium(
     tol: float = 1e-12,
     engine: str = "auto",
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> SymmetricEquilibrium:
     """A symmetric Markov equilibrium of n-player simultaneous Pig, with its certificate.
 
@@ -341,6 +343,9 @@ def symmetric_equilibrium(
         ``"auto"``: numba unless the goal is tiny.
     progress : bool, optional
         A progress bar of the states solved (default: when stderr is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -368,6 +373,7 @@ def symmetric_equilibrium(
     tol = check_tol(tol)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
+    check_memory(symmetric_estimate(rules), max_memory)
     g, n = rules.goal, rules.players
     binom, others, bust, band = layout(rules)
     states = multisets(g, n)[::-1].copy()  # decreasing colex rank: successors first

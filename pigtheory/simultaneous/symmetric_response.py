@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
+from ..guard import check_memory, symmetric_estimate
 from ..policies import HoldAt, hold_at
 from ..progress import progress_bar
 from ..results import Result
@@ -272,6 +273,7 @@ def symmetric_dynamics(
     start: Any = 25,
     engine: str = "auto",
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> SymmetricDynamics:
     """Best-response dynamics or fictitious play on the whole game (module Notes).
 
@@ -298,6 +300,10 @@ def symmetric_dynamics(
     engine, progress
         As for :func:`symmetric_best_response` (the bar counts iterations).
 
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+
     Returns
     -------
     SymmetricDynamics
@@ -318,6 +324,7 @@ def symmetric_dynamics(
     if not isinstance(damping, (int, float)) or isinstance(damping, bool) or not 0 < damping < 1:
         raise ValueError(f"damping must be a number in (0, 1), got {damping!r}")
     check_progress(progress)
+    check_memory(symmetric_estimate(rules), max_memory)
     history = [_start_actions(start, rules)]
     epsilon, largest = [], []
     policy = SymmetricPolicy(history[0], np.ones((0, 1), dtype=np.int64), np.zeros((0, 1)), rules, "start")
