@@ -36,7 +36,7 @@ from .rules import Rules
 from .sequential.model import check_rules
 from .sequential.policies import roll_table
 from .sequential.turns import turn_matrix
-from .validation import ConvergenceWarning
+from .validation import ConvergenceWarning, check_int, check_tol
 
 __all__ = ["TurnDistribution", "game_length", "single_player"]
 
@@ -85,10 +85,9 @@ class TurnDistribution(Result):
 
 
 def _check_tol(tol: float, max_turns: int) -> None:
-    if not 0 < tol < 1:
+    if check_tol(tol) >= 1:
         raise ValueError(f"tol must be in (0, 1), got {tol!r}")
-    if not isinstance(max_turns, int) or max_turns < 1:
-        raise ValueError(f"max_turns must be an integer >= 1, got {max_turns!r}")
+    check_int("max_turns", max_turns, low=1)
 
 
 def game_length(

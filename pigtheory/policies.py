@@ -41,6 +41,7 @@ import numpy as np
 from .io import Saveable
 from .rules import Rules
 from .turn_total import turn_total_table
+from .validation import check_rules
 
 __all__ = [
     "HoldAt",
@@ -350,6 +351,7 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
         A table of the wrong shape, a threshold outside ``1..goal - own``, negative weights or
         weights that do not sum to 1 at some state.
     """
+    check_rules(rules)
     if isinstance(policy, Mixture):
         if policy.rules != rules:
             raise ValueError("policy: a Mixture built for other rules")

@@ -67,7 +67,7 @@ from .progress import progress_bar
 from .results import Result
 from .rules import Rules
 from .simultaneous.sweep import start_value
-from .validation import check_int, check_progress
+from .validation import check_int, check_optional_path, check_progress
 
 __all__ = ["SweepTable", "hold_at_table", "sweep_tasks"]
 
@@ -216,6 +216,7 @@ def hold_at_table(
     ValueError
         A parameter out of range, or ``out`` holding another sweep.
     """
+    check_optional_path("out", out)
     tasks = sweep_tasks(goals, ns, players, die_faces)
     largest = max(tasks, key=lambda t: (t["goal"] + 1) ** t["players"] * t["die_faces"])
     rules = Rules(goal=largest["goal"], players=largest["players"], die_faces=largest["die_faces"])

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ..validation import check_path, check_type
 from .atomic import atomic_write
 
 __all__ = ["FORMAT_VERSION", "META", "save_archive", "load_archive", "is_package_dataclass"]
@@ -76,7 +77,7 @@ def save_archive(obj: Any, path: str | os.PathLike, *, compress: bool = True) ->
         ``path`` does not end in ``.npz``, or ``obj`` holds something the format cannot
         store (named by its place in ``obj``).
     """
-    path = Path(path)
+    path = check_path("path", path)
     if path.suffix != ".npz":
         raise ValueError(f"path: pigtheory files end in .npz, got {str(path)!r}")
     if not is_package_dataclass(type(obj)):
@@ -203,7 +204,8 @@ def load_archive(path: str | os.PathLike, *, expected: type | None = None) -> An
         file format, holds another type than ``expected``, or its fields do not fit the type;
         the message names the file.
     """
-    path = Path(path)
+    path = check_path("path", path)
+    check_type("expected", expected)
     meta, arrays = _read(path)
     cls = _resolve(meta.get("type"), meta.get("module"), path)
     if expected is not None and not (isinstance(cls, type) and issubclass(cls, expected)):

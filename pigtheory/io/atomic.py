@@ -7,10 +7,9 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["atomic_write", "check_writable", "NAME_MAX"]
+from ..validation import NAME_MAX, check_int, check_path
 
-NAME_MAX = 255
-"""Longest file or folder name (bytes) the common file systems take (ext4, APFS, NTFS)."""
+__all__ = ["atomic_write", "check_writable", "NAME_MAX"]
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode: int = 0o644) -> Path:
@@ -29,7 +28,8 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode:
     ...     p.read_text(), oct(p.stat().st_mode & 0o777)
     ('pig', '0o644')
     """
-    path = Path(path)
+    path = check_path("path", path)
+    check_int("mode", mode, low=0, high=0o7777)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp" + path.suffix, dir=path.parent)
     os.close(fd)
@@ -61,12 +61,7 @@ def check_writable(path: str | os.PathLike, name: str = "path") -> Path:
     pathlib.Path
         ``path``.
     """
-    path = Path(path)
-    for part in path.parts:
-        if len(os.fsencode(part)) > NAME_MAX:
-            raise ValueError(
-                f"{name}: a file or folder name of {len(os.fsencode(part))} bytes; at most {NAME_MAX}"
-            )
+    path = check_path(name, path)
     try:
         is_dir = path.is_dir()
     except OSError as exc:  # a loop of links, a name the system refuses

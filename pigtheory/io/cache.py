@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..validation import check_path, check_type
 from .archive import load_archive as load
 from .archive import save_archive as save
 from .atomic import atomic_write
@@ -46,7 +47,7 @@ def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
     directory unless asked for.
     """
     if cache_dir is not None:
-        return Path(cache_dir)
+        return check_path("cache_dir", cache_dir)
     env = os.environ.get("PIGTHEORY_CACHE_DIR")
     if env:
         return Path(env)
@@ -128,6 +129,8 @@ def cached(
     ``PIGTHEORY_NO_CACHE=1`` recomputes (and rewrites the entry). An entry that cannot be
     loaded is recomputed and replaced.
     """
+    check_type("expected", expected)
+    _check_compute(compute)
     path = cache_path(name, params, cache_dir=cache_dir)
     try:
         exists = path.exists() and not _recompute()
@@ -149,6 +152,11 @@ def cached(
     except OSError as exc:  # a read-only or full cache folder costs a recomputation, not the result
         warnings.warn(f"cache: could not write {path} ({exc}); the result is not cached", stacklevel=2)
     return result
+
+
+def _check_compute(compute: Any) -> None:
+    if not callable(compute):
+        raise ValueError(f"compute must be a callable, got {type(compute).__name__}")
 
 
 STALE_SECONDS = 3600
@@ -194,6 +202,7 @@ def cached_arrays(
     dict of str to numpy.ndarray
         What ``compute()`` returned, or the saved copy of it.
     """
+    _check_compute(compute)
     path = cache_path(name, params, cache_dir=cache_dir)
     try:
         exists = path.exists() and not _recompute()
@@ -208,6 +217,8 @@ def cached_arrays(
         except Exception:
             pass  # a damaged entry is recomputed
     arrays = compute()
+    if not isinstance(arrays, dict) or not all(isinstance(k, str) for k in arrays):
+        raise ValueError(f"compute must return a dict of str to arrays, got {type(arrays).__name__}")
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:

@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..validation import check_path
 from .atomic import atomic_write
 
 __all__ = ["DamagedRecord", "write_record", "read_record", "checksum"]
@@ -40,7 +41,12 @@ class DamagedRecord(ValueError):
 
 def checksum(fields: dict[str, Any]) -> str:
     """SHA-256 of the canonical JSON of ``fields`` (sorted keys, compact, finite numbers only)."""
-    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    if not isinstance(fields, dict):
+        raise ValueError(f"fields must be a dict, got {type(fields).__name__}")
+    try:
+        text = json.dumps(fields, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"fields: not JSON of finite numbers ({exc})") from None
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -57,6 +63,9 @@ def write_record(path: str | os.PathLike, fields: dict[str, Any]) -> Path:
     -------
     pathlib.Path
     """
+    path = check_path("path", path)
+    if not isinstance(fields, dict):
+        raise ValueError(f"fields must be a dict, got {type(fields).__name__}")
     if FIELD in fields:
         raise ValueError(f"fields: {FIELD!r} is the checksum's own field")
     doc = {**fields, FIELD: checksum(fields)}
@@ -73,7 +82,7 @@ def read_record(path: str | os.PathLike) -> dict[str, Any]:
         The file cannot be read or parsed, holds no JSON object, has no checksum, or its
         fields do not match the checksum (damaged or edited); the message says which.
     """
-    path = Path(path)
+    path = check_path("path", path)
     try:
         doc = json.loads(path.read_bytes().decode("utf-8"), parse_constant=_no_constant)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:

@@ -38,7 +38,7 @@ from ..io import cached
 from ..policies import ThresholdTable, as_mixture, hold_at
 from ..progress import track
 from ..rules import Rules
-from ..validation import check_progress
+from ..validation import check_ints, check_optional_path, check_progress
 from .game import MODES, OpponentTable
 from .rng import quantize_weights
 from .sequential_response import SequentialResponse, sequential_best_response
@@ -260,8 +260,11 @@ def opponent(
     >>> opp.key, round(float(opp.response.value[0, 0]), 4) > 0.5
     ('simultaneous-hold-at-3-g6', True)
     """
+    if not isinstance(name, str):
+        raise ValueError(f"name must be an opponent's name (str), got {name!r:.80}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    check_optional_path("cache_dir", cache_dir)
     n = _hold_at_n(name)
     if mode == "sequential":
         if name in _OPTIMA:
@@ -445,6 +448,11 @@ def default_opponents(
         In the order the site lists them.
     """
     check_progress(progress)
+    goals = check_ints("goals", goals, low=1, high=1000)
+    hold_at_n = check_ints("hold_at_n", hold_at_n, low=1, high=1000)
+    if not isinstance(webapp, bool):
+        raise ValueError(f"webapp must be True or False, got {webapp!r:.80}")
+    check_optional_path("cache_dir", cache_dir)
     names: list[tuple[str, str, int | None]] = []
     for g in goals:
         goal: int | None = g

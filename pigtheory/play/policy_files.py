@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ from ..io import load, load_with_rules
 from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
 from ..rules import Rules
 from ..sequential.policies import RollTable
+from ..validation import check_choice, check_optional_path, check_path
 from .game import MODES
 from .opponents import Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
 
@@ -71,7 +71,10 @@ def opponents_from_file(
     ValueError
         The file holds nothing pigtheory can play, or nothing in ``mode``.
     """
-    path = Path(path)
+    path = check_path("path", path)
+    if mode is not None:
+        check_choice("mode", mode, MODES)
+    check_optional_path("cache_dir", cache_dir)
     obj, rules = load_with_rules(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     stem = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()) or "policy"

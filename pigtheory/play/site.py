@@ -58,6 +58,7 @@ from typing import Any
 import numpy as np
 
 from ..io import atomic_write, check_writable
+from ..validation import check_path
 from .game import face_points
 from .opponents import Opponent
 
@@ -205,7 +206,7 @@ def read_site_data(path: str | os.PathLike) -> dict[str, np.ndarray]:
         bool ``(goal, goal, goal)``, ``value`` float ``(goal, goal)`` (rounded to multiples of
         ``2**-24``), thresholds and mixes as stored.
     """
-    path = Path(path)
+    path = check_path("path", path)
     try:
         text = path.read_text(encoding="utf-8")
         obj = json.loads(text[text.index("(") + 1 : text.rindex(")")])
@@ -331,6 +332,14 @@ def build_site(
         Every file written with its size in bytes.
     """
     out = check_site_folder(out, force=force)
+    if isinstance(opponents, (str, bytes, dict)) or not isinstance(opponents, Iterable):
+        raise ValueError(f"opponents must be a list of Opponent objects, got {opponents!r:.80}")
+    opponents = list(opponents)
+    for opp in opponents:
+        if not isinstance(opp, Opponent):
+            raise ValueError(
+                f"opponents: expected Opponent objects (pigtheory.play.opponent(name) makes one), got {opp!r:.80}"
+            )
     if not isinstance(title, str) or not 0 < len(title) <= 200:
         raise ValueError(f"title: expected text of 1 to 200 characters, got {title!r:.80}")
     if not isinstance(force, bool):

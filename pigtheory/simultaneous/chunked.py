@@ -64,7 +64,7 @@ from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
 from ..results import Result
 from ..rules import Rules
-from ..validation import check_int, check_progress, check_simultaneous_rules
+from ..validation import check_int, check_path, check_progress, check_simultaneous_rules
 from .chunk_task import solve_chunk
 from .core import read_opponents
 from .level_store import LevelStore, block_id
@@ -254,6 +254,7 @@ def chunked_best_response(
     ...     bool(np.array_equal(sol.reduced().value, mem.value)), sol.at(0, 0, 0) == sol.value_start
     (True, True)
     """
+    check_path("store", store)
     check_simultaneous_rules(rules)
     if rules.players < 2:
         raise ValueError(f"rules.players must be >= 2, got {rules.players}")

@@ -264,6 +264,11 @@ def _mixture(history: np.ndarray, weights: np.ndarray, rules: Rules, name: str) 
     return SymmetricPolicy(actions.reshape(history.shape[1:]), mix_th, mix_w, rules, name)
 
 
+MAX_DYNAMICS_ITER = 10_000
+"""The most iterations :func:`symmetric_dynamics` runs (each is an exact best response, and
+every one is kept in the history)."""
+
+
 def symmetric_dynamics(
     method: str = "fictitious_play",
     *,
@@ -291,7 +296,7 @@ def symmetric_dynamics(
     rules : Rules
         One die, 2 to 5 players.
     max_iter : int
-        Iterations (>= 1): exact best responses computed, besides the last evaluation. The
+        Iterations (1..10,000): exact best responses computed, besides the last evaluation. The
         run never "converges" in the sense of a stopping rule, so no warning is raised.
     damping : float
         ``"damped"``: the weight of the new best response, in (0, 1).
@@ -319,7 +324,7 @@ def symmetric_dynamics(
     check_simultaneous_rules(rules)
     if rules.players > 5:
         raise ValueError(f"rules.players must be in 2..5 here, got {rules.players}")
-    max_iter = check_int("max_iter", max_iter, low=1)
+    max_iter = check_int("max_iter", max_iter, low=1, high=MAX_DYNAMICS_ITER)
     check_choice("engine", engine, ENGINES)
     if not isinstance(damping, (int, float)) or isinstance(damping, bool) or not 0 < damping < 1:
         raise ValueError(f"damping must be a number in (0, 1), got {damping!r}")
