@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .cli import add_common_arguments, int_range, usage_checks
+from .cli import add_common_arguments, int_range, non_empty, usage_checks
 
 MAX_GOAL = 1000
 """Largest goal the play site and the terminal game offer (a site's data grows as goal**3)."""
@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--hold-at",
-        type=int_range(1),
+        type=int_range(1, MAX_GOAL),
         nargs="*",
         default=[20, 25],
         metavar="N",
@@ -73,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play one game in the terminal, with your exact win probability and the best move "
         "after every roll. Commands: r roll, h hold, b best move, q quit.",
     )
-    p.add_argument("--opponent", default=None, metavar="NAME|FILE", help=_OPPONENTS_HELP)
+    p.add_argument("--opponent", type=non_empty, default=None, metavar="NAME|FILE", help=_OPPONENTS_HELP)
     p.add_argument(
         "--mode", choices=("sequential", "simultaneous"), default=None, help="default: the opponent's"
     )

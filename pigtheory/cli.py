@@ -98,6 +98,25 @@ def positive_float(text: str) -> float:
     return value
 
 
+def tolerance(text: str) -> float:
+    """An argparse type: a tolerance on probabilities, a finite number in (0, 1)."""
+    value = positive_float(text)
+    if value >= 1:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text!r}")
+    return value
+
+
+MAX_ITER = 10**9
+"""The most sweeps any ``--max-iter`` asks for (a bound, not a count to reach)."""
+
+
+def non_empty(text: str) -> str:
+    """An argparse type: text that is not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def memory_size(text: str) -> str:
     """An argparse type: a memory size such as ``512M`` or ``4G`` (kept as text)."""
     from .guard import parse_memory
@@ -291,12 +310,15 @@ def add_method_arguments(p: argparse.ArgumentParser, *, tol: float, max_iter: in
     )
     p.add_argument(
         "--tol",
-        type=positive_float,
+        type=tolerance,
         default=tol,
         help=f"value iteration: stop below this change (default {tol:g})",
     )
     p.add_argument(
-        "--max-iter", type=int_range(1), default=max_iter, help="value iteration: at most this many sweeps"
+        "--max-iter",
+        type=int_range(1, MAX_ITER),
+        default=max_iter,
+        help="value iteration: at most this many sweeps",
     )
 
 

@@ -298,3 +298,119 @@ def test_fuzz_any_entry_point(tmp_path, monkeypatch, case, value):
     fn = entry_points()[entry]
     kwargs = {**_arguments(fn, tmp_path, entry), param: value}
     _refuses_or_accepts(entry, fn, kwargs, f"{param}={value!r:.40}")
+
+
+# --- the command line -----------------------------------------------------------------------
+
+# Small valid values of the positional arguments and required options, by their dest.
+CLI_VALID = {
+    "k": "3",
+    "policy": "hold-at-3",
+    "policy_a": "hold-at-3",
+    "policy_b": "hold-at-3",
+    "opponent": "hold-at-3",
+}
+# Options set small on every command that has them, so that an accepted value costs little.
+CLI_SMALL = {
+    "--goal": "6",
+    "--goals": "6",
+    "--ns": "3",
+    "--n-max": "3",
+    "--max-iter": "5",
+    "--no-webapp": None,
+}
+
+# Hostile values: negative, overflowing, not a number, a 300-byte file name, empty, huge.
+CLI_HOSTILE = ["-1", "1e999", "nan", "x" * 300, "", "1" + "0" * 40]
+
+# Options whose hostile values are valid by design, with the reason.
+CLI_FREE = {
+    ("site", "--title"): "free text (escaped in the page; length checked in test_play_site)",
+    ("sweep", "--scheduler"): "an address, tried only when the sweep runs (tests/test_parallel.py)",
+}
+
+
+# Folder names: '-1', 'nan', '1e999' and a 41-digit number are valid names (the folder is made
+# in the test's temporary folder); '' and a 300-byte name must still be refused.
+CLI_FOLDERS = {("site", "--out"), ("sweep", "--out")}
+NAME_LIKE = {"-1", "nan", "1e999", "1" + "0" * 40}
+
+
+def _subparsers():
+    import argparse
+
+    from pigtheory.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices
+
+
+def cli_cases() -> list[tuple[str, str]]:
+    """``(command, dest or option)`` for every argument of every command that takes a value."""
+    import argparse
+
+    cases = []
+    for name, sp in _subparsers().items():
+        for a in sp._actions:
+            if isinstance(a, argparse._HelpAction) or (a.option_strings and a.nargs == 0):
+                continue
+            key = a.option_strings[-1] if a.option_strings else a.dest
+            if (name, key) not in CLI_FREE:
+                cases.append((name, key))
+    return cases
+
+
+def _cli_base(command: str, hostile: str) -> tuple[list[str], list[str]]:
+    """``(positionals, options)``: valid positionals and required options, small sizes."""
+    import argparse
+
+    positionals, options = [], []
+    for a in _subparsers()[command]._actions:
+        if isinstance(a, argparse._HelpAction) or a.dest == "help":
+            continue
+        if not a.option_strings:
+            if a.nargs != "?":
+                positionals.append(a.dest)
+            continue
+        flag = a.option_strings[-1]
+        if flag == hostile:
+            continue
+        if a.required:
+            options += [flag, CLI_VALID[a.dest]]
+        elif flag in CLI_SMALL:
+            options += [flag] if CLI_SMALL[flag] is None else [flag, CLI_SMALL[flag]]
+    return positionals, options
+
+
+CLI_CASES = cli_cases()
+
+
+def test_the_walk_finds_every_command():
+    commands = {c for c, _ in CLI_CASES}
+    assert {"turn-total", "best-response", "site", "play", "sweep", "symmetric-equilibrium"} <= commands
+    assert ("best-response", "--opponent") in CLI_CASES and ("turn-total", "k") in CLI_CASES
+    assert len(CLI_CASES) >= 60, len(CLI_CASES)
+
+
+@pytest.mark.parametrize("command, arg", CLI_CASES, ids=[f"{c}:{a}" for c, a in CLI_CASES])
+def test_a_hostile_command_line_gets_one_line(command, arg, tmp_path, monkeypatch, capsys):
+    """Every hostile value in every argument: exit 1 or 2, one line on stderr, no traceback."""
+    from pigtheory.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))  # `play` never waits for a key
+    positionals, options = _cli_base(command, arg)
+    for bad in CLI_HOSTILE:
+        if arg in positionals:
+            argv = [command, *(bad if p == arg else CLI_VALID[p] for p in positionals), *options]
+        else:
+            argv = [command, *(CLI_VALID[p] for p in positionals), *options, arg, bad]
+        status = main(argv)
+        out, err = capsys.readouterr()
+        shown = f"pigtheory {' '.join(a[:40] for a in argv)}"
+        if (command, arg) in CLI_FOLDERS and bad in NAME_LIKE:
+            assert status == 0 and (tmp_path / bad).is_dir(), f"{shown}: {err[:500]}"
+            continue
+        assert status in (1, 2), f"{shown}: status {status}, stdout {out[:200]!r}"
+        assert err.count("\n") == 1 and "Traceback" not in err, f"{shown}: {err[:500]}"
