@@ -136,9 +136,10 @@ def check_progress(value: Any) -> bool | None:
     return value
 
 
-def check_path(name: str, value: Any) -> Path:
-    """A file or folder name: a ``str`` or ``os.PathLike`` (not empty, no NUL byte, no part
-    longer than :data:`NAME_MAX` bytes); returns it as a :class:`~pathlib.Path`.
+def check_path(name: str, value: Any, lengths: bool = True) -> Path:
+    """A file or folder name: a ``str`` or ``os.PathLike`` (not empty, no NUL byte, and with
+    ``lengths`` no part longer than :data:`NAME_MAX` bytes); returns it as a
+    :class:`~pathlib.Path`.
 
     >>> check_path("path", 3)
     Traceback (most recent call last):
@@ -154,7 +155,7 @@ def check_path(name: str, value: Any) -> Path:
     if "\0" in value:
         raise ValueError(f"{name}: a file name cannot hold a NUL character, got {value!r:.80}")
     path = Path(value)
-    for part in path.parts:
+    for part in path.parts if lengths else ():
         size = len(os.fsencode(part))
         if size > NAME_MAX:
             raise ValueError(f"{name}: a file or folder name of {size} bytes; at most {NAME_MAX}")

@@ -145,7 +145,7 @@ def test_rules_are_recorded_and_checked(tmp_path):
         ('{"kind": "threshold_table"}', ["field version"]),
         ('{"kind": "nope", "version": 1}', ["field kind", "unknown policy kind 'nope'"]),
         ('{"kind": "hold_at", "version": 2, "params": {"n": 3}}', ["field version", "1..1"]),
-        ('{"kind": "hold_at", "version": 1, "params": {"n": 0}}', ["n must be an integer >= 1"]),
+        ('{"kind": "hold_at", "version": 1, "params": {"n": 0}}', ["n must be an integer in 1..", "got 0"]),
         ('{"kind": "hold_at", "version": 1, "params": {"m": 3}}', ["field params.m"]),
         ('{"kind": "threshold_table", "version": 1, "arrays": {}}', ["field arrays.table is missing"]),
         ('{"kind": "threshold_table", "version": 1, "arrays": {"table": [[1, 1], [1]]}}', ["arrays.table", "rows of different lengths"]),

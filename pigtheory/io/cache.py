@@ -47,7 +47,8 @@ def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
     directory unless asked for.
     """
     if cache_dir is not None:
-        return check_path("cache_dir", cache_dir)
+        # a name too long is not refused here: a cache that cannot be used costs the cache
+        return check_path("cache_dir", cache_dir, lengths=False)
     env = os.environ.get("PIGTHEORY_CACHE_DIR")
     if env:
         return Path(env)
