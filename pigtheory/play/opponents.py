@@ -38,7 +38,7 @@ from ..io import cached
 from ..policies import ThresholdTable, as_mixture, hold_at
 from ..progress import track
 from ..rules import Rules
-from ..validation import check_ints, check_optional_path, check_progress
+from ..validation import check_int, check_ints, check_optional_path, check_progress
 from .game import MODES, OpponentTable
 from .rng import quantize_weights
 from .sequential_response import SequentialResponse, sequential_best_response
@@ -210,6 +210,10 @@ def threshold_rolls(table: np.ndarray, rules: Rules) -> np.ndarray:
     return live & (k < np.asarray(table)[:, :, None])
 
 
+MAX_GOAL = 1000
+"""The largest goal of an opponent (the site's data grows as goal**3)."""
+
+
 def _hold_at_n(name: str) -> int | None:
     m = re.fullmatch(r"hold-at-(\d+)", name)
     return int(m.group(1)) if m else None
@@ -265,6 +269,8 @@ def opponent(
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     check_optional_path("cache_dir", cache_dir)
+    if goal is not None:
+        goal = check_int("goal", goal, low=1, high=MAX_GOAL)
     n = _hold_at_n(name)
     if mode == "sequential":
         if name in _OPTIMA:
@@ -448,8 +454,8 @@ def default_opponents(
         In the order the site lists them.
     """
     check_progress(progress)
-    goals = check_ints("goals", goals, low=1, high=1000)
-    hold_at_n = check_ints("hold_at_n", hold_at_n, low=1, high=1000)
+    goals = check_ints("goals", goals, low=1, high=MAX_GOAL)
+    hold_at_n = check_ints("hold_at_n", hold_at_n, low=1, high=MAX_GOAL)
     if not isinstance(webapp, bool):
         raise ValueError(f"webapp must be True or False, got {webapp!r:.80}")
     check_optional_path("cache_dir", cache_dir)

@@ -18,9 +18,9 @@ from ..io import load, load_with_rules
 from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
 from ..rules import Rules
 from ..sequential.policies import RollTable
-from ..validation import check_choice, check_optional_path, check_path
+from ..validation import check_choice, check_int, check_optional_path, check_path
 from .game import MODES
-from .opponents import Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
+from .opponents import MAX_GOAL, Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
 
 __all__ = ["read_policy_file", "opponents_from_file"]
 
@@ -75,6 +75,8 @@ def opponents_from_file(
     if mode is not None:
         check_choice("mode", mode, MODES)
     check_optional_path("cache_dir", cache_dir)
+    if goal is not None:
+        goal = check_int("goal", goal, low=1, high=MAX_GOAL)
     obj, rules = load_with_rules(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     stem = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()) or "policy"

@@ -50,7 +50,7 @@ from ..guard import best_response_estimate, check_memory
 from ..policies import MixedPolicy
 from ..results import Result
 from ..rules import Rules
-from ..validation import check_simultaneous_rules
+from ..validation import check_simultaneous_rules, check_tol
 from .best_response import best_response
 from .evaluate import win_probability
 
@@ -139,6 +139,7 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
     >>> cn.preferred.tolist(), [np.round(s, 6).tolist() for s in cn.preferred_lp]
     ([[0.5, 1.0], [1.0, 0.5]], [[0.5, 0.5], [0.5, 0.5]])
     """
+    tol = check_tol(tol, allow_zero=True)
     sp = self_play_result
     from .self_play import SelfPlay
 
