@@ -307,7 +307,7 @@ def test_a_hostile_argument_gets_a_clear_error(entry, param, tmp_path, monkeypat
         _refuses_or_accepts(entry, fn, {**base, param: bad}, f"{param}={bad!r:.40}", param)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     case=st.sampled_from(CASES),
     value=st.one_of(
