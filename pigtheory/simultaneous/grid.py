@@ -117,7 +117,7 @@ def hold_at_grid(
     True
     """
     check_rules(rules)
-    ns = check_ints("ns", list(ns) if isinstance(ns, range) else ns, low=1, high=10**6)
+    ns = check_ints("ns", ns, low=1, high=10**6)
     check_memory(grid_estimate(rules, workers=workers), max_memory)
     ns_arr = np.array(sorted(set(int(n) for n in ns)), dtype=np.int64)
     if ns_arr.size == 0 or ns_arr[0] < 1:
@@ -182,7 +182,7 @@ def cached_hold_at_grid(
     HoldAtGrid
     """
     check_rules(rules)
-    ns = check_ints("ns", list(ns) if isinstance(ns, range) else ns, low=1, high=10**6)
+    ns = check_ints("ns", ns, low=1, high=10**6)
     check_optional_path("cache_dir", cache_dir)
     ns_list = sorted(set(int(n) for n in ns))
     params = {"ns": ns_list, "rules": rules, "version": 3}
