@@ -23,6 +23,7 @@ OpenSpiel is optional (``pip install pigtheory[rl]``): only the OpenSpiel functi
 """
 
 from .best_response import BestResponse, Exploitability, best_response, exploitability, nash_conv, regret
+from .diagnostics import Diagnostics, diagnose
 from .evaluate import Evaluation, evaluate
 from .profile import read_profile, roll_probabilities
 
@@ -35,6 +36,8 @@ __all__ = [
     "Exploitability",
     "nash_conv",
     "regret",
+    "diagnose",
+    "Diagnostics",
     "roll_probabilities",
     "read_profile",
 ]
