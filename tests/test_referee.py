@@ -285,3 +285,25 @@ def test_validation():
         evaluate([hold_at(3)] * 3, rules=Rules(goal=5))
     with pytest.raises(NotImplementedError, match="issue 21"):
         evaluate(lambda i, j, k, m: 1.0, rules=Rules(goal=5, players=3))
+
+
+def test_simultaneous_exploitability_through_the_simultaneous_solvers():
+    from pigtheory import StoppingRule, simultaneous
+    from pigtheory.referee import simultaneous_exploitability
+
+    rules = Rules(goal=30)
+    eq = simultaneous.equilibrium(rules=rules)
+    e = simultaneous_exploitability(eq, rules=rules)
+    assert abs(e.nash_conv) < 1e-9 and np.allclose(e.value, 0.5)
+    for n in (5, 12):
+        e = simultaneous_exploitability(hold_at(n), rules=rules)
+        assert e.exploitability == pytest.approx(simultaneous.exploitability(hold_at(n), rules=rules), abs=1e-14)
+    mixed = simultaneous_exploitability([hold_at(8), eq], rules=rules)
+    assert mixed.value.sum() == pytest.approx(1.0)
+    assert mixed.gains[1] == pytest.approx(
+        simultaneous.best_response(hold_at(8), rules=rules).value[0, 0] - mixed.value[1], abs=1e-14
+    )
+    rule = StoppingRule.from_policy(hold_at(10), rules)
+    thresholds = simultaneous_exploitability(rule, rules=rules)
+    stopping = simultaneous_exploitability(rule, rules=rules, strategies="stopping")
+    assert np.all(stopping.gains >= thresholds.gains - 1e-14)

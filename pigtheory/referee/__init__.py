@@ -26,6 +26,7 @@ from .best_response import BestResponse, Exploitability, best_response, exploita
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import Evaluation, evaluate
 from .profile import read_profile, roll_probabilities
+from .simultaneous import simultaneous_exploitability
 
 __all__ = [
     "evaluate",
@@ -40,4 +41,5 @@ __all__ = [
     "Diagnostics",
     "roll_probabilities",
     "read_profile",
+    "simultaneous_exploitability",
 ]
