@@ -115,9 +115,13 @@ def _best_response_pair(g, pvec, p_bust, roll_opp, max_passes, w0, w1, choice, o
     w = g + m + 1
     a0 = np.empty(w)
     b0 = np.empty(w)
+    ga = np.empty(w)  # roll minus hold, affine in y, with the choices above k fixed
+    gb = np.empty(w)
     ch = np.zeros(w, dtype=np.bool_)
     a1 = np.empty(w)
     b1 = np.empty(w)
+    start0 = np.zeros((g, g))  # w0[i, j, 0]
+    start1 = np.zeros((g, g))  # w1[j, i, 0]
     for s in range(2 * g - 2, -1, -1):
         for i in range(max(0, s - g + 1), min(s, g - 1) + 1):
             j = s - i
@@ -131,25 +135,22 @@ def _best_response_pair(g, pvec, p_bust, roll_opp, max_passes, w0, w1, choice, o
                 for r in range(m):
                     ra += pvec[r] * a1[k + r + 1]
                     rb += pvec[r] * b1[k + r + 1]
-                if k == 0:
-                    ha, hb = 0.0, 1.0
-                else:
-                    ha, hb = w0[i, j + k, 0], 0.0
                 p = roll_opp[j, i, k]
-                a1[k] = p * ra + (1.0 - p) * ha
-                b1[k] = p * rb + (1.0 - p) * hb
+                if k == 0:
+                    a1[k] = p * ra
+                    b1[k] = p * rb + (1.0 - p)
+                else:
+                    a1[k] = p * ra + (1.0 - p) * start0[i, j + k]
+                    b1[k] = p * rb
             c, d = a1[0], b1[0]
             # the responder at (i, j): a maximum of affine functions of y = w1[j, i, 0]
-            y = w1[j, i + 1, 0] if i + 1 < g else 0.5  # a guess from the level above
-            for k in range(w):
-                ch[k] = False
+            y = start1[j, i + 1] if i + 1 < g else 0.5  # a guess from the level above
+            for k in range(g - i, w):
+                a0[k] = 1.0
+                b0[k] = 0.0
             passes = 0
             while True:
                 passes += 1
-                changed = False
-                for k in range(g - i, w):
-                    a0[k] = 1.0
-                    b0[k] = 0.0
                 for k in range(g - i - 1, -1, -1):
                     ra = 0.0
                     rb = p_bust
@@ -159,30 +160,36 @@ def _best_response_pair(g, pvec, p_bust, roll_opp, max_passes, w0, w1, choice, o
                     if k == 0:
                         ha, hb = 0.0, 1.0
                     else:
-                        ha, hb = w1[j, i + k, 0], 0.0
-                    gap = (ra + rb * y) - (ha + hb * y)
+                        ha, hb = start1[j, i + k], 0.0
+                    ga[k] = ra - ha
+                    gb[k] = rb - hb
+                    gap = ga[k] + gb[k] * y
                     # ties: hold for k >= 1, roll at k = 0 (as pigtheory.sequential.solve)
                     roll = gap > _TIE if k > 0 else gap >= -_TIE
-                    if roll != ch[k] and abs(gap) > _TIE:
-                        changed = True
                     ch[k] = roll
                     if roll:
                         a0[k], b0[k] = ra, rb
                     else:
                         a0[k], b0[k] = ha, hb
                 den = 1.0 - d * b0[0]
-                if den <= 1e-300:
-                    y_new = c
-                else:
-                    y_new = (c + d * a0[0]) / den
-                if (not changed and passes > 1) or passes >= max_passes:
-                    if passes >= max_passes and changed:
-                        out[1] += 1
-                    y = y_new
+                y = c if den <= 1e-300 else (c + d * a0[0]) / den
+                # policy iteration: stop once every choice is greedy at its own fixed point
+                # (the roll - hold gaps are affine in y while the choices above stay put)
+                stable = True
+                for k in range(g - i):
+                    gap = ga[k] + gb[k] * y
+                    if abs(gap) > _TIE and (gap > 0) != ch[k]:
+                        stable = False
+                        break
+                if stable:
                     break
-                y = y_new
+                if passes >= max_passes:
+                    out[1] += 1
+                    break
             out[0] += passes
             x = a0[0] + b0[0] * y
+            start0[i, j] = x
+            start1[j, i] = y
             for k in range(g - i):
                 w0[i, j, k] = a0[k] + b0[k] * y
                 choice[i, j, k] = ch[k]
