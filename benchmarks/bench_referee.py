@@ -32,10 +32,14 @@ def main() -> None:
     t_expl = median_time(lambda: exploitability([opt.policy, table], rules=rules), 5)
     e = exploitability([opt.policy, table], rules=rules)
     print(f"evaluate (goal 100, stochastic table vs optimum): {1e3 * t_eval:.1f} ms (target <= 50 ms)")
-    print(f"exploitability (same profile): {1e3 * t_expl:.1f} ms (target <= 100 ms); nash_conv {e.nash_conv:.6f}")
+    print(
+        f"exploitability (same profile): {1e3 * t_expl:.1f} ms (target <= 100 ms); nash_conv {e.nash_conv:.6f}"
+    )
     t_cmp = median_time(lambda: sequential.compare(opt, hold_at(25), rules=rules), 3)
     t_ev25 = median_time(lambda: evaluate([opt, hold_at(25)], rules=rules), 5)
-    print(f"sequential.compare(opt, hold at 25): {1e3 * t_cmp:.1f} ms; referee.evaluate: {1e3 * t_ev25:.1f} ms")
+    print(
+        f"sequential.compare(opt, hold at 25): {1e3 * t_cmp:.1f} ms; referee.evaluate: {1e3 * t_ev25:.1f} ms"
+    )
     t_solve = median_time(lambda: sequential.solve(rules=rules), 3)
     print(f"for scale: sequential.solve (goal 100): {1e3 * t_solve:.1f} ms")
     t0 = time.perf_counter()

@@ -77,12 +77,16 @@ def _br_value_iteration(opp: np.ndarray, rules: Rules, sweeps: int = 4000) -> tu
         for i in range(g):
             for j in range(g):
                 for k in range(g - i):
-                    roll = dist[0] * u[j, i, 0] + sum(p * at(w, i, j, k + q, 1.0) for q, p in dist.items() if q)
+                    roll = dist[0] * u[j, i, 0] + sum(
+                        p * at(w, i, j, k + q, 1.0) for q, p in dist.items() if q
+                    )
                     hold = u[j, i + k, 0] if k else u[j, i, 0]
                     w[i, j, k] = max(roll, hold)
                 for k in range(g - j):
                     r = opp[j, i, k]
-                    roll = dist[0] * w[i, j, 0] + sum(p * at(u, j, i, k + q, 0.0) for q, p in dist.items() if q)
+                    roll = dist[0] * w[i, j, 0] + sum(
+                        p * at(u, j, i, k + q, 0.0) for q, p in dist.items() if q
+                    )
                     hold = w[i, j + k, 0] if k else w[i, j, 0]
                     u[j, i, k] = r * roll + (1 - r) * hold
     return w, u
@@ -297,7 +301,9 @@ def test_simultaneous_exploitability_through_the_simultaneous_solvers():
     assert abs(e.nash_conv) < 1e-9 and np.allclose(e.value, 0.5)
     for n in (5, 12):
         e = simultaneous_exploitability(hold_at(n), rules=rules)
-        assert e.exploitability == pytest.approx(simultaneous.exploitability(hold_at(n), rules=rules), abs=1e-14)
+        assert e.exploitability == pytest.approx(
+            simultaneous.exploitability(hold_at(n), rules=rules), abs=1e-14
+        )
     mixed = simultaneous_exploitability([hold_at(8), eq], rules=rules)
     assert mixed.value.sum() == pytest.approx(1.0)
     assert mixed.gains[1] == pytest.approx(

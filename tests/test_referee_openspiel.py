@@ -145,7 +145,10 @@ def test_bots_in_openspiel_evaluate_bots_agree_with_the_exact_value():
 
     rules = Rules(goal=20)
     game = openspiel_game(rules)
-    bots = [openspiel_bot(hold_at(5), game, player_id=0, rng=1), openspiel_bot(hold_at(8), game, player_id=1, rng=2)]
+    bots = [
+        openspiel_bot(hold_at(5), game, player_id=0, rng=1),
+        openspiel_bot(hold_at(8), game, player_id=1, rng=2),
+    ]
     rng = np.random.RandomState(7)
     returns = np.array([evaluate_bots(game.new_initial_state(), bots, rng)[0] for _ in range(2000)])
     exact = evaluate([hold_at(5), hold_at(8)], rules=rules, horizon=1000).openspiel_returns[0]

@@ -81,7 +81,9 @@ class Diagnostics(Result):
     rules: Rules
 
 
-def diagnose(policy: Any, *, opponent: Any = None, reference: Any = None, rules: Rules = Rules()) -> Diagnostics:
+def diagnose(
+    policy: Any, *, opponent: Any = None, reference: Any = None, rules: Rules = Rules()
+) -> Diagnostics:
     """Occupancy, per-state loss, action disagreement and value error of a policy.
 
     Parameters

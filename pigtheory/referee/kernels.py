@@ -197,7 +197,9 @@ def _best_response_pair(g, pvec, p_bust, roll_opp, max_passes, w0, w1, choice, o
                 w1[j, i, k] = a1[k] + b1[k] * x
 
 
-def _horizon_layers(g, horizon, pvec, p_bust, roll0, roll1, pay0, pay1, draw, mode, v0, v1):  # pragma: no cover
+def _horizon_layers(
+    g, horizon, pvec, p_bust, roll0, roll1, pay0, pay1, draw, mode, v0, v1
+):  # pragma: no cover
     """Layers t = 1..horizon of the game with t moves left: ``v0[i, j, k]`` (seat 0 to move)
     and ``v1[j, i, k]`` (seat 1 to move) of the payoff worth ``pay0`` / ``pay1`` when seat 0 / 1
     wins and ``draw`` when the horizon is reached. ``mode`` 0: both policies fixed; 1: seat 0

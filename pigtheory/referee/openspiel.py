@@ -103,7 +103,9 @@ def openspiel_game(rules: Rules = Rules(), *, horizon: int = 1000) -> Any:
     pyspiel = require_openspiel()
     piglet = rules.face_points is not None and set(rules.face_points) == {1}
     if rules.bust_face != 1 or not (piglet or rules.scoring_faces == tuple(range(2, rules.die_faces + 1))):
-        raise ValueError(f"rules: OpenSpiel's pig has face 1 bust and faces 2..d (or Piglet's 1s), got {rules}")
+        raise ValueError(
+            f"rules: OpenSpiel's pig has face 1 bust and faces 2..d (or Piglet's 1s), got {rules}"
+        )
     if not isinstance(horizon, int) or horizon < 1:
         raise ValueError(f"horizon must be an integer >= 1, got {horizon!r}")
     return pyspiel.load_game(

@@ -40,9 +40,7 @@ def check_referee_rules(rules: Any, players: int | None = None) -> Rules:
     """Rules the referee reads: one die (scores never decrease), ``players`` if given."""
     check_rules(rules)
     if rules.dice != 1:
-        raise ValueError(
-            f"rules.dice must be 1 for the referee (scores never decrease), got {rules.dice}"
-        )
+        raise ValueError(f"rules.dice must be 1 for the referee (scores never decrease), got {rules.dice}")
     if players is not None and rules.players != players:
         raise ValueError(f"rules.players must be {players} here, got {rules.players}")
     return rules
@@ -61,7 +59,9 @@ def _live(rules: Rules) -> np.ndarray:
 def _from_array(table: np.ndarray, rules: Rules) -> np.ndarray:
     shape = (rules.goal,) * (rules.players + 1)
     if table.shape != shape:
-        raise ValueError(f"policy: a table of roll probabilities for {rules} has shape {shape}, got {table.shape}")
+        raise ValueError(
+            f"policy: a table of roll probabilities for {rules} has shape {shape}, got {table.shape}"
+        )
     if table.dtype == bool:
         table = table.astype(float)
     if table.dtype.kind not in "iuf":
@@ -134,7 +134,9 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
         table = _from_array(table, rules)
     else:
         if rules.players != 2:
-            raise ValueError(f"policy: {policy!r} is a two-player sequential policy; rules.players={rules.players}")
+            raise ValueError(
+                f"policy: {policy!r} is a two-player sequential policy; rules.players={rules.players}"
+            )
         from ..sequential import roll_table
 
         table = roll_table(policy, rules).astype(float)

@@ -76,7 +76,9 @@ def simultaneous_exploitability(
     br = np.array(
         [
             float(
-                simultaneous.best_response(pols[1 - p], rules=rules, strategies=strategies, engine=engine).value[0, 0]
+                simultaneous.best_response(
+                    pols[1 - p], rules=rules, strategies=strategies, engine=engine
+                ).value[0, 0]
             )
             for p in range(2)
         ]
