@@ -31,7 +31,7 @@ order (work ``O(H goal^3 w)``, w the largest roll).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -316,7 +316,7 @@ def _occupancy_pair(g, pvec, p_bust, roll0, roll1, first, d0, d1):  # pragma: no
                     f0[i, j + k] += n1 * r1[k] * (1.0 - roll1[j, i, k])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled(name: str) -> Any:
     from numba import njit
 

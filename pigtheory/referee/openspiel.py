@@ -342,7 +342,7 @@ def openspiel_bot(profile: Any, game: Any, *, player_id: int, rng: Any = None) -
     pol = to_openspiel_policy(profile, game)
     gen = np.random.default_rng(rng)
 
-    class PigtheoryBot(pyspiel.Bot):
+    class PigtheoryBot(pyspiel.Bot):  # type: ignore[name-defined,misc]
         """Plays a pigtheory policy (samples stochastic ones)."""
 
         def __init__(self) -> None:
