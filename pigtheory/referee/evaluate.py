@@ -150,9 +150,10 @@ def evaluate(
 
     Examples
     --------
-    >>> from pigtheory import hold_at
-    >>> ev = evaluate([hold_at(1), hold_at(1)], rules=Rules.piglet(goal=2))
-    >>> [round(float(x), 6) for x in ev.start]
+    >>> from pigtheory import sequential
+    >>> from pigtheory.referee import evaluate
+    >>> ev = evaluate(sequential.solve(rules=Rules.piglet(goal=2)), rules=Rules.piglet(goal=2))
+    >>> [round(float(x), 6) for x in ev.start]  # Neller & Presser's 4/7
     [0.571429, 0.428571]
     """
     check_referee_rules(rules)

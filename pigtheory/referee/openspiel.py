@@ -201,7 +201,7 @@ def from_openspiel_policy(game: Any, policy: Any) -> np.ndarray:
     >>> import pyspiel
     >>> from open_spiel.python import policy as osp
     >>> game = pyspiel.load_game("pig", {"winscore": 4})
-    >>> from_openspiel_policy(game, osp.UniformRandomPolicy(game))[0, 0, 0].tolist()
+    >>> from_openspiel_policy(game, osp.UniformRandomPolicy(game))[0, :, 0].tolist()
     [[0.5, 0.5, 0.5, 0.5], [0.5, 0.5, 0.5, 0.0], [0.5, 0.5, 0.0, 0.0], [0.5, 0.0, 0.0, 0.0]]
     """
     require_openspiel()

@@ -115,8 +115,8 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     Examples
     --------
     >>> from pigtheory import hold_at
-    >>> roll_probabilities(hold_at(2), Rules(goal=3))[0, 0].tolist()
-    [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 1.0, 0.0]]
+    >>> roll_probabilities(hold_at(2), Rules(goal=3))[:, 0].tolist()  # own score i, k; j = 0
+    [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
     """
     check_referee_rules(rules)
     if isinstance(policy, np.ndarray):
