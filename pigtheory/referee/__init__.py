@@ -6,18 +6,18 @@ Shapes and the canonical state are documented in :mod:`pigtheory.referee.profile
 tables of roll probabilities ``roll[i, j, k]``) and :mod:`pigtheory.referee.evaluate`
 (``value[p, i, j, k]``).
 
-==============================================  ===============================================
-exact win probabilities of a profile            :func:`evaluate`
-best response of one seat, NashConv             :func:`best_response`, :func:`exploitability`,
-                                                :func:`nash_conv`
-regret against the optimum (two players)        :func:`regret`
-per-state diagnostics                           :func:`diagnose`
-simultaneous Pig                                :func:`simultaneous_exploitability`
-OpenSpiel (``pig``)                             :func:`openspiel_rules`, :func:`openspiel_game`,
-                                                :func:`from_openspiel_policy`,
-                                                :func:`to_openspiel_policy`,
-                                                :func:`openspiel_bot`
-==============================================  ===============================================
+* exact win probabilities of a profile: :func:`evaluate`;
+* the best response of one seat, exploitability and NashConv: :func:`best_response`,
+  :func:`exploitability`, :func:`nash_conv`;
+* regret against the optimum (two players): :func:`regret`; per-state diagnostics:
+  :func:`diagnose`;
+* simultaneous Pig: :func:`simultaneous_exploitability`;
+* OpenSpiel's ``pig``: :func:`~pigtheory.referee.openspiel.openspiel_rules`,
+  :func:`~pigtheory.referee.openspiel.openspiel_game`,
+  :func:`~pigtheory.referee.openspiel.from_openspiel_policy`,
+  :func:`~pigtheory.referee.openspiel.to_openspiel_policy`,
+  :func:`~pigtheory.referee.openspiel.openspiel_bot`;
+* learners to score: :mod:`pigtheory.referee.learning`.
 
 OpenSpiel is optional (``pip install pigtheory[rl]``): only the OpenSpiel functions import it.
 """

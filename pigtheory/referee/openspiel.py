@@ -182,7 +182,7 @@ def from_openspiel_policy(game: Any, policy: Any) -> np.ndarray:
         OpenSpiel's ``pig`` (any players, winscore, diceoutcomes, piglet).
     policy : open_spiel.python.policy.Policy or pyspiel.Policy
         Anything with ``action_probabilities(state)`` returning ``{action: probability}``
-        (action 0 rolls); a policy from :func:`to_openspiel_policy` is read back directly.
+        (action 0 rolls); a policy from :func:`~pigtheory.referee.openspiel.to_openspiel_policy` is read back directly.
 
     Returns
     -------
@@ -250,7 +250,7 @@ def from_openspiel_policy(game: Any, policy: Any) -> np.ndarray:
 
 
 class PigtheoryPolicyBase:
-    """Marker of the policies made by :func:`to_openspiel_policy` (read back without queries)."""
+    """Marker of the policies made by :func:`~pigtheory.referee.openspiel.to_openspiel_policy` (read back without queries)."""
 
     rules: Rules
     tables: list[np.ndarray]
@@ -325,7 +325,7 @@ def openspiel_bot(profile: Any, game: Any, *, player_id: int, rng: Any = None) -
     Parameters
     ----------
     profile : policy or list of policies
-        As :func:`to_openspiel_policy`.
+        As :func:`~pigtheory.referee.openspiel.to_openspiel_policy`.
     game : pyspiel.Game
     player_id : int
         The bot's seat.

@@ -19,8 +19,8 @@ Accepted policies
   :class:`~pigtheory.sequential.policies.RollTable`, a threshold table, the optimum
   (:func:`pigtheory.sequential.solve`), the practical policies;
 * an OpenSpiel policy for ``pig`` (an object with ``action_probabilities``, or a
-  ``pyspiel.Policy``): read by :func:`pigtheory.referee.from_openspiel_policy` on the policy's
-  own ``game`` (or on the game of the rules, :func:`pigtheory.referee.openspiel_game`).
+  ``pyspiel.Policy``): read by :func:`pigtheory.referee.openspiel.from_openspiel_policy` on the policy's
+  own ``game`` (or on the game of the rules, :func:`pigtheory.referee.openspiel.openspiel_game`).
 """
 
 from __future__ import annotations
