@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cli import (
+from .args import (
     POLICY_HELP,
     UsageError,
     add_common_arguments,
@@ -53,7 +53,7 @@ def _best_response(args: argparse.Namespace) -> int:
         raise UsageError(
             "--strategies stopping: the best response over stopping rules is --method exact only"
         )
-    from .simultaneous import best_response
+    from ..simultaneous import best_response
 
     sol = best_response(
         opps if len(opps) > 1 else opps[0],
@@ -70,7 +70,9 @@ def _best_response(args: argparse.Namespace) -> int:
         holds = [t for t in range(1, rules.goal) if not row[t]]
         first = holds[0] if holds else rules.goal
     else:
-        first = int(sol.policy[(0,) * rules.players])
+        import numpy as np
+
+        first = int(np.asarray(getattr(sol.policy, "table", sol.policy))[(0,) * rules.players])
     if args.out:
         write_table(sol, args.out)
     emit(
