@@ -55,7 +55,8 @@ def main() -> None:
     except ImportError:  # pragma: no cover
         print("open_spiel not installed: from_openspiel_policy not timed")
         return
-    from pigtheory.referee.openspiel import from_openspiel_policy, to_openspiel_policy
+    from pigtheory.referee.baselines import to_openspiel_policy
+    from pigtheory.referee.openspiel import from_openspiel_policy
 
     game = pyspiel.load_game("pig")
     t0, c0 = time.perf_counter(), time.process_time()

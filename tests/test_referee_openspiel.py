@@ -13,13 +13,8 @@ import pytest
 
 from pigtheory import Rules, hold_at, sequential
 from pigtheory.referee import evaluate, exploitability, roll_probabilities
-from pigtheory.referee.openspiel import (
-    from_openspiel_policy,
-    openspiel_bot,
-    openspiel_game,
-    openspiel_rules,
-    to_openspiel_policy,
-)
+from pigtheory.referee.baselines import openspiel_bot, to_openspiel_policy
+from pigtheory.referee.openspiel import from_openspiel_policy, openspiel_game, openspiel_rules
 
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python import policy as osp  # noqa: E402

@@ -15,8 +15,8 @@ tables of roll probabilities ``roll[i, j, k]``) and :mod:`pigtheory.referee.eval
 * OpenSpiel's ``pig``: :func:`~pigtheory.referee.openspiel.openspiel_rules`,
   :func:`~pigtheory.referee.openspiel.openspiel_game`,
   :func:`~pigtheory.referee.openspiel.from_openspiel_policy`,
-  :func:`~pigtheory.referee.openspiel.to_openspiel_policy`,
-  :func:`~pigtheory.referee.openspiel.openspiel_bot`;
+  :func:`~pigtheory.referee.baselines.to_openspiel_policy`,
+  :func:`~pigtheory.referee.baselines.openspiel_bot`;
 * learners to score: :mod:`pigtheory.referee.learning`.
 
 OpenSpiel is optional (``pip install pigtheory[rl]``): only the OpenSpiel functions import it.
