@@ -18,7 +18,17 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import pigtheory
-from pigtheory import HoldAt, MixedPolicy, Result, Rules, Solution, ThresholdTable, hold_at, sequential
+from pigtheory import (
+    HoldAt,
+    MixedPolicy,
+    Result,
+    Rules,
+    Solution,
+    ThresholdTable,
+    hold_at,
+    referee,
+    sequential,
+)
 from pigtheory.io import (
     Saveable,
     atomic_write,
@@ -31,6 +41,7 @@ from pigtheory.io import (
 from pigtheory.length import TurnDistribution, game_length, single_player
 from pigtheory.policies.sequential import base_pace_race, pace_race, scoring_turns
 from pigtheory.published import PublishedTables, webapp_policies
+from pigtheory.referee.learning import LearningRun, q_learning
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
 from pigtheory.sequential import best_response as sequential_best_response
 from pigtheory.sequential.super_six import SuperSixSolution
@@ -134,10 +145,22 @@ def objects(tmp_path_factory) -> dict[str, object]:
         ),
         "SweepTable": hold_at_table(goals=[6, 8], ns=[2, 3]),
         "SequentialResponse": sequential_best_response(hold_at(3), rules=Rules(goal=8)),
+        "Evaluation": referee.evaluate(hold_at(3), rules=Rules(goal=6)),
+        "Evaluation (horizon)": referee.evaluate(hold_at(2), rules=Rules.piglet(goal=4), horizon=7),
+        "BestResponse": referee.best_response(hold_at(3), rules=Rules(goal=6)),
+        "BestResponse (horizon)": referee.best_response(hold_at(3), rules=Rules(goal=6), horizon=6),
+        "Exploitability": referee.exploitability(hold_at(3), rules=Rules(goal=6)),
+        "Diagnostics": referee.diagnose(hold_at(3), rules=Rules(goal=6)),
+        "LearningRun": q_learning(rules=Rules(goal=6), checkpoints=(10, 20), rng=0),
     }
 
 
 EXPECTED_TYPES = {
+    "Evaluation": referee.Evaluation,
+    "BestResponse": referee.BestResponse,
+    "Exploitability": referee.Exploitability,
+    "Diagnostics": referee.Diagnostics,
+    "LearningRun": LearningRun,
     "StoppingSolution": StoppingSolution,
     "StoppingEquilibrium": StoppingEquilibrium,
     "StoppingRule": StoppingRule,
