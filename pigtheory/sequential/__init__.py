@@ -18,6 +18,7 @@ Zhu & Ma 2022, section 4, eqs. (3)-(4), (6)         :func:`solve` (Double Troubl
 Zhu & Ma 2022, Table 1 (turns); Tables A2, A3       :func:`play`, :func:`pigtheory.length.game_length`;
                                                     :func:`compare`
 Höhle (2023), Super Six, Algorithm 1                :func:`super_six`
+Zhu & Ma 2022, last paragraph (multiplayer Pig)     :func:`equilibrium` (2..10 players)
 ==================================================  ============================================
 """
 
@@ -30,6 +31,7 @@ from ..guard import check_memory, sequential_estimate
 from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_tol
 from .compare import Comparison, compare
+from .equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, equilibrium
 from .model import SequentialSolution, check_rules
 from .one_die import solve_exact, solve_one_die
 from .play import Games, play
@@ -53,6 +55,9 @@ __all__ = [
     "Games",
     "super_six",
     "turn_matrix",
+    "equilibrium",
+    "MultiplayerEquilibrium",
+    "MultiplayerPolicy",
 ]
 
 
