@@ -65,6 +65,7 @@ groups of interdependent probabilities from game end backward"). T. Zhu and M. H
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -175,6 +176,12 @@ class MultiplayerEquilibrium(Result):
     group_how : tuple of str
         For every mixed group (same order as ``mixed_groups``): how its mixing probabilities
         were found ("closed form (linear)", ...).
+    mixed_enclosure : numpy.ndarray, shape ``(M, 2)``
+        For every row of ``policy.mixed_states``: a verified lower and upper bound of the roll
+        probability (arb balls, :mod:`pigtheory.sequential.enclosure`); NaN where not enclosed.
+    value_enclosure : numpy.ndarray, shape ``(G, n, n, 2)``
+        For every mixed group: bounds of ``value`` at its rotations ``r`` (the tuple rotated
+        left by r, r < the number of distinct rotations; NaN beyond) and offsets.
     deviation_gain : numpy.ndarray, shape ``(g,) * n``
         Largest one-shot deviation gain at every tuple (over its turn totals).
     seat_gain : numpy.ndarray, shape ``(n,)``
@@ -196,6 +203,8 @@ class MultiplayerEquilibrium(Result):
     several_groups: np.ndarray
     several_counts: np.ndarray
     group_how: tuple
+    mixed_enclosure: np.ndarray
+    value_enclosure: np.ndarray
     deviation_gain: np.ndarray
     seat_gain: np.ndarray
     nash_conv: float
@@ -253,6 +262,7 @@ def equilibrium(
     starts: int = 3,
     max_passes: int = 60,
     certify: bool = True,
+    enclose: bool = True,
     progress: bool | None = None,
     max_memory: Any = None,
 ) -> MultiplayerEquilibrium:
@@ -277,6 +287,9 @@ def equilibrium(
     certify : bool
         Compute the certificates (one-shot deviation gains everywhere, NashConv); without,
         ``deviation_gain`` is NaN and ``nash_conv`` NaN.
+    enclose : bool
+        Verified enclosures of the mixed groups with python-flint
+        (:mod:`pigtheory.sequential.enclosure`); without, the enclosure fields are NaN.
     progress : bool, optional
         A progress bar on stderr (default: when stderr is a terminal).
     max_memory : int or str, optional
@@ -290,8 +303,8 @@ def equilibrium(
     Examples
     --------
     >>> eq = equilibrium(rules=Rules.piglet(goal=3, players=3))
-    >>> [round(v, 6) for v in eq.start_values]
-    [0.37574, 0.330226, 0.294034]
+    >>> [round(float(v), 6) for v in eq.start_values]
+    [0.378698, 0.331361, 0.289941]
     >>> eq.nash_conv < 1e-12
     True
     """
@@ -302,10 +315,13 @@ def equilibrium(
     max_passes = check_int("max_passes", max_passes, low=2)
     if not isinstance(certify, bool):
         raise ValueError(f"certify must be True or False, got {certify!r}")
+    if not isinstance(enclose, bool):
+        raise ValueError(f"enclose must be True or False, got {enclose!r}")
     check_progress(progress)
     check_memory(sequential_equilibrium_estimate(rules, certify=certify), max_memory)
 
     from . import group_kernels as gk
+    from .enclosure import enclose_group
     from .mixed_groups import group_problem, solve_group
 
     n, g = rules.players, rules.goal
@@ -321,6 +337,9 @@ def equilibrium(
     mixed_states: list[tuple[int, ...]] = []
     mixed_prob: list[float] = []
     mixed_groups, several_groups, several_counts, group_how = [], [], [], []
+    mix_bounds: list[tuple[float, float]] = []
+    value_bounds: list[np.ndarray] = []
+    p_exact = (model.p_bust, [dict(model.free).get(k, Fraction(0)) for k in range(1, pvec.size + 1)])
     n_levels = level_starts.size - 1
     with progress_bar(n_levels, f"sequential equilibrium ({n} players)", progress) as bar:
         for L in range(n_levels):
@@ -353,13 +372,24 @@ def equilibrium(
                         row = np.zeros(g, dtype=bool)
                         row[: ge.rolls[r].size] = ge.rolls[r]
                         bits[ri] = np.packbits(row, bitorder="little")
-                    for r, k, p in ge.mixes:
+                    box = enclose_group(prob, ge.steps, ge.q, p_exact) if (ge.mixes and enclose) else None
+                    for i, (r, k, p) in enumerate(ge.mixes):
                         tup = np.unravel_index(int(prob.rid[r]), (g,) * n)
                         mixed_states.append(tuple(int(x) for x in tup) + (int(k),))
                         mixed_prob.append(float(p))
+                        if box is None:
+                            mix_bounds.append((np.nan, np.nan))
+                        elif ge.steps[r][0][k]:  # the lower step rolls there: p = 1 - q
+                            mix_bounds.append((1.0 - box[1][i], 1.0 - box[0][i]))
+                        else:
+                            mix_bounds.append((box[0][i], box[1][i]))
                     if ge.mixes:
                         mixed_groups.append([int(x) for x in canon])
                         group_how.append(ge.how)
+                        vb = np.full((n, n, 2), np.nan)
+                        if box is not None:
+                            vb[: prob.d, :, 0], vb[: prob.d, :, 1] = box[2], box[3]
+                        value_bounds.append(vb)
                     if ge.n_equilibria > 1:
                         several_groups.append([int(x) for x in canon])
                         several_counts.append(ge.n_equilibria)
@@ -402,6 +432,8 @@ def equilibrium(
         several_groups=np.array(several_groups, dtype=np.int64).reshape(-1, n),
         several_counts=np.array(several_counts, dtype=np.int64),
         group_how=tuple(group_how),
+        mixed_enclosure=np.array(mix_bounds, dtype=float).reshape(-1, 2),
+        value_enclosure=np.array(value_bounds, dtype=float).reshape(-1, n, n, 2),
         deviation_gain=gains.reshape((g,) * n),
         seat_gain=seat_gain,
         nash_conv=float(np.sum(seat_gain)),

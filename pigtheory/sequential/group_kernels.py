@@ -63,7 +63,7 @@ def level_order(n, g):  # pragma: no cover - compiled
             continue
         x = idx
         s = 0
-        for i in range(n):
+        for _i in range(n):
             s += x % g
             x //= g
         counts[top - s + 1] += 1

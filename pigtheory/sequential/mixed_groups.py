@@ -83,6 +83,8 @@ class GroupEquilibrium:
     n_candidates: int
     how: str
     others: list = field(default_factory=list)  # the W of the equilibria not picked
+    steps: list = field(default_factory=list)  # per rotation: (roll_lo, roll_hi or None, k or None)
+    q: np.ndarray = field(default_factory=lambda: np.zeros(0))  # weights of the upper steps
 
 
 def group_problem(idx, n, g, pvec, p_bust, allow_pass, W):
@@ -486,10 +488,14 @@ def solve_group(prob, *, window=1, max_candidates=200_000):
 
     distinct.sort(key=key)
     choice, q, W, how = distinct[0]
-    rolls, mixes = [], []
+    rolls, mixes, steps = [], [], []
     mixing = [r for r, (kind, _) in enumerate(choice) if kind == "mix"]
     for r, (kind, j) in enumerate(choice):
         rolls.append(ladders[r].rolls[j].copy())
+        if kind == "mix":
+            steps.append((ladders[r].rolls[j], ladders[r].rolls[j + 1], int(ladders[r].flips[j])))
+        else:
+            steps.append((ladders[r].rolls[j], None, None))
         if kind == "mix":
             k = int(ladders[r].flips[j])
             qr = float(q[mixing.index(r)])
@@ -503,4 +509,6 @@ def solve_group(prob, *, window=1, max_candidates=200_000):
         n_candidates=tried,
         how=how,
         others=[e[2] for e in distinct[1:]],
+        steps=steps,
+        q=np.asarray(q, dtype=float),
     )
