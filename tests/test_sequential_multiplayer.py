@@ -293,3 +293,40 @@ def test_memory_guard_refuses_before_work():
 
     with pytest.raises(MemoryLimitError):
         sequential.equilibrium(rules=Rules(players=6), max_memory="1G")
+
+
+# --- command line ----------------------------------------------------------------------------
+
+
+def test_cli_players(capsys, tmp_path):
+    import json
+
+    from pigtheory import load
+    from pigtheory.cli import main
+
+    out = tmp_path / "p.npz"
+    assert main(["sequential", "--players", "3", "--piglet", "--goal", "3", "--json", "--out", str(out)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    eq = sequential.equilibrium(rules=Rules.piglet(goal=3, players=3))
+    np.testing.assert_allclose(got["start_values"], eq.start_values, atol=1e-15)
+    assert got["opening_threshold"] == eq.opening_threshold and got["nash_conv"] <= 1e-10
+    pol = load(out)
+    assert isinstance(pol, sequential.MultiplayerPolicy)
+    assert np.array_equal(pol.roll_bits, eq.policy.roll_bits)
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["--players", "11"], "players"),
+        (["--players", "3", "--dice", "2"], "one die"),
+        (["--players", "3", "--out", "x.json"], ".npz"),
+        (["--allow-pass", "--double-trouble"], "one die"),
+    ],
+)
+def test_cli_bad_arguments(argv, match, capsys, tmp_path, monkeypatch):
+    from pigtheory.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["sequential", "--goal", "5", *argv]) == 2
+    assert match in capsys.readouterr().err
