@@ -131,7 +131,7 @@ def _exact_game(rules):
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules.piglet(goal=4, players=3), Rules.piglet(goal=3, players=4), Rules(goal=5, die_faces=3, players=3)],
+    [Rules.piglet(goal=4, players=3), Rules.piglet(goal=3, players=4), Rules(goal=4, die_faces=3, players=3)],
     ids=str,
 )
 def test_every_pure_profile_of_tiny_games(rules):
@@ -178,22 +178,6 @@ def test_seat_win_rates_match_the_simulator(rules):
     assert abs(sim.wins.sum() - 1) < 1e-12
 
 
-def test_simulator_plays_the_mixing_probabilities():
-    """A policy that rolls with probability 1/2 at one state: the simulator must use it (the
-    seat win rates move with it), checked against the exact values of that profile."""
-    eq = sequential.equilibrium(rules=Rules.piglet(goal=3, players=3))
-    pol = eq.policy
-    mixed = sequential.MultiplayerPolicy(
-        roll_bits=np.array(pol.roll_bits),
-        mixed_states=np.array([[0, 0, 0, 1]]),
-        mixed_prob=np.array([0.5]),
-        rules=pol.rules,
-    )
-    sim = play_multiplayer(mixed, games=60_000, rng=3)
-    sure = play_multiplayer(pol, games=60_000, rng=3)
-    assert abs(sim.wins[0] - sure.wins[0]) > 4 * (sim.stderr[0] + sure.stderr[0])
-
-
 # --- certificates ----------------------------------------------------------------------------
 
 
@@ -210,9 +194,10 @@ def test_certificates_catch_a_deviation():
     from pigtheory.sequential.group_kernels import level_order
     from pigtheory.sequential.model import roll_model
 
-    rules = Rules(goal=15, players=3)
+    rules = Rules(goal=40, players=3)
     eq = sequential.equilibrium(rules=rules)
-    n, g = 3, 15
+    n, g = 3, 40
+    assert eq.opening_threshold < g
     bits = np.array(eq.policy.roll_bits).reshape(g**n, -1)
     k = eq.opening_threshold
     bits[0, k >> 3] |= np.uint8(1 << (k & 7))  # roll on at the opening threshold
@@ -230,16 +215,12 @@ def test_certificates_catch_a_deviation():
     )
     gains, _ = deviation_gains(**kw)
     assert gains[0] > 1e-6
+    assert np.max(np.delete(gains, 0)) <= 1e-12
+    # against the equilibrium itself, every seat's exact best response is worth its value
+    kw["bits"] = np.array(eq.policy.roll_bits).reshape(g**n, -1)
     order, starts = level_order(n, g)
     U = best_response_values(order=order, starts=starts, **kw)
-    assert np.all(U[0] >= np.array(eq.value)[0, 0, 0] - 1e-12)
-
-
-def test_nash_conv_against_a_bad_profile():
-    """NashConv of the equilibrium is 0; seat 0's best response against a different
-    (non-equilibrium) solve is strictly better than what that profile gives it."""
-    eq = sequential.equilibrium(rules=Rules(goal=15, players=3))
-    assert abs(eq.nash_conv) <= 1e-10
+    np.testing.assert_allclose(U, np.array(eq.value).reshape(g**n, n), atol=1e-12)
 
 
 def test_allow_pass_keeps_neller_values_where_passing_is_never_used():
@@ -330,3 +311,60 @@ def test_cli_bad_arguments(argv, match, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["sequential", "--goal", "5", *argv]) == 2
     assert match in capsys.readouterr().err
+
+
+# --- mixed groups (3 players, goal 70: the first goal with groups that mix) ------------------
+
+
+@pytest.fixture(scope="module")
+def three_70():
+    return sequential.equilibrium(rules=Rules(goal=70, players=3), starts=1)
+
+
+def test_mixed_groups_are_certified(three_70):
+    eq = three_70
+    assert len(eq.mixed_groups) > 0
+    ms, mp = eq.policy.mixed_states, eq.policy.mixed_prob
+    assert np.all((mp > 0) & (mp < 1))
+    mixed_tuples = {tuple(int(x) for x in row[:3]) for row in ms}
+    gains = np.array(eq.deviation_gain)
+    for t in mixed_tuples:
+        assert gains[t] <= 1e-10
+        gains[t] = 0.0
+    assert gains.max() <= 1e-12
+    assert abs(eq.nash_conv) <= 1e-10 and eq.residual <= 1e-12
+    # each mixing mover is indifferent at its mixing state: roll and hold values agree there
+    for row in ms:
+        t, k = tuple(int(x) for x in row[:3]), int(row[3])
+        tv = eq.turn_values(t)
+        hold = eq.value[(t[1], t[2], t[0] + k)][2]
+        assert abs(tv[k, 0] - hold) <= 1e-12
+
+
+def test_mixed_equilibrium_matches_the_simulator(three_70):
+    sim = play_multiplayer(three_70, games=30_000, rng=11)
+    assert np.all(np.abs(sim.wins - three_70.start_values) < 4 * sim.stderr)
+
+
+def test_mixed_enclosures_contain_the_floats(three_70):
+    eq = three_70
+    enc, mp = eq.mixed_enclosure, eq.policy.mixed_prob
+    assert np.all(np.isfinite(enc))
+    assert np.all((enc[:, 0] <= mp) & (mp <= enc[:, 1]))
+    assert np.max(enc[:, 1] - enc[:, 0]) < 1e-5
+    for canon, vb in zip(eq.mixed_groups, eq.value_enclosure, strict=True):
+        for r in range(3):
+            t = tuple(int(x) for x in np.roll(canon, -r))
+            assert np.all((vb[r, :, 0] <= eq.value[t]) & (eq.value[t] <= vb[r, :, 1]))
+
+
+@pytest.mark.slow
+def test_three_players_goal_100():
+    eq = sequential.equilibrium(rules=Rules(goal=100, players=3))
+    np.testing.assert_allclose(eq.start_values, [0.36559355, 0.33185553, 0.30255092], atol=1e-8)
+    assert eq.opening_threshold == 23
+    assert len(eq.mixed_groups) == 36
+    assert abs(eq.nash_conv) <= 1e-10
+    enc, mp = eq.mixed_enclosure, eq.policy.mixed_prob
+    ok = np.isfinite(enc[:, 0])
+    assert np.all((enc[ok, 0] <= mp[ok]) & (mp[ok] <= enc[ok, 1]))

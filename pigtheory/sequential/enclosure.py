@@ -3,11 +3,11 @@
 For a group whose equilibrium mixes, the turns of the picked candidate are recomputed in ball
 arithmetic at 200 bits: the roll probabilities of the die exactly, the hold values (the start
 values of the groups above, as the solver stored them) as balls of radius ``eps`` (default
-``1e-12``: the stored values' own equations hold to about ``1e-16``, and the levels above
+``1e-13``: the stored values' own equations hold to about ``1e-16``, and the levels above
 add their rounding). The
-breakpoints ``y*`` of the mixing movers, the coefficients of the indifference equations, their
-solution (the closed form: linear, or the root of the quadratic resultant) and the group's
-values follow as balls that contain the exact solution of those equations for those inputs.
+breakpoints ``y*`` of the mixing movers and the coefficients of the (multi-affine) indifference
+equations follow as balls; Krawczyk's test on a small box around the float solution proves that
+the box holds exactly one solution and gives a ball around it, and the group's values follow.
 The float solution must lie inside (checked by :func:`enclose_group`'s caller; tested).
 
 What this certifies: the mixing probabilities and values of the group, for values of the groups
@@ -17,7 +17,8 @@ method (three or more mixing movers, or symmetric groups) are not enclosed here 
 
 References
 ----------
-F. Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic", IEEE
+R. Krawczyk, "Newton-Algorithmen zur Bestimmung von Nullstellen mit Fehlerschranken",
+Computing 4 (1969). F. Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic", IEEE
 Transactions on Computers 66 (2017).
 """
 
@@ -65,7 +66,49 @@ def _values(flint, H, beta, d, n):
     return W
 
 
-def enclose_group(prob, steps, q_float, p_exact, eps=1e-12):
+def _krawczyk(flint, coef, qhat):
+    """A ball vector proven (Krawczyk's test) to hold the unique root of the multi-affine
+    residuals near ``qhat``, or None."""
+    mu = qhat.size
+
+    def F(x):
+        if mu == 1:
+            return [coef[0][0] + coef[1][0] * x[0]]
+        a, b, c, d = coef
+        return [a[i] + b[i] * x[0] + c[i] * x[1] + d[i] * x[0] * x[1] for i in range(2)]
+
+    def J(x):
+        if mu == 1:
+            return [[coef[1][0]]]
+        _, b, c, d = coef
+        return [[b[i] + d[i] * x[1], c[i] + d[i] * x[0]] for i in range(2)]
+
+    pt = [flint.arb(float(v)) for v in qhat]
+    Jm = np.array([[float(v.mid()) for v in row] for row in J(pt)])
+    try:
+        Y = np.linalg.inv(Jm)
+    except np.linalg.LinAlgError:
+        return None
+    Ya = [[flint.arb(float(v)) for v in row] for row in Y]
+    Fq = F(pt)
+    for delta in (1e-12, 1e-10, 1e-8, 1e-6, 1e-4):
+        X = [flint.arb(float(v), delta) for v in qhat]
+        JX = J(X)
+        K = []
+        for i in range(mu):
+            v = pt[i] - sum((Ya[i][j] * Fq[j] for j in range(mu)), flint.arb(0))
+            for j in range(mu):
+                m_ij = (flint.arb(1) if i == j else flint.arb(0)) - sum(
+                    (Ya[i][h] * JX[h][j] for h in range(mu)), flint.arb(0)
+                )
+                v += m_ij * (X[j] - pt[j])
+            K.append(v)
+        if all(X[i].contains(K[i]) for i in range(mu)):
+            return K
+    return None
+
+
+def enclose_group(prob, steps, q_float, p_exact, eps=1e-13):
     """Balls around the mixing probabilities and values of one mixed group.
 
     Parameters
@@ -133,26 +176,22 @@ def enclose_group(prob, steps, q_float, p_exact, eps=1e-12):
             # N - y* D = (y - y*) D: multi-affine in q
             return [x * (1 - prod) for x in res], H, beta
 
+        # the residuals are multi-affine: F_i(q) = a_i + b_i q1 + c_i q2 + d_i q1 q2 (c = d = 0
+        # with one unknown), coefficients from the corners of the unit box
         zero, one = flint.arb(0), flint.arb(1)
         if mu == 1:
-            c0 = residual([zero])[0][0]
-            c1 = residual([one])[0][0] - c0
-            q = [-c0 / c1]
+            a = residual([zero])[0]
+            coef = [a, [residual([one])[0][0] - a[0]]]
         else:
             corner = {(u, v): residual([flint.arb(u), flint.arb(v)])[0] for u in (0, 1) for v in (0, 1)}
             a = corner[0, 0]
             bq = [corner[1, 0][i] - a[i] for i in range(2)]
             cq = [corner[0, 1][i] - a[i] for i in range(2)]
             dq = [corner[1, 1][i] - a[i] - bq[i] - cq[i] for i in range(2)]
-            p2 = bq[0] * dq[1] - bq[1] * dq[0]
-            p1 = a[0] * dq[1] + bq[0] * cq[1] - a[1] * dq[0] - bq[1] * cq[0]
-            p0 = a[0] * cq[1] - a[1] * cq[0]
-            disc = p1 * p1 - 4 * p2 * p0
-            roots = [(-p1 + s * disc.sqrt()) / (2 * p2) for s in (1, -1)]
-            q1 = min(roots, key=lambda z: abs(float(z.mid()) - q_float[0]))
-            den = [cq[i] + dq[i] * q1 for i in range(2)]
-            i = 0 if abs(float(den[0].mid())) >= abs(float(den[1].mid())) else 1
-            q = [q1, -(a[i] + bq[i] * q1) / den[i]]
+            coef = [a, bq, cq, dq]
+        q = _krawczyk(flint, coef, np.asarray(q_float, dtype=float))
+        if q is None:
+            return None
         _, H, beta = residual(q)
         W = _values(flint, H, beta, prob.d, prob.n)
         q_lo = np.array([float(x.lower()) for x in q])
