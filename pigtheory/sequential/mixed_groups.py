@@ -191,10 +191,8 @@ def ladder(prob, r):
     breaks, flips, rolls = [], [], [roll.copy()]
     for _ in range(K + 2):
         _, _, A, b, _ = _evaluate(prob, r, roll)
-        a0 = np.concatenate([A[:, 0], np.zeros(m)])
-        bb = np.concatenate([b, np.zeros(m)])
-        Ra = np.array([p @ a0[k + 1 : k + 1 + m] for k in range(K)])
-        Rb = prob.p_bust + np.array([p @ bb[k + 1 : k + 1 + m] for k in range(K)])
+        Ra = np.correlate(A[1 : K + m, 0], p, mode="valid")[:K]
+        Rb = prob.p_bust + np.correlate(b[1 : K + m], p, mode="valid")[:K]
         cross = np.full(K, np.inf)
         ks = np.arange(1, K)
         hold = ks[~roll[1:] & (Rb[1:] > 0)]
@@ -217,15 +215,22 @@ def ladder(prob, r):
 def _num_den(H, beta, d, n):
     """Numerators ``N[r0, o]`` and denominator of the group's values (module Notes)."""
     N = np.zeros((d, n), dtype=H.dtype)
+    shift = _SHIFTS.get(n)
+    if shift is None:
+        shift = _SHIFTS[n] = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [t, o] = o - t
     prod0 = None
     for r0 in range(d):
         prod = 1.0
+        acc = N[r0]
         for t in range(n):
             r = (r0 + t) % d
-            N[r0] += prod * np.roll(H[r], t)
+            acc += prod * H[r][shift[t]]
             prod = prod * beta[r]
         prod0 = prod if prod0 is None else prod0
     return N, 1.0 - prod0
+
+
+_SHIFTS: dict = {}
 
 
 def _values(H, beta, d, n):
@@ -316,9 +321,11 @@ def _solve_indifference(cands, choice, mu):
 def _newton(cands, choice, q, iters=30):
     """Polish a root of the indifference equations (finite-difference Jacobian)."""
     q = np.asarray(q, dtype=float).copy()
+    if np.any(q < -0.5) or np.any(q > 1.5):
+        return q  # far outside [0, 1]: rejected by the checks, no need to polish
     for _ in range(iters):
         res = _residuals(cands, choice, q)[0]
-        if np.max(np.abs(res)) < 1e-16:
+        if np.max(np.abs(res)) < 1e-17:
             break
         J = np.zeros((q.size, q.size))
         h = 1e-7
