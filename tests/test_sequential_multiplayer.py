@@ -189,7 +189,8 @@ def test_certificates_of_three_players(three_piglet4):
 
 
 def test_certificates_catch_a_deviation():
-    """Flip one roll decision at the start: the one-shot gain and NashConv must show it."""
+    """Flip one roll decision at the start (hold at 20 where the equilibrium rolls on): the
+    one-shot gain must show it there and nowhere else."""
     from pigtheory.sequential.certificates import best_response_values, deviation_gains
     from pigtheory.sequential.group_kernels import level_order
     from pigtheory.sequential.model import roll_model
@@ -197,10 +198,10 @@ def test_certificates_catch_a_deviation():
     rules = Rules(goal=40, players=3)
     eq = sequential.equilibrium(rules=rules)
     n, g = 3, 40
-    assert eq.opening_threshold < g
+    k = 20
+    assert eq.policy.roll_probability((0, 0, 0))[k] == 1.0
     bits = np.array(eq.policy.roll_bits).reshape(g**n, -1)
-    k = eq.opening_threshold
-    bits[0, k >> 3] |= np.uint8(1 << (k & 7))  # roll on at the opening threshold
+    bits[0, k >> 3] &= np.uint8(255 - (1 << (k & 7)))  # hold at 20
     model = roll_model(rules)
     kw = dict(
         W=np.array(eq.value).reshape(g**n, n),
