@@ -37,9 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from .io import Saveable
 from .policies import Mixture, as_mixture
-from .results import freeze
+from .results import Saveable, freeze
 from .rules import Rules
 
 __all__ = [

@@ -38,9 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from .io import Saveable
-from .rules import Rules
-from .turn_total import turn_total_table
+from ..results import Saveable
+from ..rules import Rules
+from ..turn_total import turn_total_table
 
 __all__ = [
     "HoldAt",
