@@ -1,4 +1,4 @@
-"""Multiplayer sequential Pig: P(win) by seat for 2 to 6 players, and where the 3-player
+"""Multiplayer sequential Pig: P(win) by seat for 2 to 5 players, and where the 3-player
 equilibrium at goal 100 mixes (the groups whose best responses cycle), in the score space.
 
 Writes ``paper_figures/seq_multiplayer.png`` and ``.pdf`` (equilibria cached by
@@ -15,7 +15,7 @@ from paper_figures._common import plt, save
 
 def main() -> None:
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(10.5, 4.4))
-    for n in range(2, 7):
+    for n in range(2, 6):
         v = solved(n, COMMON_GOAL).start_values
         ax.plot(range(1, n + 1), v * n, "o-", label=f"{n} players")
     ax.axhline(1.0, color="grey", lw=0.8, ls=":")
