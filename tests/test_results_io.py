@@ -33,6 +33,7 @@ from pigtheory.policies.sequential import base_pace_race, pace_race, scoring_tur
 from pigtheory.published import PublishedTables, webapp_policies
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
 from pigtheory.sequential import best_response as sequential_best_response
+from pigtheory.sequential.play_multiplayer import play_multiplayer
 from pigtheory.sequential.super_six import SuperSixSolution
 from pigtheory.simulate import Simulation, play_simultaneous
 from pigtheory.simultaneous import (
@@ -134,6 +135,11 @@ def objects(tmp_path_factory) -> dict[str, object]:
         ),
         "SweepTable": hold_at_table(goals=[6, 8], ns=[2, 3]),
         "SequentialResponse": sequential_best_response(hold_at(3), rules=Rules(goal=8)),
+        "MultiplayerEquilibrium": sequential.equilibrium(rules=Rules.piglet(goal=3, players=3)),
+        "MultiplayerGames": play_multiplayer(
+            sequential.equilibrium(rules=Rules.piglet(goal=3, players=3)), games=20, rng=0
+        ),
+        "MultiplayerPolicy": sequential.equilibrium(rules=Rules.piglet(goal=3, players=4)).policy,
     }
 
 
