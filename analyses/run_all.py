@@ -43,6 +43,7 @@ PAPERS = {
     "neller": "Neller & Presser: optimal play of Pig and Piglet",
     "poster": "Poster: single-player thresholds",
     "supersix": "Super Six blog post",
+    "multiplayer": "Extensions: multiplayer sequential Pig (no paper; issue 21)",
 }
 
 
@@ -130,7 +131,14 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
 
 def _paper_of(claim_id: str) -> str:
     prefix = claim_id.split(".")[0].upper()
-    return {"Z23": "z23", "Z22": "z22", "N": "neller", "V": "poster", "S": "supersix"}.get(prefix, "")
+    return {
+        "Z23": "z23",
+        "Z22": "z22",
+        "N": "neller",
+        "V": "poster",
+        "S": "supersix",
+        "M": "multiplayer",
+    }.get(prefix, "")
 
 
 def executor_from(args: argparse.Namespace, stack: ExitStack) -> Any:

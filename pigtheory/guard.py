@@ -67,6 +67,7 @@ __all__ = [
     "sweep_estimate",
     "grid_estimate",
     "sequential_estimate",
+    "sequential_equilibrium_estimate",
     "compare_estimate",
     "game_length_estimate",
     "simulation_estimate",
@@ -425,6 +426,26 @@ def sequential_estimate(rules: Any) -> Estimate | None:
     per = 12 if rules.dice == 1 else 40
     return Estimate(
         f"sequential solve ({rules})", states, per * states + 64 * g * g + _BASE, "lower the goal"
+    )
+
+
+@_with_roll_model
+def sequential_equilibrium_estimate(rules: Any, *, certify: bool = True) -> Estimate | None:
+    """:func:`pigtheory.sequential.equilibrium`: per score tuple (``g ** n`` of them) the start
+    values of every player (``8 n`` bytes), the packed roll bits (``ceil(g / 8)``), the group
+    order (8 per group) and, with the certificates, the deviation gains (8) and the best
+    response values (``8 n``, freed before the result is built). Values at turn totals k > 0
+    are never stored."""
+    if not _rules_ok(rules):
+        return None
+    g, n = rules.goal, rules.players
+    states = g**n
+    per = 8 * n + (g + 7) // 8 + 8 // n + 1 + (8 + 8 * n if certify else 0)
+    return Estimate(
+        f"multiplayer sequential equilibrium ({rules})",
+        states * g,
+        per * states + 64 * g * n + _BASE,
+        "lower the goal or the players, or pass certify=False",
     )
 
 

@@ -44,6 +44,7 @@ from pigtheory.published import PublishedTables, webapp_policies
 from pigtheory.referee.learning import LearningRun, q_learning
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
 from pigtheory.sequential import best_response as sequential_best_response
+from pigtheory.sequential.play_multiplayer import play_multiplayer
 from pigtheory.sequential.super_six import SuperSixSolution
 from pigtheory.simulate import Simulation, play_simultaneous
 from pigtheory.simultaneous import (
@@ -152,6 +153,11 @@ def objects(tmp_path_factory) -> dict[str, object]:
         "Exploitability": referee.exploitability(hold_at(3), rules=Rules(goal=6)),
         "Diagnostics": referee.diagnose(hold_at(3), rules=Rules(goal=6)),
         "LearningRun": q_learning(rules=Rules(goal=6), checkpoints=(10, 20), rng=0),
+        "MultiplayerEquilibrium": sequential.equilibrium(rules=Rules.piglet(goal=3, players=3)),
+        "MultiplayerGames": play_multiplayer(
+            sequential.equilibrium(rules=Rules.piglet(goal=3, players=3)), games=20, rng=0
+        ),
+        "MultiplayerPolicy": sequential.equilibrium(rules=Rules.piglet(goal=3, players=4)).policy,
     }
 
 
