@@ -34,6 +34,7 @@ from typing import Any
 
 from analyses._claims import Row, recorded_times
 from pigtheory.io import atomic_write
+from pigtheory.parallel import dask_client
 
 HERE = Path(__file__).resolve().parent
 
@@ -136,9 +137,7 @@ def _paper_of(claim_id: str) -> str:
 def executor_from(args: argparse.Namespace, stack: ExitStack) -> Any:
     """A Dask client for ``--scheduler``, a process pool for ``--workers`` > 1, else None."""
     if args.scheduler:
-        from distributed import Client
-
-        return stack.enter_context(Client(args.scheduler))
+        return stack.enter_context(dask_client(args.scheduler))
     if args.workers > 1:
         # spawn: fresh workers, whatever threads this process has started
         context = multiprocessing.get_context("spawn")
