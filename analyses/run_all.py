@@ -32,7 +32,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from analyses._claims import Row, recorded_times
+from analyses._claims import Row, recorded_tables, recorded_times
 from pigtheory.io import atomic_write
 from pigtheory.parallel import dask_client
 
@@ -160,6 +160,8 @@ def timings(times: dict[str, float]) -> str:
         "|---|---|",
         *(f"| {what} | {sec:.2f} |" for what, sec in recorded_times()),
     ]
+    for title, md in recorded_tables().items():
+        out += ["", f"## {title}", "", md.rstrip()]
     return "\n".join(out) + "\n"
 
 

@@ -84,12 +84,16 @@ def test_multiplayer_figures():
             "states": g**p,
             "cpu_seconds": 1e-6 * g**p,
             "peak_mb": 1 + 1e-5 * g**p,
+            "candidates": g**p * (g + 1) // 2,
+            "memory_mb": 8 + 64e-6 * g**p,
             "solver": s,
         }
         for p, s in ((2, "full"), (3, "full"), (3, "symmetric"))
         for g in (20, 50, 100)
     ]
     _drawn(plots_multiplayer.scaling_figure(rows), 2)
+    measured = (("cpu_seconds", "CPU time (s)"), ("peak_mb", "peak resident memory (MB)"))
+    _drawn(plots_multiplayer.scaling_figure(rows, panels=measured), 2)
     _drawn(plots_multiplayer.limit_figure(sim.limit(12, rules=Rules(goal=12)), paper_n=None), 1)
 
 
