@@ -52,6 +52,11 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests docs requirements
 	$(PY) -m mypy pigtheory
 
+# A fresh clone of HEAD, a cold cache, `make figures`: git status must stay clean (about half
+# an hour on 2 cores; .ci/check-reproducible says more).
+check-reproducible:
+	bash .ci/check-reproducible
+
 clean:
 	rm -rf $(VENV) .cache build *.egg-info .pytest_cache docs/_build docs/_generated
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

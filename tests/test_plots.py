@@ -4,6 +4,7 @@ would otherwise stay in memory until the process ends)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import matplotlib.pyplot as plt
@@ -36,6 +37,12 @@ def small():
     stop = sim.best_response(hold_at(5), rules=rules, strategies="stopping")
     sym = sim.symmetric_equilibrium(rules=Rules(goal=10, players=3))
     return rules, eq, se, br, stop, sym
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()
 
 
 def _drawn(fig, panels):
@@ -109,3 +116,16 @@ def test_symmetric_figures(small):
         ),
         1,
     )
+    # without times, and with the rounding noise below the floor: the same picture whatever the
+    # last bits of the exploitabilities (and a different one without the floor)
+    eps = tuple(run.epsilon)
+    one = {"best response": dataclasses.replace(run, epsilon=eps + (2e-16,))}
+    other = {"best response": dataclasses.replace(run, epsilon=eps + (7e-17,))}
+    assert _png(plots_symmetric.dynamics_figure(one, 2e-16, floor=1e-13)) == _png(
+        plots_symmetric.dynamics_figure(other, -1e-16, floor=1e-13)
+    )
+    assert _png(plots_symmetric.dynamics_figure(one, 2e-16)) != _png(
+        plots_symmetric.dynamics_figure(other, -1e-16)
+    )
+    with pytest.raises(ValueError, match="floor"):
+        plots_symmetric.dynamics_figure({"best response": run}, 0.0, floor=0.0)
