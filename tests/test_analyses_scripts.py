@@ -115,3 +115,14 @@ def test_scaling_children_report_their_own_peak(tmp_path):
     row = measure(2, 8, False)
     assert row["base_mb"] < 300 and row["peak_mb"] >= row["base_mb"]
     del ballast
+
+
+def test_figures_draw_rounded_values_not_the_last_bits():
+    from paper_figures._common import stable
+
+    x = np.array([[0.524541837161, 3.0e-16], [-2.5, 0.0]])
+    ulps = x * (1 + 4 * np.finfo(float).eps)  # what another BLAS kernel or engine might give
+    assert not np.array_equal(x, ulps)
+    assert np.array_equal(stable(x), stable(ulps)) and stable(x).shape == (2, 2)
+    assert stable([0.1234567891234, 123456789012.0]).tolist() == [0.123456789, 123456789000.0]
+    assert stable([0.1234567891234], digits=3).tolist() == [0.123]
