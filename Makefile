@@ -51,6 +51,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check pigtheory analyses paper_figures benchmarks tests docs requirements
 	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests docs requirements
 	$(PY) -m mypy pigtheory
+	$(VENV)/bin/lint-imports --no-cache
 
 # A fresh clone of HEAD, a cold cache, `make figures`: git status must stay clean (about half
 # an hour on 2 cores; .ci/check-reproducible says more).

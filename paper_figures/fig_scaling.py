@@ -7,11 +7,11 @@ from __future__ import annotations
 from analyses.z23._scaling_data import measurements
 from analyses.z23.scaling import counted
 from paper_figures._common import save
-from pigtheory.plots_multiplayer import scaling_figure
+from pigtheory.plots import plot_scaling
 
 
 def main() -> None:
-    save(scaling_figure(counted(measurements())), "scaling")
+    save(plot_scaling(counted(measurements())), "scaling")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import dataclasses
 
 from analyses.z23._symmetric_data import DYNAMICS, certificate, dynamics
 from paper_figures._common import save, stable
-from pigtheory.plots_symmetric import dynamics_figure
+from pigtheory.plots import plot_dynamics
 
 FLOOR = 1e-13  # far above rounding noise (a few 1e-16), far below what the dynamics reach
 
@@ -22,7 +22,7 @@ def main() -> None:
     runs = {label: dynamics(label)[0] for label in DYNAMICS}
     runs = {label: dataclasses.replace(run, epsilon=stable(run.epsilon)) for label, run in runs.items()}
     br = certificate(3)[0]
-    save(dynamics_figure(runs, br.exploitability, floor=FLOOR), "symmetric_dynamics")
+    save(plot_dynamics(runs, br.exploitability, floor=FLOOR), "symmetric_dynamics")
 
 
 if __name__ == "__main__":

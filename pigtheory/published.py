@@ -31,8 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .io import Saveable
 from .policies import ThresholdTable
+from .results import Saveable
 from .rules import Rules
 
 __all__ = ["PublishedTables", "webapp_policies", "webapp_json_path", "SIMULTANEOUS_TABLES", "WEBAPP_FILE"]
