@@ -114,9 +114,7 @@ def test_symmetric_figures(small):
     assert _png(plots.plot_dynamics(one, 2e-16, floor=1e-13)) == _png(
         plots.plot_dynamics(other, -1e-16, floor=1e-13)
     )
-    assert _png(plots.plot_dynamics(one, 2e-16)) != _png(
-        plots.plot_dynamics(other, -1e-16)
-    )
+    assert _png(plots.plot_dynamics(one, 2e-16)) != _png(plots.plot_dynamics(other, -1e-16))
     with pytest.raises(ValueError, match="floor"):
         plots.plot_dynamics({"best response": run}, 0.0, floor=0.0)
 
