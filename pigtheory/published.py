@@ -34,6 +34,7 @@ import numpy as np
 from .policies import ThresholdTable
 from .results import Saveable
 from .rules import Rules
+from .validation import check_optional_path, check_rules
 
 __all__ = ["PublishedTables", "webapp_policies", "webapp_json_path", "SIMULTANEOUS_TABLES", "WEBAPP_FILE"]
 
@@ -98,6 +99,8 @@ def webapp_policies(path: str | os.PathLike | None = None, *, rules: Rules = Rul
     >>> int(pub.tables["action_simul_hard"].table[0, 0]), pub.clipped["action_simul_hard"]
     (21, 0)
     """
+    check_optional_path("path", path)
+    check_rules(rules)
     source: Traversable | Path = webapp_json_path() if path is None else Path(path)
     if not source.is_file():
         raise ValueError(f"path: no published tables at {source}")

@@ -7,14 +7,15 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .args import (
+    MAX_ITER,
     UsageError,
     add_common_arguments,
     add_out_argument,
     check_file_rules,
     emit,
     int_range,
-    positive_float,
     read_policy_argument,
+    tolerance,
 )
 
 if TYPE_CHECKING:
@@ -35,13 +36,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     _rules_args(p)
     p.add_argument(
         "--tol",
-        type=positive_float,
+        type=tolerance,
         default=1e-12,
         help="two dice: stop when a sweep changes less (default 1e-12)",
     )
     p.add_argument(
         "--max-iter",
-        type=int_range(1),
+        type=int_range(1, MAX_ITER),
         default=100_000,
         help="two dice: at most this many sweeps (default 100000)",
     )
@@ -59,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _rules_args(p)
     p.add_argument(
         "--tol",
-        type=positive_float,
+        type=tolerance,
         default=1e-13,
         help="two dice: iterate the comparison until a sweep changes less (default 1e-13)",
     )

@@ -99,6 +99,11 @@ class LimitAnalysis(Solution):
     p_finish: float
     smallest_n: int | None
     strategies: str = "thresholds"
+
+    def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
+        m = (len(self.n), self.rules.goal)
+        return {"value": m, "policy": m}
+
     roll: np.ndarray | None = None
 
     def row(self, n: int) -> int:
@@ -121,7 +126,7 @@ def limit(
         The die and the goal (``rules.players`` is ignored: n varies).
     strategies : {"thresholds", "stopping"}
         The deviator's strategies: "hold at k", or every stopping rule (a roll/hold choice
-        per turn total, :mod:`pigtheory.simultaneous.core.stopping`).
+        per turn total, :mod:`pigtheory.simultaneous.core.stopping_rules`).
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).

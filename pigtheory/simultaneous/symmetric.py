@@ -63,7 +63,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
-from ..guard import Estimate, check_memory
+from ..guard import Estimate, check_memory, symmetric_estimate
 from ..policies import MixedPolicy
 from ..progress import progress_bar
 from ..results import Result, Saveable, freeze
@@ -71,6 +71,7 @@ from ..rules import Rules
 from ..turn_total import turn_total_table
 from ..validation import check_choice, check_progress, check_simultaneous_rules, check_tol
 from .core import TIE_TOL, symmetric_stage
+from .core.step import band_of
 from .core.symmetric_kernels import binomials, multisets, ranks, terminal_table
 
 __all__ = [
@@ -434,6 +435,7 @@ def symmetric_equilibrium(
     tol: float = 1e-12,
     engine: str = "auto",
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> SymmetricEquilibrium:
     """A symmetric Markov equilibrium of n-player simultaneous Pig, with its certificate.
 
@@ -454,6 +456,9 @@ def symmetric_equilibrium(
         ``"auto"``: numba unless the goal is tiny.
     progress : bool, optional
         A progress bar of the states solved (default: when stderr is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -481,8 +486,10 @@ def symmetric_equilibrium(
     tol = check_tol(tol)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
+    check_memory(symmetric_estimate(rules), max_memory)
     g, n = rules.goal, rules.players
-    binom, others, bust, band = layout(rules)
+    binom, others, _, _ = layout(rules)
+    band = band_of(rules)
     states = multisets(g, n)[::-1].copy()  # decreasing colex rank: successors first
     work = states.shape[0] * g * _INTERPRETED_COST
     kernel = (
@@ -508,17 +515,10 @@ def symmetric_equilibrium(
                 states,
                 g,
                 binom,
-                bust,
                 band,
                 TIE_TOL,
                 tol,
-                table,
-                actions,
-                gain,
-                mix_th,
-                mix_w,
-                counts,
-                visited,
+                symmetric_stage.StageTables(table, actions, gain, mix_th, mix_w, counts, visited),
             )
             bar.update(reached - done)
             done = reached
