@@ -32,8 +32,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from analyses._claims import Row, recorded_times
+from analyses._claims import Row, recorded_tables, recorded_times
 from pigtheory.io import atomic_write
+from pigtheory.parallel import dask_client
 
 HERE = Path(__file__).resolve().parent
 
@@ -144,9 +145,7 @@ def _paper_of(claim_id: str) -> str:
 def executor_from(args: argparse.Namespace, stack: ExitStack) -> Any:
     """A Dask client for ``--scheduler``, a process pool for ``--workers`` > 1, else None."""
     if args.scheduler:
-        from distributed import Client
-
-        return stack.enter_context(Client(args.scheduler))
+        return stack.enter_context(dask_client(args.scheduler))
     if args.workers > 1:
         # spawn: fresh workers, whatever threads this process has started
         context = multiprocessing.get_context("spawn")
@@ -169,6 +168,8 @@ def timings(times: dict[str, float]) -> str:
         "|---|---|",
         *(f"| {what} | {sec:.2f} |" for what, sec in recorded_times()),
     ]
+    for title, md in recorded_tables().items():
+        out += ["", f"## {title}", "", md.rstrip()]
     return "\n".join(out) + "\n"
 
 

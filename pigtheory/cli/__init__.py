@@ -179,6 +179,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 traceback.print_exc()
             _fail(prog, str(exc) or type(exc).__name__)
             status = 1
+        except ImportError as exc:  # an optional extra that is not installed names itself
+            _fail(prog, str(exc))
+            status = 1
         except KeyboardInterrupt:
             _fail(prog, "interrupted")
             status = 130
