@@ -10,7 +10,10 @@ number here; these rows are ours:
   at (0, 0) and the states where no threshold is optimal (:func:`best_response` with
   ``strategies="stopping"``);
 * the equilibrium over every stopping rule (:func:`stopping_equilibrium`): V(0, 0), the
-  certificate, and the class of every state;
+  certificate, and the class of every state, decided exhaustively with a certificate per
+  state (:func:`~pigtheory.simultaneous.certify.certify_classes`: every threshold enumerated,
+  a MILP over deterministic stopping rules, an LP over threshold mixtures), beside the class
+  the solver's best-response dynamics found;
 * the exploitability, by an opponent free to play any stopping rule, of the threshold
   equilibrium, the Stackelberg policies, the self-play cycle's policies and the web app's
   tables (best response's win probability from (0, 0) minus 1/2);
@@ -26,6 +29,7 @@ from pigtheory import hold_at
 from pigtheory.io import cached
 from pigtheory.published import webapp_policies
 from pigtheory.simultaneous import best_response, exploitability, limit, stopping_equilibrium
+from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
 from pigtheory.simultaneous.stopping_equilibrium import KINDS, StoppingEquilibrium
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), strategies beyond hold-at-n (extension)"
@@ -40,6 +44,18 @@ def stopping_equilibrium_data() -> StoppingEquilibrium:
         {"rules": RULES, "version": 2},
         lambda: stopping_equilibrium(rules=RULES),
         expected=StoppingEquilibrium,
+    )
+
+
+CLASS_TOL = 1e-9  # a gap up to this counts as optimal (the equilibrium's certificate is ~1e-12)
+
+
+def stopping_classes_data() -> StoppingClasses:
+    return cached(
+        "z23-stopping-classes",
+        {"rules": RULES, "tol": CLASS_TOL, "version": 1},
+        lambda: certify_classes(stopping_equilibrium_data(), tol=CLASS_TOL),
+        expected=StoppingClasses,
     )
 
 
@@ -71,7 +87,10 @@ def main() -> list[Row]:
     thr = best_response(hold_at(25), rules=RULES)
     stop = best_response(hold_at(25), rules=RULES, strategies="stopping")
     eq = stopping_equilibrium_data()
-    counts = eq.counts()
+    certified = stopping_classes_data()
+    counts = certified.counts()
+    by_dynamics = eq.counts()
+    margins = certified.margins()
     lim_t = limit(N_MAX, rules=RULES)
     lim_s = limit(N_MAX, rules=RULES, strategies="stopping")
     rows = [
@@ -115,8 +134,10 @@ def main() -> list[Row]:
                 "-",
                 str(counts[name]),
                 EXTENSION,
-                "best-response dynamics over optimal stopping rules, threshold mixes certified "
-                "against every rule, else realization-plan LPs",
+                f"certified per state: every threshold enumerated, a MILP over deterministic stopping "
+                f"rules ({certified.n_milp} MILPs), an LP over threshold mixtures ({certified.n_lp} LPs); "
+                f"'yes' within {CLASS_TOL:.0e}, every 'no' by a certified margin of at least "
+                f"{_smallest_no(margins):.1e}; the solver's best-response dynamics gave {by_dynamics[name]}",
             )
         )
     for n, (name, (by_thr, by_stop)) in enumerate(exploitabilities().items(), 1):
@@ -143,6 +164,10 @@ def main() -> list[Row]:
         )
     )
     return rows
+
+
+def _smallest_no(margins: dict[str, float]) -> float:
+    return min(v for k, v in margins.items() if k.endswith("smallest no") and v == v)
 
 
 if __name__ == "__main__":
