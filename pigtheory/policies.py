@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from .display import long_frame
 from .io import Saveable
 from .rules import Rules
 from .turn_total import turn_total_table
@@ -136,6 +137,17 @@ class ThresholdTable(Saveable):
     def __str__(self) -> str:
         return self.name
 
+    def to_frame(self) -> Any:
+        """Long form (pandas): one row per state, columns ``own``, ``other`` (or ``other1``,
+        ...) and ``threshold``.
+
+        Examples
+        --------
+        >>> ThresholdTable([[2, 1], [1, 1]]).to_frame().values.tolist()
+        [[0, 0, 2], [0, 1, 1], [1, 0, 1], [1, 1, 1]]
+        """
+        return long_frame({"threshold": self.table})
+
 
 @dataclass(frozen=True, eq=False)
 class MixedPolicy(Saveable):
@@ -202,6 +214,14 @@ class MixedPolicy(Saveable):
 
     def __str__(self) -> str:
         return self.name
+
+    def to_frame(self) -> Any:
+        """Long form (pandas): one row per state and threshold of positive weight, columns
+        ``own``, ``other`` (or ``other1``, ...), ``threshold`` and ``weight`` (a state axis of
+        length 1, one the policy does not read, shows 0)."""
+        th, w = np.broadcast_arrays(self.thresholds, self.weights)
+        df = long_frame({"threshold": th, "weight": w}, extra="slot", keep=w > 0)
+        return df.drop(columns="slot")
 
 
 @dataclass(frozen=True, eq=False)

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Any, Self, TypeVar, overload
 
+from ..display import Display
 from .archive import load_archive, save_archive
 from .policy_files import POLICY_SUFFIXES, read_policy, read_policy_file, write_policy
 
@@ -110,8 +111,9 @@ def load_with_rules(path: str | os.PathLike, *, kind: str | None = None) -> tupl
     return obj, getattr(obj, "rules", None)
 
 
-class Saveable:
-    """Mixin of every result and policy type: :meth:`save` and :meth:`load`."""
+class Saveable(Display):
+    """Mixin of every result and policy type: :meth:`save` and :meth:`load` (and, from
+    :class:`pigtheory.display.Display`, a short ``repr``, an HTML one and ``to_frame()``)."""
 
     __slots__ = ()
 

@@ -145,6 +145,8 @@ class SequentialSolution(Solution):
     rules : Rules
     """
 
+    _frame_axes = ("own", "other", "turn_total", "l")  # to_frame's state columns
+
     @property
     def roll(self) -> np.ndarray:
         """The same array as ``policy``: ``roll[i, j, k]`` True where the player rolls."""

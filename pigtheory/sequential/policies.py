@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import Display
 from ..io import Saveable
 from ..policies import HoldAt, ThresholdTable
 from ..rules import Rules
@@ -65,7 +66,7 @@ def _check_int(name: str, v: Any, low: int) -> None:
 
 
 @dataclass(frozen=True)
-class ScoringTurns:
+class ScoringTurns(Display):
     """ "t scoring turns": hold at ``floor((goal - i) / (t - t_s))``, ``t_s`` = turns scored.
 
     Neller & Presser's slides, "t Scoring Turns" (Figure 4; t = 4 concedes 3.3% to optimal
@@ -98,7 +99,7 @@ class ScoringTurns:
 
 
 @dataclass(frozen=True)
-class BasePaceRace:
+class BasePaceRace(Display):
     """ "Score base, keep pace, end race" with parameters b, p, e (Neller & Presser's slides,
     "Score Base, Keep Pace, End Race": b = 19, p = 14, e = 31 concede 1.9%).
 
@@ -133,7 +134,7 @@ class BasePaceRace:
 
 
 @dataclass(frozen=True)
-class PaceRace:
+class PaceRace(Display):
     """ "Keep pace and end race" with parameters c, d, e (rounded division; Neller & Presser's
     slides, "Keep Pace and End Race": c = 21, d = 8, e = 29 concede 0.922%).
 
