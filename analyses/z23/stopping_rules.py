@@ -27,7 +27,7 @@ from analyses._claims import EXTENSION, Row, print_rows
 from analyses.z23._equilibrium_data import RULES, equilibrium_policy, self_play_data, stackelberg_data
 from pigtheory import hold_at
 from pigtheory.io import cached
-from pigtheory.published import webapp_policies
+from pigtheory.published import SIMULTANEOUS_TABLES, webapp_policies
 from pigtheory.simultaneous import best_response, exploitability, limit, stopping_equilibrium
 from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
 from pigtheory.simultaneous.stopping_equilibrium import KINDS, StoppingEquilibrium
@@ -72,8 +72,8 @@ def exploitabilities() -> dict[str, tuple[float, float]]:
         "hold at 25": hold_at(25),
     }
     tables = webapp_policies(rules=RULES).tables
-    for key in ("action_simul_easy", "action_simul_normal", "action_simul_hard"):
-        named[f"web app table {key.removeprefix('action_simul_')}"] = tables[key]
+    for key in SIMULTANEOUS_TABLES:
+        named[f"web app table {key.rsplit('-', 1)[1]}"] = tables[key]
     out = {}
     for name, policy in named.items():
         out[name] = (

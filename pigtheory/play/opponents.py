@@ -14,7 +14,9 @@ Sequential: ``optimal`` (Neller & Presser's optimum, one die), ``optimal-two-dic
 goal 100). Simultaneous: ``equilibrium`` (the exact mixed equilibrium over thresholds,
 sampled every turn), ``stackelberg`` (the leader's policy), ``br-hold-at-N`` (the best
 threshold response to hold at N), ``hold-at-N``, ``webapp-easy`` / ``-normal`` / ``-hard``
-(the web app's simultaneous tables). A policy file (:func:`read_policy_file`) gives an
+(the web app's simultaneous tables). The web app's tables also answer to their full names,
+``webapp-sequential-hard``, ``webapp-simultaneous-easy``, ... (the names of
+:mod:`pigtheory.published`, everywhere), and to the JSON file's keys. A policy file (:func:`read_policy_file`) gives an
 opponent in every mode its policy fits (:mod:`pigtheory.play.policy_files`).
 
 Solves are cached (:func:`pigtheory.io.cached`) by rules and name, files by their contents.
@@ -262,6 +264,7 @@ def opponent(
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    name = _webapp_short(name, mode)
     n = _hold_at_n(name)
     if mode == "sequential":
         if name in _OPTIMA:
@@ -386,6 +389,23 @@ def _br_hold_at(n: int, rules: Rules, cache_dir: Any) -> Opponent:
     )
 
 
+def _webapp_short(name: str, mode: str) -> str:
+    """A published table's name in any form (``webapp-simultaneous-hard``, ``action_simul_hard``,
+    ``webapp-hard``; :func:`pigtheory.published.table_name`) as the short ``webapp-hard`` of
+    this mode; other names unchanged."""
+    if not name.startswith(("webapp-", "action_")):
+        return name
+    from ..published import table_name
+
+    try:
+        full = table_name(name, mode=mode)
+    except ValueError:
+        return name  # reported as an unknown opponent
+    if not full.startswith(f"webapp-{mode}-"):
+        raise ValueError(f"opponent: {name!r} is a table of the other game; this is {mode} Pig")
+    return "webapp-" + full.rsplit("-", 1)[1]
+
+
 def _webapp(name: str, mode: str, goal: int | None, cache_dir: Any) -> Opponent:
     from ..published import webapp_policies
 
@@ -395,8 +415,7 @@ def _webapp(name: str, mode: str, goal: int | None, cache_dir: Any) -> Opponent:
     if goal not in (None, 100):
         raise ValueError(f"goal: the web app's tables are for goal 100, got {goal}")
     rules = Rules()
-    kind = "simul" if mode == "simultaneous" else "sequential"
-    table = webapp_policies(rules=rules).tables[f"action_{kind}_{level}"]
+    table = webapp_policies(rules=rules).tables[f"webapp-{mode}-{level}"]
     label = f"Web app, {level}"
     what = {  # what pigtheory finds the simultaneous tables to be
         "easy": " It is hold at 15.",
