@@ -81,3 +81,33 @@ def test_to_frame_without_pandas_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match=r"pigtheory\[pandas\]"):
         hold_at(3).to_frame()
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".npz"])  # a mix is no .npy
+def test_a_policy_read_from_any_file_keeps_strategy(tmp_path, suffix):
+    from pigtheory import load
+    from pigtheory.simultaneous import symmetric_equilibrium
+
+    eq = symmetric_equilibrium(rules=Rules(goal=50, players=3))
+    path = tmp_path / f"eq{suffix}"
+    eq.policy.save(path) if suffix != ".npz" else eq.save(path)
+    back = load(path)
+    policy = back.policy if suffix == ".npz" else back
+    states = [(0, 0, 0), (3, 4, 5), (4, 3, 5), (20, 7, 33)] + [
+        tuple(map(int, s)) for s in eq.mixed_states[:5]
+    ]
+    for s in states:
+        assert policy.strategy(*s) == pytest.approx(eq.strategy(*s)), s
+    assert eq.policy.strategy(3, 4, 5) == pytest.approx(eq.strategy(3, 4, 5))
+    assert len(eq.strategy(3, 4, 5)) == 2  # a mixed state is among them
+    with pytest.raises(ValueError, match="scores"):
+        eq.policy.strategy(0, 0)
+
+
+def test_a_threshold_table_read_back_keeps_strategy(tmp_path):
+    from pigtheory import load
+
+    table = ThresholdTable(hold_at(4).table(RULES))
+    table.save(tmp_path / "t.csv")
+    back = load(tmp_path / "t.csv")
+    assert back.strategy(3, 7) == {4: 1.0} and back.strategy(10, 0) == {2: 1.0}
