@@ -46,7 +46,11 @@ def summary(x: Any) -> str:
     if type(x).__name__ == "Rules":
         return str(x)
     if isinstance(x, Display):
-        arrays = [f"{f.name} {getattr(x, f.name).shape}" for f in fields(x) if _is_array(getattr(x, f.name))]
+        arrays = [
+            f"{f.name} {getattr(x, f.name).shape}"
+            for f in fields(x)  # type: ignore[arg-type]
+            if _is_array(getattr(x, f.name))
+        ]
         name = getattr(x, "name", None)
         return " ".join([type(x).__name__] + ([repr(name)] if isinstance(name, str) else []) + arrays)
     if isinstance(x, (tuple, list)):
@@ -89,8 +93,10 @@ class Display:
             cls.__repr__ = Display.__repr__  # type: ignore[method-assign]
 
     def _rows(self) -> list[tuple[str, str]]:
-        out = []
-        for f in fields(self) if is_dataclass(self) else ():  # type: ignore[arg-type]
+        out: list[tuple[str, str]] = []
+        if not is_dataclass(self):
+            return out
+        for f in fields(self):
             if f.name.startswith("_"):
                 continue
             x = getattr(self, f.name)
@@ -136,7 +142,7 @@ class Display:
         (['own', 'other', 'value'], 36)
         """
         pd = _pandas()
-        value = getattr(self, "value", None)
+        value: Any = getattr(self, "value", None)
         if not _is_array(value):
             return pd.DataFrame([{n: getattr(self, n) for n in self._scalar_fields()}])
         shape = value.shape

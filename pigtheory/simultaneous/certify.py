@@ -231,8 +231,8 @@ def certify_classes(
     engine = choose_engine(engine, g**3 * rules.die_faces * 50)
     value = np.array(eq.value, dtype=float)
     ext = extended(value, rules)
-    ii, jj = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
-    ii, jj = ii.ravel(), jj.ravel()
+    grid_i, grid_j = np.meshgrid(np.arange(g), np.arange(g), indexing="ij")
+    ii, jj = grid_i.ravel(), grid_j.ravel()
     v = value[ii, jj]
     ns = ii.size
     k_best = np.zeros((ns, 2), dtype=np.int64)
@@ -394,11 +394,11 @@ def _pure_milp(e, v, i, j, p, rules) -> tuple[np.ndarray, float]:
     ]
     if nx:
         link = np.zeros((2 * nx, n))
-        t = np.arange(nx)
-        link[t, 1 + t] = 1.0  # r_t - x_t <= 0
-        link[t, na + t] = -1.0
-        link[nx + t, ra + t] = 1.0  # h_t + x_t <= 1
-        link[nx + t, na + t] = 1.0
+        tx = np.arange(nx)
+        link[tx, 1 + tx] = 1.0  # r_t - x_t <= 0
+        link[tx, na + tx] = -1.0
+        link[nx + tx, ra + tx] = 1.0  # h_t + x_t <= 1
+        link[nx + tx, na + tx] = 1.0
         rows.append(LinearConstraint(link, -np.inf, np.concatenate([np.zeros(nx), np.ones(nx)])))
     c = np.zeros(n)
     c[na + nx] = -1.0
