@@ -46,7 +46,8 @@ nitpicky = True
 _EXTERNAL = (
     "numpy|scipy|matplotlib|dask|distributed|concurrent|importlib|os|pathlib|json|fractions|"
     "collections|typing|numba|nashpy|networkx|sympy|threadpoolctl|platformdirs|math|random|"
-    "selenium|argparse|io|tempfile|functools|itertools|dataclasses|types|enum"
+    "selenium|argparse|io|tempfile|functools|itertools|dataclasses|types|enum|"
+    "gymnasium|pettingzoo|pyspiel|open_spiel"
 )
 nitpick_ignore_regex = [
     (r"py:class", r".*"),

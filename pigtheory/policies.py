@@ -393,8 +393,9 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     ----------
     policy : policy
         :class:`HoldAt`, :class:`ThresholdTable`, :class:`MixedPolicy`, a :class:`Mixture`, an
-        int n ("hold at n"), an int array (a threshold table), or any object with a ``policy``
-        attribute holding one of these (a solver's result).
+        int n ("hold at n"), an int array (a threshold table), any object with a ``policy``
+        attribute holding one of these (a solver's result), or any object with a
+        ``to_mixed()`` method returning a MixedPolicy (a compact policy).
     rules : Rules
 
     Returns
@@ -452,6 +453,9 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     inner = getattr(policy, "policy", None)
     if inner is not None and inner is not policy:
         return as_mixture(inner, rules)
+    to_mixed = getattr(policy, "to_mixed", None)
+    if callable(to_mixed):  # a compact policy (the symmetric solvers' SymmetricPolicy)
+        return as_mixture(to_mixed(), rules)
     raise ValueError(f"policy: cannot read {type(policy).__name__!s} as a policy")
 
 

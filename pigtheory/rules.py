@@ -16,14 +16,43 @@ Variants
     ... and a double other than two 1s must roll again.
 ``Rules.piglet(goal=10)``
     Neller & Presser's Piglet: a coin; heads scores one point, tails busts.
+
+The roll model
+--------------
+:meth:`Rules.roll_outcome` is the one rule of a roll: the faces shown -> ``(kind, points)``.
+Everything else is derived from it, and every solver reads only the derived forms:
+:meth:`~Rules.roll_table` (the outcome of each of the ``die_faces ** dice`` equally likely
+rolls; the web page's data carries it), :meth:`~Rules.roll_model` (exact probabilities of a
+bust, a reset, free and forced gains: the sequential solvers), :meth:`~Rules.roll_distribution`
+and :meth:`~Rules.roll_arrays` (the points one roll adds, 0 = bust: turn totals, stopping rules,
+simultaneous play) and :meth:`~Rules.sample_rolls` (the Monte Carlo simulators). A new die or
+variant is a subclass that overrides :meth:`~Rules.roll_outcome` (and, if it has parameters,
+adds fields):
+
+>>> class DoubleDie(Rules):
+...     def roll_outcome(self, faces):
+...         kind, points = super().roll_outcome(faces)
+...         return kind, 2 * points
+>>> DoubleDie(goal=20).roll_distribution()[12], DoubleDie(goal=20).max_roll
+(Fraction(1, 6), 12)
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
-__all__ = ["Rules"]
+import numpy as np
+
+__all__ = ["Rules", "RollModel", "RollTable", "ROLL_KINDS", "BUST", "RESET", "SCORE", "DOUBLE"]
+
+ROLL_KINDS = ("bust", "reset", "score", "double")
+"""The outcomes of one roll (:meth:`Rules.roll_outcome`), in the order of their codes."""
+BUST, RESET, SCORE, DOUBLE = range(4)
+"""Codes of ``ROLL_KINDS`` in the arrays of :class:`RollTable` and :meth:`Rules.sample_rolls`."""
 
 
 @dataclass(frozen=True)
@@ -105,9 +134,7 @@ class Rules:
 
     def replace(self, **changes: object) -> Rules:
         """A copy with some fields changed (validated again): ``rules.replace(goal=50)``."""
-        fields = {f: getattr(self, f) for f in self.__dataclass_fields__}
-        fields.update(changes)
-        return Rules(**fields)  # type: ignore[arg-type]
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     @property
     def scoring_faces(self) -> tuple[int, ...]:
@@ -131,26 +158,139 @@ class Rules:
         """Largest number of points one roll adds."""
         return max(self.roll_distribution())
 
+    @property
+    def points_by_face(self) -> tuple[int, ...]:
+        """Points of faces ``1..die_faces`` of one die, 0 on the bust face.
+
+        Examples
+        --------
+        >>> Rules().points_by_face, Rules.piglet().points_by_face
+        ((0, 2, 3, 4, 5, 6), (0, 1))
+        """
+        scoring = iter(self.scoring_faces)
+        return tuple(0 if f == self.bust_face else next(scoring) for f in range(1, self.die_faces + 1))
+
+    def roll_outcome(self, faces: tuple[int, ...]) -> tuple[str, int]:
+        """What one roll showing ``faces`` does: ``(kind, points)``, the one rule of a roll.
+
+        Every exact model (:meth:`roll_model`, :meth:`roll_distribution`), the sampler
+        (:meth:`sample_rolls`), the play engine and the web page's data read a roll through
+        this method, so a new die or variant is a subclass that overrides it.
+
+        Parameters
+        ----------
+        faces : tuple of int
+            One face per die, each in ``1..die_faces``.
+
+        Returns
+        -------
+        kind : str
+            One of ``ROLL_KINDS``: ``"bust"`` (the turn total is lost), ``"reset"``
+            (two dice, both bust faces: the score is lost too), ``"score"`` (the points are
+            added, the player may hold) or ``"double"`` (Double Trouble, a double of scoring
+            faces: added, and the player must roll again).
+        points : int
+            Points added (0 for a bust or reset).
+
+        Examples
+        --------
+        >>> Rules(dice=2).roll_outcome((1, 1)), Rules(dice=2, double_trouble=True).roll_outcome((3, 3))
+        (('reset', 0), ('double', 6))
+        """
+        pts = self.points_by_face
+        busts = sum(f == self.bust_face for f in faces)
+        if busts == 2:
+            return "reset", 0
+        if busts == 1:
+            return "bust", 0
+        gain = sum(pts[f - 1] for f in faces)
+        if self.double_trouble and len(faces) == 2 and faces[0] == faces[1]:
+            return "double", gain
+        return "score", gain
+
+    def describe_roll(self) -> str:
+        """One sentence on what a roll does, for people (the web page shows it); a subclass
+        with another roll rule overrides it.
+
+        Examples
+        --------
+        >>> Rules(dice=2, double_trouble=True).describe_roll()
+        'A single 1 loses the turn total, two 1s also the score. Any other double must be rolled again.'
+        """
+        if self.is_piglet:
+            return "Heads scores 1, tails loses the turn total."
+        bust = self.bust_face
+        if self.dice == 2:
+            text = f"A single {bust} loses the turn total, two {bust}s also the score."
+            return text + (" Any other double must be rolled again." if self.double_trouble else "")
+        if self.face_points is None:
+            return f"A {bust} loses the turn total; any other face adds its points."
+        return (
+            f"A {bust} loses the turn total; the other faces score {', '.join(map(str, self.scoring_faces))}."
+        )
+
+    def roll_table(self) -> RollTable:
+        """:meth:`roll_outcome` of every equally likely roll (cached): see :class:`RollTable`."""
+        return _roll_table(self)
+
+    def roll_model(self) -> RollModel:
+        """Exact probabilities of the outcomes of one roll (cached): see :class:`RollModel`.
+
+        The count of the equally likely rolls of :meth:`roll_table` by outcome; for two dice
+        a bust is one bust face (10/36 with six faces), a reset two (1/36), as in Zhu & Ma
+        (2022), section 1 and Figure 1.
+
+        Examples
+        --------
+        >>> m = Rules(dice=2, double_trouble=True).roll_model()
+        >>> str(m.p_bust), str(m.p_reset), str(sum(p for _, p in m.forced))
+        ('5/18', '1/36', '5/36')
+        """
+        return _roll_model(self)
+
     def roll_distribution(self) -> dict[int, Fraction]:
         """Exact distribution of the points one roll adds to the turn total (0 = bust).
 
-        With two dice, a roll with any bust face is a bust (0); the score-losing snake eyes
-        and the forced re-roll of Double Trouble are not a property of one roll's points and
-        are handled by the sequential solvers.
+        :meth:`roll_model` with a reset counted as a bust and a forced gain as a gain: the
+        one-turn view of turn totals and simultaneous play (the score-losing snake eyes and
+        the forced re-roll of Double Trouble are handled by the sequential solvers).
         """
-        n = self.die_faces
-        dist: dict[int, Fraction] = {0: Fraction(1, n)}
-        single = {p: Fraction(0) for p in self.scoring_faces}
-        for p in self.scoring_faces:
-            single[p] += Fraction(1, n)
-        if self.dice == 1:
-            dist.update(single)
-            return dict(sorted(dist.items()))
-        dist = {0: 1 - (1 - Fraction(1, n)) ** 2}
-        for a, pa in single.items():
-            for b, pb in single.items():
-                dist[a + b] = dist.get(a + b, Fraction(0)) + pa * pb
+        m = self.roll_model()
+        dist: dict[int, Fraction] = {0: m.p_bust + m.p_reset}
+        for g, p in m.free + m.forced:
+            dist[g] = dist.get(g, Fraction(0)) + p
         return dict(sorted(dist.items()))
+
+    def roll_arrays(self) -> tuple[float, np.ndarray, np.ndarray]:
+        """:meth:`roll_distribution` as floats: ``(p_bust, gains, probs)`` (cached, read-only).
+
+        Returns
+        -------
+        p_bust : float
+        gains : numpy.ndarray of int, shape ``(n,)``
+            The points a scoring roll adds, ascending.
+        probs : numpy.ndarray, shape ``(n,)``
+            Their probabilities.
+        """
+        return _roll_arrays(self)
+
+    def sample_rolls(self, rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """``size`` independent rolls, the dice drawn face by face: ``(kind, points)``.
+
+        The faces are uniform draws of ``rng.integers``; their outcome is looked up in
+        :meth:`roll_table`, the same table :meth:`roll_model` counts, so Monte Carlo play
+        checks the exact solvers against the roll rule itself.
+
+        Returns
+        -------
+        kind : numpy.ndarray of int, shape ``(size,)``
+            Index into ``ROLL_KINDS`` (``BUST``, ``RESET``, ``SCORE``, ``DOUBLE``).
+        points : numpy.ndarray of int, shape ``(size,)``
+        """
+        table = self.roll_table()
+        faces = rng.integers(0, self.die_faces, size=(size, self.dice))
+        index = faces @ (self.die_faces ** np.arange(self.dice - 1, -1, -1))
+        return table.kind[index], table.points[index]
 
     def __str__(self) -> str:
         if self.is_piglet:
@@ -159,6 +299,8 @@ class Rules:
             game = "Double Trouble" if self.double_trouble else "two-dice Pig"
         else:
             game = f"one-die Pig (d{self.die_faces}, bust on {self.bust_face})"
+        if type(self) is not Rules:  # a die of one's own: its class names its roll rule
+            game = f"{type(self).__name__} ({game})"
         return f"{game}, goal {self.goal}, {self.players} players"
 
 
@@ -168,3 +310,124 @@ def _check_int(name: str, value: object, low: int, high: int | None = None) -> N
             return
     allowed = f">= {low}" if high is None else f"in {low}..{high}"
     raise ValueError(f"{name} must be an integer {allowed}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class RollModel:
+    """Probabilities of the outcomes of one roll (exact fractions): :meth:`Rules.roll_model`.
+
+    Attributes
+    ----------
+    p_bust : Fraction
+        A bust: the turn total is lost.
+    p_reset : Fraction
+        A reset (two dice: snake eyes): the score is lost too.
+    free : tuple of (gain, Fraction)
+        Gains after which the player may hold, ascending.
+    forced : tuple of (gain, Fraction)
+        Gains after which the player must roll again (Double Trouble doubles), ascending.
+    """
+
+    p_bust: Fraction
+    p_reset: Fraction
+    free: tuple[tuple[int, Fraction], ...]
+    forced: tuple[tuple[int, Fraction], ...]
+
+    @property
+    def max_gain(self) -> int:
+        """Largest points one roll adds."""
+        return max(g for g, _ in self.free + self.forced)
+
+    @property
+    def simple(self) -> bool:
+        """No reset and no forced roll: a turn is "roll or hold" after every roll and scores
+        never drop (one die, Piglet's coin): what the exact one-die solver, turn totals and
+        simultaneous play need."""
+        return self.p_reset == 0 and not self.forced
+
+    def free_vector(self) -> np.ndarray:
+        """``vec[g - 1]`` = probability of a free gain of g points, g = 1..max_gain: float,
+        shape ``(max_gain,)``."""
+        return _vector(self.free, self.max_gain)
+
+    def forced_vector(self) -> np.ndarray:
+        """``vec[g - 1]`` = probability of a forced gain (a non-ones double) of g points: float,
+        shape ``(max_gain,)``, zeros without Double Trouble."""
+        return _vector(self.forced, self.max_gain)
+
+
+@dataclass(frozen=True, eq=False)
+class RollTable:
+    """:meth:`Rules.roll_outcome` of every roll, the rolls numbered in base ``die_faces``.
+
+    Roll r shows faces ``(f_1, ..., f_dice)`` with ``r = sum((f_d - 1) * die_faces **
+    (dice - d))``; all ``die_faces ** dice`` rolls are equally likely.
+
+    Attributes
+    ----------
+    kind : numpy.ndarray of int, shape ``(die_faces ** dice,)``
+        Codes of ``ROLL_KINDS``.
+    points : numpy.ndarray of int, shape ``(die_faces ** dice,)``
+    """
+
+    kind: np.ndarray
+    points: np.ndarray
+
+
+def _vector(pairs: tuple[tuple[int, Fraction], ...], m: int) -> np.ndarray:
+    v = np.zeros(m)
+    for g, p in pairs:
+        v[g - 1] += float(p)
+    return v
+
+
+def _rolls(rules: Rules) -> list[tuple[int, ...]]:
+    return list(itertools.product(range(1, rules.die_faces + 1), repeat=rules.dice))
+
+
+@lru_cache(maxsize=256)
+def _roll_table(rules: Rules) -> RollTable:
+    kinds, points = [], []
+    for faces in _rolls(rules):
+        kind, gain = rules.roll_outcome(faces)
+        if kind not in ROLL_KINDS:
+            raise ValueError(f"roll_outcome{faces}: kind must be one of {ROLL_KINDS}, got {kind!r}")
+        scores = kind in ("score", "double")
+        if not isinstance(gain, int) or isinstance(gain, bool) or (gain < 1 if scores else gain != 0):
+            raise ValueError(
+                f"roll_outcome{faces}: points must be an integer >= 1 for a {kind!r} roll"
+                f"{'' if scores else ' (0 for a bust or reset)'}, got {gain!r}"
+            )
+        kinds.append(ROLL_KINDS.index(kind))
+        points.append(gain)
+    kind_a, points_a = np.array(kinds, dtype=np.int64), np.array(points, dtype=np.int64)
+    kind_a.setflags(write=False)
+    points_a.setflags(write=False)
+    return RollTable(kind_a, points_a)
+
+
+@lru_cache(maxsize=256)
+def _roll_model(rules: Rules) -> RollModel:
+    table = rules.roll_table()
+    one = Fraction(1, table.kind.size)
+    count: dict[int, dict[int, Fraction]] = {k: {} for k in range(len(ROLL_KINDS))}
+    for kind, gain in zip(table.kind.tolist(), table.points.tolist(), strict=True):
+        count[kind][gain] = count[kind].get(gain, Fraction(0)) + one
+    if not count[SCORE] and not count[DOUBLE]:
+        raise ValueError("rules: no roll scores (roll_outcome never returns 'score' or 'double')")
+    return RollModel(
+        p_bust=sum(count[BUST].values(), Fraction(0)),
+        p_reset=sum(count[RESET].values(), Fraction(0)),
+        free=tuple(sorted(count[SCORE].items())),
+        forced=tuple(sorted(count[DOUBLE].items())),
+    )
+
+
+@lru_cache(maxsize=256)
+def _roll_arrays(rules: Rules) -> tuple[float, np.ndarray, np.ndarray]:
+    dist = rules.roll_distribution()
+    gains = np.array(sorted(g for g in dist if g > 0), dtype=np.int64)
+    probs = np.array([float(dist[g]) for g in gains.tolist()])
+    gains.setflags(write=False)
+    probs.setflags(write=False)
+    return float(dist.get(0, 0)), gains, probs

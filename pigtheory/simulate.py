@@ -1,8 +1,10 @@
 """Monte Carlo play of Pig, rolling the dice face by face: an independent check of the exact code.
 
 Nothing here reads the X_k tables of :mod:`pigtheory.turn_total`: every turn is played out
-roll by roll with ``numpy.random.Generator.integers``, so agreement with the exact solvers
-within a few standard errors tests the recursion (eq. 11) and the backward induction at once.
+roll by roll, the dice drawn face by face with ``numpy.random.Generator.integers`` and read by
+the rules' own roll rule (:meth:`pigtheory.Rules.sample_rolls`), so agreement with the exact
+solvers within a few standard errors tests the recursion (eq. 11) and the backward induction
+at once.
 
 Shapes
 ------
@@ -46,7 +48,7 @@ from .guard import check_memory, simulation_estimate
 from .policies import Mixture, take_at_states
 from .progress import progress_bar
 from .results import Result
-from .rules import Rules
+from .rules import BUST, RESET, Rules
 from .stopping import RuleMixture, as_turn_policy
 
 __all__ = ["Simulation", "play_simultaneous", "turn_totals"]
@@ -103,28 +105,24 @@ def _positive(name: str, value: Any) -> int:
     return int(value)
 
 
-def _face_points(rules: Rules) -> np.ndarray:
-    """``points[face]`` for faces 1..die_faces (index 0 unused); 0 on the bust face."""
-    points = np.zeros(rules.die_faces + 1, dtype=np.int64)
-    others = [f for f in range(1, rules.die_faces + 1) if f != rules.bust_face]
-    points[others] = rules.scoring_faces
-    return points
+def _roll(rules: Rules, rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(bust, points)`` of ``size`` rolls drawn face by face (:meth:`Rules.sample_rolls`); a
+    reset (snake eyes) ends the turn like a bust."""
+    kind, points = rules.sample_rolls(rng, size)
+    return (kind == BUST) | (kind == RESET), points
 
 
 def _play_turns(k: np.ndarray, rules: Rules, rng: np.random.Generator) -> np.ndarray:
     """Gains of independent hold-at-k turns (k >= 1 each), rolled face by face."""
-    points = _face_points(rules)
     total = np.zeros(k.shape, dtype=np.int64)
     rolling = np.flatnonzero(np.ones(k.shape, dtype=bool))
     flat_k = k.ravel()
     flat = total.ravel()
     while rolling.size:
-        faces = rng.integers(1, rules.die_faces + 1, size=(rolling.size, rules.dice))
-        pts = points[faces]
-        bust = (pts == 0).any(axis=1)
+        bust, pts = _roll(rules, rng, rolling.size)
         flat[rolling[bust]] = 0
         keep = rolling[~bust]
-        flat[keep] += pts[~bust].sum(axis=1)
+        flat[keep] += pts[~bust]
         rolling = keep[flat[keep] < flat_k[keep]]
     return total
 
@@ -133,17 +131,14 @@ def _play_rule_turns(prob: np.ndarray, own: np.ndarray, rules: Rules, rng: np.ra
     """Gains of independent stopping-rule turns, rolled face by face: at turn total t the
     player at own score ``own[r]`` rolls again with probability ``prob[r, t]`` (always at
     t = 0), and holds on reaching the goal."""
-    points = _face_points(rules)
     goal = rules.goal
     total = np.zeros(own.shape, dtype=np.int64)
     rolling = np.arange(own.size)
     while rolling.size:
-        faces = rng.integers(1, rules.die_faces + 1, size=(rolling.size, rules.dice))
-        pts = points[faces]
-        bust = (pts == 0).any(axis=1)
+        bust, pts = _roll(rules, rng, rolling.size)
         total[rolling[bust]] = 0
         keep = rolling[~bust]
-        total[keep] += pts[~bust].sum(axis=1)
+        total[keep] += pts[~bust]
         open_ = keep[own[keep] + total[keep] < goal]
         go = rng.random(open_.size) < prob[open_, total[open_]]
         rolling = open_[go]
@@ -182,7 +177,7 @@ def turn_totals(
     check_memory(simulation_estimate(rules, games=n), max_memory)
     k = _positive("k", k)
     n = _positive("n", n)
-    if rules.double_trouble:
+    if rules.roll_model().forced:
         raise ValueError("rules: Double Trouble's forced re-rolls are not a hold-at-k turn")
     return _play_turns(np.full(n, k, dtype=np.int64), rules, _generator(rng))
 
@@ -246,8 +241,10 @@ def play_simultaneous(
     check_memory(simulation_estimate(rules, games=games), max_memory)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
-    if rules.dice != 1:
-        raise ValueError("rules: simultaneous Pig is played with one die (dice=1)")
+    if not rules.roll_model().simple:
+        raise ValueError(
+            "rules: simultaneous Pig is played with one die (dice=1: no snake eyes, no forced roll)"
+        )
     n, goal = rules.players, rules.goal
     if isinstance(profile, (str, bytes)) or not hasattr(profile, "__len__") or len(profile) != n:
         raise ValueError(f"profile: {n} players need a sequence of {n} policies, got {profile!r}")

@@ -18,8 +18,9 @@ Notes
 Every solver reads a policy through :func:`as_turn_policy`: thresholds become the usual
 :class:`~pigtheory.policies.Mixture`, stopping rules a :class:`RuleMixture`, and both give the
 distribution of the points the turn adds at any state (:meth:`RuleMixture.outcomes`, by the
-forward recursion of :func:`pigtheory.simultaneous.core.stopping.stopping_outcomes`), which is
-all an opponent's policy contributes to a player's Bellman equation.
+forward recursion of :func:`rule_outcomes` over the roll model of :meth:`Rules.roll_arrays
+<pigtheory.Rules.roll_arrays>`), which is all an opponent's policy contributes to a player's
+Bellman equation.
 
 Examples
 --------
@@ -49,6 +50,7 @@ __all__ = [
     "TurnPolicy",
     "as_turn_policy",
     "is_threshold_rule",
+    "rule_outcomes",
 ]
 
 
@@ -199,8 +201,6 @@ class RuleMixture:
             Column x is the gain x clipped to ``goal - own`` (column 0 the bust), as
             :meth:`pigtheory.policies.Mixture.outcomes` gives them.
         """
-        from .simultaneous.core.stopping import stopping_outcomes
-
         g = self.rules.goal
         if states is None:
             grids = np.indices((g,) * self.rules.players)
@@ -211,9 +211,73 @@ class RuleMixture:
         idx = tuple(f if self.prob.shape[d] > 1 else np.zeros_like(f) for d, f in enumerate(flat))
         rows = self.prob[idx]
         own = flat[0]
-        probs = stopping_outcomes(rows, own, self.rules)
+        probs = rule_outcomes(rows, own, self.rules)
         gains = np.minimum(np.arange(g + 1)[None, :], (g - own)[:, None])
         return gains.reshape(shape + (g + 1,)), probs.reshape(shape + (g + 1,))
+
+
+def rule_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.ndarray:
+    """Distribution of the points a turn adds under each stopping rule, by forward recursion.
+
+    Parameters
+    ----------
+    roll : array, shape ``(ns, goal)``
+        A pure rule (bool: roll at t) or a behavioural one (float: the chance of rolling at t).
+    own : int array, shape ``(ns,)``
+        The player's score at each state.
+    rules : Rules
+        The roll model (:meth:`~pigtheory.Rules.roll_arrays`) and the goal.
+
+    Returns
+    -------
+    numpy.ndarray, shape ``(ns, goal + 1)``
+        ``P[s, x]``, x the gain clipped at ``goal - own`` (column 0 the bust); rows sum to 1.
+
+    Notes
+    -----
+    ``reach[t]`` is the chance the turn passes through total t still rolling; at t it rolls
+    with the rule's chance (always at t = 0) and holds otherwise (mass to gain t): the bust
+    sends the rolled share to gain 0, a scoring roll of g points to ``t + g`` (to the room
+    ``goal - own``, clipped, once ``t + g`` reaches it). The compiled twin is
+    :func:`pigtheory.simultaneous.core.stopping.stopping_outcomes`.
+
+    Examples
+    --------
+    >>> rules = Rules(goal=4, die_faces=2)  # a coin: heads scores 2, tails busts
+    >>> rule_outcomes(np.arange(4)[None, :] < 3, np.array([0]), rules).tolist()
+    [[0.75, 0.0, 0.0, 0.0, 0.25]]
+    """
+    g = rules.goal
+    p_bust, gains, probs = rules.roll_arrays()
+    own = np.asarray(own, dtype=np.int64)
+    ns = own.size
+    room = g - own
+    # by turn total first: each step reads and writes whole contiguous rows
+    go_prob = np.ascontiguousarray(np.asarray(roll, dtype=float).T)
+    out = np.zeros((g + 1, ns))
+    reach = np.zeros((g, ns))
+    reach[0] = 1.0
+    finish = np.zeros(ns)  # mass that reaches the goal: gain clipped to the room
+    for t in range(g):
+        live = t < room
+        if not live.any():
+            break
+        mass = reach[t] * live
+        m = mass if t == 0 else go_prob[t] * mass
+        if t > 0:
+            out[t] = mass - m
+        out[0] += p_bust * m
+        for gain, p in zip(gains.tolist(), probs.tolist(), strict=True):
+            to = t + gain
+            if to < g:
+                over = to >= room
+                finish += (p * m) * over
+                reach[to] += (p * m) * ~over
+            else:
+                finish += p * m
+    out = np.ascontiguousarray(out.T)
+    out[np.arange(ns), room] += finish
+    return out
 
 
 def is_threshold_rule(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.ndarray:
@@ -270,9 +334,7 @@ def _prefix_rule(roll: np.ndarray, live: np.ndarray) -> np.ndarray:
 
 def _reached(roll: np.ndarray, stop: np.ndarray, rules: Rules) -> np.ndarray:
     """``reached[s, t]``: the rule of row s can reach turn total t (a turn starts with a roll)."""
-    from .simultaneous.core.stopping import roll_distribution_arrays
-
-    _, gains, _ = roll_distribution_arrays(rules)
+    _, gains, _ = rules.roll_arrays()
     ns, goal = roll.shape
     # by turn total first: each step reads a few earlier rows of one contiguous array
     goes_on = (roll | (np.arange(goal)[None, :] == 0)) & (np.arange(goal)[None, :] < stop)

@@ -111,7 +111,7 @@ class TurnTotalTable:
 def _check_k(k: object, rules: Rules) -> int:
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
         raise ValueError(f"k must be an integer >= 1, got {k!r}")
-    if rules.double_trouble:
+    if rules.roll_model().forced:
         raise ValueError(
             "turn_total: Double Trouble's forced re-rolls make X_k depend on more than k; "
             "use pigtheory.sequential for Double Trouble"
@@ -201,7 +201,7 @@ def turn_total_table(rules: Rules = Rules()) -> TurnTotalTable:
     >>> t.band.shape, float(t.bust[1])
     ((11, 6), 0.16666666666666666)
     """
-    if rules.double_trouble:
+    if rules.roll_model().forced:
         raise ValueError("turn_total_table: not defined for Double Trouble (see turn_total)")
     n = rules.goal + 1
     roll = rules.roll_distribution()

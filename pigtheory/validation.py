@@ -57,7 +57,7 @@ def check_rules(rules: Any) -> Rules:
 def check_simultaneous_rules(rules: Any, players: int | None = None) -> Rules:
     """Rules of simultaneous Pig: one die (scores never decrease), and ``players`` if given."""
     check_rules(rules)
-    if rules.dice != 1:
+    if not rules.roll_model().simple:
         raise ValueError(
             "rules: simultaneous Pig is solved for one die (dice=1); two-dice scores can drop "
             "(snake eyes), see pigtheory.sequential"

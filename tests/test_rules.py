@@ -80,3 +80,44 @@ def test_str_names_the_game():
     assert "Piglet" in str(Rules.piglet())
     assert "Double Trouble" in str(Rules(dice=2, double_trouble=True))
     assert "goal 100" in str(Rules())
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules.piglet(),
+        Rules(dice=2),
+        Rules(dice=2, double_trouble=True),
+        Rules(die_faces=5, bust_face=3),
+    ],
+    ids=str,
+)
+def test_roll_model_counts_the_faces_and_the_sampler_follows_it(rules):
+    """The model against a count written here from the faces, and ``sample_rolls`` against
+    the model within 4 standard errors per outcome."""
+    import itertools
+
+    import numpy as np
+
+    scoring = [f for f in range(1, rules.die_faces + 1) if f != rules.bust_face]
+    pts = {rules.bust_face: 0, **dict(zip(scoring, rules.scoring_faces, strict=True))}
+    want: dict[tuple[str, int], Fraction] = {}
+    for faces in itertools.product(range(1, rules.die_faces + 1), repeat=rules.dice):
+        busts = sum(f == rules.bust_face for f in faces)
+        kind = {2: "reset", 1: "bust"}.get(busts, "score")
+        if kind == "score" and rules.double_trouble and faces[0] == faces[1]:
+            kind = "double"
+        gain = 0 if busts else sum(pts[f] for f in faces)
+        want[kind, gain] = want.get((kind, gain), Fraction(0)) + Fraction(1, rules.die_faces**rules.dice)
+    m = rules.roll_model()
+    got = {("bust", 0): m.p_bust, ("reset", 0): m.p_reset}
+    got.update({("score", g): p for g, p in m.free})
+    got.update({("double", g): p for g, p in m.forced})
+    assert {k: p for k, p in got.items() if p} == want
+    n = 60_000
+    kind, points = rules.sample_rolls(np.random.default_rng(11), n)
+    names = np.array(["bust", "reset", "score", "double"])[kind]
+    for (k, g), p in want.items():
+        share = float(np.mean((names == k) & (points == g)))
+        assert abs(share - float(p)) < 4 * np.sqrt(float(p * (1 - p)) / n) + 1e-12, (k, g)

@@ -90,9 +90,9 @@ def test_the_compiled_and_the_interpreted_engines_agree():
     rules = Rules(goal=12, die_faces=2, players=3)
     fast = symmetric_equilibrium(rules=rules, engine="numba")
     slow = symmetric_equilibrium(rules=rules, engine="numpy")
-    np.testing.assert_allclose(fast.table, slow.table, rtol=0, atol=1e-15)
-    np.testing.assert_array_equal(fast.strategy_table.actions, slow.strategy_table.actions)
-    np.testing.assert_allclose(fast.strategy_table.mix_weights, slow.strategy_table.mix_weights, atol=1e-15)
+    np.testing.assert_allclose(fast.value.table, slow.value.table, rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(fast.policy.actions, slow.policy.actions)
+    np.testing.assert_allclose(fast.policy.mix_weights, slow.policy.mix_weights, atol=1e-15)
 
 
 @pytest.mark.parametrize("rules", MIXED[:2] + [Rules(goal=45)], ids=str)
@@ -101,7 +101,7 @@ def test_global_certificate_and_the_profiles_own_values(solved, rules):
     br = symmetric_best_response(eq, engine="numba")
     assert abs(br.exploitability) <= 1e-12
     assert -1e-13 <= br.largest_gain <= 1e-12
-    np.testing.assert_allclose(br.profile_table, eq.table, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(br.profile_table, eq.value.table, rtol=0, atol=1e-13)
     generic = best_response([eq.policy] * (rules.players - 1), rules=rules)
     np.testing.assert_allclose(br.value, generic.value, rtol=0, atol=1e-13)
 
@@ -139,7 +139,7 @@ def test_three_players_at_goal_100():
     assert eq.n_mixed > 0 and eq.n_pure + eq.n_mixed == eq.n_states == 171_700
     br = symmetric_best_response(eq)
     assert abs(br.exploitability) <= 1e-9
-    assert np.abs(br.profile_table - eq.table).max() <= 1e-12  # stored values are the profile's
+    assert np.abs(br.profile_table - eq.value.table).max() <= 1e-12  # stored values are the profile's
     sim = play_simultaneous([eq.policy] * 3, rules, games=40_000, rng=3)
     assert np.all(np.abs(sim.wins - 1 / 3) <= 4 * sim.stderr)
 
@@ -164,12 +164,12 @@ def test_save_and_load(tmp_path, solved):
     path = eq.save(tmp_path / "eq.npz")
     back = SymmetricEquilibrium.load(path)
     assert isinstance(pigtheory.load(path), SymmetricEquilibrium)
-    np.testing.assert_array_equal(back.table, eq.table)
+    np.testing.assert_array_equal(back.value.table, eq.value.table)
     np.testing.assert_array_equal(back.value, eq.value)
     np.testing.assert_array_equal(back.policy.weights, eq.policy.weights)
     assert back.mixed_states.tolist() == eq.mixed_states.tolist()
     assert (back.n_states, back.n_mixed, back.residual) == (eq.n_states, eq.n_mixed, eq.residual)
-    assert not back.table.flags.writeable
+    assert not back.value.table.flags.writeable
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,7 @@ def main():
             f"{br3.exploitability:.1e}; " + ", ".join(f"{w:.4f}" for w in sim.wins),
             EXTENSION,
             f"largest gain of the best response at any state {br3.largest_gain:.1e}; the "
-            f"profile's own values match the table to {np.abs(br3.profile_table - eq3.table).max():.1e}; "
+            f"profile's own values match the table to {np.abs(br3.profile_table - eq3.value.table).max():.1e}; "
             f"{GAMES} games, SE {sim.stderr.max():.4f}, all within 4 SE of 1/3: {within}",
         ),
     ]
@@ -113,7 +113,7 @@ def main():
             f"{br4.exploitability:.1e}",
             EXTENSION,
             f"largest gain at any state {br4.largest_gain:.1e}; the profile's own values match the table to "
-            f"{np.abs(br4.profile_table - symmetric(4, CERTIFIED_FOUR_PLAYER_GOAL)[0].table).max():.1e}",
+            f"{np.abs(br4.profile_table - symmetric(4, CERTIFIED_FOUR_PLAYER_GOAL)[0].value.table).max():.1e}",
         ),
     ]
     eq2, _ = symmetric(2)

@@ -92,6 +92,14 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ),
     ),
     (
+        "api_envs",
+        "Learning environments",
+        "Gymnasium, PettingZoo and OpenSpiel environments of sequential and simultaneous Pig (the "
+        "``rl`` extra): observations relative to the observer, an action mask and the canonical "
+        "state in ``info``, rewards that are win shares.",
+        ("pigtheory.envs",),
+    ),
+    (
         "api_other",
         "Simulation, game length, published tables and helpers",
         "The Monte Carlo referee, the length of a game, the tables published with the papers, "

@@ -24,6 +24,9 @@ A result or a policy is saved as one ``.npz`` archive (numpy's zip of ``.npy`` m
   any dataclass of the package) and ``{"$graph": "DiGraph", "nodes": [[node, attrs], ...],
   "edges": [[u, v, attrs], ...], "graph": attrs}`` (networkx graphs as node and edge lists).
 
+A type whose fields were renamed reads files of its old names through a classmethod
+``_legacy_fields(fields) -> fields`` (e.g. the symmetric results before issue 20).
+
 Loading never unpickles (``allow_pickle=False``) and builds only dataclasses defined in
 pigtheory, through their constructors (which validate and make arrays read-only). A file
 that cannot be read, or holds another type than the one asked for, raises ``ValueError``
@@ -294,6 +297,9 @@ def _decode(node: Any, arrays: dict[str, np.ndarray], path: Path) -> Any:
         if not isinstance(raw, dict):
             raise ValueError(f"{path}: a {cls.__name__} without fields")
         fields = {k: _decode(v, arrays, path) for k, v in raw.items()}
+        legacy = getattr(cls, "_legacy_fields", None)
+        if legacy is not None:  # a file saved under a type's earlier field names
+            fields = legacy(fields)
         wanted = sorted(f.name for f in dataclasses.fields(cls) if f.init)
         try:
             return cls(**fields)

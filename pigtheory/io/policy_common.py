@@ -37,7 +37,17 @@ VALUE_COLUMNS = ("threshold", "weight", "roll", "prob")
 
 
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
-    """Every field of ``rules`` as JSON values."""
+    """Every field of ``rules`` as JSON values.
+
+    A subclass of :class:`~pigtheory.Rules` (a new die, defined outside the package) has a roll
+    rule that no file can record: ``ValueError`` rather than a file that reads back as other
+    rules.
+    """
+    if type(rules) is not Rules:
+        raise ValueError(
+            f"rules: a {type(rules).__name__} (a Rules subclass) cannot be written to a policy file; "
+            "its roll rule is code, not fields"
+        )
     out: dict[str, Any] = {f: getattr(rules, f) for f in rules.__dataclass_fields__}
     if out["face_points"] is not None:
         out["face_points"] = list(out["face_points"])

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..sequential.model import roll_model
 from ..simultaneous.core.stopping import stopping_outcomes, threshold_rule
 from .game import Game
 from .opponents import Opponent
@@ -134,7 +133,7 @@ class Analyst:
         k = game.k
         flag = (int(game.forced),) if dt else ()
         g = self.rules.goal
-        model = roll_model(self.rules)
+        model = self.rules.roll_model()
         q_double = float(sum(x for _, x in model.forced))
         if game.to_move == "opponent":
             if j + k >= g:  # after a double past the goal: it rolls until it can hold (and win)

@@ -94,7 +94,8 @@ class OpponentTable:
 
 
 def face_points(rules: Rules) -> tuple[int, ...]:
-    """Points of faces ``1..die_faces`` (0 for the bust face).
+    """Points of faces ``1..die_faces`` (0 for the bust face): :attr:`Rules.points_by_face
+    <pigtheory.Rules.points_by_face>`.
 
     Examples
     --------
@@ -103,29 +104,20 @@ def face_points(rules: Rules) -> tuple[int, ...]:
     >>> face_points(Rules.piglet())
     (0, 1)
     """
-    scoring = iter(rules.scoring_faces)
-    return tuple(0 if f == rules.bust_face else next(scoring) for f in range(1, rules.die_faces + 1))
+    return rules.points_by_face
 
 
 def roll_outcome(faces: tuple[int, ...], rules: Rules) -> tuple[str, int]:
     """``(kind, points)`` of one roll: kind ``"bust"``, ``"reset"`` (snake eyes), ``"double"``
-    (Double Trouble: must roll again) or ``"score"``.
+    (Double Trouble: must roll again) or ``"score"`` (:meth:`Rules.roll_outcome
+    <pigtheory.Rules.roll_outcome>`, the rules' one roll rule).
 
     Examples
     --------
     >>> roll_outcome((1, 1), Rules(dice=2)), roll_outcome((3, 3), Rules(dice=2, double_trouble=True))
     (('reset', 0), ('double', 6))
     """
-    pts = face_points(rules)
-    ones = sum(f == rules.bust_face for f in faces)
-    if ones == 2:
-        return "reset", 0
-    if ones == 1:
-        return "bust", 0
-    gain = sum(pts[f - 1] for f in faces)
-    if rules.double_trouble and len(faces) == 2 and faces[0] == faces[1]:
-        return "double", gain
-    return "score", gain
+    return rules.roll_outcome(tuple(faces))
 
 
 class Game:

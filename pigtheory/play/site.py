@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from ..io import atomic_write
+from ..rules import ROLL_KINDS
 from .game import face_points
 from .opponents import Opponent
 
@@ -89,6 +90,7 @@ class SiteReport:
 
 def _rules_json(opp: Opponent) -> dict[str, Any]:
     r = opp.rules
+    table = r.roll_table()
     return {
         "goal": r.goal,
         "dieFaces": r.die_faces,
@@ -96,7 +98,13 @@ def _rules_json(opp: Opponent) -> dict[str, Any]:
         "points": list(face_points(r)),
         "dice": r.dice,
         "doubleTrouble": r.double_trouble,
+        # the roll rule itself (Rules.roll_outcome of every roll, numbered in base dieFaces):
+        # the page's engine and analyst read a roll only through it
+        "rolls": [
+            [ROLL_KINDS[k], p] for k, p in zip(table.kind.tolist(), table.points.tolist(), strict=True)
+        ],
         "label": str(r).removesuffix(", 2 players"),
+        "note": r.describe_roll(),
     }
 
 

@@ -112,7 +112,7 @@ def solve(
     max_iter = check_int("max_iter", max_iter, low=1)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
-    if rules.dice == 1:
+    if rules.roll_model().simple:
         return solve_one_die(rules=rules, engine=engine, progress=progress)
     if engine == "numba":
         raise ValueError("engine: 'numba' is for one die; two-dice Pig has the numpy sweeps only")

@@ -143,9 +143,9 @@ def compare(
     check_memory(compare_estimate(rules, policies=(policy_a, policy_b)), max_memory)
     check_rules(rules)
     if method is None:
-        method = "exact" if rules.dice == 1 else "value_iteration"
+        method = "exact" if rules.roll_model().simple else "value_iteration"
     check_choice("method", method, ("exact", "value_iteration"))
-    if method == "exact" and rules.dice != 1:
+    if method == "exact" and not rules.roll_model().simple:
         raise ValueError("method: 'exact' needs one die (two-dice scores can drop); use 'value_iteration'")
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)

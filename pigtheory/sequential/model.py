@@ -11,74 +11,31 @@ non-ones double, when the player must roll again (``roll[..., 1]`` is True).
 
 A roll ends in one of four ways: a bust (the turn total is lost), a reset (two dice only:
 snake eyes, the whole score is lost), a free gain (the points are added and the player may
-hold) or a forced gain (Double Trouble: a non-ones double, added, and the player must roll).
+hold) or a forced gain (Double Trouble: a non-ones double, added, and the player must roll):
+:meth:`pigtheory.Rules.roll_model`, re-exported here as :class:`RollModel` and
+:func:`roll_model`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
-
 import numpy as np
 
 from ..results import Solution
-from ..rules import Rules
+from ..rules import RollModel, Rules
 from ..validation import check_rules as _check_rules
 
 __all__ = ["RollModel", "roll_model", "SequentialSolution", "check_rules"]
 
 
-@dataclass(frozen=True)
-class RollModel:
-    """Probabilities of the outcomes of one roll (exact fractions).
-
-    Attributes
-    ----------
-    p_bust : Fraction
-        A bust: the turn total is lost.
-    p_reset : Fraction
-        A reset (two dice: snake eyes): the score is lost too.
-    free : tuple of (gain, Fraction)
-        Gains after which the player may hold.
-    forced : tuple of (gain, Fraction)
-        Gains after which the player must roll again (Double Trouble doubles).
-    """
-
-    p_bust: Fraction
-    p_reset: Fraction
-    free: tuple[tuple[int, Fraction], ...]
-    forced: tuple[tuple[int, Fraction], ...]
-
-    @property
-    def max_gain(self) -> int:
-        """Largest points one roll adds."""
-        return max(g for g, _ in self.free + self.forced)
-
-    def free_vector(self) -> np.ndarray:
-        """``vec[g - 1]`` = probability of a free gain of g points, g = 1..max_gain: float,
-        shape ``(max_gain,)``."""
-        return _vector(self.free, self.max_gain)
-
-    def forced_vector(self) -> np.ndarray:
-        """``vec[g - 1]`` = probability of a forced gain (a non-ones double) of g points: float,
-        shape ``(max_gain,)``, zeros without Double Trouble."""
-        return _vector(self.forced, self.max_gain)
-
-
-def _vector(pairs: tuple[tuple[int, Fraction], ...], m: int) -> np.ndarray:
-    v = np.zeros(m)
-    for g, p in pairs:
-        v[g - 1] += float(p)
-    return v
-
-
 def roll_model(rules: Rules) -> RollModel:
-    """The outcomes of one roll under ``rules``.
+    """The outcomes of one roll under ``rules``: :meth:`Rules.roll_model
+    <pigtheory.Rules.roll_model>`, the one roll model every solver reads.
 
     Parameters
     ----------
     rules : Rules
-        One die, two dice or Double Trouble.
+        One die, two dice, Double Trouble, or any :class:`~pigtheory.Rules` subclass that
+        overrides :meth:`~pigtheory.Rules.roll_outcome`.
 
     Returns
     -------
@@ -92,23 +49,7 @@ def roll_model(rules: Rules) -> RollModel:
     >>> str(m.p_bust), str(m.p_reset), str(sum(p for _, p in m.forced))
     ('5/18', '1/36', '5/36')
     """
-    n = rules.die_faces
-    one = Fraction(1, n)
-    points = rules.scoring_faces
-    if rules.dice == 1:
-        free: dict[int, Fraction] = {}
-        for p in points:
-            free[p] = free.get(p, Fraction(0)) + one
-        return RollModel(one, Fraction(0), tuple(sorted(free.items())), ())
-    free = {}
-    forced: dict[int, Fraction] = {}
-    for a, pa in enumerate(points):
-        for b, pb in enumerate(points):
-            target = forced if (rules.double_trouble and a == b) else free
-            target[pa + pb] = target.get(pa + pb, Fraction(0)) + one * one
-    return RollModel(
-        2 * one * (1 - one), one * one, tuple(sorted(free.items())), tuple(sorted(forced.items()))
-    )
+    return rules.roll_model()
 
 
 def check_rules(rules: Rules) -> Rules:

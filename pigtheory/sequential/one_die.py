@@ -50,7 +50,7 @@ from ..engine import choose_engine
 from ..progress import progress_bar
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int, check_progress
-from .model import SequentialSolution, check_rules, roll_model
+from .model import SequentialSolution, check_rules
 
 __all__ = ["solve_one_die", "solve_exact"]
 
@@ -59,8 +59,10 @@ _TIE = 1e-13
 
 def _check(rules: Rules) -> None:
     check_rules(rules)
-    if rules.dice != 1:
-        raise ValueError(f"rules.dice must be 1 for the one-die solver, got {rules.dice}")
+    if not rules.roll_model().simple:
+        raise ValueError(
+            f"rules.dice must be 1 for the one-die solver (no snake eyes, no forced roll), got {rules.dice}"
+        )
 
 
 def _level_pass(y, hold, pvec, p_bust):
@@ -176,7 +178,7 @@ def _levels_numba(rules: Rules, progress: bool | None, max_passes: int):
 
     kernel = one_die()
     g = rules.goal
-    model = roll_model(rules)
+    model = rules.roll_model()
     pvec = np.ascontiguousarray(model.free_vector(), dtype=np.float64)
     p_bust = float(model.p_bust)
     v0 = np.zeros((g, 2 * g + 1))
@@ -197,7 +199,7 @@ def _levels_numba(rules: Rules, progress: bool | None, max_passes: int):
 def _levels_numpy(rules: Rules, progress: bool | None, max_passes: int):
     """The reference engine: every pair of a level at once, one batched pass per iteration."""
     g = rules.goal
-    model = roll_model(rules)
+    model = rules.roll_model()
     pvec = model.free_vector()
     p_bust = float(model.p_bust)
     v0 = np.zeros((g, 2 * g + 1))  # v0[j, s]: start-of-turn values; s >= goal means "lost" (0)
@@ -268,7 +270,7 @@ def solve_exact(*, rules: Rules) -> dict[tuple[int, int, int], Fraction]:
     if rules.goal > 30:
         raise ValueError(f"rules.goal must be <= 30 for exact rational solving, got {rules.goal}")
     g = rules.goal
-    model = roll_model(rules)
+    model = rules.roll_model()
     one = Fraction(1)
     v: dict[tuple[int, int, int], Fraction] = {}
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..guard import check_memory, simulation_estimate
 from ..results import Result
-from ..rules import Rules
+from ..rules import BUST, DOUBLE, RESET, Rules
 from ..validation import check_int
 from .model import check_rules
 from .policies import roll_table
@@ -104,10 +104,6 @@ def play(
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     g = rules.goal
     tables = np.stack([roll_table(policy_a, rules), roll_table(policy_b, rules)])
-    faces = np.array(rules.scoring_faces)
-    n_faces, bust = rules.die_faces, rules.bust_face - 1
-    points = np.zeros(n_faces, dtype=np.int64)
-    points[[f for f in range(n_faces) if f != bust]] = faces
     score = np.zeros((games, 2), dtype=np.int64)
     mover = np.zeros(games, dtype=np.int64)
     k = np.zeros(games, dtype=np.int64)
@@ -132,18 +128,10 @@ def play(
         score[h, mover[h]] += k[h]
         # rolls
         r = active[rolls]
-        d1 = gen.integers(0, n_faces, r.size)
-        if rules.dice == 2:
-            d2 = gen.integers(0, n_faces, r.size)
-            ones = (d1 == bust).astype(int) + (d2 == bust)
-            gain = points[d1] + points[d2]
-            double = rules.double_trouble & (d1 == d2) & (ones == 0)
-        else:
-            ones = (d1 == bust).astype(int)
-            gain = points[d1]
-            double = np.zeros(r.size, dtype=bool)
-        busts = ones > 0
-        reset = r[ones == 2]
+        kind, gain = rules.sample_rolls(gen, r.size)
+        double = kind == DOUBLE
+        busts = (kind == BUST) | (kind == RESET)
+        reset = r[kind == RESET]
         score[reset, mover[reset]] = 0
         k[r[~busts]] += gain[~busts]
         forced[r] = double

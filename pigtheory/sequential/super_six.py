@@ -42,7 +42,25 @@ import numpy as np
 from ..results import Result
 from ..validation import ConvergenceWarning, check_int, check_tol
 
-__all__ = ["SuperSixSolution", "super_six"]
+__all__ = ["SuperSixRules", "SuperSixSolution", "super_six"]
+
+
+@dataclass(frozen=True)
+class SuperSixRules:
+    """The rules of Super Six (Höhle 2023): two players, one six-sided die, a lid with five
+    pits and a middle hole, and ``sticks`` sticks in play. Not a game of Pig, so not a
+    :class:`~pigtheory.Rules`: the one thing that varies is the number of sticks.
+
+    Attributes
+    ----------
+    sticks : int
+        Sticks in play (lid and both hands), ``>= 2``.
+    """
+
+    sticks: int = 7
+
+    def __post_init__(self) -> None:
+        check_int("sticks", self.sticks, low=2)
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,8 +81,8 @@ class SuperSixSolution(Result):
         The last sweep's largest change.
     method : str
         ``"value_iteration"``.
-    sticks : int
-        Sticks in play.
+    rules : SuperSixRules
+        The game solved (its ``sticks``; before issue 20 a field ``sticks`` of the result).
     """
 
     value: np.ndarray
@@ -72,11 +90,24 @@ class SuperSixSolution(Result):
     iterations: int
     residual: float
     method: str
-    sticks: int
+    rules: SuperSixRules
 
     def __post_init__(self) -> None:
         self.value.setflags(write=False)
         self.policy.setflags(write=False)
+
+    @property
+    def sticks(self) -> int:
+        """Sticks in play: ``rules.sticks``."""
+        return self.rules.sticks
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict) -> dict:
+        """The fields of a file saved before issue 20 (``sticks`` instead of ``rules``)."""
+        fields = dict(fields)
+        if "sticks" in fields:
+            fields["rules"] = SuperSixRules(int(fields.pop("sticks")))
+        return fields
 
     def table(self, min_lid: int = 3) -> list[tuple[int, int, int, int, float, bool, float]]:
         """Rows ``(i, j, k, l, reward value 2P - 1, throw, P)`` for states with at least
@@ -178,4 +209,4 @@ def super_six(sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000) -
             ConvergenceWarning,
             stacklevel=2,
         )
-    return SuperSixSolution(p, throw, it, float(residual), "value_iteration", n)
+    return SuperSixSolution(p, throw, it, float(residual), "value_iteration", SuperSixRules(n))

@@ -28,7 +28,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules import Rules
-from .model import roll_model
 
 __all__ = ["turn_matrix"]
 
@@ -63,7 +62,7 @@ def turn_matrix(roll: np.ndarray, rules: Rules) -> np.ndarray:
     roll = np.asarray(roll, dtype=bool)
     if roll.shape != (g, g, g):
         raise ValueError(f"roll: a roll table for goal {g} has shape {(g, g, g)}, got {roll.shape}")
-    model = roll_model(rules)
+    model = rules.roll_model()
     pb, pr = float(model.p_bust), float(model.p_reset)
     free = [(gain, float(p)) for gain, p in model.free]
     forced = [(gain, float(p)) for gain, p in model.forced]

@@ -47,7 +47,7 @@ import numpy as np
 from ..progress import ProgressBar
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int, check_progress, check_tol
-from .model import SequentialSolution, check_rules, roll_model
+from .model import SequentialSolution, check_rules
 
 __all__ = ["solve_two_dice", "turn_sweep"]
 
@@ -78,7 +78,7 @@ def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: i
         ``l = 0`` and ``l = 1`` (``p1`` None unless Double Trouble) and the choice to roll.
     """
     g = rules.goal
-    model = roll_model(rules)
+    model = rules.roll_model()
     m = model.max_gain
     pfree, pforced = model.free_vector(), model.forced_vector()
     dt = bool(pforced.any())

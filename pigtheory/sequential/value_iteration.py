@@ -34,7 +34,7 @@ from ..guard import check_memory, sequential_estimate
 from ..progress import ProgressBar
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int, check_progress, check_tol
-from .model import SequentialSolution, check_rules, roll_model
+from .model import SequentialSolution, check_rules
 
 __all__ = ["value_iteration"]
 
@@ -81,13 +81,13 @@ def value_iteration(
     """
     check_memory(sequential_estimate(rules), max_memory)
     check_rules(rules)
-    if rules.double_trouble:
+    if rules.roll_model().forced:
         raise ValueError("rules.double_trouble: use pigtheory.sequential.solve for Double Trouble")
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
     check_progress(progress)
     g = rules.goal
-    model = roll_model(rules)
+    model = rules.roll_model()
     pb, pr = float(model.p_bust), float(model.p_reset)
     gains = [(gain, float(p)) for gain, p in model.free]
     m = model.max_gain

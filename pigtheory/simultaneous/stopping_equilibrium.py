@@ -64,7 +64,7 @@ from ..turn_total import turn_total_table
 from ..validation import check_int, check_simultaneous_rules, check_tol
 from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values, threshold_matrix
 from .core.matrix_game import pure_bounds, solve_stage, solve_with_oracles
-from .core.stopping import optimal_stopping, roll_distribution_arrays, stopping_outcomes, threshold_rule
+from .core.stopping import optimal_stopping, stopping_outcomes, threshold_rule
 
 __all__ = ["StoppingEquilibrium", "stopping_equilibrium", "KINDS"]
 
@@ -350,7 +350,7 @@ def _behaviour(p_dist: np.ndarray, weights, own: int, rules: Rules) -> np.ndarra
     """``P(roll at t)`` of a threshold mix, as a behavioural rule with the same outcomes."""
     g = rules.goal
     room = g - own
-    p_bust, gains, probs = roll_distribution_arrays(rules)
+    p_bust, gains, probs = rules.roll_arrays()
     hold = p_dist[:room].copy()  # P(hold at t) for 1 <= t < room
     hold[0] = 0.0
     reach = np.zeros(g + 1)
@@ -376,7 +376,7 @@ def _pad(p: np.ndarray, g: int) -> np.ndarray:
 def _plan_matrices(room: int, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``F, f, G`` of a player's realization plans (module Notes): variables ``r_0..r_{R-1},
     h_1..h_{R-1}``; ``F w = f``; outcomes ``P = G w`` over gains ``0..R``."""
-    p_bust, gains, probs = roll_distribution_arrays(rules)
+    p_bust, gains, probs = rules.roll_arrays()
     n = 2 * room - 1
     f_mat = np.zeros((room, n))
     f_vec = np.zeros(room)

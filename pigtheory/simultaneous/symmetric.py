@@ -5,17 +5,19 @@ Shapes
 A symmetric strategy reads the player's own score i and the multiset of the others' scores,
 so it is stored compactly, by *view* ``[c, i]``: c is the column of the others' sorted scores
 (``others[c]``, colex order, :mod:`pigtheory.simultaneous.core.symmetric_kernels`), i the
-own score. ``table`` ``(S, goal + 1)``: the win probability of the player at ``(i, others[c])``;
-``actions`` ``(S, goal)``: its threshold, or ``-(1 + e)`` when it mixes over
-``mix_thresholds[e]`` with ``mix_weights[e]`` (0 where some other player is at the goal);
-``gain`` ``(S, goal)``: its certificate (below). ``S = C(goal + players - 1, players - 1)``:
-5,151 columns for three players at goal 100, 176,851 for four.
+own score. ``value.table`` ``(S, goal + 1)``: the win probability of the player at
+``(i, others[c])``; ``policy.actions`` ``(S, goal)``: its threshold, or ``-(1 + e)`` when it
+mixes over ``policy.mix_thresholds[e]`` with ``policy.mix_weights[e]`` (0 where some other
+player is at the goal); ``gain`` ``(S, goal)``: its certificate (below).
+``S = C(goal + players - 1, players - 1)``: 5,151 columns for three players at goal 100,
+176,851 for four.
 
-The familiar arrays are built on request: ``value[i, j, k]`` (``(goal + 1,) * players``: the
-player with score i, the others having j and k, ties sharing 1/m) and ``policy`` (a
-:class:`~pigtheory.policies.MixedPolicy` over ``(goal,) * players``, own score first). For
-four players at goal 100 they take 0.8 GB and more: use :meth:`SymmetricEquilibrium.at` and
-:meth:`~SymmetricEquilibrium.strategy` there.
+``value`` is a :class:`ViewTable`: ``value[i, j, k]`` reads the player with score i, the others
+having j and k (ties sharing 1/m), own score first, straight from the table; the full array
+``(goal + 1,) * players`` (``numpy.asarray(value)``) and the policy as a
+:class:`~pigtheory.policies.MixedPolicy` over ``(goal,) * players`` (``policy.to_mixed()``) are
+built on request. For four players at goal 100 they take 0.8 GB and more: index single states,
+or use :meth:`SymmetricEquilibrium.at` and :meth:`~SymmetricEquilibrium.strategy`.
 
 Notes
 -----
@@ -53,6 +55,7 @@ Algorithm 0.3 (best responses only; no equilibrium of the three-player game).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -60,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
+from ..guard import Estimate, check_memory
 from ..io import Saveable
 from ..policies import MixedPolicy
 from ..progress import progress_bar
@@ -70,7 +74,14 @@ from ..validation import check_choice, check_progress, check_simultaneous_rules,
 from .core import TIE_TOL, symmetric_stage
 from .core.symmetric_kernels import binomials, multisets, ranks, terminal_table
 
-__all__ = ["SymmetricPolicy", "SymmetricEquilibrium", "symmetric_equilibrium", "layout", "full_columns"]
+__all__ = [
+    "SymmetricPolicy",
+    "ViewTable",
+    "SymmetricEquilibrium",
+    "symmetric_equilibrium",
+    "layout",
+    "full_columns",
+]
 
 _CHUNK = 20_000  # states per kernel call (progress bar steps)
 _INTERPRETED_COST = 100  # interpreted loops cost about this many numpy state-action pairs
@@ -182,6 +193,20 @@ class SymmetricPolicy(Saveable):
             if p > 0
         }
 
+    @cached_property
+    def _mixed(self) -> MixedPolicy:
+        return self.to_mixed()
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        """``thresholds`` of :meth:`to_mixed` (built on first use), as a MixedPolicy has them."""
+        return self._mixed.thresholds
+
+    @property
+    def weights(self) -> np.ndarray:
+        """``weights`` of :meth:`to_mixed` (built on first use), as a MixedPolicy has them."""
+        return self._mixed.weights
+
     def to_mixed(self) -> MixedPolicy:
         """The same policy as a :class:`~pigtheory.policies.MixedPolicy` over
         ``(goal,) * players`` (own score first), what every solver and the simulator read.
@@ -207,6 +232,83 @@ class SymmetricPolicy(Saveable):
 
 
 @dataclass(frozen=True, eq=False)
+class ViewTable(np.lib.mixins.NDArrayOperatorsMixin):
+    """An array over every state, own score first, stored by view (module Shapes).
+
+    ``view[i, j, k, ...]`` is the entry of the player with own score i facing the others'
+    scores j, k, ... (any order): ``table[c, i]`` with c the column of the sorted others. An
+    index of one score per player reads the table directly; anything else (a slice,
+    ``numpy.asarray(view)``, arithmetic) builds the full array, ``(size,) * players``, first
+    (checked against the memory guard).
+
+    Attributes
+    ----------
+    table : numpy.ndarray, shape ``(S, size)``
+        By view: ``table[c, i]``.
+    rules : Rules
+    """
+
+    table: np.ndarray
+    rules: Rules
+
+    def __post_init__(self) -> None:
+        freeze(self)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """``(size,) * players``: the full array's shape."""
+        return (self.table.shape[1],) * self.rules.players
+
+    @property
+    def ndim(self) -> int:
+        """``players``."""
+        return self.rules.players
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The table's dtype."""
+        return self.table.dtype
+
+    def __len__(self) -> int:
+        return self.table.shape[1]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        size = self.table.shape[1]
+        n = self.rules.players
+        check_memory(
+            Estimate(
+                f"full array of a symmetric result (goal {self.rules.goal}, {n} players)",
+                size**n,
+                self.table.itemsize * size**n,
+                "index one state at a time (view[i, j, ...]) or read view.table, stored by view",
+            )
+        )
+        full = np.moveaxis(self.table[full_columns(self.rules, size)], -1, 0)
+        return full if dtype is None else full.astype(dtype)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        """Arithmetic and comparisons (``a - b``, ``a >= 0``) on the full arrays."""
+        args = [np.asarray(x) if isinstance(x, ViewTable) else x for x in inputs]
+        return getattr(ufunc, method)(*args, **kwargs)
+
+    def __getitem__(self, key: Any) -> Any:
+        n, size = self.rules.players, self.table.shape[1]
+        if isinstance(key, tuple) and len(key) == n and all(isinstance(k, (int, np.integer)) for k in key):
+            if any(not -size <= k < size for k in key):
+                raise IndexError(f"index {key} out of range for shape {self.shape}")
+            own, *others = (int(k) % size for k in key)
+            return self.table[int(ranks(np.array(others), layout(self.rules)[0])), own]
+        return np.asarray(self)[key]
+
+    def __repr__(self) -> str:
+        return f"ViewTable(shape={self.shape}, stored by view as {self.table.shape})"
+
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
+
+
+@dataclass(frozen=True, eq=False)
 class SymmetricEquilibrium(Result):
     """A symmetric Markov equilibrium of n-player simultaneous Pig (module docstring).
 
@@ -215,12 +317,15 @@ class SymmetricEquilibrium(Result):
 
     Attributes
     ----------
-    table : numpy.ndarray, shape ``(S, goal + 1)``
-        Values by view ``[c, i]`` (module Shapes).
+    value : ViewTable
+        ``value[i, j, ...]``: the win probability of the player with score i, the others
+        having j, ... (any order), ties sharing 1/m; shape ``(goal + 1,) * players``, stored
+        by view (``value.table[c, i]``, module Shapes).
     gain : numpy.ndarray, shape ``(S, goal)``
         Certificates by view.
-    strategy_table : SymmetricPolicy
-        The strategy by view, compact.
+    policy : SymmetricPolicy
+        The equilibrium strategy, compact (by view); ``policy.to_mixed()`` is the
+        :class:`~pigtheory.policies.MixedPolicy` over ``(goal,) * players``.
     mixed_states : numpy.ndarray of int, shape ``(K, players)``
         The sorted states at which some player mixes.
     iterations : int
@@ -243,13 +348,13 @@ class SymmetricEquilibrium(Result):
     epsilon_start : float
         The certificate at ``(0, ..., 0)``.
 
-    ``value`` (``(goal + 1,) * players``) and ``policy`` (a MixedPolicy) are built from these
-    on first use.
+    ``table`` and ``strategy_table`` (the names before issue 20) are deprecated properties:
+    ``value.table`` and ``policy``.
     """
 
-    table: np.ndarray
+    value: ViewTable
     gain: np.ndarray
-    strategy_table: SymmetricPolicy
+    policy: SymmetricPolicy
     mixed_states: np.ndarray
     iterations: int
     residual: float
@@ -262,38 +367,47 @@ class SymmetricEquilibrium(Result):
     largest_support: int
     epsilon_start: float
 
-    @cached_property
-    def value(self) -> np.ndarray:
-        """``value[i, j, ...]``: the win probability of the player with score i, the others
-        having j, ... (any order), ties sharing 1/m; shape ``(goal + 1,) * players``."""
-        full = np.moveaxis(self.table[full_columns(self.rules, self.rules.goal + 1)], -1, 0)
-        full.setflags(write=False)
-        return full
+    @property
+    def table(self) -> np.ndarray:
+        """Deprecated: ``value.table``, the values by view ``(S, goal + 1)``."""
+        _deprecated("SymmetricEquilibrium.table", "value.table (value[i, j, ...] reads it by state)")
+        return self.value.table
 
-    @cached_property
-    def policy(self) -> MixedPolicy:
-        """The equilibrium strategy as a MixedPolicy over ``(goal,) * players``."""
-        return self.strategy_table.to_mixed()
+    @property
+    def strategy_table(self) -> SymmetricPolicy:
+        """Deprecated: ``policy``."""
+        _deprecated("SymmetricEquilibrium.strategy_table", "policy")
+        return self.policy
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
+        """The fields of a file saved before issue 20 (``table``, ``strategy_table``)."""
+        fields = dict(fields)
+        if "table" in fields:
+            fields["value"] = ViewTable(fields.pop("table"), fields["rules"])
+        if "strategy_table" in fields:
+            fields["policy"] = fields.pop("strategy_table")
+        return fields
 
     def at(self, *scores: int) -> tuple[float, ...]:
         """The players' win probabilities at the state ``scores`` (seat order)."""
         self._check_state(scores)
         return tuple(
-            float(self.table[self.strategy_table.column(scores[:p] + scores[p + 1 :]), scores[p]])
+            float(self.value.table[self.policy.column(scores[:p] + scores[p + 1 :]), scores[p]])
             for p in range(len(scores))
         )
 
     def strategy(self, *scores: int) -> dict[int, float]:
         """``{threshold: probability}`` of the first player of ``scores`` (own score first)."""
         self._check_state(scores)
-        return self.strategy_table.strategy(scores[0], *scores[1:])
+        return self.policy.strategy(scores[0], *scores[1:])
 
     def epsilon_at(self, *scores: int) -> float:
         """The state's certificate: the most any of its players gains by a best reply there."""
         self._check_state(scores)
         if max(scores) >= self.rules.goal:
             return 0.0
-        cols = [self.strategy_table.column(scores[:p] + scores[p + 1 :]) for p in range(len(scores))]
+        cols = [self.policy.column(scores[:p] + scores[p + 1 :]) for p in range(len(scores))]
         return float(max(self.gain[c, s] for c, s in zip(cols, scores, strict=True)))
 
     def state_epsilon(self) -> tuple[np.ndarray, np.ndarray]:
@@ -425,9 +539,9 @@ def symmetric_equilibrium(
         mixed |= actions[cols, candidates[:, p]] < 0
     mixed_states = candidates[mixed][::-1].copy()
     return SymmetricEquilibrium(
-        table=table,
+        value=ViewTable(table, rules),
         gain=gain,
-        strategy_table=strategy,
+        policy=strategy,
         mixed_states=mixed_states,
         iterations=n * (g - 1) + 1,
         residual=float(gain.max()),

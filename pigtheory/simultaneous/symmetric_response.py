@@ -43,7 +43,6 @@ independent opponents) and "Mixed-strategy equilibrium" (self-play does not conv
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -56,7 +55,7 @@ from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_simultaneous_rules
 from .core import TIE_TOL, symmetric_stage
 from .core.symmetric_kernels import terminal_table
-from .symmetric import SymmetricEquilibrium, SymmetricPolicy, full_columns, layout
+from .symmetric import SymmetricEquilibrium, SymmetricPolicy, ViewTable, _deprecated, layout
 
 __all__ = ["SymmetricBestResponse", "symmetric_best_response", "SymmetricDynamics", "symmetric_dynamics"]
 
@@ -71,11 +70,13 @@ class SymmetricBestResponse(Result):
 
     Attributes
     ----------
-    table : numpy.ndarray, shape ``(S, goal + 1)``
-        The best response's win probability by view: ``table[c, i]`` at own score i facing
+    value : ViewTable
+        The best response's win probability, ``value[i, j, ...]`` own score first, shape
+        ``(goal + 1,) * players``; stored by view: ``value.table[c, i]`` at own score i facing
         the others' sorted scores of column c (:mod:`pigtheory.simultaneous.symmetric`).
-    thresholds : numpy.ndarray of int, shape ``(S, goal)``
-        Its threshold by view (0 where the state is terminal).
+    policy : SymmetricPolicy
+        The best response, pure: ``policy.actions[c, i]`` its threshold by view (0 where the
+        state is terminal); ``policy.to_mixed()`` over ``(goal,) * players``.
     profile_table : numpy.ndarray, shape ``(S, goal + 1)``
         The player's win probability when it keeps the profile's policy too.
     iterations : int
@@ -89,12 +90,12 @@ class SymmetricBestResponse(Result):
     largest_gain : float
         The most the best response gains over the profile at any state.
 
-    ``value`` (``(goal + 1,) * players``) and ``policy`` (an int table ``(goal,) * players``)
-    are built on first use.
+    ``table`` and ``thresholds`` (the names before issue 20) are deprecated properties:
+    ``value.table`` and ``policy.actions``.
     """
 
-    table: np.ndarray
-    thresholds: np.ndarray
+    value: ViewTable
+    policy: SymmetricPolicy
     profile_table: np.ndarray
     iterations: int
     residual: float
@@ -103,24 +104,39 @@ class SymmetricBestResponse(Result):
     exploitability: float
     largest_gain: float
 
-    @cached_property
-    def value(self) -> np.ndarray:
-        """The best response's value, ``(goal + 1,) * players``, own score first."""
-        full = np.moveaxis(self.table[full_columns(self.rules, self.rules.goal + 1)], -1, 0)
-        full.setflags(write=False)
-        return full
+    @property
+    def table(self) -> np.ndarray:
+        """Deprecated: ``value.table``, the values by view ``(S, goal + 1)``."""
+        _deprecated("SymmetricBestResponse.table", "value.table (value[i, j, ...] reads it by state)")
+        return self.value.table
 
-    @cached_property
-    def policy(self) -> np.ndarray:
-        """The best response's thresholds, ``(goal,) * players``, own score first."""
-        full = np.moveaxis(self.thresholds[full_columns(self.rules, self.rules.goal)], -1, 0).astype(np.int64)
-        full.setflags(write=False)
-        return full
+    @property
+    def thresholds(self) -> np.ndarray:
+        """Deprecated: ``policy.actions``, the thresholds by view ``(S, goal)``."""
+        _deprecated("SymmetricBestResponse.thresholds", "policy.actions")
+        return self.policy.actions
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
+        """The fields of a file saved before issue 20 (``table``, ``thresholds``)."""
+        fields = dict(fields)
+        if "table" in fields:
+            fields["value"] = ViewTable(fields.pop("table"), fields["rules"])
+        if "thresholds" in fields:
+            fields["policy"] = _pure(fields.pop("thresholds"), fields["rules"])
+        return fields
+
+
+def _pure(actions: np.ndarray, rules: Rules) -> SymmetricPolicy:
+    """The pure symmetric policy of a threshold table by view."""
+    return SymmetricPolicy(
+        np.asarray(actions), np.ones((0, 1), dtype=np.int64), np.zeros((0, 1)), rules, "best response"
+    )
 
 
 def _strategy_of(profile: Any) -> SymmetricPolicy:
     if isinstance(profile, SymmetricEquilibrium):
-        return profile.strategy_table
+        return profile.policy
     if isinstance(profile, SymmetricPolicy):
         return profile
     raise ValueError(
@@ -185,8 +201,8 @@ def symmetric_best_response(
             bar.update(hi - lo)
     live = (others < g).all(axis=1)
     return SymmetricBestResponse(
-        table=br,
-        thresholds=br_act,
+        value=ViewTable(br, rules),
+        policy=_pure(br_act, rules),
         profile_table=ev,
         iterations=n * (g - 1) + 1,
         residual=0.0,
@@ -329,7 +345,7 @@ def symmetric_dynamics(
             bar.update(1)
             if t == max_iter:
                 break
-            history.append(np.asarray(br.thresholds))
+            history.append(np.asarray(br.policy.actions))
             steps = len(history)
             if method == "best_response":
                 weights = np.zeros(steps)

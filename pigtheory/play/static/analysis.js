@@ -97,32 +97,26 @@
 
   /* --- one roll ------------------------------------------------------------------- */
 
-  /* Probabilities of a roll's outcomes: bust, reset (snake eyes), free and forced gains. */
+  /* Probabilities of a roll's outcomes: bust, reset (snake eyes), free and forced gains, counted
+   * over the equally likely rolls of the site's roll table (Python's Rules.roll_model). */
   function rollModel(rules) {
-    const n = rules.dieFaces;
-    const scoring = [];
-    for (let f = 1; f <= n; f++) if (f !== rules.bustFace) scoring.push(rules.points[f - 1]);
-    const free = new Map();
-    const forced = new Map();
-    let pBust = 0;
-    let pReset = 0;
-    if (rules.dice === 1) {
-      pBust = 1 / n;
-      for (const p of scoring) free.set(p, (free.get(p) || 0) + 1 / n);
-    } else {
-      pBust = (2 * (n - 1)) / (n * n);
-      pReset = 1 / (n * n);
-      scoring.forEach((a, ia) =>
-        scoring.forEach((b, ib) => {
-          const target = rules.doubleTrouble && ia === ib ? forced : free;
-          target.set(a + b, (target.get(a + b) || 0) + 1 / (n * n));
-        }),
-      );
-    }
-    const list = (m) => Array.from(m.entries()).sort((x, y) => x[0] - y[0]);
-    const sum = (m) => Array.from(m.values()).reduce((s, p) => s + p, 0);
-    const maxGain = Math.max(...free.keys(), ...forced.keys());
-    return { pBust, pReset, free: list(free), forced: list(forced), qFree: sum(free), qDouble: sum(forced), maxGain };
+    const count = { bust: new Map(), reset: new Map(), score: new Map(), double: new Map() };
+    for (const [kind, gain] of rules.rolls) count[kind].set(gain, (count[kind].get(gain) || 0) + 1);
+    const total = rules.rolls.length;
+    const list = (m) => Array.from(m.entries(), ([g, c]) => [g, c / total]).sort((x, y) => x[0] - y[0]);
+    const mass = (m) => Array.from(m.values()).reduce((s, c) => s + c, 0) / total;
+    const free = list(count.score);
+    const forced = list(count.double);
+    const maxGain = Math.max(...free.map((x) => x[0]), ...forced.map((x) => x[0]));
+    return {
+      pBust: mass(count.bust),
+      pReset: mass(count.reset),
+      free,
+      forced,
+      qFree: mass(count.score),
+      qDouble: mass(count.double),
+      maxGain,
+    };
   }
 
   /* --- sequential play ------------------------------------------------------------ */

@@ -136,12 +136,7 @@
 
   function rulesNote(entry) {
     const r = entry.rules;
-    const parts = [];
-    if (r.dieFaces === 2) parts.push("Heads scores 1, tails loses the turn total.");
-    else if (r.dice === 2) {
-      parts.push("A single 1 loses the turn total, two 1s also the score.");
-      if (r.doubleTrouble) parts.push("Any other double must be rolled again.");
-    } else parts.push("A 1 loses the turn total; any other face adds its points.");
+    const parts = [r.note]; // the rules' own words (Python's Rules.describe_roll)
     if (entry.mode === "simultaneous") {
       parts.push("Both players take their turn at once: yours first, then the opponent's is shown; both totals are added together, and reaching the goal together is a tie.");
     } else {

@@ -66,18 +66,14 @@
     return rules.points.slice();
   }
 
-  /* [kind, points] of one roll: "bust", "reset", "double" or "score". */
+  /* [kind, points] of one roll: "bust", "reset", "double" or "score". The site's data carries
+   * the rules' roll rule (Python's Rules.roll_outcome) for every roll, numbered in base
+   * dieFaces, so a new die or variant needs no change here. */
   function rollOutcome(faces, rules) {
-    let ones = 0;
-    let gain = 0;
-    for (const f of faces) {
-      if (f === rules.bustFace) ones += 1;
-      gain += rules.points[f - 1];
-    }
-    if (ones === 2) return ["reset", 0];
-    if (ones === 1) return ["bust", 0];
-    if (rules.doubleTrouble && faces.length === 2 && faces[0] === faces[1]) return ["double", gain];
-    return ["score", gain];
+    let index = 0;
+    for (const f of faces) index = index * rules.dieFaces + (f - 1);
+    const [kind, gain] = rules.rolls[index];
+    return [kind, gain];
   }
 
   /* One game. `opponent` supplies its moves:

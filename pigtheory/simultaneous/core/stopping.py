@@ -43,12 +43,11 @@ decision per turn total. Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eq. 
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from ...engine import choose_engine
 from ...rules import Rules
+from ...stopping import rule_outcomes
 from . import kernels
 from .actions import TIE_TOL
 
@@ -61,25 +60,10 @@ __all__ = [
 ]
 
 
-@lru_cache(maxsize=64)
 def roll_distribution_arrays(rules: Rules) -> tuple[float, np.ndarray, np.ndarray]:
-    """``(p_bust, gains, probs)`` of one roll: the bust chance and the scoring gains (cached,
-    read-only).
-
-    Returns
-    -------
-    p_bust : float
-    gains : numpy.ndarray of int, shape ``(n,)``
-        The points a scoring roll adds, ascending.
-    probs : numpy.ndarray, shape ``(n,)``
-        Their probabilities.
-    """
-    dist = rules.roll_distribution()
-    gains = np.array(sorted(g for g in dist if g > 0), dtype=np.int64)
-    probs = np.array([float(dist[g]) for g in gains.tolist()])
-    gains.setflags(write=False)
-    probs.setflags(write=False)
-    return float(dist.get(0, 0)), gains, probs
+    """``(p_bust, gains, probs)`` of one roll: :meth:`Rules.roll_arrays
+    <pigtheory.Rules.roll_arrays>` (the one roll model), under its older name."""
+    return rules.roll_arrays()
 
 
 def threshold_rule(k: np.ndarray, goal: int) -> np.ndarray:
@@ -110,10 +94,8 @@ def stopping_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules, engine: s
 
     Notes
     -----
-    ``reach[t]`` is the chance the turn passes through total t still rolling; at t it rolls
-    with the rule's chance (always at t = 0) and holds otherwise (mass to gain t): the bust
-    face sends the rolled share to gain 0, a scoring face g to ``t + g`` (to the room, clipped,
-    once ``t + g`` reaches it).
+    The compiled kernel where the engine picks numba, else the numpy reference
+    :func:`pigtheory.stopping.rule_outcomes` (its Notes give the recursion).
 
     Examples
     --------
@@ -122,7 +104,7 @@ def stopping_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules, engine: s
     [[0.75, 0.0, 0.0, 0.0, 0.25]]
     """
     g = rules.goal
-    p_bust, gains, probs = roll_distribution_arrays(rules)
+    p_bust, gains, probs = rules.roll_arrays()
     go_prob = np.ascontiguousarray(roll, dtype=float)
     own = np.ascontiguousarray(own, dtype=np.int64)
     ns = own.size
@@ -130,25 +112,7 @@ def stopping_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules, engine: s
         out = np.empty((ns, g + 1))
         kernels.stopping()[1](go_prob, own, p_bust, gains, probs, out)
         return out
-    room = g - own
-    rows = np.arange(ns)
-    out = np.zeros((ns, g + 1))
-    reach = np.zeros((ns, g + 1))
-    reach[:, 0] = 1.0
-    for t in range(g):
-        live = t < room
-        if not live.any():
-            break
-        mass = np.where(live, reach[:, t], 0.0)
-        m = mass if t == 0 else go_prob[:, t] * mass
-        out[:, t] += np.where(t > 0, mass - m, 0.0)
-        out[:, 0] += p_bust * m
-        for gain, p in zip(gains.tolist(), probs.tolist(), strict=True):
-            to = np.minimum(t + gain, room)
-            done = to >= room
-            np.add.at(out, (rows[done], to[done]), p * m[done])
-            np.add.at(reach, (rows[~done], to[~done]), p * m[~done])
-    return out
+    return rule_outcomes(go_prob, own, rules)
 
 
 def optimal_stopping(
@@ -183,7 +147,7 @@ def optimal_stopping(
         Backward passes over t until no rule changed (the most any state needed).
     """
     g = rules.goal
-    p_bust, gains, probs = roll_distribution_arrays(rules)
+    p_bust, gains, probs = rules.roll_arrays()
     own = np.ascontiguousarray(own, dtype=np.int64)
     ns = own.size
     if choose_engine(engine, ns * g * gains.size) == "numba":

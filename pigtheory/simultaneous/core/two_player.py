@@ -76,7 +76,7 @@ def batch_geometry(rules: Rules) -> _Geometry:
     g = rules.goal
     table = turn_total_table(rules.replace(players=2))
     w = table.width
-    m0 = min(rules.scoring_faces)
+    m0 = int(rules.roll_arrays()[1][0])  # the smallest positive roll
     batches, iis, jjs, oks = [], [], [], []
     start = 0
     d0 = 2 * g - 2 - m0 + 1
@@ -163,9 +163,7 @@ def _solve_jit(
     policy = np.zeros((g, g), dtype=np.int64)
     _, band_t = threshold_band(rules)
     if stopping:
-        from .stopping import roll_distribution_arrays
-
-        p_bust, faces, fprobs = roll_distribution_arrays(rules)
+        p_bust, faces, fprobs = rules.roll_arrays()
         roll = np.zeros((g, g, g), dtype=bool)
         tval = np.zeros((g, g))
         extra = (p_bust, faces, fprobs, tie_tol, 100)
