@@ -41,6 +41,7 @@ lint: $(STAMP)
 	$(PY) -m ruff check pigtheory analyses paper_figures benchmarks tests docs
 	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests docs
 	$(PY) -m mypy pigtheory
+	$(VENV)/bin/lint-imports --no-cache
 
 clean:
 	rm -rf $(VENV) .cache build *.egg-info .pytest_cache docs/_build docs/_generated

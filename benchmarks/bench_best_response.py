@@ -61,9 +61,9 @@ def _fresh(args: list[str], repeat: int, env: dict | None = None) -> float:
 
 
 def _load_time(cache: str) -> float:
-    code = "from pigtheory.engine import compile_time; print(compile_time())"
     env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, env=env)
+    script = str(Path(__file__).resolve().parent / "_compile.py")
+    out = subprocess.run([sys.executable, script], check=True, capture_output=True, text=True, env=env)
     return float(out.stdout.strip())
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from analyses.z23._equilibrium_data import equilibrium_data, self_play_data
 from paper_figures._common import save
-from pigtheory.plots_equilibrium import plot_cycling_states
+from pigtheory.plots import plot_cycling_states
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from analyses.z23._equilibrium_data import equilibrium_data
 from paper_figures._common import save
-from pigtheory.plots_equilibrium import plot_equilibrium_mixing
+from pigtheory.plots import plot_equilibrium_mixing
 
 
 def main() -> None:

@@ -5,12 +5,12 @@ exact threshold marked (Zhu et al. 2023, "Infinite number of players"). Writes
 from __future__ import annotations
 
 from paper_figures._common import save
-from pigtheory.plots_multiplayer import limit_figure
+from pigtheory.plots import plot_limit
 from pigtheory.simultaneous import limit
 
 
 def main() -> None:
-    save(limit_figure(limit(n_max=1000)), "limit")
+    save(plot_limit(limit(n_max=1000)), "limit")
 
 
 if __name__ == "__main__":

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from analyses.z23._scaling_data import measurements
 from paper_figures._common import save
-from pigtheory.plots_multiplayer import scaling_figure
+from pigtheory.plots import plot_scaling
 
 
 def main() -> None:
-    save(scaling_figure(measurements()), "scaling")
+    save(plot_scaling(measurements()), "scaling")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from analyses.z23._equilibrium_data import stackelberg_data
 from paper_figures._common import save
-from pigtheory.plots_equilibrium import plot_stackelberg
+from pigtheory.plots import plot_stackelberg
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ import numpy as np
 from analyses.z23.stopping_rules import stopping_equilibrium_data
 from paper_figures._common import save
 from pigtheory import Rules, hold_at
-from pigtheory.plots_stopping import plot_stopping_rules
+from pigtheory.plots import plot_stopping_rules
 from pigtheory.simultaneous import best_response
 from pigtheory.simultaneous.stopping_equilibrium import KINDS
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from analyses.z23._symmetric_data import DYNAMICS, certificate, dynamics, symmetric
 from paper_figures._common import save
-from pigtheory.plots_symmetric import dynamics_figure
+from pigtheory.plots import plot_dynamics
 
 
 def main() -> None:
@@ -15,7 +15,7 @@ def main() -> None:
     seconds = {label: secs for label, (_, secs) in runs.items()}
     seconds["backward induction"] = symmetric(3)[1] + br_seconds
     save(
-        dynamics_figure({k: run for k, (run, _) in runs.items()}, br.exploitability, seconds),
+        plot_dynamics({k: run for k, (run, _) in runs.items()}, br.exploitability, seconds),
         "symmetric_dynamics",
     )
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from analyses.z23._symmetric_data import symmetric
 from paper_figures._common import save
-from pigtheory.plots_symmetric import mixed_states_figure
+from pigtheory.plots import plot_mixed_states
 
 
 def main() -> None:
-    save(mixed_states_figure(symmetric(3)[0]), "symmetric_mixed")
+    save(plot_mixed_states(symmetric(3)[0]), "symmetric_mixed")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from analyses.z23._symmetric_data import GOAL, limit_from, symmetric, two_player_opening
 from paper_figures._common import save
-from pigtheory.plots_symmetric import opening_figure
+from pigtheory.plots import plot_opening
 
 
 def main() -> None:
@@ -15,7 +15,7 @@ def main() -> None:
         3: symmetric(3)[0].strategy(0, 0, 0),
         4: symmetric(4)[0].strategy(0, 0, 0, 0),
     }
-    save(opening_figure(openings, limit_from(), GOAL), "symmetric_opening")
+    save(plot_opening(openings, limit_from(), GOAL), "symmetric_opening")
 
 
 if __name__ == "__main__":

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from analyses.z23._symmetric_data import symmetric
 from paper_figures._common import save
-from pigtheory.plots_symmetric import value_lines_figure
+from pigtheory.plots import plot_value_lines
 
 
 def main() -> None:
-    save(value_lines_figure(symmetric(3)[0], trailers=(0, 25, 50, 75)), "symmetric_values")
+    save(plot_value_lines(symmetric(3)[0], trailers=(0, 25, 50, 75)), "symmetric_values")
 
 
 if __name__ == "__main__":

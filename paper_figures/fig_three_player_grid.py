@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from analyses.z23._equilibrium_data import grid_data
 from paper_figures._common import save
-from pigtheory.plots_multiplayer import three_player_grid_figure
+from pigtheory.plots import plot_three_player_grid
 
 
 def main() -> None:
-    save(three_player_grid_figure(grid_data()), "three_player_grid")
+    save(plot_three_player_grid(grid_data()), "three_player_grid")
 
 
 if __name__ == "__main__":

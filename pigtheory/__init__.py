@@ -12,7 +12,7 @@ import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from ._version import __version__ as __version__
 
 _LAZY = {
     "Rules": "rules",

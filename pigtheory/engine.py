@@ -16,14 +16,11 @@ environment.
 from __future__ import annotations
 
 import importlib.util
-import time
 from functools import lru_cache
-
-import numpy as np
 
 from .validation import check_choice
 
-__all__ = ["ENGINES", "NUMBA_WORK", "numba_installed", "choose_engine", "compile_time"]
+__all__ = ["ENGINES", "NUMBA_WORK", "numba_installed", "choose_engine"]
 
 ENGINES = ("auto", "numba", "numpy")
 """The values of every solver's ``engine=``: ``auto`` chooses by the size of the work."""
@@ -67,18 +64,3 @@ def choose_engine(engine: str, work: float) -> str:
     if engine == "numpy":
         return "numpy"
     return "numba" if numba_installed() and work >= NUMBA_WORK else "numpy"
-
-
-def compile_time() -> float:
-    """Seconds this process spends importing numba and compiling (or loading from numba's disk
-    cache) the two-player kernels, by one tiny solve with each; about 0 after the first call.
-    For benchmarks."""
-    from .policies import hold_at
-    from .rules import Rules
-    from .simultaneous.core import best_response_two, read_opponents
-
-    rules = Rules(goal=4)
-    t0 = time.perf_counter()
-    for opponent in (hold_at(2), np.ones((4, 4), dtype=np.int64)):  # the two kernels
-        best_response_two(read_opponents(opponent, rules)[0], rules, engine="numba")
-    return time.perf_counter() - t0

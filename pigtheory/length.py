@@ -31,10 +31,10 @@ import numpy as np
 
 from .guard import check_memory, game_length_estimate
 from .policies import HoldAt
+from .policies.sequential import roll_table
 from .results import Result
 from .rules import Rules
 from .sequential.model import check_rules
-from .sequential.policies import roll_table
 from .sequential.turns import turn_matrix
 from .validation import ConvergenceWarning
 

@@ -22,7 +22,7 @@ resumable sweeps).
 Notes
 -----
 Results do not depend on the executor, bit for bit. Every task runs inside
-:func:`~pigtheory.simultaneous.core.one_blas_thread` wherever it runs (Dask workers start
+:func:`one_blas_thread` wherever it runs (Dask workers start
 with one BLAS thread, a process pool inherits the parent's setting), and the solvers choose
 their engine from the size of the problem alone (:func:`pigtheory.engine.choose_engine`), so a
 task computes the same floating-point operations in the caller as in a worker.
@@ -46,12 +46,14 @@ import logging
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 from .progress import progress_bar
 from .validation import check_int, check_progress
 
 __all__ = [
+    "one_blas_thread",
     "check_executor",
     "executor_kind",
     "run_tasks",
@@ -60,6 +62,36 @@ __all__ = [
     "local_cluster",
     "dask_client",
 ]
+
+
+# --- BLAS threads ---------------------------------------------------------------------------
+# The solvers make thousands of small products (about 100 x 100). A second BLAS thread gains
+# nothing there and, on a busy 2-core machine, waits for a time slice at every call: solves were
+# measured 3-6x slower with threading on. one_blas_thread limits BLAS to one thread for the
+# duration of a block and restores the previous setting afterwards, through threadpoolctl (no
+# process-wide change survives the block).
+
+
+@lru_cache(maxsize=1)
+def _controller() -> Any:
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """Context manager: BLAS on one thread inside the block.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with one_blas_thread():
+    ...     float((np.ones((3, 3)) @ np.ones(3))[0])
+    3.0
+    """
+    with _controller().limit(limits=1, user_api="blas"):
+        yield
 
 
 def executor_kind(executor: Any) -> str:
@@ -85,8 +117,6 @@ def check_executor(executor: Any) -> Any:
 
 def _call(task: Callable[[], Any]) -> Any:
     """Run one task the same way wherever it runs: BLAS on one thread."""
-    from .simultaneous.core import one_blas_thread  # late: pigtheory.simultaneous imports this module
-
     with one_blas_thread():
         return task()
 

@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from .io import Saveable
 from .policies import ThresholdTable
+from .results import Saveable
 from .rules import Rules
 
 __all__ = [

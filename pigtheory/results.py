@@ -33,15 +33,73 @@ Every result saves to one ``.npz`` file and loads back with its type:
 
 from __future__ import annotations
 
+import importlib
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from pathlib import Path
+from typing import Any, Self
 
 import numpy as np
 
-from .io import Saveable
+from .display import Display
 from .rules import Rules
 
-__all__ = ["Result", "Solution", "freeze"]
+__all__ = ["Result", "Solution", "Saveable", "freeze", "register_files"]
+
+_FILES: dict[str, Callable[..., Any]] = {}
+
+
+def register_files(save: Callable[..., Path], load: Callable[..., Any]) -> None:
+    """Install the file formats behind :meth:`Saveable.save` and :meth:`Saveable.load`.
+
+    :mod:`pigtheory.io` calls this when it is imported: the results and policies sit below the
+    files layer and import none of it; the formats register themselves with them.
+
+    Parameters
+    ----------
+    save : callable
+        ``save(obj, path, *, compress)``, as :func:`pigtheory.io.save`.
+    load : callable
+        ``load(path, *, expected)``, as :func:`pigtheory.io.load`.
+    """
+    _FILES.update(save=save, load=load)
+
+
+def _files() -> dict[str, Callable[..., Any]]:
+    if not _FILES:  # nothing has loaded the files layer yet: load it by name (it registers)
+        importlib.import_module("pigtheory.io")
+    return _FILES
+
+
+class Saveable(Display):
+    """Mixin of every result and policy type: :meth:`save` and :meth:`load` (and, from
+    :class:`pigtheory.display.Display`, a short ``repr``, an HTML one and ``to_frame()``).
+
+    The formats are those of :mod:`pigtheory.io` (:func:`pigtheory.io.save`), which registers
+    itself here (:func:`pigtheory.results.register_files`).
+    """
+
+    __slots__ = ()
+
+    def save(self, path: str | os.PathLike, *, compress: bool = True) -> Path:
+        """Write this object to ``path``, atomically (mode 0644); returns the path.
+
+        ``.npz`` keeps the whole object; ``.json``, ``.csv`` and ``.npy`` write its policy
+        as a policy file (see :mod:`pigtheory.io`). Missing folders are created.
+        """
+        return _files()["save"](self, path, compress=compress)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Self:
+        """Read an object of this type (or a subclass) from ``path``.
+
+        Raises
+        ------
+        ValueError
+            The file is missing, not a pigtheory file, or holds another type.
+        """
+        return _files()["load"](path, expected=cls)
 
 
 def _freeze_value(v: Any) -> None:
@@ -71,7 +129,7 @@ class Result(Saveable):
 
     Subclasses are frozen dataclasses (``eq=False``: arrays have no single truth value);
     building one makes its arrays read-only. ``save(path)`` and ``load(path)`` come from
-    :class:`pigtheory.io.Saveable`.
+    :class:`Saveable`.
     """
 
     def __post_init__(self) -> None:

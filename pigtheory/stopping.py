@@ -38,9 +38,8 @@ from typing import Any
 import numpy as np
 
 from .display import long_frame
-from .io import Saveable
 from .policies import Mixture, as_mixture
-from .results import freeze
+from .results import Saveable, freeze
 from .rules import Rules
 
 __all__ = [

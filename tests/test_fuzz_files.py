@@ -22,8 +22,8 @@ import pigtheory
 from pigtheory import MixedPolicy, Rules, ThresholdTable, hold_at
 from pigtheory.cli import parse_policy
 from pigtheory.io import KINDS, read_policy, write_policy
+from pigtheory.policies.sequential import RollTable
 from pigtheory.results import Result
-from pigtheory.sequential.policies import RollTable
 
 PEAK = 64 * 2**20
 FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -18,13 +18,7 @@ import numpy as np
 import pytest
 
 from pigtheory import Rules, hold_at, sequential, turn_total
-from pigtheory.play import (
-    Opponent,
-    OpponentTable,
-    build_site,
-    sequential_best_response,
-    stopping_best_response,
-)
+from pigtheory.play import Opponent, OpponentTable, build_site
 from pigtheory.simulate import play_simultaneous, turn_totals
 from pigtheory.simultaneous import best_response, win_probability
 from pigtheory.stopping import rule_outcomes
@@ -231,7 +225,7 @@ def test_the_web_page_plays_the_new_die_without_a_javascript_change(tmp_path):
             "sequential",
             rules,
             OpponentTable("sequential", rules, roll=sol.policy),
-            sequential_best_response(sol.policy, rules=rules),
+            sequential.best_response(sol.policy, rules=rules),
             sol.policy,
         ),
         Opponent(
@@ -241,7 +235,7 @@ def test_the_web_page_plays_the_new_die_without_a_javascript_change(tmp_path):
             "simultaneous",
             rules,
             OpponentTable("simultaneous", rules, thresholds=th, weights=one),
-            stopping_best_response(hold_at(6), rules=rules),
+            best_response(hold_at(6), rules=rules, strategies="stopping"),
             hold_at(6),
         ),
     ]

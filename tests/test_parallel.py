@@ -15,8 +15,8 @@ from pigtheory import Rules, hold_at
 from pigtheory.parallel import TaskQueue, executor_kind, local_cluster, run_tasks
 from pigtheory.simultaneous import best_response, best_responses, hold_at_sweep
 from pigtheory.simultaneous.grid import hold_at_grid
+from pigtheory.simultaneous.resumable import hold_at_table, sweep_tasks
 from pigtheory.simultaneous.sweep import start_value
-from pigtheory.sweeps import hold_at_table, sweep_tasks
 
 distributed = pytest.importorskip("distributed")
 

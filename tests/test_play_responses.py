@@ -10,10 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pigtheory import Rules, hold_at, simultaneous
-from pigtheory.play import sequential_best_response, stopping_best_response, turn_values
+from pigtheory.sequential import best_response as sequential_best_response
 from pigtheory.sequential import compare, solve
+from pigtheory.simultaneous.best_response import turn_values
 from pigtheory.simultaneous.core.stopping import stopping_outcomes
 from pigtheory.turn_total import turn_total_table
+
+
+def stopping_best_response(opponent, rules=Rules()):
+    return simultaneous.best_response(opponent, rules=rules, strategies="stopping")
+
 
 # --- sequential -------------------------------------------------------------------------
 
@@ -150,7 +156,7 @@ def test_stopping_response_is_what_its_rule_wins():
     opp = hold_at(4)
     br = stopping_best_response(opp, rules=rules)
     th = hold_at(4).table(rules)
-    assert np.max(np.abs(_evaluate(br.policy, th, rules) - br.value)) < 1e-12
+    assert np.max(np.abs(_evaluate(br.policy.roll, th, rules) - br.value)) < 1e-12
 
 
 def test_stopping_rules_do_at_least_as_well_as_thresholds():
@@ -161,7 +167,7 @@ def test_stopping_rules_do_at_least_as_well_as_thresholds():
     assert gain.min() > -1e-12
     # and strictly better somewhere: against hold at 5 the best play is not a threshold
     assert gain.max() > 1e-4
-    rows = stopping.policy[:, :, :]
+    rows = stopping.policy.roll[:, :, :]
     not_threshold = np.any(np.diff(rows.astype(int), axis=2) > 0, axis=2)
     assert not_threshold.any()
 
@@ -192,5 +198,30 @@ def test_turn_values_agree_with_the_response():
         assert t["best"][0] == pytest.approx(br.value[i, j], abs=1e-14)
         room = 20 - i
         rolls = [k == 0 or t["roll"][k] > t["hold"][k] + 1e-13 for k in range(room)]
-        assert rolls == br.policy[i, j, :room].tolist()
+        assert rolls == br.policy.roll[i, j, :room].tolist()
         assert np.all(np.fmax(t["roll"][:room], t["hold"][:room]) >= t["best"][:room] - 1e-15)
+
+
+def test_old_play_paths_warn_and_give_the_solvers():
+    import importlib
+    import sys
+
+    from pigtheory import play, sequential
+    from pigtheory.simultaneous.best_response import StoppingSolution
+
+    rules = Rules(goal=10)
+    with pytest.warns(DeprecationWarning, match="pigtheory.sequential.best_response"):
+        old = play.sequential_best_response
+    assert old is sequential.best_response
+    with pytest.warns(DeprecationWarning, match="StoppingSolution"):
+        assert play.StoppingResponse is StoppingSolution
+    with pytest.warns(DeprecationWarning):
+        old_stopping = play.stopping_best_response
+    with pytest.warns(DeprecationWarning, match='strategies="stopping"'):
+        br = old_stopping(hold_at(3), rules=rules)
+    new = stopping_best_response(hold_at(3), rules=rules)
+    assert np.array_equal(br.value, new.value) and np.array_equal(br.policy.roll, new.policy.roll)
+    for name in ("sequential_response", "stopping_response"):
+        sys.modules.pop(f"pigtheory.play.{name}", None)
+        with pytest.warns(DeprecationWarning, match="deprecated"):
+            importlib.import_module(f"pigtheory.play.{name}")

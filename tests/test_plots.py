@@ -11,15 +11,7 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from pigtheory import (
-    Rules,
-    hold_at,
-    plots,
-    plots_equilibrium,
-    plots_multiplayer,
-    plots_stopping,
-    plots_symmetric,
-)
+from pigtheory import Rules, hold_at, plots
 from pigtheory import simultaneous as sim
 from pigtheory.simultaneous.grid import hold_at_grid
 from pigtheory.simultaneous.stopping_equilibrium import KINDS
@@ -53,15 +45,13 @@ def test_two_player_figures(small):
     _drawn(plots.plot_hold_at_sweep(sweep, paper_minima=[5]), 1)
     _drawn(plots.plot_best_response_contour(br, "hold at 5"), 1)
     _drawn(plots.plot_best_response_actions(br, "hold at 5", opponent_scores=(0, 8)), 1)
-    _drawn(plots_equilibrium.plot_equilibrium_mixing(eq.policy.thresholds, eq.policy.weights), 2)
+    _drawn(plots.plot_equilibrium_mixing(eq.policy.thresholds, eq.policy.weights), 2)
     st = sim.stackelberg(rules=rules)
-    _drawn(
-        plots_equilibrium.plot_stackelberg(np.asarray(st.leader_policy), np.asarray(st.follower_policy)), 1
-    )
-    _drawn(plots_equilibrium.plot_cycling_states(G, [(1, 2)], eq.mixed_states), 1)
+    _drawn(plots.plot_stackelberg(np.asarray(st.leader_policy), np.asarray(st.follower_policy)), 1)
+    _drawn(plots.plot_cycling_states(G, [(1, 2)], eq.mixed_states), 1)
     ex = np.unravel_index(int(np.argmax(stop.gain)), stop.gain.shape)
     _drawn(
-        plots_stopping.plot_stopping_rules(
+        plots.plot_stopping_rules(
             se.kind,
             KINDS,
             stop.policy.roll[ex],
@@ -76,7 +66,7 @@ def test_two_player_figures(small):
 
 def test_multiplayer_figures():
     grid = hold_at_grid([2, 3, 4], rules=Rules(goal=8, players=3), workers=1, progress=False)
-    _drawn(plots_multiplayer.three_player_grid_figure(grid), 2)
+    _drawn(plots.plot_three_player_grid(grid), 2)
     rows = [
         {
             "players": p,
@@ -89,19 +79,52 @@ def test_multiplayer_figures():
         for p, s in ((2, "full"), (3, "full"), (3, "symmetric"))
         for g in (20, 50, 100)
     ]
-    _drawn(plots_multiplayer.scaling_figure(rows), 2)
-    _drawn(plots_multiplayer.limit_figure(sim.limit(12, rules=Rules(goal=12)), paper_n=None), 1)
+    _drawn(plots.plot_scaling(rows), 2)
+    _drawn(plots.plot_limit(sim.limit(12, rules=Rules(goal=12)), paper_n=None), 1)
 
 
 def test_symmetric_figures(small):
     *_, sym = small
-    _drawn(plots_symmetric.opening_figure({2: {5: 1.0}, 3: {4: 0.25, 6: 0.75}}, limit_from=5, goal=10), 1)
-    _drawn(plots_symmetric.value_lines_figure(sym, [0, 3]), 2)
-    _drawn(plots_symmetric.mixed_states_figure(sym), 2)
+    _drawn(plots.plot_opening({2: {5: 1.0}, 3: {4: 0.25, 6: 0.75}}, limit_from=5, goal=10), 1)
+    _drawn(plots.plot_value_lines(sym, [0, 3]), 2)
+    _drawn(plots.plot_mixed_states(sym), 2)
     run = sim.symmetric_dynamics("best_response", rules=Rules(goal=10, players=3), max_iter=3)
     _drawn(
-        plots_symmetric.dynamics_figure(
+        plots.plot_dynamics(
             {"best response": run}, 1e-13, {"best response": 0.1, "backward induction": 0.01}
         ),
         1,
     )
+
+
+def test_sequential_hold_boundary():
+    from pigtheory.sequential import solve
+
+    sol = solve(rules=Rules(goal=12))
+    thresholds = sol.hold_thresholds()
+    _drawn(plots.plot_hold_boundary(thresholds, "goal 12"), 2)
+    with pytest.raises(ValueError, match="thresholds"):
+        plots.plot_hold_boundary(thresholds[:, :5], "not square")
+
+
+def test_every_figure_function_is_plot_star_and_old_names_warn():
+    assert plots.__all__ and all(name.startswith("plot_") for name in plots.__all__)
+    for old, target in plots.OLD_NAMES.items():
+        with pytest.warns(DeprecationWarning, match=old):
+            f = getattr(plots, old)
+        assert f is getattr(plots, target.split(":")[1])
+    with pytest.raises(AttributeError):
+        plots.no_such_figure  # noqa: B018
+
+
+@pytest.mark.parametrize("family", ["equilibrium", "multiplayer", "stopping", "symmetric"])
+def test_old_module_paths_warn_and_reexport(family):
+    import importlib
+    import sys
+
+    sys.modules.pop(f"pigtheory.plots_{family}", None)
+    with pytest.warns(DeprecationWarning, match=f"pigtheory.plots.{family}"):
+        old = importlib.import_module(f"pigtheory.plots_{family}")
+    new = importlib.import_module(f"pigtheory.plots.{family}")
+    assert old.__all__ == new.__all__
+    assert all(getattr(old, name) is getattr(new, name) for name in new.__all__)

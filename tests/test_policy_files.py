@@ -21,8 +21,8 @@ from pigtheory.io import (
     register_kind,
     write_policy,
 )
+from pigtheory.policies.sequential import RollTable, roll_tables
 from pigtheory.sequential import base_pace_race, compare, pace_race, scoring_turns, solve
-from pigtheory.sequential.policies import RollTable, roll_tables
 from pigtheory.simultaneous import best_response, equilibrium, hold_at_sweep, limit, win_probability
 
 R = Rules(goal=12)

@@ -29,10 +29,10 @@ from pigtheory.io import (
     save,
 )
 from pigtheory.length import TurnDistribution, game_length, single_player
-from pigtheory.play import sequential_best_response, stopping_best_response
+from pigtheory.policies.sequential import base_pace_race, pace_race, scoring_turns
 from pigtheory.published import PublishedTables, webapp_policies
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
-from pigtheory.sequential.policies import base_pace_race, pace_race, scoring_turns
+from pigtheory.sequential import best_response as sequential_best_response
 from pigtheory.sequential.super_six import SuperSixSolution
 from pigtheory.simulate import Simulation, play_simultaneous
 from pigtheory.simultaneous import (
@@ -59,9 +59,9 @@ from pigtheory.simultaneous import (
 from pigtheory.simultaneous.best_response import StoppingSolution
 from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
 from pigtheory.simultaneous.grid import HoldAtGrid, cached_hold_at_grid, hold_at_grid
+from pigtheory.simultaneous.resumable import hold_at_table
 from pigtheory.simultaneous.stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
 from pigtheory.stopping import RandomStoppingRule, StoppingRule
-from pigtheory.sweeps import hold_at_table
 
 
 def _quietly(make):
@@ -136,7 +136,6 @@ def objects(tmp_path_factory) -> dict[str, object]:
         ),
         "SweepTable": hold_at_table(goals=[6, 8], ns=[2, 3]),
         "SequentialResponse": sequential_best_response(hold_at(3), rules=Rules(goal=8)),
-        "StoppingResponse": stopping_best_response(hold_at(3), rules=Rules(goal=8)),
     }
 
 

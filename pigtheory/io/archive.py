@@ -86,7 +86,7 @@ def save_archive(obj: Any, path: str | os.PathLike, *, compress: bool = True) ->
         raise ValueError(f"obj: only pigtheory results and policies can be saved, got {type(obj).__name__}")
     arrays: dict[str, np.ndarray] = {}
     encoded = _encode(obj, "", arrays)
-    from .. import __version__
+    from .._version import __version__
 
     meta = {
         "format": "pigtheory",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Self, TypeVar, overload
+from typing import Any, TypeVar, overload
 
-from ..display import Display
+from ..results import Saveable, register_files
 from .archive import load_archive, save_archive
 from .policy_files import POLICY_SUFFIXES, read_policy, read_policy_file, write_policy
 
@@ -111,27 +111,4 @@ def load_with_rules(path: str | os.PathLike, *, kind: str | None = None) -> tupl
     return obj, getattr(obj, "rules", None)
 
 
-class Saveable(Display):
-    """Mixin of every result and policy type: :meth:`save` and :meth:`load` (and, from
-    :class:`pigtheory.display.Display`, a short ``repr``, an HTML one and ``to_frame()``)."""
-
-    __slots__ = ()
-
-    def save(self, path: str | os.PathLike, *, compress: bool = True) -> Path:
-        """Write this object to ``path``, atomically (mode 0644); returns the path.
-
-        ``.npz`` keeps the whole object; ``.json``, ``.csv`` and ``.npy`` write its policy
-        as a policy file (see :mod:`pigtheory.io`). Missing folders are created.
-        """
-        return save(self, path, compress=compress)
-
-    @classmethod
-    def load(cls, path: str | os.PathLike) -> Self:
-        """Read an object of this type (or a subclass) from ``path``.
-
-        Raises
-        ------
-        ValueError
-            The file is missing, not a pigtheory file, or holds another type.
-        """
-        return load(path, expected=cls)
+register_files(save, load)  # Saveable.save / .load (the domain does not import io)

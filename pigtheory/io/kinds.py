@@ -128,7 +128,7 @@ for _kind in (
     ),
     PolicyKind(
         "roll_table",
-        "pigtheory.sequential.policies:RollTable",
+        "pigtheory.policies.sequential:RollTable",
         (("roll", "bool"),),
         extra_axes=("turn_total", "forced"),
         sequential=True,
@@ -136,21 +136,21 @@ for _kind in (
     ),
     PolicyKind(
         "scoring_turns",
-        "pigtheory.sequential.policies:ScoringTurns",
+        "pigtheory.policies.sequential:ScoringTurns",
         params=("t",),
         sequential=True,
         check="roll",
     ),
     PolicyKind(
         "base_pace_race",
-        "pigtheory.sequential.policies:BasePaceRace",
+        "pigtheory.policies.sequential:BasePaceRace",
         params=("b", "p", "e"),
         sequential=True,
         check="roll",
     ),
     PolicyKind(
         "pace_race",
-        "pigtheory.sequential.policies:PaceRace",
+        "pigtheory.policies.sequential:PaceRace",
         params=("c", "d", "e"),
         sequential=True,
         check="roll",

@@ -106,7 +106,7 @@ def policy_of(obj: Any) -> Any:
 
 def _wrap_table(table: np.ndarray, name: str) -> Any:
     if table.dtype == bool:
-        from ..sequential.policies import RollTable
+        from ..policies.sequential import RollTable
 
         return RollTable(table, name=name)
     from ..policies import ThresholdTable
@@ -117,7 +117,7 @@ def _wrap_table(table: np.ndarray, name: str) -> Any:
 def _validate(policy: Any, kind: PolicyKind, rules: Rules) -> None:
     """Raise ``ValueError`` unless ``policy`` is a valid policy of ``kind`` under ``rules``."""
     if kind.check == "roll":
-        from ..sequential.policies import roll_tables
+        from ..policies.sequential import roll_tables
 
         if rules.players != 2:
             raise ValueError(
@@ -151,7 +151,7 @@ def _as_table(policy: Any, kind: PolicyKind, rules: Rules | None, path: Path) ->
     if rules is None:
         raise ValueError(f"{path}: a {kind.name} policy is a table only for given rules; pass rules=")
     if kind.sequential:
-        from ..sequential.policies import RollTable, roll_tables
+        from ..policies.sequential import RollTable, roll_tables
 
         tables = roll_tables(policy, rules)
         if tables.shape[0] != 1:

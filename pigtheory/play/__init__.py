@@ -7,8 +7,6 @@ each of the person's moves gave away.
 ===========================================  ==============================================
 :func:`opponent`, :func:`default_opponents`  the opponents, by name (solved, cached)
 :func:`opponents_from_file`                  an opponent from a saved policy or result
-:func:`sequential_best_response`             best response to a fixed sequential roll table
-:func:`stopping_best_response`               simultaneous best response, roll by roll
 :class:`Game`                                the rules, move by move (the reference engine)
 :class:`Analyst`                             the live numbers at a game's state
 :func:`build_site`                           the static site (``pigtheory site``)
@@ -16,19 +14,34 @@ each of the person's moves gave away.
 :class:`Mulberry32`                          the seeded generator shared with the browser
 ===========================================  ==============================================
 
+The person's best responses come from the solvers: :func:`pigtheory.sequential.best_response`
+(sequential play) and :func:`pigtheory.simultaneous.best_response` with
+``strategies="stopping"`` (simultaneous play: the person decides roll by roll). The names
+``sequential_best_response``, ``SequentialResponse``, ``stopping_best_response``,
+``StoppingResponse``, ``turn_values`` and ``read_policy_file`` (:func:`pigtheory.load`) still
+import from here, with a ``DeprecationWarning``.
+
 The page's JavaScript (``static/``) implements the same rules and numbers; the tests play
 seeded games through both and compare every move and every number.
 """
 
+from .._compat import renamed
 from .analysis import Analyst, Reading
+from .file_opponents import opponents_from_file
 from .game import Game, OpponentTable
 from .opponents import NAMES, Opponent, default_opponents, opponent
-from .policy_files import opponents_from_file, read_policy_file
 from .rng import Mulberry32, quantize_weights, streams
-from .sequential_response import SequentialResponse, sequential_best_response
 from .site import SiteReport, build_site, read_site_data
-from .stopping_response import StoppingResponse, stopping_best_response, turn_values
 from .terminal import play_terminal
+
+_OLD_NAMES = {
+    "sequential_best_response": "pigtheory.sequential.best_response:best_response",
+    "SequentialResponse": "pigtheory.sequential.best_response:SequentialResponse",
+    "stopping_best_response": "pigtheory.play.stopping_response:stopping_best_response",
+    "StoppingResponse": "pigtheory.simultaneous.best_response:StoppingSolution",
+    "turn_values": "pigtheory.simultaneous.best_response:turn_values",
+    "read_policy_file": "pigtheory.io:load",
+}
 
 __all__ = [
     "Analyst",
@@ -40,17 +53,13 @@ __all__ = [
     "default_opponents",
     "opponent",
     "opponents_from_file",
-    "read_policy_file",
     "Mulberry32",
     "quantize_weights",
     "streams",
-    "SequentialResponse",
-    "sequential_best_response",
     "SiteReport",
     "build_site",
     "read_site_data",
-    "StoppingResponse",
-    "stopping_best_response",
-    "turn_values",
     "play_terminal",
 ]
+
+__getattr__ = renamed(__name__, _OLD_NAMES)

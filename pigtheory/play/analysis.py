@@ -12,8 +12,8 @@ is over); on the person's move also ``roll`` and ``hold``, the win probabilities
 (then playing best) and of holding now (None where not allowed), and ``advice``, the best
 response's move (ties as the solvers break them).
 
-Sequential play: the solved arrays of :class:`~pigtheory.play.sequential_response.SequentialResponse`
-(the opponent's turn included). Simultaneous play: :func:`~pigtheory.play.stopping_response.turn_values`
+Sequential play: the solved arrays of :class:`~pigtheory.sequential.best_response.SequentialResponse`
+(the opponent's turn included). Simultaneous play: :func:`~pigtheory.simultaneous.best_response.turn_values`
 during the person's turn; during the opponent's turn (the person's points x are then fixed and
 the opponent's threshold t of the turn is known to the game), the expectation of
 ``V[min(i + x, g), min(j + Y, g)]`` over the rest of the opponent's hold-at-t turn.
@@ -29,10 +29,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..simultaneous.best_response import StoppingSolution, turn_values
 from ..simultaneous.core.stopping import stopping_outcomes, threshold_rule
 from .game import Game
 from .opponents import Opponent
-from .stopping_response import turn_values
 
 __all__ = ["Reading", "Analyst", "COSTLY"]
 
@@ -166,7 +166,8 @@ class Analyst:
     # --- simultaneous -------------------------------------------------------------------
 
     def turn(self, i: int, j: int) -> dict[str, np.ndarray]:
-        """:func:`~pigtheory.play.turn_values` at (i, j), cached (simultaneous opponents).
+        """:func:`~pigtheory.simultaneous.best_response.turn_values` at (i, j), cached
+        (simultaneous opponents).
 
         Returns
         -------
@@ -185,7 +186,8 @@ class Analyst:
         if game.to_move == "you":
             t = self.turn(i, j)
             k = game.k
-            advice = "roll" if (k == 0 or resp.policy[i, j, k]) else "hold"
+            assert isinstance(resp, StoppingSolution)
+            advice = "roll" if (k == 0 or resp.policy.roll[i, j, k]) else "hold"
             hold = float(t["hold"][k]) if k >= 1 else None
             return Reading("you", float(t["best"][k]), float(t["roll"][k]), hold, advice)
         return Reading("opponent", self.after_turn(i, j, game.gain, game.threshold, game.k))
@@ -209,7 +211,7 @@ class Analyst:
         -------
         float
             ``E[V(min(i + gain, g), min(j + Y, g))]`` over the rest of the opponent's turn,
-            V the person's start-of-turn values (``StoppingResponse.value``).
+            V the person's start-of-turn values (``StoppingSolution.value``).
         """
         g = self.rules.goal
         value = self.opponent.response.value

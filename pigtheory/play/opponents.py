@@ -3,8 +3,9 @@
 An :class:`Opponent` bundles what a game and its live analysis need: the opponent's moves as
 integer tables (:class:`~pigtheory.play.game.OpponentTable`) and the exact best response of
 the person against it, whose values are the person's win probabilities
-(:class:`~pigtheory.play.sequential_response.SequentialResponse` in sequential play,
-:class:`~pigtheory.play.stopping_response.StoppingResponse` in simultaneous play).
+(:class:`~pigtheory.sequential.best_response.SequentialResponse` in sequential play; in
+simultaneous play the best stopping rule,
+:class:`~pigtheory.simultaneous.best_response.StoppingSolution`).
 
 Names
 -----
@@ -16,8 +17,9 @@ sampled every turn), ``stackelberg`` (the leader's policy), ``br-hold-at-N`` (th
 threshold response to hold at N), ``hold-at-N``, ``webapp-easy`` / ``-normal`` / ``-hard``
 (the web app's simultaneous tables). The web app's tables also answer to their full names,
 ``webapp-sequential-hard``, ``webapp-simultaneous-easy``, ... (the names of
-:mod:`pigtheory.published`, everywhere), and to the JSON file's keys. A policy file (:func:`read_policy_file`) gives an
-opponent in every mode its policy fits (:mod:`pigtheory.play.policy_files`).
+:mod:`pigtheory.published`, everywhere), and to the JSON file's keys. A saved policy or result
+gives an opponent in every mode its policy fits
+(:func:`~pigtheory.play.file_opponents.opponents_from_file`).
 
 Solves are cached (:func:`pigtheory.io.cached`) by rules and name, files by their contents.
 
@@ -40,11 +42,13 @@ from ..io import cached
 from ..policies import ThresholdTable, as_mixture, hold_at
 from ..progress import track
 from ..rules import Rules
+from ..sequential.best_response import SequentialResponse
+from ..sequential.best_response import best_response as sequential_best_response
+from ..simultaneous.best_response import StoppingSolution
+from ..simultaneous.best_response import best_response as simultaneous_best_response
 from ..validation import check_progress
 from .game import MODES, OpponentTable
 from .rng import quantize_weights
-from .sequential_response import SequentialResponse, sequential_best_response
-from .stopping_response import StoppingResponse, stopping_best_response
 
 __all__ = [
     "Opponent",
@@ -56,7 +60,7 @@ __all__ = [
     "NAMES",
 ]
 
-_VERSION = 1
+_VERSION = 2  # 2: simultaneous responses are StoppingSolution (policy.roll)
 NAMES = {
     "sequential": (
         "optimal",
@@ -97,11 +101,11 @@ class Opponent:
     rules : Rules
     table : OpponentTable
         Its moves, as the games play them.
-    response : SequentialResponse or StoppingResponse
+    response : SequentialResponse or StoppingSolution
         The person's best response: the values the page and the terminal show.
     policy : object
         The opponent's policy as the library reads it (simultaneous: for
-        :func:`~pigtheory.play.turn_values`).
+        :func:`~pigtheory.simultaneous.best_response.turn_values`).
     """
 
     key: str
@@ -110,7 +114,7 @@ class Opponent:
     mode: str
     rules: Rules
     table: OpponentTable
-    response: SequentialResponse | StoppingResponse
+    response: SequentialResponse | StoppingSolution
     policy: Any
 
 
@@ -138,7 +142,7 @@ def sequential_opponent(
     Returns
     -------
     Opponent
-        ``response`` a :class:`~pigtheory.play.SequentialResponse`.
+        ``response`` a :class:`~pigtheory.sequential.SequentialResponse`.
     """
     roll = np.asarray(roll, dtype=bool)
     response = cached(
@@ -173,7 +177,8 @@ def simultaneous_opponent(
     -------
     Opponent
         ``table.thresholds``/``table.weights`` of shape ``(goal, goal, S)``; ``response`` a
-        :class:`~pigtheory.play.StoppingResponse`.
+        :class:`~pigtheory.simultaneous.best_response.StoppingSolution` (its ``policy.roll``:
+        the person's best roll-or-hold choice at every turn total).
     """
     mix = as_mixture(policy, rules)
     g = rules.goal
@@ -182,10 +187,11 @@ def simultaneous_opponent(
     response = cached(
         "play-stopping-response",
         {**params, "rules": repr(rules), "version": _VERSION},
-        lambda: stopping_best_response(policy, rules=rules),
+        lambda: simultaneous_best_response(policy, rules=rules, strategies="stopping"),
         cache_dir=cache_dir,
-        expected=StoppingResponse,
+        expected=StoppingSolution,
     )
+    assert isinstance(response, StoppingSolution)
     table = OpponentTable("simultaneous", rules, thresholds=th, weights=quantize_weights(w))
     return Opponent(
         _key("simultaneous", name, rules), label, about, "simultaneous", rules, table, response, policy

@@ -1,118 +1,15 @@
-"""Opponents from files: any policy or result that pigtheory saved.
-
-:func:`opponents_from_file` reads a ``--policy FILE`` (with the rules it records, through
-:func:`pigtheory.io.load_with_rules`, as the command line does) and turns what it holds into
-opponents for every mode it fits; :func:`read_policy_file` is :func:`pigtheory.load`.
+"""Deprecated: :func:`opponents_from_file` moved to :mod:`pigtheory.play.file_opponents`, and
+``read_policy_file`` here (which was :func:`pigtheory.load`) is deprecated: use
+:func:`pigtheory.load`, or :func:`pigtheory.io.read_policy_file` for a policy with its rules.
+This shim warns on import and goes in a later release.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
-import re
-from pathlib import Path
-from typing import Any
+from .._compat import moved, renamed
+from .file_opponents import opponents_from_file
 
-import numpy as np
+__all__ = ["opponents_from_file"]
 
-from ..io import load, load_with_rules
-from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
-from ..rules import Rules
-from ..sequential.policies import RollTable
-from .game import MODES
-from .opponents import Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
-
-__all__ = ["read_policy_file", "opponents_from_file"]
-
-
-def read_policy_file(path: str | os.PathLike) -> Any:
-    """A policy or result saved by pigtheory: whatever :func:`pigtheory.load` reads (``.npz``
-    archives, and ``.json``, ``.csv`` and ``.npy`` policy files).
-
-    Parameters
-    ----------
-    path : path-like
-
-    Returns
-    -------
-    result or policy
-    """
-    return load(path)
-
-
-def opponents_from_file(
-    path: str | os.PathLike, *, mode: str | None = None, goal: int | None = None, cache_dir: Any = None
-) -> list[Opponent]:
-    """Opponents playing the policy in a file, in every mode it fits (or in ``mode``).
-
-    A sequential solution or a bool roll table plays sequential Pig; a mixed policy or a
-    simultaneous solver's result plays simultaneous Pig; a threshold table (or hold at n) plays
-    both, sequentially as "roll while the turn total is below the threshold". The goal is the
-    policy's own (``goal`` is needed for hold at n only).
-
-    Parameters
-    ----------
-    path : path-like
-        Read by :func:`pigtheory.io.load_with_rules`.
-    mode : {"sequential", "simultaneous"}, optional
-        Only this mode; default every mode the policy fits.
-    goal : int, optional
-        Hold at n only: the goal to play to (default 100).
-    cache_dir : path-like, optional
-        Where the best responses are cached (keyed by the file's contents).
-
-    Returns
-    -------
-    list of Opponent
-        One per mode, sequential tables ``(goal, goal, goal)``, simultaneous ``(goal, goal, S)``.
-
-    Raises
-    ------
-    ValueError
-        The file holds nothing pigtheory can play, or nothing in ``mode``.
-    """
-    path = Path(path)
-    obj, rules = load_with_rules(path)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-    stem = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()) or "policy"
-    name = f"file-{stem}"
-    label = path.name
-    about = f"The policy saved in {path.name} ({type(obj).__name__})."
-    params = {"name": name, "sha256": digest}
-    inner = getattr(obj, "policy", obj)
-    if isinstance(inner, RollTable):  # a sequential policy file (.json, .csv, .npy)
-        inner = np.asarray(inner.roll)
-    found: list[Opponent] = []
-    want = MODES if mode is None else (mode,)
-    if isinstance(inner, np.ndarray) and inner.dtype == bool:
-        if "sequential" in want:
-            rules = rules or Rules(goal=inner.shape[0])
-            roll = inner[..., 0] if inner.ndim == 4 else inner
-            found.append(sequential_opponent(name, label, about, rules, roll, params, cache_dir))
-    else:
-        if isinstance(inner, np.ndarray):
-            inner = ThresholdTable(inner, name=label)
-        if isinstance(inner, HoldAt):
-            rules = rules or Rules(goal=goal or 100)
-        elif isinstance(inner, ThresholdTable):
-            rules = rules or Rules(goal=inner.table.shape[0])
-        elif isinstance(inner, MixedPolicy):
-            rules = rules or Rules(goal=np.shape(inner.thresholds)[0])
-        else:
-            raise ValueError(f"policy: {path} holds a {type(obj).__name__}, not a policy pigtheory can play")
-        if "simultaneous" in want and rules.dice == 1:
-            found.append(simultaneous_opponent(name, label, about, rules, inner, params, cache_dir))
-        if "sequential" in want and not isinstance(inner, MixedPolicy):
-            table = (
-                inner.table(rules)
-                if isinstance(inner, HoldAt)
-                else as_mixture(inner, rules).full_thresholds()
-            )
-            found.append(
-                sequential_opponent(
-                    name, label, about, rules, threshold_rolls(table, rules), params, cache_dir
-                )
-            )
-    if not found:
-        raise ValueError(f"policy: {path} cannot play {' or '.join(want)} Pig")
-    return found
+moved(__name__, "pigtheory.play.file_opponents")
+__getattr__ = renamed(__name__, {"read_policy_file": "pigtheory.io:load"})

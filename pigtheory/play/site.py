@@ -36,7 +36,8 @@ arrays, each starting on a 4-byte boundary; ``sections[name]`` gives its ``offse
 
 The page rebuilds every other number from these (``analysis.js``): the values during a turn
 and during the opponent's turn by the backward passes of
-:mod:`pigtheory.play.sequential_response` and :mod:`pigtheory.play.stopping_response`.
+:mod:`pigtheory.sequential.best_response` and
+:func:`pigtheory.simultaneous.best_response.turn_values`.
 :func:`read_site_data` decodes a file in Python, for the tests.
 """
 
@@ -56,6 +57,7 @@ import numpy as np
 
 from ..io import atomic_write
 from ..rules import ROLL_KINDS
+from ..simultaneous.best_response import StoppingSolution
 from .game import face_points
 from .opponents import Opponent
 
@@ -178,7 +180,8 @@ def pack_opponent(opp: Opponent) -> dict[str, Any]:
             add_ints("mixed_state", mixed, "u32")
             add_ints("mixed_threshold", m_th, tdtype)
             add_ints("mixed_weight", m_w, "u32")
-        add_bits("best_roll", resp.policy)
+        assert isinstance(resp, StoppingSolution)
+        add_bits("best_roll", resp.policy.roll)
         start = resp.value[:g, :g]
     q = np.round(np.asarray(start, dtype=float) * FIXED_SCALE).astype(np.int64)
     add("value", _planes(_second_differences(q)), "fixed24", q.shape, q.size)

@@ -10,7 +10,8 @@ practical play of Pig" number no equations; their slide titles are given):
 ==================================================  ============================================
 Neller & Presser, "Pig Probabilities", "Piglet"     :func:`solve` (one die, Piglet),
                                                     :func:`solve_exact`, :func:`value_iteration`
-Neller & Presser, Algorithm 1 "Policy Comparison"   :func:`compare`
+Neller & Presser, Algorithm 1 "Policy Comparison"   :func:`compare`; :func:`best_response`
+                                                    (against a fixed opponent)
 Neller & Presser, practical policies (Figs. 2, 4)   :func:`scoring_turns`, :func:`base_pace_race`,
                                                     :func:`pace_race`
 Zhu & Ma 2022, section 3, Algorithm 1               :func:`solve` (two dice)
@@ -27,13 +28,14 @@ from typing import Any
 
 from ..engine import ENGINES
 from ..guard import check_memory, sequential_estimate
+from ..policies.sequential import base_pace_race, pace_race, roll_table, scoring_turns
 from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_tol
+from .best_response import SequentialResponse, best_response, opponent_turn_values
 from .compare import Comparison, compare
 from .model import SequentialSolution, check_rules
 from .one_die import solve_exact, solve_one_die
 from .play import Games, play
-from .policies import base_pace_race, pace_race, roll_table, scoring_turns
 from .super_six import super_six
 from .turns import turn_matrix
 from .value_iteration import value_iteration
@@ -53,6 +55,9 @@ __all__ = [
     "Games",
     "super_six",
     "turn_matrix",
+    "best_response",
+    "SequentialResponse",
+    "opponent_turn_values",
 ]
 
 

@@ -3,7 +3,7 @@
 Shapes
 ------
 ``value_a[c, i, j]``: A's probability of winning when A is about to start a turn at own
-score i, B's score j, A's counter c (:mod:`pigtheory.sequential.policies`); ``value_b[c, j, i]``
+score i, B's score j, A's counter c (:mod:`pigtheory.policies.sequential`); ``value_b[c, j, i]``
 the same for B about to start a turn at own score j, A's score i.
 
 Notes
@@ -40,11 +40,11 @@ from typing import Any
 import numpy as np
 
 from ..guard import check_memory, compare_estimate
+from ..policies.sequential import roll_tables
 from ..results import Result
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_choice, check_int, check_tol
 from .model import check_rules
-from .policies import roll_tables
 from .turns import turn_matrix
 
 __all__ = ["Comparison", "compare", "start_values"]

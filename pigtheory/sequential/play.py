@@ -18,11 +18,11 @@ from typing import Any
 import numpy as np
 
 from ..guard import check_memory, simulation_estimate
+from ..policies.sequential import roll_table
 from ..results import Result
 from ..rules import BUST, DOUBLE, RESET, Rules
 from ..validation import check_int
 from .model import check_rules
-from .policies import roll_table
 
 __all__ = ["Games", "play"]
 

@@ -51,7 +51,7 @@ def turn_matrix(roll: np.ndarray, rules: Rules) -> np.ndarray:
 
     Examples
     --------
-    >>> from pigtheory.sequential.policies import roll_table
+    >>> from pigtheory.policies.sequential import roll_table
     >>> from pigtheory.policies import hold_at
     >>> r = Rules(goal=4)
     >>> t = turn_matrix(roll_table(hold_at(2), r), r)

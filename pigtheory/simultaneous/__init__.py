@@ -30,6 +30,7 @@ from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
 from .multiplayer import ReducedSolution, reduced_best_response
 from .nash import CycleNash, cycle_nash, exploitability
+from .resumable import SweepTable, hold_at_table, sweep_tasks
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
 from .stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
@@ -49,6 +50,9 @@ __all__ = [
     "win_probabilities",
     "hold_at_sweep",
     "HoldAtSweep",
+    "hold_at_table",
+    "SweepTable",
+    "sweep_tasks",
     "limit",
     "LimitAnalysis",
     "reduced_best_response",

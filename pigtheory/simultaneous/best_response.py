@@ -65,7 +65,13 @@ from .core import (
     terminal_values,
 )
 
-__all__ = ["best_response", "best_response_levels", "best_response_stopping", "StoppingSolution"]
+__all__ = [
+    "best_response",
+    "best_response_levels",
+    "best_response_stopping",
+    "StoppingSolution",
+    "turn_values",
+]
 
 
 def best_response(
@@ -324,3 +330,67 @@ def best_response_stopping(opponents: Sequence[Any], rules: Rules, actions: Any 
             roll[at] = rows
             t_value[at], t_policy[at] = tv, k
     return _stopping_solution(value, roll, t_value, t_policy, len(levels), rules)
+
+
+def turn_values(value: np.ndarray, opponent: Any, i: int, j: int, *, rules: Rules) -> dict[str, np.ndarray]:
+    """Hold and roll values at every turn total of the responder's turn at state (i, j).
+
+    What a person deciding roll by roll sees: against a fixed opponent, with the responder's
+    start-of-turn values ``value`` (those of the best stopping rule,
+    ``best_response(opponent, rules=rules, strategies="stopping").value``), the value of holding
+    and of rolling once more at every turn total of one turn.
+
+    Parameters
+    ----------
+    value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
+        The responder's values at the start of a turn, own score first (``goal``: reached).
+    opponent : policy
+        The opponent's policy (anything :func:`pigtheory.as_mixture` reads).
+    i, j : int
+        The scores at the start of the turn, responder first.
+    rules : Rules
+        Two players.
+
+    Returns
+    -------
+    dict of numpy.ndarray, each of length ``goal - i + 1`` over the turn total t
+        ``"hold"``: the win probability of holding with t points (``u(t)``; t = 0 is a bust);
+        ``"roll"``: of rolling once more and then playing best (NaN from ``t = goal - i``);
+        ``"best"``: ``Q(t)``, the larger of the two where both are allowed.
+
+    Notes
+    -----
+    With ``u(t)`` the continuation of holding with turn total t against the opponent (Zhu, Ma,
+    Chen & Liu 2023, eqs. (7)-(9) and (12); ``u(0)`` counts the state's own value), the value of
+    the best play from turn total t is
+
+    .. math:: Q(t) = \\max\\Big(u(t),\\; p_1\\, u(0) + \\sum_g p_g\\, Q(\\min(t + g, r))\\Big),
+              \\qquad Q(r) = u(r), \\qquad Q(0) = V(i, j)
+
+    (r = goal - i; no holding at t = 0). Ties hold (within ``TIE_TOL``).
+
+    References
+    ----------
+    Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), eqs. (6)-(12).
+    """
+    from .core.stopping import roll_distribution_arrays
+
+    if rules.players != 2:
+        raise ValueError(f"rules.players must be 2 here, got {rules.players}")
+    g = rules.goal
+    check_int("i", i, low=0, high=g - 1)
+    check_int("j", j, low=0, high=g - 1)
+    mix = read_opponents(opponent, rules)
+    states = np.array([[i], [j]])
+    u = continuation(value, states, mix, g)[0][0]
+    room = g - i
+    p_bust, gains, probs = roll_distribution_arrays(rules)
+    best = np.empty(room + 1)
+    roll = np.full(room + 1, np.nan)
+    best[room] = u[room]
+    for t in range(room - 1, -1, -1):
+        roll[t] = p_bust * u[0] + sum(
+            p * best[min(t + gain, room)] for gain, p in zip(gains.tolist(), probs.tolist(), strict=True)
+        )
+        best[t] = roll[t] if (t == 0 or roll[t] > u[t] + TIE_TOL) else u[t]
+    return {"hold": u[: room + 1].copy(), "roll": roll, "best": best}

@@ -64,10 +64,9 @@ import numpy as np
 
 from ..engine import ENGINES, choose_engine
 from ..guard import Estimate, check_memory
-from ..io import Saveable
 from ..policies import MixedPolicy
 from ..progress import progress_bar
-from ..results import Result, freeze
+from ..results import Result, Saveable, freeze
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from ..validation import check_choice, check_progress, check_simultaneous_rules, check_tol

@@ -38,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from .display import long_frame
-from .io import Saveable
-from .rules import Rules
-from .turn_total import turn_total_table
+from ..display import long_frame
+from ..results import Saveable
+from ..rules import Rules
+from ..turn_total import turn_total_table
 
 __all__ = [
     "HoldAt",

@@ -66,7 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _pick_mode(name: str, mode: str | None) -> list[str]:
     """The modes in which ``name`` is an opponent (all of them when ``mode`` is not given)."""
-    from .play import NAMES
+    from ..play import NAMES
 
     if mode:
         return [mode]
@@ -75,7 +75,7 @@ def _pick_mode(name: str, mode: str | None) -> list[str]:
 
 
 def _site(args: argparse.Namespace) -> int:
-    from .play import build_site, default_opponents, opponent, opponents_from_file
+    from ..play import build_site, default_opponents, opponent, opponents_from_file
 
     t0 = time.perf_counter()
     if args.opponent:
@@ -105,8 +105,8 @@ def _site(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .cli import usage_checks
-    from .play import opponent, opponents_from_file, play_terminal
+    from ..play import opponent, opponents_from_file, play_terminal
+    from .args import usage_checks
 
     name = args.opponent or ("equilibrium" if args.mode == "simultaneous" else "optimal")
     with usage_checks():  # an unknown opponent or an unreadable file is a usage error

@@ -1,54 +1,18 @@
-"""The ``pigtheory`` command.
-
-Each family of commands lives in a module of its own, listed in ``_COMMAND_MODULES`` (adding
-a family is one line there); its ``register(subparsers)`` adds parsers whose ``func(args)``
-runs the command. Building the parser imports those small modules but neither numpy nor the
-solvers, which a command imports when it runs: ``pigtheory --help`` starts at once.
-
-A command checks everything before it starts to work: argparse checks types and ranges
-(the helpers below), then the command checks what needs several arguments together (the
-policies against the rules, the output file against what the command writes) inside
-:func:`usage_checks`. Exit status:
-
-* 0: done;
-* 1: the command could not be carried out (the memory limit refuses the solve, a write
-  fails, an unexpected error);
-* 2: a usage error (a value out of range, options that exclude each other, an unreadable
-  policy file, an output file the command cannot write, and any other input a solver refuses
-  with ``ValueError``, the library's word for bad input).
-
-Errors are one line on stderr (``pigtheory <command>: error: ...``); ``--debug`` adds the
-traceback. ``--json`` prints the numbers of a command as one JSON object with labelled
-fields instead of text.
-"""
+"""What every command of :mod:`pigtheory.cli` shares: argument types (checked by argparse, none of
+them imports numpy, so that ``pigtheory --help`` starts at once), the shared options, the policy
+arguments and their rules, :func:`usage_checks` and :func:`emit`."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import math
-import sys
-import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import __version__
-
 if TYPE_CHECKING:  # the rules load dataclasses and fractions: only when a command runs
-    from .rules import Rules
-
-_COMMAND_MODULES = (
-    "pigtheory._cli_basic",
-    "pigtheory._cli_best_response",
-    "pigtheory._cli_sequential",
-    "pigtheory._cli_multiplayer",
-    "pigtheory._cli_equilibrium",
-    "pigtheory._cli_play",
-    "pigtheory._cli_sweep",
-    "pigtheory._cli_symmetric",
-)
+    from ..rules import Rules
 
 POLICY_FILES = (".json", ".csv", ".npy")
 """Suffixes of policy files (:mod:`pigtheory.io.policy_files`)."""
@@ -100,7 +64,7 @@ def positive_float(text: str) -> float:
 
 def memory_size(text: str) -> str:
     """An argparse type: a memory size such as ``512M`` or ``4G`` (kept as text)."""
-    from .guard import parse_memory
+    from ..guard import parse_memory
 
     try:
         parse_memory(text, "--max-memory")
@@ -115,7 +79,7 @@ def output_file(suffixes: Sequence[str]) -> Any:
     def parse(text: str) -> str:
         if Path(text).suffix not in suffixes:
             raise argparse.ArgumentTypeError(f"must end in {', '.join(suffixes)}, got {text!r}")
-        from .io.atomic import check_writable
+        from ..io.atomic import check_writable
 
         try:
             check_writable(text, "file")
@@ -150,7 +114,7 @@ def parse_policy(text: str) -> PolicyArgument:
         n = text.removeprefix("hold-at-")
         if not n.isdigit() or int(n) < 1:
             raise argparse.ArgumentTypeError(f"hold-at-N needs an integer N >= 1, got {text!r}")
-        from .policies import hold_at
+        from ..policies import hold_at
 
         return PolicyArgument(text, hold_at(int(n)))
     return read_policy_argument(text)
@@ -164,8 +128,8 @@ def read_policy_argument(text: str, kind: str | None = None) -> PolicyArgument:
             f"expected hold-at-N or a policy file ending in .json, .csv, .npy or .npz, got {text!r}"
         )
     try:
-        from .io import load_with_rules
-        from .io.policy_files import policy_of
+        from ..io import load_with_rules
+        from ..io.policy_files import policy_of
 
         obj, rules = load_with_rules(path, kind=kind)
         return PolicyArgument(text, policy_of(obj), rules)
@@ -228,7 +192,7 @@ def rules_from(args: argparse.Namespace, files: Sequence[Any] = (), **extra: Any
     rules differ from the result is refused later, by :func:`policy_for`."""
     import dataclasses
 
-    from .rules import Rules
+    from ..rules import Rules
 
     recorded = [f.rules for f in files if isinstance(f, PolicyArgument) and f.rules is not None]
     kw: dict[str, Any] = {}
@@ -257,7 +221,7 @@ def usage_checks() -> Iterator[None]:
 def policy_for(policy: Any, rules: Rules, label: str) -> Any:
     """Check a simultaneous policy against the rules before any work (usage error if invalid);
     returns the policy (a :class:`PolicyArgument` is unwrapped and names itself)."""
-    from .policies import as_mixture
+    from ..policies import as_mixture
 
     if isinstance(policy, PolicyArgument):
         check_file_rules(policy, rules)
@@ -271,7 +235,7 @@ def policy_for(policy: Any, rules: Rules, label: str) -> Any:
 
 def write_table(table: Any, path: str, rules: Rules | None = None) -> None:
     """Write a policy (or a bare table) as a policy file; the suffix picks the format."""
-    from .io import write_policy
+    from ..io import write_policy
 
     write_policy(table, path, rules=rules)
 
@@ -322,10 +286,10 @@ def _plain(x: Any) -> Any:
         return {str(k): _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_plain(v) for v in x]
-    from .rules import Rules
+    from ..rules import Rules
 
     if isinstance(x, Rules):
-        from .io.policy_files import rules_to_dict
+        from ..io.policy_files import rules_to_dict
 
         return rules_to_dict(x)
     if hasattr(x, "tolist"):
@@ -333,91 +297,3 @@ def _plain(x: Any) -> Any:
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
-
-
-# --- the command --------------------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="pigtheory",
-        description="Solve the dice game Pig and its variants exactly.",
-        epilog="Exit status: 0 done, 1 failed (e.g. over the memory limit), 2 usage error. "
-        "'pigtheory COMMAND --help' describes a command.",
-    )
-    parser.add_argument("--version", action="version", version=f"pigtheory {__version__}")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="the command, one of:")
-    for name in _COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
-    return parser
-
-
-def one_line(text: str) -> str:
-    """``text`` with control characters (newlines in a file name, say) escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-def _fail(prog: str, message: str) -> None:
-    print(one_line(f"{prog}: error: {message}"), file=sys.stderr)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        args = build_parser().parse_args(argv)
-    except UsageError as exc:
-        print(one_line(str(exc)), file=sys.stderr)
-        return 2
-    except SystemExit as exc:  # --help and --version
-        return exc.code if isinstance(exc.code, int) else 0
-    prog = f"pigtheory {args.command}"
-    debug = bool(getattr(args, "debug", False))
-    from .guard import MemoryLimitError
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            status = int(args.func(args) or 0)
-        except UsageError as exc:
-            _fail(prog, f"{exc} (see {prog} --help)")
-            status = 2
-        except MemoryLimitError as exc:
-            _fail(prog, str(exc))
-            status = 1
-        except ValueError as exc:  # the library's word for input it refuses: a usage error
-            if debug:
-                import traceback
-
-                traceback.print_exc()
-            _fail(prog, f"{exc} (see {prog} --help)")
-            status = 2
-        except OSError as exc:
-            if debug:
-                import traceback
-
-                traceback.print_exc()
-            _fail(prog, str(exc) or type(exc).__name__)
-            status = 1
-        except KeyboardInterrupt:
-            _fail(prog, "interrupted")
-            status = 130
-        except Exception as exc:
-            if debug:
-                import traceback
-
-                traceback.print_exc()
-            _fail(prog, f"internal error, {type(exc).__name__}: {exc} (--debug shows the traceback)")
-            status = 1
-    for w in caught:
-        if issubclass(w.category, DeprecationWarning):
-            continue
-        print(one_line(f"{prog}: warning: {w.message}"), file=sys.stderr)
-    return status
-
-
-if __name__ == "__main__":  # python -m pigtheory.cli: run the package's module, not a second copy
-    from pigtheory.cli import main as _main
-
-    raise SystemExit(_main())

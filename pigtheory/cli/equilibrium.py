@@ -8,7 +8,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from .cli import (
+from .args import (
     POLICY_HELP,
     UsageError,
     add_common_arguments,
@@ -95,13 +95,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _equilibrium(args: argparse.Namespace) -> int:
     rules = rules_from(args)
-    from .simultaneous import equilibrium
+    from ..simultaneous import equilibrium
 
     t0 = time.perf_counter()
     eq = equilibrium(rules=rules, strategies=args.strategies, max_memory=args.max_memory)
     dt = time.perf_counter() - t0
     if args.out:
-        from .io import write_policy
+        from ..io import write_policy
 
         write_policy(eq.policy, args.out, rules=rules)
     if args.strategies == "stopping":
@@ -153,18 +153,18 @@ def _self_play(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     if args.out:
         with usage_checks():
-            from .io import check_writable
+            from ..io import check_writable
 
             check_writable(_numbered(args.out, 1), "--out")
-    from .simultaneous import self_play
+    from ..simultaneous import self_play
 
     sp = self_play(
         rules=rules, order=args.order, sweep=args.sweep, max_iter=args.max_iter, max_memory=args.max_memory
     )
     written = []
     if args.out:
-        from .io import write_policy
-        from .policies import ThresholdTable
+        from ..io import write_policy
+        from ..policies import ThresholdTable
 
         for n, pol in enumerate(sp.cycle, 1):
             written.append(
@@ -209,14 +209,14 @@ def _stackelberg(args: argparse.Namespace) -> int:
     rules = rules_from(args)
     import numpy as np
 
-    from .simultaneous import stackelberg
+    from ..simultaneous import stackelberg
 
     st = stackelberg(
         rules=rules, method=args.method, tol=args.tol, max_iter=args.max_iter, max_memory=args.max_memory
     )
     if args.out:
-        from .io import write_policy
-        from .policies import ThresholdTable
+        from ..io import write_policy
+        from ..policies import ThresholdTable
 
         write_policy(ThresholdTable(st.leader_policy, name="Stackelberg leader"), args.out, rules=rules)
     sizes = np.unique(np.abs(st.differences), return_counts=True)
@@ -287,7 +287,7 @@ def _exploitability(args: argparse.Namespace) -> int:
         if named:
             policies = named
         if published:
-            from .published import SIMULTANEOUS_TABLES, webapp_policies
+            from ..published import SIMULTANEOUS_TABLES, webapp_policies
 
             policies = dict(webapp_policies(args.policy, rules=rules).tables)
             # The web app's file also holds its sequential tables: policies of another game.
@@ -301,7 +301,7 @@ def _exploitability(args: argparse.Namespace) -> int:
                 )
                 policies = simultaneous
         policies = {name: policy_for(pol, rules, name) for name, pol in policies.items()}
-    from .simultaneous import exploitability
+    from ..simultaneous import exploitability
 
     values = {
         name: exploitability(pol, rules=rules, strategies=args.strategies, max_memory=args.max_memory)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cli import (
+from .args import (
     POLICY_HELP,
     UsageError,
     add_common_arguments,
@@ -53,7 +53,7 @@ def _best_response(args: argparse.Namespace) -> int:
         raise UsageError(
             "--strategies stopping: the best response over stopping rules is --method exact only"
         )
-    from .simultaneous import best_response
+    from ..simultaneous import best_response
 
     sol = best_response(
         opps if len(opps) > 1 else opps[0],

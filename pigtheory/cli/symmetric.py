@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from .cli import UsageError, add_rules_arguments, rules_from, usage_checks
+from .args import UsageError, add_rules_arguments, rules_from, usage_checks
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _symmetric_equilibrium(args: argparse.Namespace) -> int:
-    from .simultaneous import symmetric_best_response, symmetric_equilibrium
+    from ..simultaneous import symmetric_best_response, symmetric_equilibrium
 
     with usage_checks():
         rules = rules_from(args)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cli import (
+from .args import (
     UsageError,
     add_common_arguments,
     add_rules_arguments,
@@ -43,7 +43,7 @@ def _limit(args: argparse.Namespace) -> int:
     bad = [n for n in args.show or () if n > args.n_max]
     if bad:
         raise UsageError(f"--show: {bad[0]} players is above --n-max {args.n_max}")
-    from .simultaneous import limit
+    from ..simultaneous import limit
 
     res = limit(n_max=args.n_max, rules=rules, strategies=args.strategies, max_memory=args.max_memory)
     g = res.rules.goal

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .cli import (
+from .args import (
     POLICY_HELP,
     UsageError,
     add_common_arguments,
@@ -46,8 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _turn_total(args: argparse.Namespace) -> int:
-    from .guard import check_memory, turn_total_estimate
-    from .turn_total import turn_total
+    from ..guard import check_memory, turn_total_estimate
+    from ..turn_total import turn_total
 
     check_memory(turn_total_estimate(args.k, exact=args.exact), args.max_memory)
     pmf = turn_total(args.k, exact=args.exact).pmf
@@ -71,7 +71,7 @@ def _win_probability(args: argparse.Namespace) -> int:
         )
     a = policy_for(args.policy_a, rules, "policy_a")
     opps = [policy_for(b, rules, f"policy_b #{n}") for n, b in enumerate(args.policy_b, 1)]
-    from .simultaneous import win_probability
+    from ..simultaneous import win_probability
 
     value = win_probability(a, opps if len(opps) > 1 else opps[0], rules=rules, max_memory=args.max_memory)
     v = float(value[(0,) * rules.players])

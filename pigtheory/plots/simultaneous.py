@@ -13,8 +13,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 if TYPE_CHECKING:
-    from .results import Solution
-    from .simultaneous.sweep import HoldAtSweep
+    from ..results import Solution
+    from ..simultaneous.sweep import HoldAtSweep
 
 __all__ = [
     "plot_hold_at_sweep",

@@ -6,7 +6,7 @@ import argparse
 import re
 from typing import TYPE_CHECKING, Any
 
-from .cli import (
+from .args import (
     UsageError,
     add_common_arguments,
     add_out_argument,
@@ -18,7 +18,7 @@ from .cli import (
 )
 
 if TYPE_CHECKING:
-    from .rules import Rules
+    from ..rules import Rules
 
 _POLICY_HELP = (
     "optimal, hold-at-N, scoring-turns-T, base-pace-race[-B-P-E], pace-race[-C-D-E], "
@@ -85,7 +85,7 @@ def _rules(args: argparse.Namespace) -> Rules:
         raise UsageError("--piglet is a coin game: it takes no --dice or --double-trouble")
     if args.double_trouble and args.dice == 1:
         raise UsageError("--double-trouble is a two-dice game: drop --dice 1")
-    from .rules import Rules
+    from ..rules import Rules
 
     goal = args.goal if args.goal is not None else (10 if args.piglet else 100)
     if args.piglet:
@@ -95,7 +95,7 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _check_solve(rules: Rules, max_memory: Any) -> None:
-    from .guard import check_memory, sequential_estimate
+    from ..guard import check_memory, sequential_estimate
 
     check_memory(sequential_estimate(rules), max_memory)
 
@@ -106,8 +106,8 @@ OPTIMAL = "optimal"
 def parse_sequential_policy(text: str, rules: Rules) -> Any:
     """A policy of the command line for sequential play, checked against ``rules``
     (``"optimal"`` stays the string :data:`OPTIMAL`: it is solved only once all is checked)."""
-    from .sequential import base_pace_race, pace_race, scoring_turns
-    from .sequential.policies import roll_tables
+    from ..policies.sequential import roll_tables
+    from ..sequential import base_pace_race, pace_race, scoring_turns
 
     if text == OPTIMAL:
         return OPTIMAL
@@ -124,7 +124,7 @@ def parse_sequential_policy(text: str, rules: Rules) -> Any:
             try:
                 policy = make(*values)
                 if isinstance(policy, int):
-                    from .policies import hold_at
+                    from ..policies import hold_at
 
                     policy = hold_at(policy)
             except ValueError as exc:
@@ -147,11 +147,11 @@ def parse_sequential_policy(text: str, rules: Rules) -> Any:
 
 def _sequential(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    from .sequential import solve
+    from ..sequential import solve
 
     sol = solve(rules=rules, tol=args.tol, max_iter=args.max_iter, max_memory=args.max_memory)
     if args.out:
-        from .io import write_policy
+        from ..io import write_policy
 
         write_policy(sol, args.out)
     emit(
@@ -175,18 +175,18 @@ def _sequential(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    from .guard import check_memory, compare_estimate
+    from ..guard import check_memory, compare_estimate
 
     a = parse_sequential_policy(args.policy_a, rules)
     b = parse_sequential_policy(args.policy_b, rules)
     check_memory(compare_estimate(rules), args.max_memory)
     if any(x is OPTIMAL for x in (a, b)):
-        from .sequential.cache import cached_solve
+        from ..sequential.cache import cached_solve
 
         _check_solve(rules, args.max_memory)
         optimal = cached_solve(rules=rules)
         a, b = (optimal if x is OPTIMAL else x for x in (a, b))
-    from .sequential import compare
+    from ..sequential import compare
 
     c = compare(a, b, rules=rules, tol=args.tol, max_memory=args.max_memory)
     lines = [

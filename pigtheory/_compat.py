@@ -1,0 +1,34 @@
+"""Old import paths and names that still work, with a ``DeprecationWarning``.
+
+A moved module leaves a shim that calls :func:`moved` at import and re-exports the new module;
+a renamed function or class stays reachable through a module ``__getattr__`` made by
+:func:`renamed`. Both name the new home, so the warning says what to write instead. Every entry
+is listed in CHANGELOG.md (Unreleased); the shims go in a later release.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any
+
+
+def moved(old: str, new: str) -> None:
+    """Warn that module ``old`` is now ``new`` (called by the shim at ``old`` when imported)."""
+    warnings.warn(f"{old} is deprecated: import {new} instead", DeprecationWarning, stacklevel=3)
+
+
+def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``module`` that maps each old name of ``names`` to its new
+    home ``"package.module:new_name"``, warning once per access."""
+
+    def __getattr__(name: str) -> Any:
+        target = names.get(name)
+        if target is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        where, new = target.split(":")
+        warnings.warn(f"{module}.{name} is deprecated: use {where}.{new}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(where), new)
+
+    return __getattr__
