@@ -258,7 +258,7 @@ def _named_tables(text: str) -> dict[str, Any]:
     """Published tables named on the command line (``webapp-simultaneous-hard``, an older name
     such as ``action_simul_hard``, or ``webapp`` for the three simultaneous ones); empty if the
     text names none."""
-    from .published import SIMULTANEOUS_TABLES, published_table, table_name
+    from ..published import SIMULTANEOUS_TABLES, published_table, table_name
 
     if text == "webapp":
         return {name: published_table(name) for name in SIMULTANEOUS_TABLES}
