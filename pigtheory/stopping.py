@@ -238,7 +238,7 @@ def rule_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.ndarray
     with the rule's chance (always at t = 0) and holds otherwise (mass to gain t): the bust
     sends the rolled share to gain 0, a scoring roll of g points to ``t + g`` (to the room
     ``goal - own``, clipped, once ``t + g`` reaches it). The compiled twin is
-    :func:`pigtheory.simultaneous.core.stopping.stopping_outcomes`.
+    :func:`pigtheory.simultaneous.core.stopping_rules.stopping_outcomes`.
 
     Examples
     --------
@@ -361,8 +361,9 @@ def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
     ----------
     policy : policy
         A threshold policy (anything :func:`pigtheory.as_mixture` reads), a
-        :class:`StoppingRule`, a :class:`RandomStoppingRule`, or a result whose ``policy`` is
-        one of these.
+        :class:`StoppingRule`, a :class:`RandomStoppingRule`, a result whose ``policy`` is
+        one of these, or the policy kind of a registered action set (an object with the same
+        ``rules`` and ``outcomes(states)``, as :class:`RuleMixture`), returned as it is.
     rules : Rules
 
     Returns
@@ -385,4 +386,6 @@ def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
     inner = getattr(policy, "policy", None)
     if isinstance(inner, (StoppingRule, RandomStoppingRule)):
         return as_turn_policy(inner, rules)
+    if callable(getattr(policy, "outcomes", None)) and getattr(policy, "rules", None) == rules:
+        return policy  # the policy kind of a registered action set reads itself
     return as_mixture(policy, rules)

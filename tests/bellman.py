@@ -93,7 +93,7 @@ def residual(value: np.ndarray, rules: Rules, kind: str, profile=None) -> float:
 def stopping_residual(value: np.ndarray, rules: Rules, opponents) -> float:
     """Largest |V(s) - max over every deterministic stopping rule of E[V(s + (X_rule, Y))]|
     (two or more players, small goals: every rule at every state is enumerated)."""
-    from pigtheory.simultaneous.core.stopping import stopping_outcomes
+    from pigtheory.simultaneous.core.stopping_rules import stopping_outcomes
     from pigtheory.stopping import as_turn_policy
 
     g, n = rules.goal, rules.players

@@ -86,7 +86,7 @@ def test_2x2_agrees_with_nashpy_and_is_certified(cs, p, q):
     values = _nash_values(c + v * d)
     assert not values or any(abs(val - v) <= 1e-12 for val in values)
     lo, hi = _bounds(c, d, x, y)
-    eps = 1e-15 * max(1.0, abs(v))  # v reaches about 10 here too
+    eps = 16 * np.finfo(float).eps * max(1.0, abs(v))  # a few roundings of values up to about 10
     assert lo <= v + eps and v <= hi + eps and hi - lo <= 1e-13
 
 
@@ -112,7 +112,7 @@ def test_2x2_with_a_general_self_loop(cs, ds):
     v, x, y = sol
     lo, hi = _bounds(c, d, x, y)
     # v reaches 1 / (1 - 0.9) = 10: rounding is relative to its size (a few ulps)
-    eps = 1e-15 * max(1.0, abs(v))
+    eps = 16 * np.finfo(float).eps * max(1.0, abs(v))
     assert lo <= v + eps and v <= hi + eps and hi - lo <= 1e-12
     values = _nash_values(c + v * d)
     assert not values or any(abs(val - v) <= 1e-12 for val in values)

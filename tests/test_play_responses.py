@@ -13,7 +13,7 @@ from pigtheory import Rules, hold_at, simultaneous
 from pigtheory.sequential import best_response as sequential_best_response
 from pigtheory.sequential import compare, solve
 from pigtheory.simultaneous.best_response import turn_values
-from pigtheory.simultaneous.core.stopping import stopping_outcomes
+from pigtheory.simultaneous.core.stopping_rules import stopping_outcomes
 from pigtheory.turn_total import turn_total_table
 
 

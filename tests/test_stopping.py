@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pigtheory import Rules, turn_total
-from pigtheory.simultaneous.core.stopping import optimal_stopping, stopping_outcomes, threshold_rule
+from pigtheory.simultaneous.core.stopping_rules import optimal_stopping, stopping_outcomes, threshold_rule
 
 
 def _outcomes_by_sequences(roll: tuple[bool, ...], room: int, rules: Rules) -> dict[int, Fraction]:

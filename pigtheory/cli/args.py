@@ -259,11 +259,29 @@ def add_method_arguments(p: argparse.ArgumentParser, *, tol: float, max_iter: in
     )
 
 
+class _ActionSetNames:
+    """The names of the registered action sets, read when argparse asks (so that importing
+    the command line does not import the solvers)."""
+
+    def _names(self) -> tuple[str, ...]:
+        from ..simultaneous.core import ACTION_SETS
+
+        return tuple(ACTION_SETS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
+
+    def __iter__(self) -> Any:
+        return iter(self._names())
+
+
 def add_strategies_argument(p: argparse.ArgumentParser, whose: str = "the") -> None:
-    """``--strategies thresholds|stopping``: the strategy class of a simultaneous solver."""
+    """``--strategies thresholds|stopping|...``: the strategy class of a simultaneous solver
+    (every registered action set, :func:`pigtheory.simultaneous.core.register_action_set`)."""
     p.add_argument(
         "--strategies",
-        choices=("thresholds", "stopping"),
+        choices=_ActionSetNames(),  # type: ignore[arg-type]
+        metavar="{thresholds,stopping,...}",
         default="thresholds",
         help=f"{whose} strategies: hold-at-k thresholds (default) or every stopping rule",
     )

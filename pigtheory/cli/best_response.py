@@ -70,7 +70,9 @@ def _best_response(args: argparse.Namespace) -> int:
         holds = [t for t in range(1, rules.goal) if not row[t]]
         first = holds[0] if holds else rules.goal
     else:
-        first = int(sol.policy[(0,) * rules.players])
+        import numpy as np
+
+        first = int(np.asarray(getattr(sol.policy, "table", sol.policy))[(0,) * rules.players])
     if args.out:
         write_table(sol, args.out)
     emit(

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..simultaneous.best_response import StoppingSolution, turn_values
-from ..simultaneous.core.stopping import stopping_outcomes, threshold_rule
+from ..simultaneous.core.stopping_rules import stopping_outcomes, threshold_rule
 from .game import Game
 from .opponents import Opponent
 

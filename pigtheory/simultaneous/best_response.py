@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..guard import best_response_estimate, check_memory
+from ..policies import Mixture
 from ..results import Solution
 from ..rules import Rules
 from ..stopping import TurnPolicy
@@ -63,6 +64,7 @@ from .core import (
     read_opponents,
     score_levels,
     terminal_values,
+    turn_width,
 )
 
 __all__ = [
@@ -101,9 +103,12 @@ def best_response(
         Algorithm 0.1 as written (Algorithm 0.3 for three or more players: a generic
         sweep meant as a check on small goals), sweeps until the largest change of a sweep is
         below ``tol``.
-    strategies : {"thresholds", "stopping"}
-        The action set: "hold at k" (the papers' restriction) or every stopping rule (any
-        roll/hold decision per turn total; then a :class:`StoppingSolution`, exact only).
+    strategies : str
+        The action set: "thresholds", "hold at k" (the papers' restriction), "stopping",
+        every stopping rule (any roll/hold decision per turn total; then a
+        :class:`StoppingSolution`, exact only), or the name of an action set registered with
+        :func:`~pigtheory.simultaneous.core.register_action_set` (exact only; the policy is the
+        action set's policy kind).
     tol : float
         Value iteration: stop when the largest change of a sweep is below ``tol`` (> 0).
     max_iter : int
@@ -164,6 +169,12 @@ def best_response(
         if chosen == "numba" and rules.players == 2:
             return _stopping_two(opps[0], rules)
         return best_response_stopping(opps, rules, action_set("stopping", rules, chosen))
+    if strategies != "thresholds":  # a registered action set: the generic loop over the core
+        if method != "exact":
+            raise ValueError(f"method: the best response over {strategies!r} is 'exact' only")
+        value, table, levels = best_response_levels(opps, rules, actions)
+        wrap = getattr(actions, "policy", None)
+        return Solution(value, wrap(table) if callable(wrap) else table, levels, 0.0, "exact", rules)
     if method == "value_iteration":
         from ..progress import progress_bar
         from ._value_iteration import value_iteration
@@ -178,6 +189,17 @@ def best_response(
 
     if separable(opps, rules):
         return reduced_best_response(opps, rules=rules, engine=engine, progress=progress).expand()
+    g, n = rules.goal, rules.players
+    if all(isinstance(o, Mixture) for o in opps):
+        # states x own gains x the opponents' joint outcomes (w + 1 each)
+        work = g**n * (g / 2) * (turn_width(rules) + 1) ** (n - 1)
+        if choose_engine(engine, work) == "numba":
+            from .core.nplayer_general import best_response_general, opponent_arrays
+
+            value, policy = best_response_general(opponent_arrays(opps, rules), rules, TIE_TOL)
+            value.setflags(write=False)
+            policy.setflags(write=False)
+            return Solution(value, policy, n * (g - 1) + 1, 0.0, "exact", rules)
     value, policy, levels = best_response_levels(opps, rules, actions)
     return Solution(value, policy, levels, 0.0, "exact", rules)
 
@@ -295,7 +317,7 @@ def best_response_stopping(opponents: Sequence[Any], rules: Rules, actions: Any 
 
     A loop over the core: for every score level from the top, the continuation against the
     opponents, then the optimal stopping rule at each state with the self-loop solved by
-    policy iteration (:mod:`pigtheory.simultaneous.core.stopping`), started from the best
+    policy iteration (:mod:`pigtheory.simultaneous.core.stopping_rules`), started from the best
     threshold's value. The papers restrict strategies to "hold at k"; this action set is an
     extension, with no equation of its own there (the continuation is still eq. (7) / (18) of
     Zhu, Ma, Chen & Liu 2023).
@@ -373,7 +395,7 @@ def turn_values(value: np.ndarray, opponent: Any, i: int, j: int, *, rules: Rule
     ----------
     Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), eqs. (6)-(12).
     """
-    from .core.stopping import roll_distribution_arrays
+    from .core.stopping_rules import roll_distribution_arrays
 
     if rules.players != 2:
         raise ValueError(f"rules.players must be 2 here, got {rules.players}")

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..turn_total import turn_total_table
 from .core import TIE_TOL, gathered
+from .core.step import band_of
 from .level_store import LevelStore, block_id
 
 __all__ = ["solve_chunk"]
@@ -53,26 +53,19 @@ def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
     states = st.columns(block, k)
     sources, src, at = _sources(st, states, dest, prob)
     t1 = time.perf_counter()
-    table = turn_total_table(rules.replace(players=2))
     n = states.shape[0]
     value = np.zeros((n, g + 1))
     policy = np.zeros((n, g), dtype=np.min_scalar_type(g))
     partials = np.zeros((n, m - 1, g + 1))
     kernel = gathered.compiled()
     kernel(
-        g,
         states,
         dest,
         prob,
-        sources,
-        src,
-        at,
-        np.array(table.bust),
-        np.ascontiguousarray(table.band.T),
+        gathered.Gathered(sources, src, at),
+        band_of(rules),
         TIE_TOL,
-        value,
-        policy,
-        partials,
+        gathered.ChunkOut(value, policy, partials),
     )
     del sources  # unmaps the files read
     t2 = time.perf_counter()

@@ -121,7 +121,7 @@ def limit(
         The die and the goal (``rules.players`` is ignored: n varies).
     strategies : {"thresholds", "stopping"}
         The deviator's strategies: "hold at k", or every stopping rule (a roll/hold choice
-        per turn total, :mod:`pigtheory.simultaneous.core.stopping`).
+        per turn total, :mod:`pigtheory.simultaneous.core.stopping_rules`).
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).

@@ -84,9 +84,9 @@ from .core import (
     nplayer,
     one_blas_thread,
     read_opponents,
-    threshold_band,
     threshold_matrix,
 )
+from .core.step import band_of
 
 __all__ = ["reduced_best_response", "ReducedSolution", "separable", "separable_moves"]
 
@@ -362,15 +362,13 @@ def _solve_compiled(
     slabs = np.zeros((int(offs[m]), g + 1))
     vt = np.zeros((size, g + 1))
     pol_t = np.zeros((size, g), dtype=np.min_scalar_type(g))
-    bust, band_t = threshold_band(rules)
-    tab = rank_table(g, m, symmetric)
+    cols = nplayer.Columns(states, rank_table(g, m, symmetric), symmetric)
+    moves_rec, out, band = nplayer.Moves(dest, prob), nplayer.Tables(vt, pol_t, slabs, offs), band_of(rules)
     kernel = nplayer.compiled()
     cuts = np.linspace(size, 0, min(size, 100) + 1).round().astype(np.int64)
     with progress_bar(len(cuts) - 1, "best response", progress) as bar:
         for hi, lo in zip(cuts[:-1], cuts[1:], strict=True):
-            kernel(
-                hi, lo, g, symmetric, states, tab, dest, prob, bust, band_t, TIE_TOL, vt, pol_t, slabs, offs
-            )
+            kernel(hi, lo, cols, moves_rec, band, TIE_TOL, out)
             bar.update(1)
     return vt.T, pol_t.T
 

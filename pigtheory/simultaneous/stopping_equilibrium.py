@@ -28,7 +28,7 @@ with :math:`E[0, 0] = V(s)` itself (both bust): a 1-D fixed point per state, as 
 (:mod:`pigtheory.simultaneous.equilibrium`). Per score level, all states at once:
 
 1. **Best-response dynamics over rules** (the optimal stopping of
-   :mod:`pigtheory.simultaneous.core.stopping`, which solves the self-loop exactly): from B
+   :mod:`pigtheory.simultaneous.core.stopping_rules`, which solves the self-loop exactly): from B
    holding at 20, A's best rule, B's best rule against it, and so on. A's rule guarantees
    :math:`L = 1 - v_B^*` (B's best stationary reply), B's concedes at most
    :math:`U = v_A^*`; :math:`L \\le V(s) \\le U`, and ``U == L`` is a pure saddle point.
@@ -64,7 +64,7 @@ from ..turn_total import turn_total_table
 from ..validation import check_int, check_simultaneous_rules, check_tol
 from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values, threshold_matrix
 from .core.matrix_game import pure_bounds, solve_stage, solve_with_oracles
-from .core.stopping import optimal_stopping, stopping_outcomes, threshold_rule
+from .core.stopping_rules import optimal_stopping, stopping_outcomes, threshold_rule
 
 __all__ = ["StoppingEquilibrium", "stopping_equilibrium", "KINDS"]
 

@@ -71,6 +71,7 @@ from ..rules import Rules
 from ..turn_total import turn_total_table
 from ..validation import check_choice, check_progress, check_simultaneous_rules, check_tol
 from .core import TIE_TOL, symmetric_stage
+from .core.step import band_of
 from .core.symmetric_kernels import binomials, multisets, ranks, terminal_table
 
 __all__ = [
@@ -482,7 +483,8 @@ def symmetric_equilibrium(
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
     g, n = rules.goal, rules.players
-    binom, others, bust, band = layout(rules)
+    binom, others, _, _ = layout(rules)
+    band = band_of(rules)
     states = multisets(g, n)[::-1].copy()  # decreasing colex rank: successors first
     work = states.shape[0] * g * _INTERPRETED_COST
     kernel = (
@@ -508,17 +510,10 @@ def symmetric_equilibrium(
                 states,
                 g,
                 binom,
-                bust,
                 band,
                 TIE_TOL,
                 tol,
-                table,
-                actions,
-                gain,
-                mix_th,
-                mix_w,
-                counts,
-                visited,
+                symmetric_stage.StageTables(table, actions, gain, mix_th, mix_w, counts, visited),
             )
             bar.update(reached - done)
             done = reached

@@ -54,7 +54,8 @@ from ..results import Result
 from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_simultaneous_rules
 from .core import TIE_TOL, symmetric_stage
-from .core.symmetric_kernels import terminal_table
+from .core.step import band_of
+from .core.symmetric_kernels import Response, Strategy, terminal_table
 from .symmetric import SymmetricEquilibrium, SymmetricPolicy, ViewTable, _deprecated, layout
 
 __all__ = ["SymmetricBestResponse", "symmetric_best_response", "SymmetricDynamics", "symmetric_dynamics"]
@@ -176,7 +177,8 @@ def symmetric_best_response(
     check_progress(progress)
     rules = strategy.rules
     g, n = rules.goal, rules.players
-    binom, others, bust, band = layout(rules)
+    binom, others, _, _ = layout(rules)
+    band = band_of(rules)
     columns = others.shape[0]
     work = columns * g * g * 100
     kernel = (
@@ -196,7 +198,15 @@ def symmetric_best_response(
         for hi in range(columns, 0, -_COLUMNS):
             lo = max(0, hi - _COLUMNS)
             kernel.respond_columns(
-                hi, lo, g, others, binom, bust, band, TIE_TOL, act, mix_th, mix_w, br, br_act, ev
+                hi,
+                lo,
+                g,
+                others,
+                binom,
+                band,
+                TIE_TOL,
+                Strategy(act, mix_th, mix_w),
+                Response(br, br_act, ev),
             )
             bar.update(hi - lo)
     live = (others < g).all(axis=1)

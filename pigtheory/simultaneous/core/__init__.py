@@ -12,6 +12,7 @@ every solver a short loop over them.
 :func:`threshold_matrix`   ``P(X_k = x)``, the one X_k matrix
 :class:`Thresholds`        the "hold at k" action set: action values with the self-loop
 :func:`action_set`         the action set named by ``strategies=``
+:data:`ACTION_SETS`        every action set by name (:func:`register_action_set` adds one)
 :func:`self_loop`          ``a / (1 - c)``: the everybody-busts self-loop in closed form
 :func:`greedy`             the best action, one tie rule (``TIE_TOL``, smallest first)
 :func:`choose_engine`      ``"numba"`` or ``"numpy"`` for ``engine="auto"``
@@ -40,11 +41,13 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (6)-(12), (18)-(19).
 
 from ...engine import ENGINES, choose_engine, numba_installed
 from .actions import (
+    ACTION_SETS,
     STRATEGIES,
     TIE_TOL,
     Thresholds,
     action_set,
     greedy,
+    register_action_set,
     self_loop,
     threshold_band,
     threshold_matrix,
@@ -54,10 +57,14 @@ from .expectation import continuation
 from .levels import own_view, score_levels, terminal_values
 from .profile import read_opponents, read_profile
 from .stage import DiagonalStages, extended, pure_bounds, stage_game
+from .stopping_rules import StoppingRules
 from .threads import one_blas_thread
 from .two_player import best_response_two, best_stopping_two
 
 __all__ = [
+    "ACTION_SETS",
+    "register_action_set",
+    "StoppingRules",
     "STRATEGIES",
     "TIE_TOL",
     "Thresholds",

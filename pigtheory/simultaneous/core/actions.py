@@ -55,13 +55,47 @@ __all__ = [
     "greedy",
     "Thresholds",
     "action_set",
+    "ACTION_SETS",
+    "register_action_set",
 ]
 
 TIE_TOL = 1e-13
 """Actions whose value is within this of the best count as tied; the first (smallest k) wins."""
 
 STRATEGIES = ("thresholds", "stopping")
-"""The strategy classes (action sets) the solvers accept as ``strategies=``."""
+"""The built-in strategy classes (action sets); :data:`ACTION_SETS` has every registered one."""
+
+ACTION_SETS: dict[str, type] = {}
+"""Every action set the solvers accept as ``strategies=``, by name (:func:`register_action_set`)."""
+
+
+def register_action_set(cls: type) -> type:
+    """Register an action set class under its ``name``: the solvers (``best_response``,
+    ``strategies=``) and the command line (``--strategies``) then accept it.
+
+    The class is built as ``cls(rules, engine)`` and must have ``best(u, own, opp_bust,
+    tie_tol) -> (value, choice)`` at a batch of states (:class:`Thresholds` documents the
+    shapes), ``choice`` one integer per state; optionally ``policy(table)``, the policy kind
+    that a solver returns for the table of choices (shape ``(goal,) * players``), which
+    :func:`pigtheory.stopping.as_turn_policy` reads back through its ``outcomes``.
+
+    Returns
+    -------
+    type
+        ``cls`` (usable as a class decorator).
+
+    Raises
+    ------
+    ValueError
+        A class without a ``name`` or ``best``, or a name already registered by another class.
+    """
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not callable(getattr(cls, "best", None)):
+        raise ValueError(f"cls: an action set needs a str name and a best method, got {cls!r}")
+    if ACTION_SETS.get(name, cls) is not cls:
+        raise ValueError(f"cls: the action set name {name!r} is taken by {ACTION_SETS[name]!r}")
+    ACTION_SETS[name] = cls
+    return cls
 
 
 @lru_cache(maxsize=32)
@@ -184,6 +218,8 @@ class Thresholds:
     Parameters
     ----------
     rules : Rules
+    engine : str
+        Unused (the batched products need no compiled engine).
 
     Examples
     --------
@@ -197,7 +233,7 @@ class Thresholds:
 
     name = "thresholds"
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, engine: str = "auto") -> None:
         self.rules = rules
         self.matrix = threshold_matrix(rules)
 
@@ -259,24 +295,24 @@ class Thresholds:
 
 
 def action_set(strategies: str, rules: Rules, engine: str = "auto") -> Any:
-    """The action set named by ``strategies=`` (one of :data:`STRATEGIES`): :class:`Thresholds`
-    or :class:`~pigtheory.simultaneous.core.stopping.StoppingRules`.
+    """The action set named by ``strategies=`` (a key of :data:`ACTION_SETS`): :class:`Thresholds`,
+    :class:`~pigtheory.simultaneous.core.stopping_rules.StoppingRules` or a registered one.
 
     Parameters
     ----------
-    strategies : {"thresholds", "stopping"}
+    strategies : str
+        ``"thresholds"``, ``"stopping"`` or the name of a registered action set.
     rules : Rules
     engine : {"auto", "numba", "numpy"}
-        Stopping rules only: the engine of the optimal stopping.
+        Passed to the action set (stopping rules: the engine of the optimal stopping).
 
     Returns
     -------
-    Thresholds or StoppingRules
-        Both have ``best(u, own, opp_bust)``.
+    action set
+        With ``best(u, own, opp_bust)``.
     """
-    check_choice("strategies", strategies, STRATEGIES)
-    if strategies == "stopping":
-        from .stopping import StoppingRules
+    check_choice("strategies", strategies, tuple(ACTION_SETS))
+    return ACTION_SETS[strategies](rules, engine)
 
-        return StoppingRules(rules, engine)
-    return Thresholds(rules)
+
+register_action_set(Thresholds)

@@ -20,34 +20,52 @@ the same order of operations, so the two give the same bits:
 
 the outcome that leaves the column where it is entering through :math:`\\text{coef}_t`; then
 the column's own scores are solved from :math:`W = A_m` by
-:func:`~pigtheory.simultaneous.core.nplayer.column_solver`. Only where the rows come from
+:func:`~pigtheory.simultaneous.core.nplayer.solve_column` (one threshold step per own score). Only where the rows come from
 differs: slabs of the columns solved just before (lexicographic order) there, rows of
 finished levels on disk here, read in place (no copy).
 
-The function below is plain Python until :func:`compiled` compiles it
-(``@njit(cache=True, nogil=True)``).
+The function below is a kernel (:mod:`.jit`), plain Python until :func:`compiled` compiles it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import threading
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["compiled"]
+from .jit import compiled as jit_compiled
+from .jit import kernel
+from .nplayer import solve_column
+
+__all__ = ["Gathered", "ChunkOut", "compiled"]
 
 
-def _chunk(
-    goal, states, dest, prob, sources, src, at, bust, band_t, tie_tol, value, policy, partial
-):  # pragma: no cover - compiled
-    """Solve every column of a chunk (see the module Notes)."""
-    g = goal
+class Gathered(NamedTuple):
+    """Where the rows of a chunk come from: ``sources`` (a ``numba.typed.List`` of read-only
+    float arrays) and, per column, stage and outcome, the source ``src`` and row ``at``."""
+
+    sources: Any
+    src: np.ndarray
+    at: np.ndarray
+
+
+class ChunkOut(NamedTuple):
+    """What a chunk solve writes: ``value[c, a]``, ``policy[c, i]``, ``partial[c, t - 1, a]``."""
+
+    value: np.ndarray
+    policy: np.ndarray
+    partial: np.ndarray
+
+
+@kernel
+def _chunk(states, dest, prob, rows, band, tie_tol, out):  # pragma: no cover - compiled
+    """Solve every column of a chunk (see the module Notes): ``rows`` a :class:`Gathered`,
+    ``band`` a :class:`~.step.Band`, ``out`` a :class:`ChunkOut`."""
+    sources, src, at = rows.sources, rows.src, rows.at
+    value, policy, partial = out.value, out.policy, out.partial
+    g = value.shape[1] - 1
     size, m = states.shape
-    w = band_t.shape[0]
+    w = band.band_t.shape[0]
     n_out = dest.shape[1]
     part = np.zeros((m + 1, g + 1))
     coef = np.ones(m + 1)
@@ -84,7 +102,7 @@ def _chunk(
                 v[a] = 0.0
             v[g] = 1.0 / (1 + at_goal)
         else:
-            _solve_column(g, part[m], coef[m], bust, band_t, tie_tol, u, inv, vals, v, policy[c])
+            solve_column(g, part[m], coef[m], band, tie_tol, u, inv, vals, v, policy[c])
         for t in range(1, m):
             dst = partial[c, t - 1]
             ct = coef[t]
@@ -93,36 +111,13 @@ def _chunk(
                 dst[a] = pt[a] + ct * v[a]
 
 
-def _solve_column(*args):  # pragma: no cover - replaced by the compiled column solver
-    raise RuntimeError("call compiled() first")
-
-
-_COMPILING = threading.Lock()
-
-
 def compiled() -> Any:
-    """The compiled chunk solver (numba imported and the kernel compiled, or loaded from
-    numba's disk cache, on the first call in a process). Thread-safe.
+    """The compiled chunk solver (:func:`~.jit.compiled`; numba imported and the kernel
+    compiled, or loaded from numba's disk cache, on the first call in a process).
 
-    Call it as ``kernel(goal, states, dest, prob, sources, src, at, bust, band_t, tie_tol,
-    value, policy, partial)`` with ``dest``, ``prob`` one opponent's ``(goal + 1, w)`` move
-    tables (:func:`pigtheory.simultaneous.multiplayer.separable_moves`) and ``sources`` a
-    ``numba.typed.List`` of read-only float arrays.
+    Call it as ``kernel(states, dest, prob, rows, band, tie_tol, out)`` with ``dest``, ``prob``
+    one opponent's ``(goal + 1, w)`` move tables
+    (:func:`pigtheory.simultaneous.multiplayer.separable_moves`), ``rows`` a :class:`Gathered`
+    and ``out`` a :class:`ChunkOut`.
     """
-    with _COMPILING:
-        return _compile()
-
-
-@lru_cache(maxsize=1)
-def _compile() -> Any:
-    from numba import njit
-
-    from . import nplayer
-
-    global _solve_column  # the kernel calls the column solver as a compiled global
-    _solve_column = nplayer.column_solver()
-    # numba's disk cache checks this file only; naming the kernel after the column solver's
-    # file makes an edit there compile the kernel anew instead of loading a stale one
-    digest = hashlib.sha256(Path(nplayer.__file__).read_bytes()).hexdigest()[:12]
-    _chunk.__qualname__ = f"_chunk_{digest}"
-    return njit(cache=True, nogil=True)(_chunk)
+    return jit_compiled(_chunk)

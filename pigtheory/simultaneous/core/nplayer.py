@@ -39,8 +39,8 @@ slab t. :math:`A_{t+1}` reads :math:`A_t` only at tuples with the same first t s
 are solved consecutively; so slab t holds one vector per value of the last m - t scores,
 ``(goal + 1)^(m - t)`` rows of ``goal + 1``: 8 MB for four players at goal 100.
 
-The functions below are plain Python until :func:`compiled` compiles them
-(``@njit(cache=True, nogil=True)``, numba imported there and nowhere else).
+The functions below are kernels (:mod:`.jit`): plain Python until :func:`compiled` compiles
+them.
 
 References
 ----------
@@ -49,13 +49,15 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19), Algorithm 0.3
 
 from __future__ import annotations
 
-import threading
-from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-__all__ = ["compiled", "column_solver", "slab_rows"]
+from .jit import compiled as jit_compiled
+from .jit import kernel
+from .step import threshold_step
+
+__all__ = ["Columns", "Moves", "Tables", "compiled", "slab_rows", "solve_column"]
 
 
 def slab_rows(g: int, m: int) -> np.ndarray:
@@ -66,6 +68,7 @@ def slab_rows(g: int, m: int) -> np.ndarray:
     return offs
 
 
+@kernel
 def _rank(s, tab, symmetric):  # pragma: no cover - compiled
     """Column of the score tuple s (see :func:`pigtheory.simultaneous._score_sets.rank_table`)."""
     m = s.shape[0]
@@ -79,6 +82,7 @@ def _rank(s, tab, symmetric):  # pragma: no cover - compiled
     return rank
 
 
+@kernel
 def _tail(s, start, base):  # pragma: no cover - compiled
     """Row of ``s[start:]`` in a slab: its digits in ``base``."""
     row = 0
@@ -87,87 +91,64 @@ def _tail(s, start, base):  # pragma: no cover - compiled
     return row
 
 
-def _largest(vals, n):  # pragma: no cover - compiled
-    """``max(vals[:n])`` with four running maxima: the same number, without waiting on each
-    comparison in turn."""
-    m0 = m1 = m2 = m3 = vals[0]
-    k = 1
-    while k + 4 <= n:
-        m0 = max(m0, vals[k])
-        m1 = max(m1, vals[k + 1])
-        m2 = max(m2, vals[k + 2])
-        m3 = max(m3, vals[k + 3])
-        k += 4
-    while k < n:
-        m0 = max(m0, vals[k])
-        k += 1
-    return max(max(m0, m1), max(m2, m3))
+class Columns(NamedTuple):
+    """The opponents' score tuples of the columns: ``states`` (``(S, m)``), their rank table
+    ``tab`` (``pigtheory.simultaneous._score_sets.rank_table``) and whether they are
+    sorted (``symmetric``, identical opponents)."""
+
+    states: np.ndarray
+    tab: np.ndarray
+    symmetric: bool
 
 
-def _column(g, z, cm, bust, band_t, tie_tol, u, inv, vals, v, pol):  # pragma: no cover - compiled
+class Moves(NamedTuple):
+    """Opponent q's turn from score x lands on ``dest[q, x, o]`` with ``prob[q, x, o]``."""
+
+    dest: np.ndarray
+    prob: np.ndarray
+
+
+class Tables(NamedTuple):
+    """What the column solver writes: ``vt[c, a]`` (values), ``pol_t[c, i]`` (thresholds),
+    the slabs of :math:`A_t` and their first rows ``offs`` (:func:`slab_rows`)."""
+
+    vt: np.ndarray
+    pol_t: np.ndarray
+    slabs: np.ndarray
+    offs: np.ndarray
+
+
+@kernel
+def solve_column(g, z, cm, band, tie_tol, u, inv, vals, v, pol):  # pragma: no cover - compiled
     """Own scores ``g - 1 .. 0`` of one live column: ``W = z + cm V``, ``u`` its scratch copy
-    padded past the goal; writes ``v`` (values) and ``pol`` (thresholds).
-
-    Entry ``k - 1`` of every array sliced from 1 belongs to threshold k: loops then run over
-    plain ranges with unit-stride slices, which numba vectorises (an index such as
-    ``u[i + k + r]`` would not be, for fear of negative indices)."""
-    w = band_t.shape[0]
+    padded past the goal; writes ``v`` (values) and ``pol`` (thresholds), one
+    :func:`~.step.threshold_step` per own score."""
+    w = band.band_t.shape[0]
+    bust = band.bust
     v[g] = 1.0
     top = z[g] + cm
     for a in range(g, g + w + 1):
         u[a] = top
     for k in range(1, g + 1):
         inv[k] = 1.0 / (1.0 - bust[k] * cm)
-    bs, iv, vv = bust[1:], inv[1:], vals[1:]
     for i in range(g - 1, -1, -1):
-        room = g - i
-        zi = z[i]
-        if w == 6:
-            b0, b1, b2, b3, b4, b5 = (
-                band_t[0, 1:],
-                band_t[1, 1:],
-                band_t[2, 1:],
-                band_t[3, 1:],
-                band_t[4, 1:],
-                band_t[5, 1:],
-            )
-            u0, u1, u2, u3, u4, u5 = u[i + 1 :], u[i + 2 :], u[i + 3 :], u[i + 4 :], u[i + 5 :], u[i + 6 :]
-            for k in range(room):
-                vv[k] = (
-                    bs[k] * zi
-                    + b0[k] * u0[k]
-                    + b1[k] * u1[k]
-                    + b2[k] * u2[k]
-                    + b3[k] * u3[k]
-                    + b4[k] * u4[k]
-                    + b5[k] * u5[k]
-                ) * iv[k]
-        else:
-            for k in range(room):
-                vv[k] = bs[k] * zi
-            for r in range(w):
-                br, ur = band_t[r, 1:], u[i + 1 + r :]
-                for k in range(room):
-                    vv[k] += br[k] * ur[k]
-            for k in range(room):
-                vv[k] *= iv[k]
-        best = _largest(vv, room)
-        k_best = 1
-        for k in range(room):
-            if vv[k] >= best - tie_tol:
-                k_best = k + 1
-                break
+        best, k_best = threshold_step(band, u[i:], z[i], g - i, 0.0, inv, False, tie_tol, vals, vals)
         v[i] = best
         pol[i] = k_best
-        u[i] = zi + cm * best
+        u[i] = z[i] + cm * best
 
 
-def _columns(
-    c_hi, c_lo, g, symmetric, states, tab, dest, prob, bust, band_t, tie_tol, vt, pol_t, slabs, offs
-):  # pragma: no cover - compiled
-    """Solve columns ``c_hi - 1`` down to ``c_lo`` (see the module Notes)."""
+@kernel
+def _columns(c_hi, c_lo, cols, moves, band, tie_tol, out):  # pragma: no cover - compiled
+    """Solve columns ``c_hi - 1`` down to ``c_lo`` (see the module Notes): ``cols`` a
+    :class:`Columns`, ``moves`` a :class:`Moves`, ``band`` a :class:`~.step.Band`, ``out`` the
+    :class:`Tables` written."""
+    states, tab, symmetric = cols.states, cols.tab, cols.symmetric
+    dest, prob = moves.dest, moves.prob
+    vt, pol_t, slabs, offs = out.vt, out.pol_t, out.slabs, out.offs
+    g = vt.shape[1] - 1
     m = states.shape[1]
-    w = band_t.shape[0]
+    w = band.band_t.shape[0]
     n_out = dest.shape[2]
     part = np.zeros((m + 1, g + 1))
     coef = np.ones(m + 1)
@@ -220,7 +201,7 @@ def _columns(
                 v[a] = 0.0
             v[g] = 1.0 / (1 + at_goal)
         else:
-            _column(g, part[m], coef[m], bust, band_t, tie_tol, u, inv, vals, v, pol_t[c])
+            solve_column(g, part[m], coef[m], band, tie_tol, u, inv, vals, v, pol_t[c])
         for t in range(1, m):
             dst = slabs[offs[t] + _tail(cur, t, g + 1)]
             ct = coef[t]
@@ -229,39 +210,12 @@ def _columns(
                 dst[a] = pt[a] + ct * v[a]
 
 
-_COMPILING = threading.Lock()
-
-
 def compiled() -> Any:
-    """The compiled column solver; the first call in a process imports numba and compiles it
-    (seconds) or loads it from numba's disk cache. Safe to call from several threads.
+    """The compiled column solver (:func:`~.jit.compiled`): the first call in a process
+    imports numba and compiles it (seconds) or loads it from numba's disk cache.
 
-    Call it as ``kernel(c_hi, c_lo, goal, symmetric, states, tab, dest, prob, bust, band_t,
-    tie_tol, vt, pol_t, slabs, offs)``: it solves columns ``c_hi - 1`` down to ``c_lo``, all
-    columns above ``c_hi - 1`` having been solved by earlier calls on the same arrays.
+    Call it as ``kernel(c_hi, c_lo, cols, moves, band, tie_tol, out)`` (``_columns``): it
+    solves columns ``c_hi - 1`` down to ``c_lo``, all columns above ``c_hi - 1`` having been
+    solved by earlier calls on the same arrays.
     """
-    with _COMPILING:
-        return _compile()
-
-
-def column_solver() -> Any:
-    """The compiled solve of one live column's own scores ``goal - 1 .. 0``, given
-    ``W = z + cm V`` (see :func:`compiled` for the column's Notes): call it as
-    ``solve(goal, z, cm, bust, band_t, tie_tol, u, inv, vals, v, pol)`` with the scratch
-    vectors ``u`` (``goal + w + 1``), ``inv`` and ``vals`` (``goal + 1``). For engines that
-    gather ``z`` and ``cm`` their own way (the chunked level solve), so that the arithmetic of
-    a column is this one."""
-    compiled()
-    return _column
-
-
-@lru_cache(maxsize=1)
-def _compile() -> Any:
-    from numba import njit
-
-    global _rank, _tail, _largest, _column  # the kernel calls the compiled helpers
-    _rank = njit(cache=True, nogil=True)(_rank)
-    _tail = njit(cache=True, nogil=True)(_tail)
-    _largest = njit(cache=True, nogil=True)(_largest)
-    _column = njit(cache=True, nogil=True)(_column)
-    return njit(cache=True, nogil=True)(_columns)
+    return jit_compiled(_columns)

@@ -3,19 +3,20 @@
 One row of a stage game per state, with plain loops over the band of the turn totals. The
 loops add the same terms in the same order as the numpy engine of
 :func:`~pigtheory.simultaneous.core.stage.stage_rows` (products are not fused), so the two
-engines give the same bits. ``compiled_rows()`` compiles the function on first use
-(``cache=True``: later processes load the machine code from numba's disk cache); numba is
-imported there and nowhere else.
+engines give the same bits. The function is a kernel (:mod:`.jit`): ``compiled_rows()``
+compiles it on first use.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from .jit import compiled, kernel
 
+
+@kernel
 def _rows(
     ext, i, j, k, bust, band_t, goal, largest, tie_tol, store, out, reply, best
 ):  # pragma: no cover - compiled
@@ -69,10 +70,7 @@ def _rows(
                 out[s, b] = 0.0
 
 
-@lru_cache(maxsize=1)
 def compiled_rows() -> Any:
-    """The compiled row kernel; the first call in a process imports numba and compiles it
-    (seconds) or loads it from numba's disk cache."""
-    from numba import njit
-
-    return njit(cache=True, nogil=True)(_rows)
+    """The compiled row kernel (:func:`~.jit.compiled`); the first call in a process imports
+    numba and compiles it (seconds) or loads it from numba's disk cache."""
+    return compiled(_rows)

@@ -35,8 +35,9 @@ solved in closed form by the action values).
 u[\\min(k + r, g - t)]` and the stationary value :math:`a_k / (1 - P(X_k = 0) B)`, B the chance
 that every other player busts (:class:`~pigtheory.simultaneous.core.Thresholds`).
 
-The functions are plain Python until :func:`~pigtheory.simultaneous.core.symmetric_stage.compiled`
-compiles them with numba (the same code runs interpreted for ``engine="numpy"``).
+The functions are kernels (:mod:`.jit`): plain Python until
+:func:`~pigtheory.simultaneous.core.symmetric_stage.compiled` compiles them with numba (the same
+code runs interpreted for ``engine="numpy"``).
 
 References
 ----------
@@ -47,10 +48,16 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19).
 from __future__ import annotations
 
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 
+from .jit import kernel
+from .step import first_within, largest, self_loop_values, threshold_values
+
 __all__ = [
+    "Strategy",
+    "Response",
     "binomials",
     "multisets",
     "ranks",
@@ -66,6 +73,24 @@ __all__ = [
 ]
 
 
+class Strategy(NamedTuple):
+    """A symmetric strategy by view: ``act[c, i]`` (a threshold, or ``-(1 + e)`` for mix e)
+    and the mix tables ``mix_th``, ``mix_w``."""
+
+    act: np.ndarray
+    mix_th: np.ndarray
+    mix_w: np.ndarray
+
+
+class Response(NamedTuple):
+    """What :func:`respond_columns` writes: best-response values ``br``, thresholds ``br_act``
+    and the strategy's own values ``ev``."""
+
+    br: np.ndarray
+    br_act: np.ndarray
+    ev: np.ndarray
+
+
 def binomials(goal: int, players: int) -> np.ndarray:
     """``binom[a, q] = C(a, q)`` for ``a <= goal + players``, ``q <= players``."""
     out = np.zeros((goal + players + 1, players + 1), dtype=np.int64)
@@ -78,18 +103,23 @@ def binomials(goal: int, players: int) -> np.ndarray:
 def multisets(values: int, size: int) -> np.ndarray:
     """Every sorted tuple of ``size`` numbers in ``0..values - 1``, by increasing colex rank.
 
+    The tuples whose largest number is at most ``top`` come first, ``C(top + size - 1,
+    size - 1)`` of them followed by ``top``, so each size is built from the previous one with
+    one gather (no recursion: four players at goal 100 have 4.4 million tuples).
+
     Examples
     --------
     >>> multisets(3, 2).tolist()
     [[0, 0], [0, 1], [1, 1], [0, 2], [1, 2], [2, 2]]
     """
-    if size == 0:
-        return np.zeros((1, 0), dtype=np.int64)
-    parts = []
-    for top in range(values):
-        head = multisets(top + 1, size - 1)  # tuples of the others, all <= top, colex order
-        parts.append(np.hstack([head, np.full((head.shape[0], 1), top, dtype=np.int64)]))
-    return np.vstack(parts)
+    cur = np.zeros((1, 0), dtype=np.int64)
+    for k in range(size):
+        counts = np.array([comb(top + k, k) for top in range(values)], dtype=np.int64)
+        starts = np.repeat(np.cumsum(counts) - counts, counts)
+        rows = np.arange(int(counts.sum()), dtype=np.int64) - starts  # 0..count-1 per top
+        last = np.repeat(np.arange(values, dtype=np.int64), counts)
+        cur = np.hstack([cur[rows], last[:, None]])
+    return cur
 
 
 def ranks(tuples: np.ndarray, binom: np.ndarray) -> np.ndarray:
@@ -111,6 +141,7 @@ def terminal_table(others: np.ndarray, goal: int) -> np.ndarray:
 # --- compiled helpers (plain Python until compiled()) --------------------------------------
 
 
+@kernel
 def rank(vals, m, binom):  # pragma: no cover - compiled
     """Colex rank of the sorted ``vals[:m]``."""
     r = 0
@@ -119,14 +150,16 @@ def rank(vals, m, binom):  # pragma: no cover - compiled
     return r
 
 
-def pure_outcomes(t, k, g, bust, band, dest, prob):  # pragma: no cover - compiled
+@kernel
+def pure_outcomes(t, k, g, band, dest, prob):  # pragma: no cover - compiled
     """New scores and probabilities of "hold at k" from score t (equal ones merged); returns
     the number of outcomes."""
+    bust = band.bust
     dest[0] = t
     prob[0] = bust[k]
     n_out = 1
-    for d in range(band.shape[1]):
-        p = band[k, d]
+    for d in range(band.band.shape[1]):
+        p = band.band[k, d]
         if p == 0.0:
             continue
         v = min(t + k + d, g)
@@ -139,9 +172,11 @@ def pure_outcomes(t, k, g, bust, band, dest, prob):  # pragma: no cover - compil
     return n_out
 
 
-def mixed_outcomes(t, ks, ws, ns, g, bust, band, acc, dest, prob):  # pragma: no cover - compiled
+@kernel
+def mixed_outcomes(t, ks, ws, ns, g, band, acc, dest, prob):  # pragma: no cover - compiled
     """Outcomes of a mix of thresholds ``ks[:ns]`` with weights ``ws[:ns]`` (merged by new
     score through the scratch array ``acc``); returns the number of outcomes."""
+    bust = band.bust
     for v in range(t, g + 1):
         acc[v] = 0.0
     for j in range(ns):
@@ -149,8 +184,8 @@ def mixed_outcomes(t, ks, ws, ns, g, bust, band, acc, dest, prob):  # pragma: no
         if wj == 0.0:
             continue
         acc[t] += wj * bust[k]
-        for d in range(band.shape[1]):
-            acc[min(t + k + d, g)] += wj * band[k, d]
+        for d in range(band.band.shape[1]):
+            acc[min(t + k + d, g)] += wj * band.band[k, d]
     n_out = 0
     for v in range(t, g + 1):
         if acc[v] != 0.0:
@@ -160,15 +195,17 @@ def mixed_outcomes(t, ks, ws, ns, g, bust, band, acc, dest, prob):  # pragma: no
     return n_out
 
 
-def strategy_outcomes(t, code, mix_th, mix_w, g, bust, band, acc, dest, prob):  # pragma: no cover
+@kernel
+def strategy_outcomes(t, code, mix_th, mix_w, g, band, acc, dest, prob):  # pragma: no cover
     """Outcomes of the stored strategy ``code`` (a threshold, or ``-(1 + e)`` for mix e), and
     the chance of a bust; returns ``(n_out, bust_probability)``."""
+    bust = band.bust
     if code > 0:
-        n_out = pure_outcomes(t, code, g, bust, band, dest, prob)
+        n_out = pure_outcomes(t, code, g, band, dest, prob)
         return n_out, bust[code]
     e = -code - 1
     ks, ws = mix_th[e], mix_w[e]
-    n_out = mixed_outcomes(t, ks, ws, ks.shape[0], g, bust, band, acc, dest, prob)
+    n_out = mixed_outcomes(t, ks, ws, ks.shape[0], g, band, acc, dest, prob)
     b = 0.0
     for j in range(ks.shape[0]):
         if ws[j] != 0.0:
@@ -176,9 +213,11 @@ def strategy_outcomes(t, code, mix_th, mix_w, g, bust, band, acc, dest, prob):  
     return n_out, b
 
 
+@kernel
 def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # pragma: no cover
     """``u[x]``, ``x = 0..goal - t``, for a player at own score t whose m others end their
-    turns on ``dest[p, :lens[p]]`` with ``prob[p, :lens[p]]`` (module Notes)."""
+    turns on ``dest[p, :lens[p]]`` with ``prob[p, :lens[p]]`` (module Notes); past the room
+    ``u`` repeats ``u[goal - t]`` to its end (the padding of :mod:`.step`)."""
     room = g - t
     for x in range(room + 1):
         u[x] = 0.0
@@ -207,37 +246,29 @@ def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # p
             idx[p] = 0
             p -= 1
         if p < 0:
+            for x in range(room + 1, u.shape[0]):
+                u[x] = u[room]
             return
 
 
-def action_values(u, room, opp_bust, bust, band, num, vals):  # pragma: no cover - compiled
-    """``num[k] = a_k`` and ``vals[k] = a_k / (1 - P(X_k = 0) B)`` for ``k = 1..room``."""
-    w = band.shape[1]
-    for k in range(1, room + 1):
-        a = bust[k] * u[0]
-        for d in range(w):
-            x = k + d
-            if x > room:
-                x = room
-            a += band[k, d] * u[x]
-        num[k] = a
-        vals[k] = a / (1.0 - bust[k] * opp_bust)
+@kernel
+def action_values(u, room, opp_bust, band, num, vals):  # pragma: no cover - compiled
+    """``num[k] = a_k`` and ``vals[k] = a_k / (1 - P(X_k = 0) B)`` for ``k = 1..room``: the
+    threshold step of :mod:`.step` (``u`` padded past the room, :func:`continuation_row`)."""
+    threshold_values(band, u, u[0], room, num)
+    self_loop_values(num, room, band.bust, opp_bust, num, True, vals)
 
 
+@kernel
 def best_action(vals, room, tie_tol):  # pragma: no cover - compiled
-    """``(best value, first k within tie_tol of it)`` over ``vals[1..room]``."""
-    best = vals[1]
-    for k in range(2, room + 1):
-        if vals[k] > best:
-            best = vals[k]
-    for k in range(1, room + 1):
-        if vals[k] >= best - tie_tol:
-            return best, k
-    return best, 1
+    """``(best value, first k within tie_tol of it)`` over ``vals[1..room]`` (:mod:`.step`)."""
+    best = largest(vals, room)
+    return best, first_within(vals, room, best, tie_tol)
 
 
+@kernel
 def respond_columns(
-    c_hi, c_lo, g, others, binom, bust, band, tie_tol, act, mix_th, mix_w, br, br_act, ev
+    c_hi, c_lo, g, others, binom, band, tie_tol, strategy, out
 ):  # pragma: no cover - compiled
     """Best response of one player against the others playing the symmetric strategy
     ``act``/``mix_th``/``mix_w``, and the value of playing that strategy itself.
@@ -246,15 +277,19 @@ def respond_columns(
     (its thresholds) and ``ev`` (the value of the player when it, too, plays the strategy);
     both tables come prefilled with the terminal entries (:func:`terminal_table`). Within a
     column own scores go from ``goal - 1`` down, so every successor is solved first (the
-    state's own entry is 0 until then: the self-loop in closed form).
+    state's own entry is 0 until then: the self-loop in closed form). ``strategy`` is a
+    :class:`Strategy`, ``out`` a :class:`Response`.
     """
+    bust = band.bust
+    act, mix_th, mix_w = strategy.act, strategy.mix_th, strategy.mix_w
+    br, br_act, ev = out.br, out.br_act, out.ev
     m = others.shape[1]
     n_out = g + 2
     dest = np.zeros((m, n_out), np.int64)
     prob = np.zeros((m, n_out))
     lens = np.zeros(m, np.int64)
     acc = np.zeros(g + 1)
-    u = np.zeros(g + 1)
+    u = np.zeros(g + band.band_t.shape[0] + 1)
     num = np.zeros(g + 1)
     vals = np.zeros(g + 1)
     idx = np.zeros(m, np.int64)
@@ -290,20 +325,18 @@ def respond_columns(
                 if not placed:
                     view[q] = i
                 code = act[rank(view, m, binom), o]
-                lens[p], b_last = strategy_outcomes(
-                    o, code, mix_th, mix_w, g, bust, band, acc, dest[p], prob[p]
-                )
+                lens[p], b_last = strategy_outcomes(o, code, mix_th, mix_w, g, band, acc, dest[p], prob[p])
                 opp_bust *= b_last
             own_code = act[c, i]
             room = g - i
             continuation_row(i, g, m, dest, prob, lens, br, binom, u, idx, buf)
-            action_values(u, room, opp_bust, bust, band, num, vals)
+            action_values(u, room, opp_bust, band, num, vals)
             best, k = best_action(vals, room, tie_tol)
             br[c, i] = best
             br_act[c, i] = k
             # the same for the strategy itself, on its own values
             continuation_row(i, g, m, dest, prob, lens, ev, binom, u, idx, buf)
-            action_values(u, room, opp_bust, bust, band, num, vals)
+            action_values(u, room, opp_bust, band, num, vals)
             if own_code > 0:
                 ev[c, i] = vals[own_code]
             else:

@@ -44,7 +44,8 @@ from ...rules import Rules
 from ...stopping import TurnPolicy
 from ...turn_total import turn_total_table
 from . import kernels
-from .actions import TIE_TOL, threshold_band, threshold_matrix
+from .actions import TIE_TOL, greedy, threshold_matrix
+from .step import Roll, band_of
 from .threads import one_blas_thread
 
 
@@ -157,16 +158,14 @@ def _solve_jit(
     threshold_value, threshold_k)`` from the stopping kernels (the same setup)."""
     geo = batch_geometry(rules)
     g, w = geo.goal, geo.width
-    table = turn_total_table(rules.replace(players=2))
     V = np.zeros((g + 1, g + 1))
     V[g, :g], V[g, g] = 1.0, 0.5
     policy = np.zeros((g, g), dtype=np.int64)
-    _, band_t = threshold_band(rules)
+    band = band_of(rules)
     if stopping:
-        p_bust, faces, fprobs = rules.roll_arrays()
-        roll = np.zeros((g, g, g), dtype=bool)
+        roll = Roll(*rules.roll_arrays())
+        rule = np.zeros((g, g, g), dtype=bool)
         tval = np.zeros((g, g))
-        extra = (p_bust, faces, fprobs, tie_tol, 100)
     if opp.reads_own_score_only():
         js = np.arange(g)
         gains, probs = opp.outcomes((js, np.zeros_like(js)))
@@ -174,23 +173,25 @@ def _solve_jit(
         cz = np.ascontiguousarray(np.minimum(js[:, None] + gains[:, 1:], g))
         ut = np.zeros((g, 2 * g + w + 1))
         ut[:, g:] = (pb + (V[g][cz] * pz).sum(axis=1))[:, None]
-        inv = 1.0 / (1.0 - pb[:, None] * table.bust[None, :])
+        inv = 1.0 / (1.0 - pb[:, None] * band.bust[None, :])
+        indep = kernels.Independent(inv, cz, pz, pb)
         if stopping:
-            kernels.stopping()[2](g, table.bust, band_t, inv, cz, pz, pb, *extra, V, ut, roll, tval, policy)
-            return V, roll, tval, policy
-        kernels.two_player()[0](g, table.bust, band_t, inv, cz, pz, pb, tie_tol, V, ut, policy)
+            kernels.stopping_kernel("independent")(band, indep, roll, tie_tol, 100, V, ut, rule, tval, policy)
+            return V, rule, tval, policy
+        kernels.two_player_kernel(True)(band, indep, tie_tol, V, ut, policy)
         return V, policy
     ii, jj = np.indices((g, g))
     gains, probs = opp.outcomes((jj, ii))
-    cols = np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
+    general = kernels.General(
+        np.ascontiguousarray(probs), np.ascontiguousarray(np.minimum(jj[..., None] + gains, g))
+    )
     vt = np.zeros((g + 1, 2 * g + w + 1))
     vt[:, g:] = V[g][:, None]
-    probs = np.ascontiguousarray(probs)
     if stopping:
-        kernels.stopping()[3](g, table.bust, band_t, probs, cols, *extra, vt, roll, tval, policy)
+        kernels.stopping_kernel("general")(band, general, roll, tie_tol, 100, vt, rule, tval, policy)
         V[:g, :] = vt[:, :g].T
-        return V, roll, tval, policy
-    kernels.two_player()[1](g, table.bust, band_t, probs, cols, tie_tol, vt, policy)
+        return V, rule, tval, policy
+    kernels.two_player_kernel(False)(band, general, tie_tol, vt, policy)
     V[:g, :] = vt[:, :g].T
     return V, policy
 
@@ -269,14 +270,14 @@ def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, n
         # Rows with i > ilo also get thresholds k > goal - i, unmasked: with gains clipped at the
         # goal, such a k is "reach the goal" with a larger bust probability, never better than
         # k = goal - i (up to rounding), and ties go to the smaller k.
-        best = vals.max(axis=2)
-        k = np.argmax(vals >= (best - tie_tol)[..., None], axis=2)
+        best, k = greedy(vals.reshape(-1, K), tie_tol)
+        best = best.reshape(m0, b.n)
         _view(vt, m0, b, m0, 1)[..., 0] = best
-        _view(pol, m0, b, m0, 1)[..., 0] = k
+        _view(pol, m0, b, m0, 1)[..., 0] = k.reshape(m0, b.n)
         if indep:
             uv[..., 0] += pb_all[s0:s1].reshape(m0, b.n) * best
     value = vt[m0 : m0 + G, :G].T.copy()
-    policy = pol[m0 : m0 + g, :g].T + 1
+    policy = pol[m0 : m0 + g, :g].T.copy()
     return value, policy
 
 

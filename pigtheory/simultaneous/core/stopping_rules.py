@@ -49,7 +49,8 @@ from ...engine import choose_engine
 from ...rules import Rules
 from ...stopping import rule_outcomes
 from . import kernels
-from .actions import TIE_TOL
+from .actions import TIE_TOL, register_action_set
+from .step import Roll
 
 __all__ = [
     "roll_distribution_arrays",
@@ -110,7 +111,7 @@ def stopping_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules, engine: s
     ns = own.size
     if choose_engine(engine, ns * g * gains.size) == "numba":
         out = np.empty((ns, g + 1))
-        kernels.stopping()[1](go_prob, own, p_bust, gains, probs, out)
+        kernels.stopping_kernel("outcomes")(go_prob, own, Roll(p_bust, gains, probs), out)
         return out
     return rule_outcomes(go_prob, own, rules)
 
@@ -155,14 +156,12 @@ def optimal_stopping(
         roll_out = np.zeros((ns, g), dtype=bool)
         used = np.zeros(ns, dtype=np.int64)
         first = np.zeros(ns) if start is None else np.ascontiguousarray(start, dtype=float)
-        kernels.stopping()[0](
+        kernels.stopping_kernel("optimal_stopping")(
             np.ascontiguousarray(u, dtype=float),
             own,
             np.ascontiguousarray(opp_bust, dtype=float),
             first,
-            p_bust,
-            gains,
-            probs,
+            Roll(p_bust, gains, probs),
             tie_tol,
             max_passes,
             value,
@@ -206,6 +205,7 @@ def optimal_stopping(
     return v, roll, passes
 
 
+@register_action_set
 class StoppingRules:
     """The action set of every stopping rule (module Notes), beside :class:`.Thresholds`.
 

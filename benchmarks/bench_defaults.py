@@ -1,0 +1,154 @@
+"""Benchmark: the issue-20 targets, default install and default arguments (``engine="auto"``).
+
+Prints, each with its yardstick measured in the same process (medians of wall-clock time,
+CPU time in brackets where a busy machine inflates wall-clock):
+
+* goal-100 best response to "hold at 25", ``engine="auto"`` in a warm process, against the
+  paper's value iteration (``benchmarks/_baseline.py``): target >= 200 x; ``engine="numba"``
+  beside it;
+* the one-off ``pigtheory best-response --opponent hold-at-25`` (fresh processes) against a
+  fresh ``import pigtheory``: target <= 0.23 s (the time before issue 20);
+* three players: the best response to two copies of the symmetric equilibrium's policy
+  against the same call with two "hold at 25" opponents: target <= 3 x, and its peak memory
+  (a child process) against the hold-at call's plus the policy's size;
+* the four-player symmetric equilibrium (a child process): target <= 30 s at goal 100.
+
+``python benchmarks/bench_defaults.py --quick`` runs the three- and four-player parts at goal
+60 instead of 100 (and says so).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks._baseline import value_iteration_hold_at
+from benchmarks._timing import median_time
+from pigtheory import Rules, hold_at
+from pigtheory.simultaneous import best_response
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_MIXED = """
+import json, sys, time
+from pigtheory import Rules, hold_at
+from pigtheory.simultaneous import best_response, symmetric_equilibrium
+
+def peak_mb():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmHWM")) / 1024
+
+goal, which = int(sys.argv[1]), sys.argv[2]
+rules = Rules(goal=goal, players=3)
+small = Rules(goal=12, players=3)
+p12 = symmetric_equilibrium(rules=small).policy
+best_response([p12, p12], rules=small, engine="numba")  # kernels loaded
+best_response([hold_at(25)] * 2, rules=rules)
+if which == "mixed":
+    pol = symmetric_equilibrium(rules=rules).policy
+    opps, size = [pol, pol], (pol.thresholds.nbytes + pol.weights.nbytes) / 2**20
+else:
+    opps, size = [hold_at(25)] * 2, 0.0
+base = peak_mb()
+t0, c0 = time.perf_counter(), time.process_time()
+sol = best_response(opps, rules=rules)
+print(json.dumps({"seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
+                  "base_mb": base, "peak_mb": peak_mb(), "policy_mb": size,
+                  "value": float(sol.value[0, 0, 0])}))
+"""
+
+_SYMMETRIC = """
+import json, sys, time
+from pigtheory import Rules
+from pigtheory.simultaneous import symmetric_equilibrium
+symmetric_equilibrium(rules=Rules(goal=8, players=4), engine="numba")  # kernels loaded
+t0, c0 = time.perf_counter(), time.process_time()
+eq = symmetric_equilibrium(rules=Rules(goal=int(sys.argv[1]), players=4))
+print(json.dumps({"seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0,
+                  "states": eq.n_states, "mixed": eq.n_mixed, "epsilon_max": eq.residual}))
+"""
+
+
+def _child(code: str, *args: str) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, env=env, cwd=ROOT
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _fresh(args: list[str], repeat: int) -> float:
+    times = []
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        subprocess.run(args, check=True, capture_output=True, cwd=ROOT, env=env)
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    quick = "--quick" in (sys.argv[1:] if argv is None else argv)
+    out: dict[str, float] = {}
+    rules = Rules()
+    t_base = median_time(lambda: value_iteration_hold_at(25, rules), 3)
+    t_auto = median_time(lambda: best_response(hold_at(25), rules=rules), 21)
+    t_numba = median_time(lambda: best_response(hold_at(25), rules=rules, engine="numba"), 21)
+    print("goal-100 best response to hold at 25 (warm process)")
+    print(f"  paper's value iteration (baseline)   {t_base * 1e3:8.1f} ms")
+    print(
+        f"  engine='auto'                        {t_auto * 1e3:8.2f} ms   {t_base / t_auto:6.0f} x   "
+        f"target >= 200 x: {'met' if t_base / t_auto >= 200 else 'MISSED'}"
+    )
+    print(f"  engine='numba'                       {t_numba * 1e3:8.2f} ms   {t_base / t_numba:6.0f} x")
+    out.update(ratio_auto=t_base / t_auto, ratio_numba=t_base / t_numba)
+
+    t_cli = _fresh([sys.executable, "-m", "pigtheory", "best-response", "--opponent", "hold-at-25"], 5)
+    t_imp = _fresh([sys.executable, "-c", "import pigtheory"], 5)
+    print("one-off command (median of 5 fresh processes)")
+    print(
+        f"  pigtheory best-response --opponent hold-at-25  {t_cli:6.2f} s   (import pigtheory {t_imp:.2f} s; "
+        f"target <= 0.23 s on an idle machine: {'met' if t_cli <= 0.23 else 'over'})"
+    )
+    out.update(cli_s=t_cli, import_s=t_imp)
+
+    goal = 60 if quick else 100
+    hold = _child(_MIXED, str(goal), "hold")
+    mixed = _child(_MIXED, str(goal), "mixed")
+    ratio = mixed["seconds"] / hold["seconds"]
+    extra = (mixed["peak_mb"] - mixed["base_mb"]) - (hold["peak_mb"] - hold["base_mb"])
+    print(
+        f"three players at goal {goal}: best response, each in a child process{' (--quick)' if quick else ''}"
+    )
+    print(
+        f"  against hold at 25 twice (yardstick)        {hold['seconds'] * 1e3:8.0f} ms (cpu {hold['cpu'] * 1e3:.0f})"
+    )
+    print(
+        f"  against the symmetric equilibrium twice     {mixed['seconds'] * 1e3:8.0f} ms (cpu {mixed['cpu'] * 1e3:.0f})"
+        f"   {ratio:5.1f} x   target <= 3 x: {'met' if ratio <= 3 else 'MISSED'}"
+    )
+    print(
+        f"  memory over the hold-at call: {extra:.0f} MB (the policy: {mixed['policy_mb']:.0f} MB)"
+        f"   V(0, 0, 0) = {mixed['value']:.12f}"
+    )
+    out.update(mixed_ratio=ratio, mixed_s=mixed["seconds"], mixed_extra_mb=extra)
+
+    sym = _child(_SYMMETRIC, str(goal))
+    print(f"four-player symmetric equilibrium at goal {goal} (child process)")
+    print(
+        f"  {sym['seconds']:8.1f} s (cpu {sym['cpu']:.1f} s), {sym['states']} states, {sym['mixed']} mixed, "
+        f"epsilon {sym['epsilon_max']:.1e}"
+        + (f"   target <= 30 s: {'met' if sym['seconds'] <= 30 else 'MISSED'}" if goal == 100 else "")
+    )
+    out.update(symmetric4_s=sym["seconds"], symmetric4_cpu=sym["cpu"])
+    return out
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""Best-response dynamics on the stage game of one state (step 1 of :mod:`.symmetric_stage`).
+
+Each role in turn moves to its best threshold against the others' current ones when that
+gains more than ``tie_tol`` (the players of a role move together); a pass in which no role
+moves is a pure equilibrium of the stage game. A profile seen before is a cycle, whose
+thresholds are the candidates of the mixed solvers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+from .symmetric_kernels import action_values, best_action, continuation_row, pure_outcomes
+
+__all__ = ["best_response_dynamics"]
+
+
+@kernel
+def best_response_dynamics(
+    R, m, t, orole, k, hist, val, gn, g, binom, band, table, tie_tol, w
+):  # pragma: no cover
+    """Passes of best-response dynamics from the thresholds ``k[:R]`` of the roles (scores
+    ``t``, others' roles ``orole``), at most ``hist.shape[0]``, each pass's profile recorded in
+    ``hist``. Returns ``(converged, cycle_from, last, passes)``: on convergence ``k`` is a pure
+    equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
+    ``hist`` form the cycle (``cycle_from`` -1 if none was found).
+
+    A role whose others still play what they played when it last chose is not evaluated
+    again: its values are the same numbers, so it stays, with the value and gain of the
+    reply it moved to."""
+    bust = band.bust
+    seen = np.zeros((R, max(m, 1)), np.int64)  # the others' thresholds at the role's last choice
+    fresh = np.zeros(R, np.bool_)
+    moved = np.zeros(R, np.bool_)
+    val_at = np.zeros(R)
+    gain_at = np.zeros(R)
+    dest, prob, lens, u, num, vals, idx, buf = w.dest, w.prob, w.lens, w.u, w.num, w.vals, w.idx, w.buf
+    cycle_from = -1
+    last = 0
+    passes = 0
+    converged = False
+    for it in range(hist.shape[0]):
+        passes += 1
+        changed = False
+        for r in range(R):
+            same = fresh[r]
+            for q in range(m):
+                if same and seen[r, q] != k[orole[r, q]]:
+                    same = False
+            if same:
+                if moved[r]:
+                    val[r] = val_at[r]
+                    gn[r] = gain_at[r]
+                    moved[r] = False
+                continue
+            fresh[r] = True
+            for q in range(m):
+                seen[r, q] = k[orole[r, q]]
+            opp_bust = 1.0
+            for q in range(m):
+                rr = orole[r, q]
+                lens[q] = pure_outcomes(t[rr], k[rr], g, band, dest[q], prob[q])
+                opp_bust *= bust[k[rr]]
+            room = g - t[r]
+            continuation_row(t[r], g, m, dest, prob, lens, table, binom, u, idx, buf)
+            action_values(u, room, opp_bust, band, num, vals)
+            best, kb = best_action(vals, room, tie_tol)
+            cur = vals[k[r]]
+            if cur < best - tie_tol:
+                k[r] = kb
+                changed = True
+                moved[r] = True
+                val_at[r] = vals[kb]
+                gain_at[r] = best - vals[kb]
+            else:
+                val[r] = cur
+                gn[r] = best - cur
+                moved[r] = False
+        for r in range(R):
+            hist[it, r] = k[r]
+        if not changed:
+            converged = True
+            break
+        for q in range(it):
+            same = True
+            for r in range(R):
+                if hist[q, r] != k[r]:
+                    same = False
+                    break
+            if same:
+                cycle_from = q + 1
+                break
+        if cycle_from >= 0:
+            last = it
+            break
+    return converged, cycle_from, last, passes

@@ -1,0 +1,91 @@
+"""Support enumeration over the first few candidates of each role, smallest supports first
+(step 3 of :mod:`.symmetric_stage`).
+
+References
+----------
+R. Porter, E. Nudelman & Y. Shoham, "Simple search methods for finding a Nash equilibrium",
+Games and Economic Behavior 63 (2008) 642-662.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+from .symmetric_newton import newton
+from .symmetric_payoffs import certify, evaluate, keep, normalise
+
+__all__ = ["ENUM_CAND", "enumerate_supports"]
+
+ENUM_CAND = 4
+"""Candidates per role that the enumeration combines (one fewer for four roles or more)."""
+
+
+@kernel
+def enumerate_supports(
+    R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s
+):  # pragma: no cover
+    """Support enumeration over the first few candidates of each role, smallest supports
+    first (Porter, Nudelman & Shoham): Newton's method on each support profile from the
+    uniform mix, kept if its weights are a mix and its certificate holds."""
+    b, bb, acont, digits, jac, rhs, vals, val, gain, reply = (
+        s.b,
+        s.bb,
+        s.acont,
+        s.digits,
+        s.jac,
+        s.rhs,
+        s.vals,
+        s.val,
+        s.gain,
+        s.reply,
+    )
+    lim = np.zeros(R, np.int64)
+    most = 0
+    combos = 1
+    each = ENUM_CAND if R <= 3 else ENUM_CAND - 1
+    for r in range(R):
+        lim[r] = min(ncand[r], each)
+        most += lim[r]
+        combos *= (1 << lim[r]) - 1
+    masks = np.zeros(R, np.int64)
+    for size in range(R, most + 1):
+        for code in range(combos):
+            x = code
+            total = 0
+            for r in range(R):
+                base = (1 << lim[r]) - 1
+                masks[r] = x % base + 1
+                x //= base
+                for j in range(lim[r]):
+                    total += (masks[r] >> j) & 1
+            if total != size:
+                continue
+            for r in range(R):
+                cnt = 0
+                for j in range(wts.shape[1]):
+                    sup[r, j] = j < lim[r] and ((masks[r] >> j) & 1) == 1
+                    cnt += sup[r, j]
+                for j in range(wts.shape[1]):
+                    wts[r, j] = 1.0 / cnt if sup[r, j] else 0.0
+            if not newton(
+                R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs
+            ):
+                continue
+            mix = True
+            for r in range(R):
+                for j in range(ncand[r]):
+                    if sup[r, j] and wts[r, j] < -1e-13:
+                        mix = False
+            if not mix:
+                continue
+            for r in range(R):
+                for j in range(ncand[r]):
+                    wts[r, j] = max(wts[r, j], 0.0)
+                normalise(r, ncand, wts)
+            evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
+            worst = certify(R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply)
+            keep(R, ncand, wts, val, gain, reply, worst, s, cand)
+            if worst <= tol:
+                return True
+    return False

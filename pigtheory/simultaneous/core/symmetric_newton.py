@@ -1,0 +1,191 @@
+"""Newton's method on the indifference conditions of a support profile, and the double
+oracle around it (step 2 of :mod:`.symmetric_stage`).
+
+References
+----------
+H. B. McMahan, G. J. Gordon & A. Blum, ICML 2003 (double oracle).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import kernel
+from .symmetric_payoffs import add_candidate, build_tensors, certify, evaluate, keep, lin_solve, normalise
+
+__all__ = ["NEWTON_ITER", "MAX_ROUNDS", "newton", "supports"]
+
+NEWTON_ITER = 60
+"""Newton steps on one support profile."""
+
+MAX_ROUNDS = 30
+"""Support changes per attempt of the double oracle."""
+
+
+@kernel
+def newton(
+    R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs
+):  # pragma: no cover
+    """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
+    weights ``wts`` and values ``val``, in place. Returns True on convergence."""
+    # variable numbering: the support weights of role 0, its value, then role 1, ...
+    off = np.zeros(R + 1, np.int64)
+    pos = np.full((R, wts.shape[1]), -1, np.int64)
+    for r in range(R):
+        c = off[r]
+        for j in range(ncand[r]):
+            if sup[r, j]:
+                pos[r, j] = c
+                c += 1
+        off[r + 1] = c + 1  # + the value
+    nvar = off[R]
+    evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
+    for r in range(R):  # start the values from the weights
+        a = 0.0
+        for j in range(ncand[r]):
+            a += wts[r, j] * acont[r, cand[r, j]]
+        val[r] = a / (1.0 - b[r] * bb[r])
+    last = np.inf
+    for _ in range(NEWTON_ITER):
+        evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
+        for i in range(nvar):
+            rhs[i] = 0.0
+            for j in range(nvar):
+                jac[i, j] = 0.0
+        resid = 0.0
+        for r in range(R):
+            vr = off[r + 1] - 1
+            tot = 0.0
+            for j in range(ncand[r]):
+                if not sup[r, j]:
+                    continue
+                row = pos[r, j]
+                k = cand[r, j]
+                f = acont[r, k] - (1.0 - bust[k] * bb[r]) * val[r]
+                rhs[row] = -f
+                resid = max(resid, abs(f))
+                jac[row, vr] = -(1.0 - bust[k] * bb[r])
+                tot += wts[r, j]
+                jac[vr, row] = 1.0
+            rhs[vr] = -(tot - 1.0)
+            resid = max(resid, abs(tot - 1.0))
+            # derivatives through the others' mixes: payoffs (tensor) and the all-bust term
+            for ci in range(nc[r]):
+                x = ci
+                for q in range(m - 1, -1, -1):
+                    base = ncand[orole[r, q]]
+                    digits[q] = x % base
+                    x //= base
+                for q in range(m):
+                    rr = orole[r, q]
+                    col = pos[rr, digits[q]]
+                    if col < 0:
+                        continue
+                    coef = 1.0
+                    for q2 in range(m):
+                        if q2 != q:
+                            coef *= wts[orole[r, q2], digits[q2]]
+                    if coef == 0.0:
+                        continue
+                    for j in range(ncand[r]):
+                        if sup[r, j]:
+                            jac[pos[r, j], col] += coef * ten[r, ci, cand[r, j]]
+            for q in range(m):
+                rr = orole[r, q]
+                rest = 1.0
+                for q2 in range(m):
+                    if q2 != q:
+                        rest *= b[orole[r, q2]]
+                for j2 in range(ncand[rr]):
+                    col = pos[rr, j2]
+                    if col < 0:
+                        continue
+                    d_bb = bust[cand[rr, j2]] * rest
+                    for j in range(ncand[r]):
+                        if sup[r, j]:
+                            jac[pos[r, j], col] += bust[cand[r, j]] * val[r] * d_bb
+        # converged, or stalled at the rounding level of an ill-conditioned system
+        if resid < 1e-15 or (resid < 1e-13 and resid > 0.5 * last):
+            return True
+        last = resid
+        if not lin_solve(jac, rhs, nvar):
+            return False
+        for r in range(R):
+            for j in range(ncand[r]):
+                if sup[r, j]:
+                    wts[r, j] += rhs[pos[r, j]]
+                    if not abs(wts[r, j]) < 1e6:  # diverging (or nan)
+                        return False
+            val[r] += rhs[off[r + 1] - 1]
+    return last < 1e-12
+
+
+@kernel
+def supports(
+    R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s
+):  # pragma: no cover
+    """Step 2 of the module Notes from the supports ``sup`` and weights ``wts``; keeps the best
+    profile seen in ``s`` (its weights, values, gains and the largest gain ``s_best[0]``)."""
+    bust = band.bust
+    b, bb, acont, digits, jac, rhs, vals, val, gain, reply = (
+        s.b,
+        s.bb,
+        s.acont,
+        s.digits,
+        s.jac,
+        s.rhs,
+        s.vals,
+        s.val,
+        s.gain,
+        s.reply,
+    )
+    for _ in range(MAX_ROUNDS):
+        ok = newton(
+            R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs
+        )
+        if not ok:
+            return False
+        worst_r, worst_j, worst_w = -1, -1, -1e-13
+        for r in range(R):
+            for j in range(ncand[r]):
+                if sup[r, j] and wts[r, j] < worst_w:
+                    worst_r, worst_j, worst_w = r, j, wts[r, j]
+        if worst_r >= 0:  # a threshold with a negative weight leaves the support
+            sup[worst_r, worst_j] = False
+            wts[worst_r, worst_j] = 0.0
+            left = 0
+            for j in range(ncand[worst_r]):
+                if sup[worst_r, j]:
+                    left += 1
+            if left == 0:
+                return False
+            for j in range(ncand[worst_r]):
+                if sup[worst_r, j]:
+                    wts[worst_r, j] = max(wts[worst_r, j], 0.0)
+            normalise(worst_r, ncand, wts)
+            continue
+        for r in range(R):
+            for j in range(ncand[r]):
+                if wts[r, j] < 0.0:
+                    wts[r, j] = 0.0
+                    sup[r, j] = False
+            normalise(r, ncand, wts)
+        evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
+        worst = certify(R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply)
+        keep(R, ncand, wts, val, gain, reply, worst, s, cand)
+        if worst <= tol:
+            return True
+        # the largest gain's reply joins its role's support
+        rstar = 0
+        for r in range(R):
+            if gain[r] > gain[rstar]:
+                rstar = r
+        j, new = add_candidate(rstar, reply[rstar], cand, ncand)
+        if j < 0 or sup[rstar, j]:
+            return False
+        if new:  # the payoff tensors of every role grow
+            build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
+        sup[rstar, j] = True
+        wts[rstar, j] = 0.05
+        normalise(rstar, ncand, wts)
+    return False
