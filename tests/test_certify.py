@@ -11,7 +11,7 @@ from scipy.optimize import linprog
 from pigtheory import Rules
 from pigtheory.simultaneous import stopping_equilibrium
 from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
-from pigtheory.simultaneous.core.stopping import optimal_stopping, stopping_outcomes, threshold_rule
+from pigtheory.simultaneous.core.stopping_rules import optimal_stopping, stopping_outcomes, threshold_rule
 from pigtheory.simultaneous.stopping_equilibrium import KINDS
 
 TOL = 1e-9

@@ -15,7 +15,7 @@ At a state s with value V (from :func:`~pigtheory.simultaneous.stopping_equilibr
 player's (possibly randomised) rule is judged by what it *guarantees* against every rule of
 the other, the self-loop (both bust) included: for A, :math:`L(a) = \\min_b u(a, b)`; for B,
 the concession :math:`U(b) = \\max_a u(a, b)`, both computed exactly by the optimal stopping of
-:mod:`pigtheory.simultaneous.core.stopping`. The *gap* of a rule is :math:`V - L(a)` (A) or
+:mod:`pigtheory.simultaneous.core.stopping_rules`. The *gap* of a rule is :math:`V - L(a)` (A) or
 :math:`U(b) - V` (B): zero for an optimal rule. A saddle point of a class exists when each
 player has an optimal rule in that class (saddle points of a zero-sum game are
 interchangeable), so three questions decide the class, each asked of both players:
@@ -68,7 +68,7 @@ from ..results import Result
 from ..rules import Rules
 from ..validation import check_tol
 from .core import extended, one_blas_thread
-from .core.stopping import optimal_stopping, roll_distribution_arrays, stopping_outcomes, threshold_rule
+from .core.stopping_rules import optimal_stopping, roll_distribution_arrays, stopping_outcomes, threshold_rule
 from .stopping_equilibrium import KINDS, StoppingEquilibrium, _payoffs, _plan_matrices
 
 __all__ = ["StoppingClasses", "certify_classes"]
