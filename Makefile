@@ -3,18 +3,28 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# The exact versions that `make` installs (pip constraints); `make lock` refreshes them.
+LOCK   := requirements/dev.lock
 JOBS   ?= 2
 # make's own runs (claims, figures, tests) keep their solves in the checkout's git-ignored
 # .cache/ (removed by `make clean`); the library's default is the user's cache directory.
 export PIGTHEORY_CACHE_DIR ?= $(CURDIR)/.cache
 
-.PHONY: test test-slow figures claims bench lint docs clean
+.PHONY: test test-slow figures claims bench lint docs clean lock check-reproducible
 
-$(STAMP): pyproject.toml
+# The wheel holds pigtheory alone; analyses/ and paper_figures/ are packages of the checkout,
+# which the .pth file puts on the venv's path (their scripts then run as files or modules).
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c $(LOCK) -e '.[dev]'
+	$(PY) -c 'import pathlib, sys, sysconfig; pathlib.Path(sysconfig.get_path("purelib"), "pigtheory-checkout.pth").write_text(sys.argv[1] + "\n")' "$(CURDIR)"
 	touch $(STAMP)
+
+# Resolve `.[dev]` afresh from the package index and write the exact versions to $(LOCK).
+lock:
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) requirements/lock.py
 
 test: $(STAMP)
 	$(PY) -m pytest -q -n $(JOBS) -m "not slow"
@@ -23,10 +33,10 @@ test-slow: $(STAMP)
 	$(PY) -m pytest -q -n $(JOBS)
 
 claims: $(STAMP)
-	$(PY) analyses/run_all.py
+	$(PY) -m analyses.run_all
 
 figures: $(STAMP) claims
-	$(PY) paper_figures/make_all.py
+	$(PY) -m paper_figures.make_all
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
@@ -38,10 +48,15 @@ docs: $(STAMP)
 	@echo "docs: open docs/_build/html/index.html"
 
 lint: $(STAMP)
-	$(PY) -m ruff check pigtheory analyses paper_figures benchmarks tests docs
-	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests docs
+	$(PY) -m ruff check pigtheory analyses paper_figures benchmarks tests docs requirements
+	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests docs requirements
 	$(PY) -m mypy pigtheory
 	$(VENV)/bin/lint-imports --no-cache
+
+# A fresh clone of HEAD, a cold cache, `make figures`: git status must stay clean (about half
+# an hour on 2 cores; .ci/check-reproducible says more).
+check-reproducible:
+	bash .ci/check-reproducible
 
 clean:
 	rm -rf $(VENV) .cache build *.egg-info .pytest_cache docs/_build docs/_generated

@@ -7,8 +7,9 @@ computes our numbers, prints them beside the paper's and returns a list of :clas
 
 Wall-clock times are not results: they change from run to run and machine to machine, so they
 never go into a row or the report's details (regenerating the report must leave it unchanged).
-A script that wants to say how long something took calls :func:`record_time`;
-``analyses/run_all.py`` writes those to ``analyses/TIMINGS.md``, which git ignores.
+A script that wants to say how long something took calls :func:`record_time` (or
+:func:`record_table` for a table of measurements); ``analyses/run_all.py`` writes those to
+``analyses/TIMINGS.md``, which git ignores.
 """
 
 from __future__ import annotations
@@ -60,6 +61,19 @@ def timed(what: str) -> Iterator[None]:
 def recorded_times() -> list[tuple[str, float]]:
     """Every time recorded so far, in order."""
     return list(_TIMES)
+
+
+_TABLES: dict[str, str] = {}
+
+
+def record_table(title: str, markdown: str) -> None:
+    """Keep a table of measurements (times, memory) for ``analyses/TIMINGS.md``, not the report."""
+    _TABLES[title] = markdown
+
+
+def recorded_tables() -> dict[str, str]:
+    """Every table recorded so far, by title."""
+    return dict(_TABLES)
 
 
 def fmt(x: Any, digits: int = 4) -> str:

@@ -32,8 +32,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from analyses._claims import Row, recorded_times
+from analyses._claims import Row, recorded_tables, recorded_times
 from pigtheory.io import atomic_write
+from pigtheory.parallel import dask_client
 
 HERE = Path(__file__).resolve().parent
 
@@ -43,6 +44,7 @@ PAPERS = {
     "neller": "Neller & Presser: optimal play of Pig and Piglet",
     "poster": "Poster: single-player thresholds",
     "supersix": "Super Six blog post",
+    "multiplayer": "Extensions: multiplayer sequential Pig (no paper; issue 21)",
 }
 
 
@@ -130,15 +132,20 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
 
 def _paper_of(claim_id: str) -> str:
     prefix = claim_id.split(".")[0].upper()
-    return {"Z23": "z23", "Z22": "z22", "N": "neller", "V": "poster", "S": "supersix"}.get(prefix, "")
+    return {
+        "Z23": "z23",
+        "Z22": "z22",
+        "N": "neller",
+        "V": "poster",
+        "S": "supersix",
+        "M": "multiplayer",
+    }.get(prefix, "")
 
 
 def executor_from(args: argparse.Namespace, stack: ExitStack) -> Any:
     """A Dask client for ``--scheduler``, a process pool for ``--workers`` > 1, else None."""
     if args.scheduler:
-        from distributed import Client
-
-        return stack.enter_context(Client(args.scheduler))
+        return stack.enter_context(dask_client(args.scheduler))
     if args.workers > 1:
         # spawn: fresh workers, whatever threads this process has started
         context = multiprocessing.get_context("spawn")
@@ -161,6 +168,8 @@ def timings(times: dict[str, float]) -> str:
         "|---|---|",
         *(f"| {what} | {sec:.2f} |" for what, sec in recorded_times()),
     ]
+    for title, md in recorded_tables().items():
+        out += ["", f"## {title}", "", md.rstrip()]
     return "\n".join(out) + "\n"
 
 

@@ -67,15 +67,28 @@ __all__ = [
     "sweep_estimate",
     "grid_estimate",
     "sequential_estimate",
+    "sequential_equilibrium_estimate",
     "compare_estimate",
     "game_length_estimate",
     "simulation_estimate",
     "turn_total_estimate",
+    "roll_model_bytes",
+    "symmetric_estimate",
+    "chunked_estimate",
+    "chunked_disk",
+    "check_disk",
+    "super_six_estimate",
 ]
 
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
 _SIZE = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([KMGTP]?)(?:I?B)?\s*", re.IGNORECASE)
 _FALLBACK = 8 * 2**30
+_ASTRONOMICAL = 200
+"""log2 of a state count past which estimates stop counting (no machine holds 2**200 bytes)."""
+
+_LARGEST = 2**60
+"""Largest memory size accepted (an exbibyte): a larger one is a typo, not a machine."""
+
 _BASE = 8 * 2**20
 """Bytes every estimate adds for the tables that do not grow with the goal (X_k, kernels)."""
 
@@ -107,7 +120,9 @@ class Estimate:
 
 
 def format_bytes(n: float) -> str:
-    """``1536`` -> ``'1.5 KiB'``."""
+    """``1536`` -> ``'1.5 KiB'``; sizes past a million PiB read ``'more than 10^21 bytes'``."""
+    if abs(n) >= 2**70:
+        return f"more than 10^{int(math.log10(abs(n)))} bytes"
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if abs(n) < 1024 or unit == "PiB":
             return f"{n:.0f} {unit}" if unit == "B" or n >= 100 or n == int(n) else f"{n:.1f} {unit}"
@@ -130,9 +145,11 @@ def parse_memory(value: Any, name: str = "max_memory") -> int:
     elif isinstance(value, str) and (m := _SIZE.fullmatch(value)):
         size = float(m.group(1)) * _UNITS[m.group(2).upper()]
     else:
-        raise ValueError(f"{name} must be a size such as 512M, 4G or a number of bytes, got {value!r}")
+        raise ValueError(f"{name} must be a size such as 512M, 4G or a number of bytes, got {value!r:.80}")
     if not size >= 1:
-        raise ValueError(f"{name} must be at least 1 byte, got {value!r}")
+        raise ValueError(f"{name} must be at least 1 byte, got {value!r:.80}")
+    if not size <= _LARGEST:  # also refuses 1e999 (inf) and nan
+        raise ValueError(f"{name} must be at most {format_bytes(_LARGEST)}, got {value!r:.80}")
     return int(size)
 
 
@@ -208,6 +225,45 @@ def check_file_size(path: Any, nbytes: int, factor: float = 1.0) -> None:
 
 
 # --- estimates ---------------------------------------------------------------------------
+
+
+def roll_model_bytes(rules: Any) -> int:
+    """Memory of the rules' roll model and turn-total tables: one exact probability per outcome
+    of a roll (``die_faces`` or ``die_faces ** 2`` of them) and two float tables of one row per
+    score and one column per gain of a roll. Small for every real die; it is what a die of a
+    billion faces would cost, so that such rules are refused instead of filling the memory."""
+    outcomes = rules.die_faces**rules.dice
+    widest = max(rules.face_points) if rules.face_points else rules.die_faces
+    width = widest * rules.dice + 1
+    return 200 * outcomes + 16 * (rules.goal + 1) * width
+
+
+def _with_roll_model(estimate: Any) -> Any:
+    """An estimate of rules ``rules`` plus :func:`roll_model_bytes` (every solver reads the roll
+    model before its own arrays)."""
+    import functools
+
+    @functools.wraps(estimate)
+    def wrapped(rules: Any, *args: Any, **kwargs: Any) -> Estimate | None:
+        if _rules_ok(rules) and rules.players * math.log2(rules.goal + 2) > _ASTRONOMICAL:
+            # (goal + 1) ** players itself would take the time: no solve of this size exists
+            return Estimate(
+                f"{estimate.__name__.removesuffix('_estimate').replace('_', ' ')} ({_players(rules)})",
+                2**_ASTRONOMICAL,
+                2**_ASTRONOMICAL,
+                _FEWER,
+            )
+        found = estimate(rules, *args, **kwargs)
+        if found is None or not _rules_ok(rules):
+            return found
+        extra = roll_model_bytes(rules)
+        if extra < 2**20:
+            return found
+        return Estimate(found.task, found.states, found.bytes + extra, found.hint + " or use a smaller die")
+
+    return wrapped
+
+
 # Each returns None when its arguments are not what the solver accepts (the solver's own
 # validation then raises the right ValueError).
 
@@ -225,6 +281,7 @@ def _players(rules: Any) -> str:
 _FEWER = "lower the goal or the number of players"
 
 
+@_with_roll_model
 def best_response_estimate(
     rules: Any, *, method: str = "exact", strategies: str = "thresholds"
 ) -> Estimate | None:
@@ -249,6 +306,7 @@ def best_response_estimate(
     return Estimate(f"best response ({method}, {_players(rules)})", states, need, _FEWER)
 
 
+@_with_roll_model
 def win_probability_estimate(rules: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.win_probability` and ``win_probabilities``."""
     if not _rules_ok(rules):
@@ -259,6 +317,7 @@ def win_probability_estimate(rules: Any) -> Estimate | None:
     return Estimate(f"win probabilities ({_players(rules)})", states, need, _FEWER)
 
 
+@_with_roll_model
 def equilibrium_estimate(rules: Any, *, strategies: str = "thresholds") -> Estimate | None:
     """:func:`~pigtheory.simultaneous.equilibrium`: values, certificates, and two stage games of
     thresholds by thresholds at a time; over stopping rules also the behavioural rule of every
@@ -273,6 +332,7 @@ def equilibrium_estimate(rules: Any, *, strategies: str = "thresholds") -> Estim
     return Estimate(f"equilibrium (goal {g})", states, need, "lower the goal")
 
 
+@_with_roll_model
 def stackelberg_estimate(rules: Any, *, method: str = "exact") -> Estimate | None:
     """:func:`~pigtheory.simultaneous.stackelberg`: the follower's answer to every leader
     threshold at a whole score level at once (thresholds by states)."""
@@ -284,6 +344,7 @@ def stackelberg_estimate(rules: Any, *, method: str = "exact") -> Estimate | Non
     return Estimate(f"Stackelberg ({method}, goal {g})", states, need, "lower the goal")
 
 
+@_with_roll_model
 def self_play_estimate(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.self_play`: every sweep's policy and value is kept."""
     if not _rules_ok(rules) or not isinstance(max_iter, int) or max_iter < 1:
@@ -298,6 +359,7 @@ def self_play_estimate(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
     )
 
 
+@_with_roll_model
 def limit_estimate(rules: Any, *, n_max: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.limit`: arrays of one row per n and one column per score."""
     if not _rules_ok(rules) or not isinstance(n_max, int) or n_max < 2:
@@ -313,6 +375,7 @@ def limit_estimate(rules: Any, *, n_max: Any) -> Estimate | None:
     )
 
 
+@_with_roll_model
 def reduced_estimate(rules: Any, *, opponents: Any = None, symmetric: Any = None) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.reduced_best_response`: value and policy over the
     opponents' score tuples (multisets when symmetric), and the numpy engine's blocks.
@@ -333,6 +396,7 @@ def reduced_estimate(rules: Any, *, opponents: Any = None, symmetric: Any = None
     return Estimate(f"reduced best response ({_players(rules)})", states, 64 * states + _BASE, _FEWER)
 
 
+@_with_roll_model
 def sweep_estimate(rules: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.hold_at_sweep`: one two-player best response at a time."""
     one = best_response_estimate(rules)
@@ -341,6 +405,7 @@ def sweep_estimate(rules: Any) -> Estimate | None:
     return Estimate(f"hold-at sweep (goal {rules.goal})", one.states, one.bytes, one.hint)
 
 
+@_with_roll_model
 def grid_estimate(rules: Any, *, workers: int | None = 1) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.grid.hold_at_grid`: a best response per worker at once."""
     one = best_response_estimate(rules)
@@ -350,6 +415,7 @@ def grid_estimate(rules: Any, *, workers: int | None = 1) -> Estimate | None:
     return Estimate(f"hold-at grid ({w} workers, {_players(rules)})", one.states, w * one.bytes, one.hint)
 
 
+@_with_roll_model
 def sequential_estimate(rules: Any) -> Estimate | None:
     """:func:`pigtheory.sequential.solve`: ``value[i, j, k]`` and ``roll[i, j, k]`` (twice for
     Double Trouble's forced-roll flag) and the sweeps' working copies."""
@@ -363,6 +429,27 @@ def sequential_estimate(rules: Any) -> Estimate | None:
     )
 
 
+@_with_roll_model
+def sequential_equilibrium_estimate(rules: Any, *, certify: bool = True) -> Estimate | None:
+    """:func:`pigtheory.sequential.equilibrium`: per score tuple (``g ** n`` of them) the start
+    values of every player (``8 n`` bytes), the packed roll bits (``ceil(g / 8)``), the group
+    order (8 per group) and, with the certificates, the deviation gains (8) and the best
+    response values (``8 n``, freed before the result is built). Values at turn totals k > 0
+    are never stored."""
+    if not _rules_ok(rules):
+        return None
+    g, n = rules.goal, rules.players
+    states = g**n
+    per = 8 * n + (g + 7) // 8 + 8 // n + 1 + (8 + 8 * n if certify else 0)
+    return Estimate(
+        f"multiplayer sequential equilibrium ({rules})",
+        states * g,
+        per * states + 64 * g * n + _BASE,
+        "lower the goal or the players, or pass certify=False",
+    )
+
+
+@_with_roll_model
 def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
     """:func:`pigtheory.sequential.compare`: each policy's roll tables and turn matrices
     ``T[i, j, s]`` (one per value of its counter: "t scoring turns" keeps t)."""
@@ -374,6 +461,7 @@ def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
     return Estimate(f"policy comparison ({rules})", states, 28 * states + _BASE, "lower the goal")
 
 
+@_with_roll_model
 def game_length_estimate(rules: Any) -> Estimate | None:
     """:func:`pigtheory.length.game_length`: both players' turn matrices."""
     if not _rules_ok(rules):
@@ -382,6 +470,7 @@ def game_length_estimate(rules: Any) -> Estimate | None:
     return Estimate(f"game length ({rules})", g**3, 52 * g**3 + _BASE, "lower the goal")
 
 
+@_with_roll_model
 def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate | None:
     """Monte Carlo play: a few arrays of one entry per game and player."""
     if not _rules_ok(rules) or not isinstance(games, int) or games < 1:
@@ -395,10 +484,77 @@ def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate |
     )
 
 
-def turn_total_estimate(k: Any, *, exact: bool = False) -> Estimate | None:
+@_with_roll_model
+def symmetric_estimate(rules: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.symmetric_equilibrium` and ``symmetric_dynamics``: the
+    value, action and gain tables over (own score, multiset of the others' scores), and the
+    full value array ``value[i, j, ...]`` the result builds when asked."""
+    if not _rules_ok(rules):
+        return None
+    g, n = rules.goal, rules.players
+    states = (g + 1) ** n
+    need = 8 * states + 20 * (g + 1) * comb(g + n - 1, n - 1) + _BASE
+    return Estimate(f"symmetric equilibrium ({_players(rules)})", states, need, _FEWER)
+
+
+@_with_roll_model
+def chunked_estimate(rules: Any, *, chunk: int) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.chunked_best_response`: the memory of one chunk of
+    columns and its score level (the store itself is on disk, see :func:`chunked_disk`)."""
+    if not _rules_ok(rules) or not isinstance(chunk, int):
+        return None
+    g, n = rules.goal, rules.players
+    level = comb(g + n - 2, n - 2)  # the columns of one score level (multisets of the others)
+    need = 8 * (g + 1) * chunk * (n + 3) + 8 * g * g * n + 8 * n * level + _BASE
+    return Estimate(
+        f"chunked best response ({_players(rules)}, chunks of {chunk})", (g + 1) * chunk, need, _FEWER
+    )
+
+
+def chunked_disk(rules: Any) -> int:
+    """Bytes the store of a chunked best response holds when done: value and policy of every
+    reduced state (own score times the multisets of the opponents' scores)."""
+    g, n = rules.goal, rules.players
+    return 16 * (g + 1) * comb(g + n - 1, n - 1)
+
+
+def check_disk(folder: Any, need: int, what: str) -> None:
+    """Refuse, before any work, to write ``need`` bytes into ``folder`` if its file system has
+    less room (the nearest existing parent is asked)."""
+    import shutil
+
+    path = Path(folder)
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        free = shutil.disk_usage(path).free
+    except OSError:
+        return  # no answer: the write will say
+    if need > free:
+        raise MemoryLimitError(
+            f"{what}: needs about {format_bytes(need)} on disk in {str(folder)!r}, but only "
+            f"{format_bytes(free)} is free; lower the goal or the number of players, or use another store"
+        )
+
+
+def super_six_estimate(sticks: Any) -> Estimate | None:
+    """:func:`pigtheory.sequential.super_six`: two float tables and the list of states
+    (a Python tuple each) over ``6 * (sticks + 1) ** 2 * 2`` states."""
+    if not isinstance(sticks, int) or isinstance(sticks, bool) or sticks < 2:
+        return None
+    states = 12 * (sticks + 1) ** 2
+    return Estimate(f"Super Six ({sticks} sticks)", states, 160 * states + _BASE, "use fewer sticks")
+
+
+def turn_total_estimate(k: Any, *, exact: bool = False, rules: Any = None) -> Estimate | None:
     """:func:`pigtheory.turn_total`: one probability per turn total below k (exact fractions
-    with denominators of about 2.6 k bits)."""
+    with denominators of about 2.6 k bits), plus the roll model of ``rules`` if given."""
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         return None
     per = 64 + k // 3 if exact else 80
-    return Estimate(f"turn total X_{k}", k, per * k + _BASE, "lower k")
+    need = per * k + _BASE
+    hint = "lower k"
+    if _rules_ok(rules):
+        need += roll_model_bytes(rules.replace(goal=max(rules.goal, k)))
+        hint += " or use a smaller die"
+    return Estimate(f"turn total X_{k}", k, need, hint)

@@ -36,7 +36,7 @@ from .results import Result
 from .rules import Rules
 from .sequential.model import check_rules
 from .sequential.turns import turn_matrix
-from .validation import ConvergenceWarning
+from .validation import ConvergenceWarning, check_int, check_tol
 
 __all__ = ["TurnDistribution", "game_length", "single_player"]
 
@@ -85,10 +85,9 @@ class TurnDistribution(Result):
 
 
 def _check_tol(tol: float, max_turns: int) -> None:
-    if not 0 < tol < 1:
+    if check_tol(tol) >= 1:
         raise ValueError(f"tol must be in (0, 1), got {tol!r}")
-    if not isinstance(max_turns, int) or max_turns < 1:
-        raise ValueError(f"max_turns must be an integer >= 1, got {max_turns!r}")
+    check_int("max_turns", max_turns, low=1)
 
 
 def game_length(
@@ -154,7 +153,7 @@ def game_length(
 
 
 def single_player(
-    n: int, *, rules: Rules = Rules(), tol: float = 1e-15, max_turns: int = 20_000
+    n: int, *, rules: Rules = Rules(), tol: float = 1e-15, max_turns: int = 20_000, max_memory: Any = None
 ) -> TurnDistribution:
     """Exact distribution of the number of turns one player needs to reach the goal holding at n.
 
@@ -166,6 +165,10 @@ def single_player(
         Any die or dice (snake eyes resets the score; Double Trouble forces re-rolls).
     tol, max_turns
         As for :func:`game_length`.
+
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -186,6 +189,7 @@ def single_player(
     _check_tol(tol, max_turns)
     policy = HoldAt(n)
     rules2 = rules.replace(players=2)
+    check_memory(game_length_estimate(rules2), max_memory)
     mat = turn_matrix(roll_table(policy, rules2), rules2)[:, 0, :]  # the opponent plays no part
     g = rules.goal
     d = np.zeros(g)

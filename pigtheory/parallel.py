@@ -9,7 +9,8 @@ a :class:`concurrent.futures.Executor`
     gains where the compiled kernels release the GIL).
 a ``dask.distributed.Client``
     The tasks go to a Dask cluster: a ``LocalCluster`` or a scheduler on other machines.
-    The workers must import the same pigtheory.
+    The workers must import the same pigtheory. Dask is an optional dependency (the extra
+    ``pip install 'pigtheory[dask]'``); everything else here works without it.
 
 A task is a callable with no arguments, usually ``functools.partial(function, *args,
 **kwargs)`` of a module-level function, so that it pickles by name. Its inputs are rules,
@@ -285,9 +286,9 @@ def local_cluster(workers: int, *, memory_limit: str | None = None) -> Iterator[
     ...     run_tasks([partial(abs, -2)], executor=client)
     [2]
     """
-    from distributed import Client, LocalCluster
-
     workers = check_int("workers", workers, low=1)
+    distributed = _distributed()
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
     kwargs: dict[str, Any] = {} if memory_limit is None else {"memory_limit": memory_limit}
     with (
         LocalCluster(
@@ -310,7 +311,17 @@ def local_cluster(workers: int, *, memory_limit: str | None = None) -> Iterator[
 @contextmanager
 def dask_client(address: str) -> Iterator[Any]:
     """A client of the running Dask scheduler at ``address`` (``tcp://host:8786``)."""
-    from distributed import Client
-
-    with Client(address) as client:
+    with _distributed().Client(address) as client:
         yield client
+
+
+def _distributed() -> Any:
+    """The ``distributed`` module, or ImportError naming the extra that installs it."""
+    try:
+        import distributed
+    except ImportError as exc:
+        raise ImportError(
+            "a Dask cluster needs the optional dependency dask[distributed], "
+            "which pigtheory's extra installs: pip install 'pigtheory[dask]'"
+        ) from exc
+    return distributed

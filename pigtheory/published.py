@@ -42,6 +42,7 @@ import numpy as np
 from .policies import ThresholdTable
 from .results import Saveable
 from .rules import Rules
+from .validation import check_optional_path, check_rules
 
 __all__ = [
     "PublishedTables",
@@ -177,6 +178,8 @@ def webapp_policies(path: str | os.PathLike | None = None, *, rules: Rules = Rul
     >>> pub.tables["action_simul_hard"] is pub.tables["webapp-simultaneous-hard"]  # the older name
     True
     """
+    check_optional_path("path", path)
+    check_rules(rules)
     source: Traversable | Path = webapp_json_path() if path is None else Path(path)
     if not source.is_file():
         raise ValueError(f"path: no published tables at {source}")

@@ -45,7 +45,7 @@ import numpy as np
 from .display import Display
 from .rules import Rules
 
-__all__ = ["Result", "Solution", "Saveable", "freeze", "register_files"]
+__all__ = ["Result", "Solution", "Saveable", "freeze", "register_files", "check_shapes", "score_shape"]
 
 _FILES: dict[str, Callable[..., Any]] = {}
 
@@ -134,6 +134,47 @@ class Result(Saveable):
 
     def __post_init__(self) -> None:
         freeze(self)
+        check_shapes(self, self._expected_shapes())
+
+    def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
+        """Shapes the arrays of this result must have, by field (those it can tell from its rules).
+
+        A result built from a file is checked against them, so that an archive whose arrays
+        do not fit its rules (a 10 x 10 table that claims a million players) is refused.
+        """
+        return {}
+
+
+def score_shape(rules: Rules, size: int, extra: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """``(size,) * players + extra``: the shape of an array over every player's score."""
+    if rules.players > 64:  # numpy's largest number of dimensions: no array has this shape
+        return (size,) * 65
+    return (size,) * rules.players + extra
+
+
+def check_shapes(obj: Any, shapes: dict[str, tuple[int, ...]]) -> None:
+    """Refuse arrays of ``obj`` whose shape differs from ``shapes[field]``.
+
+    A field named ``value`` must also hold probabilities: in [0, 1], or NaN where the result
+    marks a state it does not define.
+    """
+    for name, shape in shapes.items():
+        a = getattr(obj, name, None)
+        if not isinstance(a, np.ndarray):
+            continue
+        if a.shape != shape:
+            want = f"{len(shape)} axes" if len(shape) > 8 else f"shape {shape}"
+            raise ValueError(
+                f"{name}: {type(obj).__name__} for {getattr(obj, 'rules', 'its rules')} needs {want}, "
+                f"got shape {a.shape}"
+            )
+        if name == "value" and a.size and a.dtype.kind == "f":
+            known = a[~np.isnan(a)]  # NaN marks states a result leaves out (e.g. i + k >= goal)
+            if known.size and (float(known.min()) < -1e-9 or float(known.max()) > 1 + 1e-9):
+                raise ValueError(
+                    f"value: {type(obj).__name__} holds win probabilities in [0, 1], got values from "
+                    f"{float(known.min())!r} to {float(known.max())!r}"
+                )
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,3 +202,9 @@ class Solution(Result):
     residual: float
     method: str
     rules: Rules
+
+    def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"rules must be a pigtheory.Rules, got {type(self.rules).__name__}")
+        g = self.rules.goal
+        return {"value": score_shape(self.rules, g + 1), "policy": score_shape(self.rules, g)}

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -94,6 +95,12 @@ class Rules:
     face_points: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
+        for name in ("goal", "die_faces", "bust_face", "players", "dice"):
+            value = getattr(self, name)  # numpy integers are integers too: stored as int
+            if _is_numpy_int(value):
+                object.__setattr__(self, name, int(value))
+        if _is_numpy_bool(self.double_trouble):
+            object.__setattr__(self, "double_trouble", bool(self.double_trouble))
         _check_int("goal", self.goal, 1)
         _check_int("die_faces", self.die_faces, 2)
         _check_int("players", self.players, 2)
@@ -111,6 +118,7 @@ class Rules:
                     f"face_points must give the points of the {self.die_faces - 1} non-bust "
                     f"faces, got {len(points)} values"
                 )
+            points = tuple(int(p) if _is_numpy_int(p) else p for p in points)
             for p in points:
                 _check_int("face_points", p, 1)
             object.__setattr__(self, "face_points", points)
@@ -302,6 +310,15 @@ class Rules:
         if type(self) is not Rules:  # a die of one's own: its class names its roll rule
             game = f"{type(self).__name__} ({game})"
         return f"{game}, goal {self.goal}, {self.players} players"
+
+
+def _is_numpy_int(value: object) -> bool:
+    """An integer of another type than int and bool (numpy's int64, ...)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (int, bool))
+
+
+def _is_numpy_bool(value: object) -> bool:
+    return type(value).__name__ == "bool" and type(value).__module__ == "numpy"
 
 
 def _check_int(name: str, value: object, low: int, high: int | None = None) -> None:

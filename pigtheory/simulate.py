@@ -50,6 +50,7 @@ from .progress import progress_bar
 from .results import Result
 from .rules import BUST, RESET, Rules
 from .stopping import RuleMixture, as_turn_policy
+from .validation import check_int, check_ints, check_rng, check_rules
 
 __all__ = ["Simulation", "play_simultaneous", "turn_totals"]
 
@@ -94,15 +95,11 @@ class Simulation(Result):
 
 
 def _generator(rng: Any) -> np.random.Generator:
-    if rng is None or isinstance(rng, (int, np.integer, np.random.Generator)) and not isinstance(rng, bool):
-        return np.random.default_rng(rng)
-    raise ValueError(f"rng must be an int seed, a numpy.random.Generator or None, got {rng!r}")
+    return check_rng(rng)
 
 
 def _positive(name: str, value: Any) -> int:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
+    return check_int(name, value, low=1, high=2**62)
 
 
 def _roll(rules: Rules, rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -174,6 +171,7 @@ def turn_totals(
     >>> sorted(set(x.tolist()))
     [0, 3, 4, 5, 6, 7, 8]
     """
+    check_rules(rules)
     check_memory(simulation_estimate(rules, games=n), max_memory)
     k = _positive("k", k)
     n = _positive("n", n)
@@ -238,6 +236,7 @@ def play_simultaneous(
     RuntimeError
         Some game is still running after ``max_turns`` turns.
     """
+    check_rules(rules)
     check_memory(simulation_estimate(rules, games=games), max_memory)
     if not isinstance(rules, Rules):
         raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
@@ -252,7 +251,7 @@ def play_simultaneous(
     max_turns = _positive("max_turns", max_turns)
     if start is None:
         start = (0,) * n
-    start = tuple(int(s) for s in start)
+    start = tuple(check_ints("start", start, low=0, high=goal - 1))
     if len(start) != n or any(not 0 <= s < goal for s in start):
         raise ValueError(f"start: {n} scores each in 0..{goal - 1} needed, got {start!r}")
     mixes = [as_turn_policy(p, rules) for p in profile]

@@ -41,6 +41,7 @@ from .display import long_frame
 from .policies import Mixture, as_mixture
 from .results import Saveable, freeze
 from .rules import Rules
+from .validation import check_rules
 
 __all__ = [
     "StoppingRule",
@@ -374,6 +375,7 @@ def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
         (S,)``); stopping rules give a :class:`RuleMixture` (``prob``: ``(goal,) * players +
         (goal,)``), arrays broadcastable to these shapes.
     """
+    check_rules(rules)
     if isinstance(policy, RuleMixture):
         if policy.rules != rules:
             raise ValueError("policy: a RuleMixture built for other rules")

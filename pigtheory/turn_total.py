@@ -46,6 +46,7 @@ import numpy as np
 
 from .guard import check_memory, turn_total_estimate
 from .rules import Rules
+from .validation import check_rules
 
 __all__ = ["TurnTotal", "TurnTotalTable", "turn_total", "turn_total_table"]
 
@@ -158,7 +159,8 @@ def turn_total(k: int, rules: Rules = Rules(), exact: bool = False, *, max_memor
     >>> {g: str(p) for g, p in turn_total(3, exact=True).pmf.items()}
     {0: '7/36', 3: '1/6', 4: '7/36', 5: '7/36', 6: '7/36', 7: '1/36', 8: '1/36'}
     """
-    check_memory(turn_total_estimate(k, exact=exact), max_memory)
+    check_rules(rules)
+    check_memory(turn_total_estimate(k, exact=exact, rules=rules), max_memory)
     k = _check_k(k, rules)
     roll = rules.roll_distribution()
     if not exact:

@@ -19,6 +19,8 @@ ValueError: method must be one of 'exact', 'value_iteration'; got 'iteration'
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,7 +35,17 @@ __all__ = [
     "check_tol",
     "check_choice",
     "check_progress",
+    "check_rng",
+    "check_path",
+    "check_type",
+    "check_ints",
+    "check_number",
+    "check_optional_path",
+    "NAME_MAX",
 ]
+
+NAME_MAX = 255
+"""The longest file or folder name (in bytes) the common file systems take."""
 
 METHODS = ("exact", "value_iteration")
 """The one ``method=`` vocabulary: backward induction, or the paper's iteration."""
@@ -107,8 +119,78 @@ def check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> str:
     return value
 
 
+def check_rng(rng: Any) -> np.random.Generator:
+    """``rng=``: None (fresh entropy), an int seed >= 0, or a ``numpy.random.Generator``;
+    returns the generator."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0):
+        return np.random.default_rng(rng)
+    raise ValueError(f"rng must be an int seed >= 0, a numpy.random.Generator or None, got {rng!r:.80}")
+
+
 def check_progress(value: Any) -> bool | None:
     """``progress=``: None (a bar when stderr is a terminal), True or False."""
     if value is not None and not isinstance(value, bool):
         raise ValueError(f"progress must be True, False or None, got {value!r}")
     return value
+
+
+def check_path(name: str, value: Any, lengths: bool = True) -> Path:
+    """A file or folder name: a ``str`` or ``os.PathLike`` (not empty, no NUL byte, and with
+    ``lengths`` no part longer than :data:`NAME_MAX` bytes); returns it as a
+    :class:`~pathlib.Path`.
+
+    >>> check_path("path", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: path must be a file name (str or os.PathLike), got 3
+    """
+    if isinstance(value, os.PathLike) and not isinstance(value, (str, bytes)):
+        value = os.fspath(value)
+    if not isinstance(value, str):
+        raise ValueError(f"{name} must be a file name (str or os.PathLike), got {value!r:.80}")
+    if not value:
+        raise ValueError(f"{name} must be a file name, got ''")
+    if "\0" in value:
+        raise ValueError(f"{name}: a file name cannot hold a NUL character, got {value!r:.80}")
+    path = Path(value)
+    for part in path.parts if lengths else ():
+        size = len(os.fsencode(part))
+        if size > NAME_MAX:
+            raise ValueError(f"{name}: a file or folder name of {size} bytes; at most {NAME_MAX}")
+    return path
+
+
+def check_type(name: str, value: Any) -> type | None:
+    """``expected=``: None or a class (such as ``pigtheory.HoldAt``)."""
+    if value is not None and not isinstance(value, type):
+        raise ValueError(f"{name} must be a type (such as pigtheory.HoldAt) or None, got {value!r:.80}")
+    return value
+
+
+def check_optional_path(name: str, value: Any) -> Path | None:
+    """None, or a file or folder name (:func:`check_path`)."""
+    return None if value is None else check_path(name, value)
+
+
+def check_ints(
+    name: str, values: Any, low: int | None = None, high: int | None = None, max_len: int = 10_000
+) -> list[int]:
+    """A list, tuple, range or 1-d integer array of integers in ``low..high`` (at most
+    ``max_len`` of them, at least one); returns them as a list of Python ints."""
+    if isinstance(values, np.ndarray) and values.ndim == 1:
+        values = values.tolist()
+    if not isinstance(values, (list, tuple, range)):
+        raise ValueError(f"{name} must be a list of integers, got {values!r:.80}")
+    if not 1 <= len(values) <= max_len:
+        raise ValueError(f"{name} must hold 1..{max_len} integers, got {len(values)}")
+    return [check_int(f"{name}[{i}]", v, low, high) for i, v in enumerate(values)]
+
+
+def check_number(name: str, value: Any) -> float:
+    """A finite real number (any sign; not a bool)."""
+    ok = isinstance(value, (int, float, np.floating, np.integer)) and not isinstance(value, bool)
+    if not ok or not math.isfinite(float(value)):
+        raise ValueError(f"{name} must be a finite number, got {value!r:.80}")
+    return float(value)

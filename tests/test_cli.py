@@ -170,7 +170,7 @@ def test_double_trouble_means_two_dice(capsys, tmp_path, monkeypatch):
 
 
 def test_equilibrium_show_negative_is_refused(capsys):
-    assert_usage_error(capsys, ["equilibrium", "--show", "-1"], "--show", ">= 0")
+    assert_usage_error(capsys, ["equilibrium", "--show", "-1"], "--show", "in 0..")
 
 
 def test_equilibrium_show_lists_that_many(capsys):
@@ -459,3 +459,55 @@ def test_compare_reads_the_int8_roll_tables_of_pigtheory_0_1(capsys, tmp_path):
     np.save(old, np.asarray(solve(rules=Rules(goal=10)).roll, dtype=np.int8))
     status, out, _ = run(capsys, "compare", old, "optimal", "--goal", "10", "--json")
     assert status == 0 and json.loads(out)["average"] == pytest.approx(0.5, abs=1e-12)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".csv", ".npy"])
+def test_a_stopping_rule_the_cli_writes_is_read_back_by_every_command(capsys, tmp_path, suffix):
+    """best-response --strategies stopping --out FILE, then FILE as a policy of win-probability,
+    best-response and exploitability: the same numbers as the library gives for the rule."""
+    from pigtheory import load
+    from pigtheory.simultaneous import exploitability
+
+    path = str(tmp_path / f"rule{suffix}")
+    code, _, err = run(
+        capsys,
+        "best-response",
+        "--opponent",
+        "hold-at-4",
+        "--goal",
+        "8",
+        "--strategies",
+        "stopping",
+        "--out",
+        path,
+    )
+    assert code == 0, err
+    rule = best_response(hold_at(4), rules=Rules(goal=8), strategies="stopping").policy
+    want = {
+        "win-probability": win_probability(rule, hold_at(4), rules=Rules(goal=8))[0, 0],
+        "best-response": best_response(rule, rules=Rules(goal=8)).value[0, 0],
+        "exploitability": exploitability(rule, rules=Rules(goal=8), strategies="stopping"),
+    }
+    args = {
+        "win-probability": [path, "hold-at-4"],
+        "best-response": ["--opponent", path],
+        "exploitability": [path, "--strategies", "stopping"],
+    }
+    for command, value in want.items():
+        code, out, err = run(capsys, command, *args[command], "--goal", "8", "--json")
+        assert code == 0, (command, err)
+        numbers = list(_floats(json.loads(out)))
+        assert any(abs(v - value) < 1e-12 for v in numbers), (command, out, value)
+    assert load(path) is not None
+
+
+def _floats(doc):
+    """Every float in a JSON document, however nested."""
+    if isinstance(doc, float):
+        yield doc
+    elif isinstance(doc, dict):
+        for v in doc.values():
+            yield from _floats(v)
+    elif isinstance(doc, list):
+        for v in doc:
+            yield from _floats(v)

@@ -225,6 +225,21 @@ def test_site_builds_without_warnings_or_broken_links(tmp_path):
                 if parts.fragment not in ids[target]:
                     broken.append(f"{page.relative_to(out)} -> {link} (no such anchor)")
     assert not broken, "\n".join(broken[:20])
+    # readable offline: no page loads a script or a stylesheet over the network, and the pages
+    # with formulas load the MathJax copied into the site (the link check above found its file)
+    remote, math_pages = [], 0
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        for tag in re.findall(r"<(?:script|link)\b[^>]*>", html):
+            if re.search(r'(?:src|href)="(?:https?:)?//', tag) and (
+                tag.startswith("<script") or "stylesheet" in tag
+            ):
+                remote.append(f"{page.relative_to(out)}: {tag}")
+        if 'class="math' in html:
+            math_pages += 1
+            assert re.search(r'<script[^>]*src="(\.\./)*_static/mathjax/tex-chtml\.js"', html), page
+    assert remote == [], "\n".join(remote[:20])
+    assert math_pages >= 5
     # every figure of the gallery made it into the site
     gallery = (out / "gallery.html").read_text(encoding="utf-8")
     assert len(re.findall(r"<img ", gallery)) == len(pigdocs.figure_scripts())

@@ -4,6 +4,7 @@ would otherwise stay in memory until the process ends)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import matplotlib.pyplot as plt
@@ -28,6 +29,12 @@ def small():
     stop = sim.best_response(hold_at(5), rules=rules, strategies="stopping")
     sym = sim.symmetric_equilibrium(rules=Rules(goal=10, players=3))
     return rules, eq, se, br, stop, sym
+
+
+def _png(fig) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", metadata={"Software": None})
+    return buf.getvalue()
 
 
 def _drawn(fig, panels):
@@ -74,12 +81,16 @@ def test_multiplayer_figures():
             "states": g**p,
             "cpu_seconds": 1e-6 * g**p,
             "peak_mb": 1 + 1e-5 * g**p,
+            "candidates": g**p * (g + 1) // 2,
+            "memory_mb": 8 + 64e-6 * g**p,
             "solver": s,
         }
         for p, s in ((2, "full"), (3, "full"), (3, "symmetric"))
         for g in (20, 50, 100)
     ]
     _drawn(plots.plot_scaling(rows), 2)
+    measured = (("cpu_seconds", "CPU time (s)"), ("peak_mb", "peak resident memory (MB)"))
+    _drawn(plots.plot_scaling(rows, panels=measured), 2)
     _drawn(plots.plot_limit(sim.limit(12, rules=Rules(goal=12)), paper_n=None), 1)
 
 
@@ -95,6 +106,17 @@ def test_symmetric_figures(small):
         ),
         1,
     )
+    # without times, and with the rounding noise below the floor: the same picture whatever the
+    # last bits of the exploitabilities (and a different one without the floor)
+    eps = tuple(run.epsilon)
+    one = {"best response": dataclasses.replace(run, epsilon=eps + (2e-16,))}
+    other = {"best response": dataclasses.replace(run, epsilon=eps + (7e-17,))}
+    assert _png(plots.plot_dynamics(one, 2e-16, floor=1e-13)) == _png(
+        plots.plot_dynamics(other, -1e-16, floor=1e-13)
+    )
+    assert _png(plots.plot_dynamics(one, 2e-16)) != _png(plots.plot_dynamics(other, -1e-16))
+    with pytest.raises(ValueError, match="floor"):
+        plots.plot_dynamics({"best response": run}, 0.0, floor=0.0)
 
 
 def test_sequential_hold_boundary():

@@ -145,7 +145,7 @@ def test_rules_are_recorded_and_checked(tmp_path):
         ('{"kind": "threshold_table"}', ["field version"]),
         ('{"kind": "nope", "version": 1}', ["field kind", "unknown policy kind 'nope'"]),
         ('{"kind": "hold_at", "version": 2, "params": {"n": 3}}', ["field version", "1..1"]),
-        ('{"kind": "hold_at", "version": 1, "params": {"n": 0}}', ["n must be an integer >= 1"]),
+        ('{"kind": "hold_at", "version": 1, "params": {"n": 0}}', ["n must be an integer in 1..", "got 0"]),
         ('{"kind": "hold_at", "version": 1, "params": {"m": 3}}', ["field params.m"]),
         ('{"kind": "threshold_table", "version": 1, "arrays": {}}', ["field arrays.table is missing"]),
         ('{"kind": "threshold_table", "version": 1, "arrays": {"table": [[1, 1], [1]]}}', ["arrays.table", "rows of different lengths"]),
@@ -197,3 +197,51 @@ def test_a_new_kind_is_one_registration(tmp_path, monkeypatch):
         back = read_policy(path)
         assert isinstance(back, _Stopping) and np.array_equal(back.roll, roll)
     assert "turn_total" in (tmp_path / "s.csv").read_text()
+
+
+def _asymmetric_table(rules):
+    """A threshold table that differs from its transpose (so axis order matters)."""
+    g = rules.goal
+    own, other = np.indices((g, g))
+    return ThresholdTable(np.clip(1 + own // 2 + other // 3, 1, g - own))
+
+
+def test_json_axes_are_honoured_or_refused(tmp_path):
+    """A file whose arrays are stored ``[other, own]`` and say so reads as own score first; axis
+    names that are not the kind's are refused, never ignored."""
+    rules = Rules(goal=8)
+    table = _asymmetric_table(rules)
+    doc = json.loads(write_policy(table, tmp_path / "t.json", rules=rules).read_text())
+    doc["arrays"]["table"] = np.array(doc["arrays"]["table"]).T.tolist()
+    doc["axes"] = ["other", "own"]
+    (tmp_path / "swapped.json").write_text(json.dumps(doc))
+    back = read_policy(tmp_path / "swapped.json", rules=rules)
+    assert np.array_equal(back.table, table.table)
+    for axes in (["own", "turn_total"], ["own"], ["own", "own"], "own,other", [1, 2]):
+        doc["axes"] = axes
+        (tmp_path / "bad.json").write_text(json.dumps(doc))
+        with pytest.raises(ValueError, match="field axes"):
+            read_policy(tmp_path / "bad.json", rules=rules)
+
+
+@pytest.mark.parametrize("dialect", ["quoted", "r_write_csv", "crlf_bom"])
+def test_csv_as_common_tools_write_it(tmp_path, dialect):
+    """Quoted headers (pandas with quoting, R's write.csv with its row-name column), CRLF line
+    ends and a byte-order mark (Excel) read as the plain file does."""
+    rules = Rules(goal=8)
+    table = _asymmetric_table(rules)
+    lines = write_policy(table, tmp_path / "t.csv", rules=rules).read_text().splitlines()
+    comments = [x for x in lines if x.startswith("#")]
+    header, *body = [x for x in lines if not x.startswith("#")]
+    if dialect == "quoted":
+        rows = [",".join(f'"{c}"' for c in header.split(","))] + body
+        text = "\n".join(comments + rows) + "\n"
+    elif dialect == "r_write_csv":
+        rows = ['"",' + ",".join(f'"{c}"' for c in header.split(","))]
+        rows += [f'"{n}",{row}' for n, row in enumerate(body, 1)]
+        text = "\n".join(comments + rows) + "\n"
+    else:
+        text = "\ufeff" + "\r\n".join(comments + [header] + body) + "\r\n"
+    (tmp_path / "x.csv").write_bytes(text.encode("utf-8"))
+    back = read_policy(tmp_path / "x.csv", rules=rules)
+    assert np.array_equal(back.table, table.table)

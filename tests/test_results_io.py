@@ -18,7 +18,17 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import pigtheory
-from pigtheory import HoldAt, MixedPolicy, Result, Rules, Solution, ThresholdTable, hold_at, sequential
+from pigtheory import (
+    HoldAt,
+    MixedPolicy,
+    Result,
+    Rules,
+    Solution,
+    ThresholdTable,
+    hold_at,
+    referee,
+    sequential,
+)
 from pigtheory.io import (
     Saveable,
     atomic_write,
@@ -31,8 +41,10 @@ from pigtheory.io import (
 from pigtheory.length import TurnDistribution, game_length, single_player
 from pigtheory.policies.sequential import base_pace_race, pace_race, scoring_turns
 from pigtheory.published import PublishedTables, webapp_policies
+from pigtheory.referee.learning import LearningRun, q_learning
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
 from pigtheory.sequential import best_response as sequential_best_response
+from pigtheory.sequential.play_multiplayer import play_multiplayer
 from pigtheory.sequential.super_six import SuperSixSolution
 from pigtheory.simulate import Simulation, play_simultaneous
 from pigtheory.simultaneous import (
@@ -136,10 +148,27 @@ def objects(tmp_path_factory) -> dict[str, object]:
         ),
         "SweepTable": hold_at_table(goals=[6, 8], ns=[2, 3]),
         "SequentialResponse": sequential_best_response(hold_at(3), rules=Rules(goal=8)),
+        "Evaluation": referee.evaluate(hold_at(3), rules=Rules(goal=6)),
+        "Evaluation (horizon)": referee.evaluate(hold_at(2), rules=Rules.piglet(goal=4), horizon=7),
+        "BestResponse": referee.best_response(hold_at(3), rules=Rules(goal=6)),
+        "BestResponse (horizon)": referee.best_response(hold_at(3), rules=Rules(goal=6), horizon=6),
+        "Exploitability": referee.exploitability(hold_at(3), rules=Rules(goal=6)),
+        "Diagnostics": referee.diagnose(hold_at(3), rules=Rules(goal=6)),
+        "LearningRun": q_learning(rules=Rules(goal=6), checkpoints=(10, 20), rng=0),
+        "MultiplayerEquilibrium": sequential.equilibrium(rules=Rules.piglet(goal=3, players=3)),
+        "MultiplayerGames": play_multiplayer(
+            sequential.equilibrium(rules=Rules.piglet(goal=3, players=3)), games=20, rng=0
+        ),
+        "MultiplayerPolicy": sequential.equilibrium(rules=Rules.piglet(goal=3, players=4)).policy,
     }
 
 
 EXPECTED_TYPES = {
+    "Evaluation": referee.Evaluation,
+    "BestResponse": referee.BestResponse,
+    "Exploitability": referee.Exploitability,
+    "Diagnostics": referee.Diagnostics,
+    "LearningRun": LearningRun,
     "StoppingSolution": StoppingSolution,
     "StoppingEquilibrium": StoppingEquilibrium,
     "StoppingRule": StoppingRule,
@@ -318,10 +347,8 @@ def test_the_file_is_an_npz_with_json_metadata(objects, tmp_path):
 
 @settings(max_examples=40, deadline=None)
 @given(
-    value=hnp.arrays(
-        np.float64, hnp.array_shapes(max_dims=3, max_side=4), elements=st.floats(allow_nan=True, width=64)
-    ),
-    policy=hnp.arrays(hnp.integer_dtypes() | hnp.unsigned_integer_dtypes(), hnp.array_shapes(max_dims=2)),
+    value=hnp.arrays(np.float64, (6, 6), elements=st.floats(0, 1) | st.just(float("nan"))),
+    policy=hnp.arrays(hnp.integer_dtypes() | hnp.unsigned_integer_dtypes(), (5, 5)),
     iterations=st.integers(0, 2**62),
     residual=st.floats(allow_nan=True, allow_infinity=True),
     method=st.text(),
@@ -330,6 +357,61 @@ def test_any_solution_round_trips_bit_for_bit(tmp_path_factory, value, policy, i
     sol = Solution(value, policy, iterations, residual, method, Rules(goal=5, face_points=(1, 1, 2, 2, 9)))
     back = Solution.load(sol.save(tmp_path_factory.mktemp("h") / "s.npz", compress=False))
     assert_same(sol, back)
+
+
+@pytest.mark.parametrize(
+    "value, policy, rules, match",
+    [
+        (np.zeros((6, 5)), np.ones((5, 5), int), Rules(goal=5), r"needs shape \(6, 6\)"),
+        (np.zeros((11, 11)), np.ones((10, 10), int), Rules(goal=10, players=10**6), "needs 65 axes"),
+        (
+            np.zeros((11, 11)),
+            np.ones((10, 10), int),
+            Rules(goal=10, players=3),
+            r"needs shape \(11, 11, 11\)",
+        ),
+        (np.full((6, 6), 1.5), np.ones((5, 5), int), Rules(goal=5), r"in \[0, 1\]"),
+        (np.full((6, 6), -np.inf), np.ones((5, 5), int), Rules(goal=5), r"in \[0, 1\]"),
+        (np.zeros((6, 6)), np.ones((5, 4), int), Rules(goal=5), r"policy: .* needs shape \(5, 5\)"),
+    ],
+)
+def test_a_result_whose_arrays_do_not_fit_its_rules_is_refused(tmp_path, value, policy, rules, match):
+    """Built directly or read from a file whose metadata was edited: refused, naming the field."""
+    with pytest.raises(ValueError, match=match):
+        Solution(value, policy, 0, 0.0, "exact", rules)
+    good = Solution(np.zeros((6, 6)), np.ones((5, 5), int), 0, 0.0, "exact", Rules(goal=5))
+    path = good.save(tmp_path / "good.npz", compress=False)
+    with np.load(path, allow_pickle=False) as data:
+        members = {k: data[k] for k in data.files}
+    meta = json.loads(str(members["pigtheory.json"][()]))
+    meta["fields"]["rules"]["fields"].update(goal=rules.goal, players=rules.players)
+    members.update({"pigtheory.json": np.array(json.dumps(meta)), "value": value, "policy": policy})
+    np.savez(tmp_path / "edited.npz", **members)
+    with pytest.raises(ValueError, match=match):
+        pigtheory.load(tmp_path / "edited.npz")
+
+
+def test_an_archive_member_that_claims_more_than_it_holds_is_refused_before_reading(tmp_path):
+    """A crafted .npy header claiming 3.2 GB inside a tiny archive: refused from the header."""
+    import io
+    import zipfile
+
+    path = Solution(np.zeros((6, 6)), np.ones((5, 5), int), 0, 0.0, "exact", Rules(goal=5)).save(
+        tmp_path / "s.npz", compress=False
+    )
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "<f8", "fortran_order": False, "shape": (20000, 20000)}
+    )
+    old = members["value.npy"]
+    members["value.npy"] = header.getvalue() + old[len(header.getvalue()) :]
+    with zipfile.ZipFile(tmp_path / "crafted.npz", "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    with pytest.raises(ValueError, match="claims 3200000000 bytes"):
+        pigtheory.load(tmp_path / "crafted.npz")
 
 
 # --- read-only arrays ---------------------------------------------------------------------
@@ -441,7 +523,8 @@ def test_what_cannot_be_saved(tmp_path):
         save(hold_at(3), tmp_path / "policy.txt")
     with pytest.raises(ValueError, match="obj"):
         save({"a": 1}, tmp_path / "dict.npz")
-    bad = Solution(np.array([None, 1]), np.zeros(2), 0, 0.0, "x", Rules())
+    bad = Solution(np.zeros((6, 6)), np.ones((5, 5), int), 0, 0.0, "x", Rules(goal=5))
+    object.__setattr__(bad, "value", np.array([None, 1]))  # no constructor would accept it
     with pytest.raises(ValueError, match="value.*pickle"):
         bad.save(tmp_path / "objects.npz")
     assert list(tmp_path.iterdir()) == []

@@ -60,6 +60,15 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ("pigtheory.sequential",),
     ),
     (
+        "api_referee",
+        "The referee: exact scores for any policy",
+        "Exact evaluation, best responses, exploitability / NashConv, regret and per-state "
+        "diagnostics of any policy of two-player sequential Pig (tables, callables, pigtheory "
+        "policies, OpenSpiel policies; OpenSpiel's horizon included), the same for simultaneous "
+        "Pig, conversions to and from OpenSpiel's ``pig``, and learners scored with it.",
+        ("pigtheory.referee",),
+    ),
+    (
         "api_results",
         "Results and files",
         "The result family and everything that reads or writes a file: save/load, policy files, "

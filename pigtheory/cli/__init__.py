@@ -123,6 +123,18 @@ def _fail(prog: str, message: str) -> None:
     print(one_line(f"{prog}: error: {message}"), file=sys.stderr)
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush into a closed pipe
+    prints nothing."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -133,6 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
+    except (OSError, ValueError, OverflowError) as exc:  # an argument's file could not be looked at
+        print(one_line(f"pigtheory: error: {exc}"), file=sys.stderr)
+        return 2
     prog = f"pigtheory {args.command}"
     debug = bool(getattr(args, "debug", False))
     from ..guard import MemoryLimitError
@@ -155,11 +170,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             _fail(prog, f"{exc} (see {prog} --help)")
             status = 2
         except OSError as exc:
+            if isinstance(exc, BrokenPipeError):  # the reader went away (| head): stop quietly
+                _quiet_stdout()
+                return 1
             if debug:
                 import traceback
 
                 traceback.print_exc()
             _fail(prog, str(exc) or type(exc).__name__)
+            status = 1
+        except ImportError as exc:  # an optional extra that is not installed names itself
+            _fail(prog, str(exc))
             status = 1
         except KeyboardInterrupt:
             _fail(prog, "interrupted")

@@ -62,6 +62,25 @@ def positive_float(text: str) -> float:
     return value
 
 
+def tolerance(text: str) -> float:
+    """An argparse type: a tolerance on probabilities, a finite number in (0, 1)."""
+    value = positive_float(text)
+    if value >= 1:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1), got {text!r}")
+    return value
+
+
+MAX_ITER = 10**9
+"""The most sweeps any ``--max-iter`` asks for (a bound, not a count to reach)."""
+
+
+def non_empty(text: str) -> str:
+    """An argparse type: text that is not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def memory_size(text: str) -> str:
     """An argparse type: a memory size such as ``512M`` or ``4G`` (kept as text)."""
     from ..guard import parse_memory
@@ -135,6 +154,8 @@ def read_policy_argument(text: str, kind: str | None = None) -> PolicyArgument:
         return PolicyArgument(text, policy_of(obj), rules)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+    except OSError as exc:  # a name too long, a loop of links, no permission
+        raise argparse.ArgumentTypeError(f"{text:.120}: cannot read it ({exc.strerror or exc})") from None
 
 
 def check_file_rules(arg: PolicyArgument, rules: Rules) -> None:
@@ -221,13 +242,16 @@ def usage_checks() -> Iterator[None]:
 def policy_for(policy: Any, rules: Rules, label: str) -> Any:
     """Check a simultaneous policy against the rules before any work (usage error if invalid);
     returns the policy (a :class:`PolicyArgument` is unwrapped and names itself)."""
-    from ..policies import as_mixture
+    from ..policies.sequential import RollTable
+    from ..stopping import StoppingRule, as_turn_policy
 
     if isinstance(policy, PolicyArgument):
         check_file_rules(policy, rules)
         label, policy = policy.text, policy.policy
+    if isinstance(policy, RollTable):  # a bare bool table (.npy) in simultaneous play: roll[..., t]
+        policy = StoppingRule(policy.roll, name=str(policy))
     try:
-        as_mixture(policy, rules)
+        as_turn_policy(policy, rules)  # thresholds or stopping rules, as every solver reads them
     except ValueError as exc:
         raise UsageError(f"{label}: {exc}") from None
     return policy
@@ -250,12 +274,15 @@ def add_method_arguments(p: argparse.ArgumentParser, *, tol: float, max_iter: in
     )
     p.add_argument(
         "--tol",
-        type=positive_float,
+        type=tolerance,
         default=tol,
         help=f"value iteration: stop below this change (default {tol:g})",
     )
     p.add_argument(
-        "--max-iter", type=int_range(1), default=max_iter, help="value iteration: at most this many sweeps"
+        "--max-iter",
+        type=int_range(1, MAX_ITER),
+        default=max_iter,
+        help="value iteration: at most this many sweeps",
     )
 
 

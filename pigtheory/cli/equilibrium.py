@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .args import (
+    MAX_ITER,
     POLICY_HELP,
     UsageError,
     add_common_arguments,
@@ -33,7 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_rules_arguments(p, players=False)
     p.add_argument(
-        "--show", type=int_range(0), default=10, help="list this many mixed states, >= 0 (default 10)"
+        "--show",
+        type=int_range(0, 10**6),
+        default=10,
+        help="list this many mixed states, 0..10**6 (default 10)",
     )
     add_strategies_argument(p, "the players'")
     add_out_argument(p, "player A's equilibrium (mixed) policy", suffixes=(".json", ".csv"))
@@ -59,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="use new values at once (gauss-seidel) or after the sweep (jacobi)",
     )
     p.add_argument(
-        "--max-iter", type=int_range(1), default=200, help="at most this many sweeps (default 200)"
+        "--max-iter", type=int_range(1, MAX_ITER), default=200, help="at most this many sweeps (default 200)"
     )
     add_out_argument(p, "the cycle's policies (FILE_1, FILE_2, ... before the suffix)")
     add_common_arguments(p)

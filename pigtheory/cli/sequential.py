@@ -7,14 +7,16 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .args import (
+    MAX_ITER,
+    POLICY_FILES,
     UsageError,
     add_common_arguments,
     add_out_argument,
     check_file_rules,
     emit,
     int_range,
-    positive_float,
     read_policy_argument,
+    tolerance,
 )
 
 if TYPE_CHECKING:
@@ -29,23 +31,37 @@ _POLICY_HELP = (
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sequential",
-        help="optimal sequential play (one die, Piglet, two dice, Double Trouble)",
-        description="Optimal play of two-player sequential (turn-taking) Pig and the first player's chance.",
+        help="optimal sequential play (one die, Piglet, two dice, Double Trouble; 2..10 players)",
+        description=(
+            "Optimal play of two-player sequential (turn-taking) Pig and the first player's chance; "
+            "with --players N (3..10) or --allow-pass, a stationary equilibrium of N-player "
+            "sequential Pig (one die or Piglet) with its certificates."
+        ),
     )
     _rules_args(p)
+    p.add_argument("--players", type=int_range(2, 10), default=2, help="number of players, 2..10 (default 2)")
+    p.add_argument(
+        "--allow-pass",
+        action="store_true",
+        help="a player may hold with turn total 0 (OpenSpiel's pig); one die or Piglet",
+    )
     p.add_argument(
         "--tol",
-        type=positive_float,
+        type=tolerance,
         default=1e-12,
         help="two dice: stop when a sweep changes less (default 1e-12)",
     )
     p.add_argument(
         "--max-iter",
-        type=int_range(1),
+        type=int_range(1, MAX_ITER),
         default=100_000,
         help="two dice: at most this many sweeps (default 100000)",
     )
-    add_out_argument(p, "the optimal roll table")
+    add_out_argument(
+        p,
+        "the optimal roll table (N players: the equilibrium policy with its mixing, .npz)",
+        POLICY_FILES + (".npz",),
+    )
     add_common_arguments(p)
     p.set_defaults(func=_sequential)
 
@@ -59,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _rules_args(p)
     p.add_argument(
         "--tol",
-        type=positive_float,
+        type=tolerance,
         default=1e-13,
         help="two dice: iterate the comparison until a sweep changes less (default 1e-13)",
     )
@@ -147,6 +163,10 @@ def parse_sequential_policy(text: str, rules: Rules) -> Any:
 
 def _sequential(args: argparse.Namespace) -> int:
     rules = _rules(args)
+    if args.players > 2 or args.allow_pass:
+        return _multiplayer(args, rules.replace(players=args.players))
+    if args.out and args.out.endswith(".npz"):
+        raise UsageError("--out: the two-player roll table is written as .json, .csv or .npy")
     from ..sequential import solve
 
     sol = solve(rules=rules, tol=args.tol, max_iter=args.max_iter, max_memory=args.max_memory)
@@ -168,6 +188,46 @@ def _sequential(args: argparse.Namespace) -> int:
             f"{rules}",
             f"first player's win probability (both optimal): {sol.first_player_win:.10f}",
             f"method: {sol.method}; iterations {sol.iterations}; residual {sol.residual:.1e}",
+        ],
+    )
+    return 0
+
+
+def _multiplayer(args: argparse.Namespace, rules: Rules) -> int:
+    if rules.dice != 1:
+        raise UsageError("--players above 2 and --allow-pass are for one die or --piglet (not --dice 2)")
+    if args.out and not args.out.endswith(".npz"):
+        raise UsageError(
+            "--out: the n-player policy (roll tables and mixing probabilities) is written as .npz"
+        )
+    from ..sequential import equilibrium
+
+    eq = equilibrium(rules=rules, allow_pass=args.allow_pass, max_memory=args.max_memory)
+    if args.out:
+        from ..io import save
+
+        save(eq.policy, args.out)
+    sv = [float(x) for x in eq.start_values]
+    emit(
+        args,
+        {
+            "rules": rules,
+            "allow_pass": args.allow_pass,
+            "start_values": sv,
+            "opening_threshold": eq.opening_threshold,
+            "mixed_groups": eq.mixed_groups.tolist(),
+            "several_groups": len(eq.several_groups),
+            "max_deviation_gain": float(eq.deviation_gain.max()),
+            "nash_conv": eq.nash_conv,
+            "method": eq.method,
+            "out": args.out,
+        },
+        [
+            f"{rules}" + (", passing allowed" if args.allow_pass else ""),
+            "win probability by seat (stationary equilibrium): " + ", ".join(f"{v:.6f}" for v in sv),
+            f"first player's opening hold threshold: {eq.opening_threshold}",
+            f"groups that mix: {len(eq.mixed_groups)}; groups with several equilibria found: {len(eq.several_groups)}",
+            f"largest one-shot deviation gain {float(eq.deviation_gain.max()):.1e}; NashConv {eq.nash_conv:.1e}",
         ],
     )
     return 0

@@ -11,6 +11,8 @@ import argparse
 from contextlib import ExitStack
 from typing import Any
 
+from .args import int_range
+
 PRESETS: dict[str, dict[str, list[int]]] = {
     "table-s1": {"goals": [100], "ns": list(range(10, 41)), "players": [2]},
     "fig6": {"goals": [100], "ns": list(range(20, 31)), "players": [3]},
@@ -18,24 +20,34 @@ PRESETS: dict[str, dict[str, list[int]]] = {
 """Named sweeps of the paper: Fig. 2 / Table S1 (two players) and Fig. 6 / Table S4 (three)."""
 
 
+MAX_VALUES = 10_000
+"""Most values one list option of a sweep may hold (each is a dimension of the sweep)."""
+
+
 def parse_ints(text: str) -> list[int]:
-    """``"10:40"`` (both ends), ``"10:40:5"``, ``"20,25,30"`` or a mix: ``"10:20,30"``."""
+    """``"10:40"`` (both ends), ``"10:40:5"``, ``"20,25,30"`` or a mix: ``"10:20,30"``; at most
+    :data:`MAX_VALUES` values (checked before any list is built)."""
     out: list[int] = []
     try:
         for part in text.split(","):
             bits = [int(b) for b in part.split(":")]
             if len(bits) == 1:
-                out.append(bits[0])
+                span: range | list[int] = bits
             elif len(bits) in (2, 3):
                 step = bits[2] if len(bits) == 3 else 1
                 if step < 1:
                     raise ValueError
-                out.extend(range(bits[0], bits[1] + 1, step))
+                span = range(bits[0], bits[1] + 1, step)
             else:
                 raise ValueError
+            if len(out) + len(span) > MAX_VALUES:
+                raise argparse.ArgumentTypeError(
+                    f"at most {MAX_VALUES} values, got {text!r:.60} ({len(out) + len(span)} values)"
+                )
+            out.extend(span)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected integers like 10:40, 10:40:5 or 20,25,30; got {text!r}"
+            f"expected integers like 10:40, 10:40:5 or 20,25,30; got {text!r:.60}"
         ) from None
     return out
 
@@ -62,7 +74,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--faces", type=parse_ints, default=[6], help="die faces, e.g. 4:8 (default 6)")
     p.add_argument("--out", metavar="DIR", help="one file per task, an index and the table; resumes")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
+    where.add_argument(
+        "--workers", type=int_range(1, 256), metavar="N", help="run on a local Dask cluster of N processes"
+    )
     where.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask scheduler, e.g. tcp://host:8786")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="a progress bar")
     p.set_defaults(func=_sweep)

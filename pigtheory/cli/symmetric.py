@@ -6,7 +6,7 @@ import argparse
 import json
 import time
 
-from .args import UsageError, add_rules_arguments, rules_from, usage_checks
+from .args import UsageError, add_rules_arguments, int_range, output_file, rules_from, usage_checks
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,8 +21,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="skip the global certificate (a best response over the whole game)",
     )
-    p.add_argument("--show", type=int, default=5, help="list this many mixed states (default 5)")
-    p.add_argument("--out", help="save the result (.npz; load it with pigtheory.load)")
+    p.add_argument(
+        "--show",
+        type=int_range(0, 10**6),
+        default=5,
+        help="list this many mixed states, 0..10**6 (default 5)",
+    )
+    p.add_argument(
+        "--out", type=output_file((".npz",)), help="save the result (.npz; load it with pigtheory.load)"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(func=_symmetric_equilibrium)
 

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from ..validation import check_path, check_type
 from .atomic import atomic_write
 
 __all__ = ["FORMAT_VERSION", "META", "save_archive", "load_archive", "is_package_dataclass"]
@@ -79,7 +80,7 @@ def save_archive(obj: Any, path: str | os.PathLike, *, compress: bool = True) ->
         ``path`` does not end in ``.npz``, or ``obj`` holds something the format cannot
         store (named by its place in ``obj``).
     """
-    path = Path(path)
+    path = check_path("path", path)
     if path.suffix != ".npz":
         raise ValueError(f"path: pigtheory files end in .npz, got {str(path)!r}")
     if not is_package_dataclass(type(obj)):
@@ -206,7 +207,8 @@ def load_archive(path: str | os.PathLike, *, expected: type | None = None) -> An
         file format, holds another type than ``expected``, or its fields do not fit the type;
         the message names the file.
     """
-    path = Path(path)
+    path = check_path("path", path)
+    check_type("expected", expected)
     meta, arrays = _read(path)
     cls = _resolve(meta.get("type"), meta.get("module"), path)
     if expected is not None and not (isinstance(cls, type) and issubclass(cls, expected)):
@@ -243,17 +245,52 @@ def _read(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
 
 
 def _check_unpacked_size(path: Path) -> None:
-    """Refuse an archive whose members would not fit in memory once decompressed."""
+    """Refuse an archive whose members would not fit in memory, or claim more than they hold.
+
+    Every member's ``.npy`` header (shape and dtype) is read before any of its data: a member
+    that claims more bytes than the zip says it unpacks to is damaged (or crafted), and the
+    sum of the claims must fit in memory. Nothing is allocated for the data until both hold.
+    """
     import zipfile
 
     from ..guard import check_file_size
 
     try:
-        with zipfile.ZipFile(path) as z:
-            total = sum(info.file_size for info in z.infolist())
+        z = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, ValueError):
-        return  # not a zip: np.load below says what it is
-    check_file_size(path, total, factor=1.0)
+        return  # not a zip: np.load in _read says what it is
+    with z:
+        infos = z.infolist()
+        total = sum(info.file_size for info in infos)
+        check_file_size(path, total, factor=1.0)
+        claimed = 0
+        for info in infos:
+            if not info.filename.endswith(".npy"):
+                continue
+            claim = _member_claim(z, info)
+            if claim is None:
+                continue  # np.load reports the damage with its own words
+            if claim > info.file_size:
+                raise ValueError(
+                    f"{path}: member {info.filename!r} claims {claim} bytes of data but unpacks to "
+                    f"{info.file_size} (a damaged or crafted file)"
+                )
+            claimed += claim
+        check_file_size(path, claimed, factor=1.0)
+
+
+def _member_claim(z: Any, info: Any) -> int | None:
+    """Bytes of data the ``.npy`` header of one archive member claims, or None if unreadable."""
+    try:
+        with z.open(info) as f:
+            version = np.lib.format.read_magic(f)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+            else:
+                shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+    except Exception:  # noqa: BLE001 - any unreadable header is left to np.load's message
+        return None
+    return int(np.prod(shape, dtype=object)) * dtype.itemsize
 
 
 def _resolve(name: Any, module: Any, path: Path) -> type:

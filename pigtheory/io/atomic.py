@@ -7,7 +7,9 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["atomic_write", "check_writable"]
+from ..validation import NAME_MAX, check_int, check_path
+
+__all__ = ["atomic_write", "check_writable", "NAME_MAX"]
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode: int = 0o644) -> Path:
@@ -26,7 +28,8 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode:
     ...     p.read_text(), oct(p.stat().st_mode & 0o777)
     ('pig', '0o644')
     """
-    path = Path(path)
+    path = check_path("path", path)
+    check_int("mode", mode, low=0, high=0o7777)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp" + path.suffix, dir=path.parent)
     os.close(fd)
@@ -58,15 +61,23 @@ def check_writable(path: str | os.PathLike, name: str = "path") -> Path:
     pathlib.Path
         ``path``.
     """
-    path = Path(path)
-    if path.is_dir():
+    path = check_path(name, path)
+    try:
+        is_dir = path.is_dir()
+    except OSError as exc:  # a loop of links, a name the system refuses
+        raise ValueError(f"{name}: cannot use {str(path)!r:.120} ({exc.strerror or exc})") from None
+    if is_dir:
         raise ValueError(f"{name}: {str(path)!r} is a folder, expected a file name")
     parent = path.parent
-    while not parent.exists():
-        if parent == parent.parent:
-            break
-        parent = parent.parent
-    if not parent.is_dir():
+    try:
+        while not parent.exists():
+            if parent == parent.parent:
+                break
+            parent = parent.parent
+        parent_is_dir = parent.is_dir()
+    except OSError as exc:
+        raise ValueError(f"{name}: cannot use {str(path)!r:.120} ({exc.strerror or exc})") from None
+    if not parent_is_dir:
         raise ValueError(f"{name}: cannot create {str(path)!r}: {str(parent)!r} is not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValueError(f"{name}: cannot write {str(path)!r}: no permission to write in {str(parent)!r}")

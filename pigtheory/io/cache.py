@@ -5,17 +5,21 @@ in the folder :func:`resolve_cache_dir` picks: the ``cache_dir`` argument of the
 function, else ``$PIGTHEORY_CACHE_DIR`` (read at every call), else the user's cache folder
 (``platformdirs.user_cache_dir("pigtheory")``), never the working directory.
 ``PIGTHEORY_NO_CACHE=1`` (read at every call) recomputes and overwrites every entry. An entry
-that cannot be loaded (damaged, or written for fields that have since changed) is recomputed;
-a folder that cannot be written (read-only, full) warns and returns the result uncached.
+that cannot be loaded (damaged, or written for fields that have since changed), or that holds
+a result of other rules than its parameters name, is recomputed and replaced; a folder that
+cannot be used (read-only, full, a name too long) warns and returns the result uncached; the
+temporary files of a write that was killed are removed by a later call.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import glob
 import hashlib
 import json
 import os
 import re
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..validation import check_path, check_type
 from .archive import load_archive as load
 from .archive import save_archive as save
 from .atomic import atomic_write
@@ -42,7 +47,8 @@ def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
     directory unless asked for.
     """
     if cache_dir is not None:
-        return Path(cache_dir)
+        # a name too long is not refused here: a cache that cannot be used costs the cache
+        return check_path("cache_dir", cache_dir, lengths=False)
     env = os.environ.get("PIGTHEORY_CACHE_DIR")
     if env:
         return Path(env)
@@ -124,18 +130,62 @@ def cached(
     ``PIGTHEORY_NO_CACHE=1`` recomputes (and rewrites the entry). An entry that cannot be
     loaded is recomputed and replaced.
     """
+    check_type("expected", expected)
+    _check_compute(compute)
     path = cache_path(name, params, cache_dir=cache_dir)
-    if path.exists() and not _recompute():
+    try:
+        exists = path.exists() and not _recompute()
+        _remove_stale_temporaries(path)
+    except OSError as exc:  # a name too long, a file where a folder should be: no cache, still a result
+        warnings.warn(f"cache: cannot use {path} ({exc}); the result is not cached", stacklevel=2)
+        return compute()
+    if exists:
         try:
-            return load(path, expected=expected)
+            found = load(path, expected=expected)
         except ValueError:
             pass  # damaged or stale (fields changed): solve again and replace it
+        else:
+            if _fits(found, params):
+                return found  # else: another computation's result under this name; replace it
     result = compute()
     try:
         save(result, path)
     except OSError as exc:  # a read-only or full cache folder costs a recomputation, not the result
         warnings.warn(f"cache: could not write {path} ({exc}); the result is not cached", stacklevel=2)
     return result
+
+
+def _check_compute(compute: Any) -> None:
+    if not callable(compute):
+        raise ValueError(f"compute must be a callable, got {type(compute).__name__}")
+
+
+STALE_SECONDS = 3600
+"""A temporary file of the cache older than this was left by a killed write (none takes an
+hour); younger ones may be another process's write in progress and are left alone."""
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Remove what killed writes of this entry left (:func:`~pigtheory.io.atomic_write`'s
+    temporary names, ``.<name>.<random>.tmp<suffix>``)."""
+    folder = path.parent
+    if not folder.is_dir():
+        return
+    now = time.time()
+    for tmp in folder.glob(f".{glob.escape(path.name)}.*.tmp*"):
+        try:
+            if now - tmp.stat().st_mtime > STALE_SECONDS:
+                tmp.unlink()
+        except OSError:
+            pass  # removed meanwhile, or not ours to remove
+
+
+def _fits(found: Any, params: dict) -> bool:
+    """Whether a loaded entry is the computation ``params`` describes, as far as it can tell:
+    an entry whose recorded rules are not the parameters' rules is another computation's."""
+    rules = params.get("rules") if isinstance(params, dict) else None
+    recorded = getattr(found, "rules", None)
+    return rules is None or recorded is None or recorded == rules
 
 
 def cached_arrays(
@@ -153,14 +203,23 @@ def cached_arrays(
     dict of str to numpy.ndarray
         What ``compute()`` returned, or the saved copy of it.
     """
+    _check_compute(compute)
     path = cache_path(name, params, cache_dir=cache_dir)
-    if path.exists() and not _recompute():
+    try:
+        exists = path.exists() and not _recompute()
+        _remove_stale_temporaries(path)
+    except OSError as exc:
+        warnings.warn(f"cache: cannot use {path} ({exc}); the arrays are not cached", stacklevel=2)
+        return compute()
+    if exists:
         try:
             with np.load(path, allow_pickle=False) as data:
                 return {k: data[k] for k in data.files}
         except Exception:
             pass  # a damaged entry is recomputed
     arrays = compute()
+    if not isinstance(arrays, dict) or not all(isinstance(k, str) for k in arrays):
+        raise ValueError(f"compute must return a dict of str to arrays, got {type(arrays).__name__}")
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:

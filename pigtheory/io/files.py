@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar, overload
 
 from ..results import Saveable, register_files
+from ..validation import check_path, check_type
 from .archive import load_archive, save_archive
 from .policy_files import POLICY_SUFFIXES, read_policy, read_policy_file, write_policy
 
@@ -44,7 +45,7 @@ def save(obj: Any, path: str | os.PathLike, *, compress: bool = True, rules: Any
     ValueError
         An unknown suffix, or an object the format cannot hold (the message says which).
     """
-    suffix = Path(path).suffix
+    suffix = check_path("path", path).suffix
     if suffix == ".npz":
         return save_archive(obj, path, compress=compress)
     if suffix in POLICY_SUFFIXES:
@@ -80,7 +81,8 @@ def load(path: str | os.PathLike, *, expected: type | None = None) -> Any:
     ValueError
         Naming the file and what is wrong with it.
     """
-    suffix = Path(path).suffix
+    check_type("expected", expected)
+    suffix = check_path("path", path).suffix
     if suffix in POLICY_SUFFIXES:
         return read_policy(path, expected=expected)
     if suffix == ".npz":
@@ -104,7 +106,7 @@ def load_with_rules(path: str | os.PathLike, *, kind: str | None = None) -> tupl
     rules : Rules or None
         A result's ``rules``; the rules a policy file records.
     """
-    suffix = Path(path).suffix
+    suffix = check_path("path", path).suffix
     if suffix in POLICY_SUFFIXES:
         return read_policy_file(path, kind=kind)
     obj = load(path)

@@ -93,6 +93,8 @@ def register_kind(kind: PolicyKind) -> PolicyKind:
     PolicyKind
         ``kind`` itself, now ``KINDS[kind.name]``.
     """
+    if not isinstance(kind, PolicyKind):
+        raise ValueError(f"kind must be a pigtheory.io.PolicyKind, got {type(kind).__name__}")
     KINDS[kind.name] = kind
     return kind
 

@@ -9,6 +9,7 @@ matrix is read as ``table[own, other]``. Errors give the line and the column.
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,7 @@ def read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
         rows.append((n, s))
     if not rows:
         raise ValueError(f"{path}: no data (expected a header such as 'own,other,threshold' and rows)")
+    rows = _plain_rows(rows)
     first_line, header = rows[0]
     if ";" in header and "," not in header:
         raise ValueError(f"{path}: line {first_line}: columns separated by ';'; expected ','")
@@ -140,6 +142,22 @@ def read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
         key, typ = kind.arrays[0]
         arrays = {key: _csv_dense(path, idx, data[:, len(axes)], typ, axes, kind)}
     return build_policy(kind, arrays, params, name, path, f"kind {kind.name}"), rules
+
+
+def _plain_rows(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Rows as common tools write them, made plain: quoted cells (``"own","other"``) unquoted,
+    and the unnamed first column of row names that R's ``write.csv`` adds (header ``""``)
+    dropped. A line that is not valid CSV is left as it is for the checks to name."""
+    out = []
+    for n, line in rows:
+        try:
+            cells = next(csv.reader([line], skipinitialspace=True))
+        except csv.Error:
+            cells = line.split(",")
+        out.append((n, [c.strip() for c in cells]))
+    if out[0][1] and out[0][1][0] == "" and len(out[0][1]) > 1:  # R: row names, no header cell
+        out = [(n, cells[1:]) for n, cells in out]
+    return [(n, ",".join(cells)) for n, cells in out]
 
 
 def _is_number(s: str) -> bool:

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
+from ..validation import check_path, check_type
 from .atomic import atomic_write
 from .kinds import KINDS, PolicyKind, kind_named, kind_of
 from .policy_common import (
@@ -194,9 +195,11 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
     ...     p.read_text().splitlines()[-3:]
     ['3,1,1', '3,2,1', '3,3,1']
     """
-    path = Path(path)
+    path = check_path("path", path)
     if path.suffix not in POLICY_SUFFIXES:
         raise ValueError(f"path: policy files end in {', '.join(POLICY_SUFFIXES)}, got {str(path)!r}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a pigtheory.Rules or None, got {type(rules).__name__}")
     if rules is None:
         rules = getattr(obj, "rules", None)
     policy = policy_of(obj)
@@ -286,7 +289,10 @@ def read_policy_file(
     policy : policy
     file_rules : Rules or None
     """
-    path = Path(path)
+    path = check_path("path", path)
+    if rules is not None and not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a pigtheory.Rules or None, got {type(rules).__name__}")
+    check_type("expected", expected)
     if path.suffix not in POLICY_SUFFIXES:
         raise ValueError(f"{path}: policy files end in {', '.join(POLICY_SUFFIXES)}")
     if not path.exists():

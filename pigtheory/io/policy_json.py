@@ -152,7 +152,31 @@ def read_json(path: Path) -> tuple[Any, Rules | None]:
             raise ValueError(
                 f"{path}: field arrays.{key}: a {kind.name} has arrays {[a for a, _ in kind.arrays]}"
             )
+    if "axes" in doc and arrays:
+        arrays = _in_own_first_order(arrays, doc["axes"], kind, f"{path}: field axes")
     return build_policy(kind, arrays, params, doc.get("name"), path, f"kind {kind.name}"), rules
+
+
+def _canonical_axes(kind: PolicyKind, arr: np.ndarray) -> list[str]:
+    """The axis names :func:`json_text` writes for an array of ``kind`` (own score first)."""
+    extra = ("component",) if kind.name == "mixed" else kind.extra_axes
+    n_state = arr.ndim - (1 if kind.name == "mixed" else extra_dims(kind, arr))
+    return axis_names(n_state, extra[: arr.ndim - n_state])
+
+
+def _in_own_first_order(arrays: dict[str, np.ndarray], axes: Any, kind: PolicyKind, where: str) -> dict:
+    """Honour a file's ``axes``: arrays stored in another axis order are transposed to own
+    score first; names that are not this kind's axes are refused (never silently ignored)."""
+    first = next(iter(arrays.values()))
+    want = _canonical_axes(kind, first)
+    if not isinstance(axes, list) or not all(isinstance(a, str) for a in axes):
+        raise ValueError(f"{where}: expected a list of axis names such as {want}, got {json_type(axes)}")
+    if sorted(axes) != sorted(want) or len(set(axes)) != len(axes):
+        raise ValueError(f"{where}: the arrays have axes {want} (in some order), the file says {axes}")
+    if axes == want:
+        return arrays
+    order = [axes.index(a) for a in want]
+    return {key: np.ascontiguousarray(np.transpose(arr, order)) for key, arr in arrays.items()}
 
 
 def _json_array(data: Any, typ: str, where: str) -> np.ndarray:

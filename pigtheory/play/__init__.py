@@ -10,6 +10,7 @@ each of the person's moves gave away.
 :class:`Game`                                the rules, move by move (the reference engine)
 :class:`Analyst`                             the live numbers at a game's state
 :func:`build_site`                           the static site (``pigtheory site``)
+:func:`check_site_folder`                    where a site may be written, checked first
 :func:`play_terminal`                        the terminal game (``pigtheory play``)
 :class:`Mulberry32`                          the seeded generator shared with the browser
 ===========================================  ==============================================
@@ -31,7 +32,7 @@ from .file_opponents import opponents_from_file
 from .game import Game, OpponentTable
 from .opponents import NAMES, Opponent, default_opponents, opponent
 from .rng import Mulberry32, quantize_weights, streams
-from .site import SiteReport, build_site, read_site_data
+from .site import MARKER, SiteReport, build_site, check_site_folder, read_site_data
 from .terminal import play_terminal
 
 _OLD_NAMES = {
@@ -58,6 +59,8 @@ __all__ = [
     "streams",
     "SiteReport",
     "build_site",
+    "check_site_folder",
+    "MARKER",
     "read_site_data",
     "play_terminal",
 ]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,8 +18,9 @@ from ..io import load_with_rules
 from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
 from ..policies.sequential import RollTable
 from ..rules import Rules
+from ..validation import check_choice, check_int, check_optional_path, check_path
 from .game import MODES
-from .opponents import Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
+from .opponents import MAX_GOAL, Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
 
 __all__ = ["opponents_from_file"]
 
@@ -56,7 +56,12 @@ def opponents_from_file(
     ValueError
         The file holds nothing pigtheory can play, or nothing in ``mode``.
     """
-    path = Path(path)
+    path = check_path("path", path)
+    if mode is not None:
+        check_choice("mode", mode, MODES)
+    check_optional_path("cache_dir", cache_dir)
+    if goal is not None:
+        goal = check_int("goal", goal, low=1, high=MAX_GOAL)
     obj, rules = load_with_rules(path)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     stem = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()) or "policy"

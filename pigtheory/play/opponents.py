@@ -46,7 +46,7 @@ from ..sequential.best_response import SequentialResponse
 from ..sequential.best_response import best_response as sequential_best_response
 from ..simultaneous.best_response import StoppingSolution
 from ..simultaneous.best_response import best_response as simultaneous_best_response
-from ..validation import check_progress
+from ..validation import check_int, check_ints, check_optional_path, check_progress
 from .game import MODES, OpponentTable
 from .rng import quantize_weights
 
@@ -218,6 +218,10 @@ def threshold_rolls(table: np.ndarray, rules: Rules) -> np.ndarray:
     return live & (k < np.asarray(table)[:, :, None])
 
 
+MAX_GOAL = 1000
+"""The largest goal of an opponent (the site's data grows as goal**3)."""
+
+
 def _hold_at_n(name: str) -> int | None:
     m = re.fullmatch(r"hold-at-(\d+)", name)
     return int(m.group(1)) if m else None
@@ -268,9 +272,14 @@ def opponent(
     >>> opp.key, round(float(opp.response.value[0, 0]), 4) > 0.5
     ('simultaneous-hold-at-3-g6', True)
     """
+    if not isinstance(name, str):
+        raise ValueError(f"name must be an opponent's name (str), got {name!r:.80}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     name = _webapp_short(name, mode)
+    check_optional_path("cache_dir", cache_dir)
+    if goal is not None:
+        goal = check_int("goal", goal, low=1, high=MAX_GOAL)
     n = _hold_at_n(name)
     if mode == "sequential":
         if name in _OPTIMA:
@@ -470,6 +479,11 @@ def default_opponents(
         In the order the site lists them.
     """
     check_progress(progress)
+    goals = check_ints("goals", goals, low=1, high=MAX_GOAL)
+    hold_at_n = check_ints("hold_at_n", hold_at_n, low=1, high=MAX_GOAL)
+    if not isinstance(webapp, bool):
+        raise ValueError(f"webapp must be True or False, got {webapp!r:.80}")
+    check_optional_path("cache_dir", cache_dir)
     names: list[tuple[str, str, int | None]] = []
     for g in goals:
         goal: int | None = g

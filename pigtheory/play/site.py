@@ -45,8 +45,11 @@ from __future__ import annotations
 
 import base64
 import gzip
+import html
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.resources import files
@@ -55,13 +58,23 @@ from typing import Any
 
 import numpy as np
 
-from ..io import atomic_write
+from ..io import atomic_write, check_writable
 from ..rules import ROLL_KINDS
 from ..simultaneous.best_response import StoppingSolution
+from ..validation import check_path
 from .game import face_points
 from .opponents import Opponent
 
-__all__ = ["build_site", "SiteReport", "pack_opponent", "read_site_data", "STATIC_FILES", "FIXED_SCALE"]
+__all__ = [
+    "build_site",
+    "check_site_folder",
+    "MARKER",
+    "SiteReport",
+    "pack_opponent",
+    "read_site_data",
+    "STATIC_FILES",
+    "FIXED_SCALE",
+]
 
 STATIC_FILES = ("index.html", "style.css", "engine.js", "analysis.js", "app.js")
 """The page's files, copied from the package into the site's folder."""
@@ -204,11 +217,18 @@ def read_site_data(path: str | os.PathLike) -> dict[str, np.ndarray]:
         bool ``(goal, goal, goal)``, ``value`` float ``(goal, goal)`` (rounded to multiples of
         ``2**-24``), thresholds and mixes as stored.
     """
-    text = Path(path).read_text(encoding="utf-8")
-    obj = json.loads(text[text.index("(") + 1 : text.rindex(")")])
-    raw = gzip.decompress(base64.b64decode(obj["blob"]))
+    path = check_path("path", path)
+    try:
+        text = path.read_text(encoding="utf-8")
+        obj = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+        raw = gzip.decompress(base64.b64decode(obj["blob"]))
+        sections = dict(obj["sections"])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, EOFError) as exc:
+        raise ValueError(
+            f"{path}: not an opponent's data file of a built site (data/<key>.js): {type(exc).__name__}: {exc}"
+        ) from None
     out: dict[str, np.ndarray] = {}
-    for name, sec in obj["sections"].items():
+    for name, sec in sections.items():
         shape, n, off = tuple(sec["shape"]), sec["length"], sec["offset"]
         if sec["dtype"] == "bits":
             nbytes = (n + 7) // 8
@@ -256,46 +276,149 @@ def _script(call: str, obj: Any) -> str:
     return f"PigSite.{call}({json.dumps(obj, sort_keys=True, separators=(',', ':'))});\n"
 
 
-def build_site(
-    out: str | os.PathLike, opponents: Iterable[Opponent], *, title: str = "Play Pig"
-) -> SiteReport:
-    """Write the static site for ``opponents`` into the folder ``out``.
+MARKER = ".pigtheory-site"
+"""A file every built site holds, so that a later build knows the folder is a site it may replace."""
+
+
+def check_site_folder(out: Any, *, force: bool = False) -> Path:
+    """Check ``out`` before any work: where :func:`build_site` may put a site.
 
     Parameters
     ----------
     out : path-like
-        Created if missing; files of an earlier build are replaced, others left alone.
+        A folder that does not exist yet, an empty folder, or a site built earlier (it holds
+        :data:`MARKER`). Never ``""`` (that would be the working folder).
+    force : bool
+        Also accept a folder that holds other files: the site's files are put beside them
+        (files of the same names are replaced), the others are left alone.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    ValueError
+        ``out`` is empty, a file, in a place that cannot be written, or a non-empty folder
+        that is not a site (without ``force``).
+    """
+    if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
+        raise ValueError(f"out: expected the path of a folder for the site, got {out!r}")
+    out = Path(out)
+    check_writable(out / "index.html", "out")  # names too long, loops of links, permissions
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out: {str(out)!r} is a file, expected a folder for the site")
+    if out.is_dir() and not force and not (out / MARKER).exists() and any(out.iterdir()):
+        raise ValueError(
+            f"out: {str(out)!r} holds files that are not a pigtheory site; give an empty or new "
+            "folder, or force=True (--force) to put the site beside them"
+        )
+    return out
+
+
+def build_site(
+    out: str | os.PathLike, opponents: Iterable[Opponent], *, title: str = "Play Pig", force: bool = False
+) -> SiteReport:
+    """Write the static site for ``opponents`` into the folder ``out``.
+
+    The site is built whole in a temporary folder beside ``out`` and then moved into place,
+    so that a failure (a full disk, an error in an opponent) leaves ``out`` as it was and no
+    half-written site anywhere.
+
+    Parameters
+    ----------
+    out : path-like
+        A new or empty folder, or a site built earlier (replaced whole); see
+        :func:`check_site_folder` for ``force``.
     opponents : iterable of Opponent
         In the order the page lists them (within each mode); keys must be unique.
     title : str
-        The page's title.
+        The page's title, at most 200 characters (HTML-escaped in the page).
+    force : bool
+        Put the site into a folder that holds other files (they are left alone).
 
     Returns
     -------
     SiteReport
         Every file written with its size in bytes.
     """
-    out = Path(out)
-    (out / "data").mkdir(parents=True, exist_ok=True)
+    out = check_site_folder(out, force=force)
+    if isinstance(opponents, (str, bytes, dict)) or not isinstance(opponents, Iterable):
+        raise ValueError(f"opponents must be a list of Opponent objects, got {opponents!r:.80}")
+    opponents = list(opponents)
+    for opp in opponents:
+        if not isinstance(opp, Opponent):
+            raise ValueError(
+                f"opponents: expected Opponent objects (pigtheory.play.opponent(name) makes one), got {opp!r:.80}"
+            )
+    if not isinstance(title, str) or not 0 < len(title) <= 200:
+        raise ValueError(f"title: expected text of 1 to 200 characters, got {title!r:.80}")
+    if not isinstance(force, bool):
+        raise ValueError(f"force must be True or False, got {force!r}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".building", dir=out.parent))
+    os.chmod(work, 0o755)  # mkdtemp's 0700 would hide the site from a web server's user
+    try:
+        sizes = _write_site(work, opponents, title)
+        _move_into_place(work, out)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return SiteReport(out, sizes)
+
+
+def _write_site(folder: Path, opponents: Iterable[Opponent], title: str) -> dict[str, int]:
+    (folder / "data").mkdir(parents=True, exist_ok=True)
     sizes: dict[str, int] = {}
     static = files("pigtheory.play").joinpath("static")
     for name in STATIC_FILES:
         text = static.joinpath(name).read_text(encoding="utf-8")
         if name == "index.html":
-            text = text.replace("{{title}}", title)
-        sizes[name] = _write_text(out / name, text)
+            text = text.replace("{{title}}", html.escape(title, quote=True))
+        sizes[name] = _write_text(folder / name, text)
     entries = []
     seen: set[str] = set()
     for opp in opponents:
+        if not isinstance(opp, Opponent):
+            raise ValueError(
+                f"opponents: expected Opponent objects (pigtheory.play.opponent(name) makes one), got {opp!r:.80}"
+            )
         if opp.key in seen:
             raise ValueError(f"opponents: two opponents share the key {opp.key!r}")
         seen.add(opp.key)
         rel = f"data/{opp.key}.js"
-        sizes[rel] = _write_text(out / rel, _script("register", pack_opponent(opp)))
+        sizes[rel] = _write_text(folder / rel, _script("register", pack_opponent(opp)))
         entries.append(_catalog_entry(opp, rel, sizes[rel]))
     if not entries:
         raise ValueError("opponents: the site needs at least one opponent")
     sizes["data/catalog.js"] = _write_text(
-        out / "data/catalog.js", _script("catalog", {"title": title, "opponents": entries})
+        folder / "data/catalog.js", _script("catalog", {"title": title, "opponents": entries})
     )
-    return SiteReport(out, sizes)
+    sizes[MARKER] = _write_text(
+        folder / MARKER, "A site built by pigtheory (pigtheory site); a new build replaces it whole.\n"
+    )
+    return sizes
+
+
+def _move_into_place(work: Path, out: Path) -> None:
+    """``work`` becomes ``out``: renamed where ``out`` is missing, empty or a site (the old
+    site is moved aside first and removed after), else moved in file by file (``force``)."""
+    if out.is_dir() and not (out / MARKER).exists() and any(out.iterdir()):
+        for src in sorted(work.rglob("*")):
+            if src.is_file():
+                dest = out / src.relative_to(work)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(src, dest)
+        return
+    old = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".old", dir=out.parent))
+        os.rmdir(old)
+        os.replace(out, old)
+    try:
+        os.replace(work, out)
+    except OSError:
+        if old is not None:
+            os.replace(old, out)  # put the earlier site back
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

@@ -221,6 +221,16 @@ def play_terminal(
     -------
     TerminalGame
     """
+    if not isinstance(opponent, Opponent):
+        raise ValueError(
+            f"opponent must be an Opponent (pigtheory.play.opponent(name) makes one), got {opponent!r:.80}"
+        )
+    if seed is not None and not (isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2**32):
+        raise ValueError(f"seed must be an integer in 0..2**32-1, got {seed!r:.80}")
+    if first not in ("you", "opponent"):
+        raise ValueError(f"first must be 'you' or 'opponent', got {first!r:.80}")
+    if not isinstance(delay, (int, float)) or isinstance(delay, bool) or not 0 <= delay <= 10:
+        raise ValueError(f"delay must be a number of seconds in 0..10, got {delay!r:.80}")
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     if seed is None:

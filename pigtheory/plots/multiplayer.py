@@ -61,24 +61,32 @@ def plot_three_player_grid(grid: Any) -> Figure:
     return fig
 
 
-def plot_scaling(rows: Sequence[dict]) -> Figure:
-    """Solve time and peak memory against the number of states solved.
+def plot_scaling(
+    rows: Sequence[dict],
+    *,
+    panels: Sequence[tuple[str, str]] = (
+        ("candidates", "candidate thresholds compared"),
+        ("memory_mb", "estimated memory (MiB, pigtheory.guard)"),
+    ),
+) -> Figure:
+    """The cost of one exact best response against the number of states solved, one panel per
+    quantity.
 
-    ``rows``: dicts with ``players``, ``goal``, ``states``, ``cpu_seconds``, ``peak_mb`` and
-    ``solver`` ("full" or "symmetric"). The paper's cost claim, :math:`O(100^n)`, is in its
-    4- and n-player paragraph (Zhu, Ma, Chen & Liu 2023).
+    ``rows``: dicts with ``players``, ``goal``, ``states``, ``solver`` ("full" or "symmetric")
+    and the keys of ``panels``. The default panels are what does not depend on the machine:
+    the candidate thresholds the best response compares and the memory estimate of
+    :mod:`pigtheory.guard`; ``panels=(("cpu_seconds", "CPU time (s)"), ("peak_mb", "peak
+    resident memory (MB)"))`` draws measurements instead. The paper's cost claim,
+    :math:`O(100^n)`, is in its 4- and n-player paragraph (Zhu, Ma, Chen & Liu 2023).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
     fig = Figure(figsize=(11, 4.5))
-    axes = fig.subplots(1, 2)
+    axes = fig.subplots(1, len(panels), squeeze=False)[0]
     markers = {2: "o", 3: "s", 4: "^", 5: "D"}
-    for ax, key, label in (
-        (axes[0], "cpu_seconds", "CPU time (s)"),
-        (axes[1], "peak_mb", "peak resident memory (MB)"),
-    ):
+    for ax, (key, label) in zip(axes, panels, strict=True):
         for solver, fill in (("full", "full"), ("symmetric", "none")):
             for n, mk in markers.items():
                 pts = [r for r in rows if r["players"] == n and r["solver"] == solver]
@@ -100,11 +108,9 @@ def plot_scaling(rows: Sequence[dict]) -> Figure:
         ax.grid(True, which="both", alpha=0.3)
     xs_all = np.array([r["states"] for r in rows], dtype=float)
     ref = np.geomspace(xs_all.min(), xs_all.max(), 10)
-    t = np.array([r["cpu_seconds"] for r in rows])
+    y = np.array([r[panels[0][0]] for r in rows], dtype=float)
     big = xs_all >= 1e5
-    axes[0].loglog(
-        ref, ref * np.median(t[big] / xs_all[big]), "k--", lw=0.8, label="time proportional to states"
-    )
+    axes[0].loglog(ref, ref * np.median(y[big] / xs_all[big]), "k--", lw=0.8, label="proportional to states")
     axes[0].legend(fontsize=7)
     fig.suptitle("Cost of one exact best response (labels: goal)")
     return fig

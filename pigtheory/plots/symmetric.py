@@ -109,36 +109,62 @@ def plot_mixed_states(eq: Any) -> Figure:
     return fig
 
 
-def plot_dynamics(runs: Mapping[str, Any], exact: float, seconds: Mapping[str, float]) -> Figure:
+def plot_dynamics(
+    runs: Mapping[str, Any],
+    exact: float,
+    seconds: Mapping[str, float] | None = None,
+    *,
+    floor: float = 1e-17,
+) -> Figure:
     """Exploitability over the iterations of whole-game dynamics, beside backward induction.
 
     Parameters
     ----------
     runs : {label: SymmetricDynamics}
     exact : float
-        Exploitability of the backward-induction equilibrium (drawn at its absolute value,
-        floored at 1e-17 on the log scale).
-    seconds : {label: float}
-        Wall-clock seconds of each run (and of ``"backward induction"``), for the legend.
+        Exploitability of the backward-induction equilibrium (drawn at its absolute value).
+    seconds : {label: float} or None
+        Wall-clock seconds of each run (and of ``"backward induction"``) for the legend; None
+        (for a figure that must not depend on the machine) leaves them out.
+    floor : float
+        Exploitabilities below ``floor`` are drawn at ``floor``, the bottom of the log scale.
+        Above 1e-17, this also hides the rounding noise of exact methods (a few units of
+        1e-16, whose last bits differ between machines), so that the figure is the same
+        everywhere.
     """
+    floor = float(floor)
+    if not 0.0 < floor < 1.0:
+        raise ValueError(f"floor must be in (0, 1), got {floor!r}")
     fig = Figure(figsize=(7, 4.4))
     ax = fig.subplots()
+
+    def timing(label: str, fmt: str) -> str:
+        return "" if seconds is None else fmt.format(seconds[label])
+
     for idx, (label, run) in enumerate(runs.items()):
-        eps = np.maximum(np.abs(np.asarray(run.epsilon)), 1e-17)
+        eps = np.abs(np.asarray(run.epsilon, dtype=float))
+        eps = np.where(eps < floor, floor, eps)
         ax.semilogy(
-            np.arange(eps.size), eps, "o-", ms=3, color=f"C{idx}", label=f"{label} ({seconds[label]:.0f} s)"
+            np.arange(eps.size),
+            eps,
+            "o-",
+            ms=3,
+            color=f"C{idx}",
+            label=f"{label}{timing(label, ' ({:.0f} s)')}",
         )
+    shown = f"{exact:.1e}" if abs(exact) >= floor else f"below {floor:.0e}"
     ax.axhline(
-        max(abs(exact), 1e-17),
+        max(abs(exact), floor),
         color="k",
         lw=1.2,
         ls="--",
-        label=f"backward induction: {exact:.1e} ({seconds['backward induction']:.0f} s with its certificate)",
+        label=f"backward induction: {shown}"
+        + timing("backward induction", " ({:.0f} s with its certificate)"),
     )
+    ax.set_ylim(min(floor, 1e-17), 1)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("iteration (one exact best response each)")
     ax.set_ylabel("exploitability at the start")
-    ax.set_ylim(1e-17, 1)
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8, loc="center right")
     ax.set_title("Three players, goal 100: the obvious methods against backward induction")

@@ -42,6 +42,7 @@ from ..display import long_frame
 from ..results import Saveable
 from ..rules import Rules
 from ..turn_total import turn_total_table
+from ..validation import check_rules
 
 __all__ = [
     "HoldAt",
@@ -54,6 +55,10 @@ __all__ = [
 ]
 
 _WEIGHT_TOL = 1e-9
+
+
+MAX_N = 2**62
+"""Largest n of "hold at n": past every goal a table can have (thresholds are int64)."""
 
 
 @dataclass(frozen=True)
@@ -70,8 +75,9 @@ class HoldAt(Saveable):
     n: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.n, (int, np.integer)) or isinstance(self.n, bool) or self.n < 1:
-            raise ValueError(f"hold_at: n must be an integer >= 1, got {self.n!r}")
+        if not isinstance(self.n, (int, np.integer)) or isinstance(self.n, bool) or not 1 <= self.n <= MAX_N:
+            raise ValueError(f"hold_at: n must be an integer in 1..{MAX_N} (2**62), got {self.n!r:.80}")
+        object.__setattr__(self, "n", int(self.n))
 
     def table(self, rules: Rules = Rules()) -> np.ndarray:
         """The full threshold table of this policy, shape ``(goal,) * players``."""
@@ -127,12 +133,7 @@ class ThresholdTable(Saveable):
     name: str = "threshold table"
 
     def __post_init__(self) -> None:
-        t = np.asarray(self.table)
-        if t.dtype.kind not in "iu" and not (t.dtype.kind == "f" and np.all(t == np.round(t))):
-            raise ValueError("policy: a threshold table must hold integers")
-        t = t.astype(np.int64)
-        t.setflags(write=False)
-        object.__setattr__(self, "table", t)
+        object.__setattr__(self, "table", _readonly(_integer_array("table", self.table)))
 
     def __str__(self) -> str:
         return self.name
@@ -187,8 +188,11 @@ class MixedPolicy(Saveable):
     name: str = "mixed policy"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "thresholds", _readonly(np.array(self.thresholds)))
-        object.__setattr__(self, "weights", _readonly(np.array(self.weights, dtype=float)))
+        object.__setattr__(self, "thresholds", _readonly(_integer_array("thresholds", self.thresholds)))
+        weights = np.array(self.weights)
+        if weights.dtype.kind not in "iuf":
+            raise ValueError(f"weights must be numbers, got an array of {weights.dtype}")
+        object.__setattr__(self, "weights", _readonly(weights.astype(float)))
 
     @classmethod
     def of(
@@ -411,6 +415,7 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
         A table of the wrong shape, a threshold outside ``1..goal - own``, negative weights or
         weights that do not sum to 1 at some state.
     """
+    check_rules(rules)
     if isinstance(policy, Mixture):
         if policy.rules != rules:
             raise ValueError("policy: a Mixture built for other rules")
@@ -457,6 +462,20 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     if callable(to_mixed):  # a compact policy (the symmetric solvers' SymmetricPolicy)
         return as_mixture(to_mixed(), rules)
     raise ValueError(f"policy: cannot read {type(policy).__name__!s} as a policy")
+
+
+def _integer_array(name: str, values: Any) -> np.ndarray:
+    """``values`` as an int64 array; booleans, fractions and non-numbers are refused."""
+    a = np.array(values)
+    integral = a.dtype.kind in "iu" or (
+        a.dtype.kind == "f" and bool(np.all(np.isfinite(a))) and bool(np.all(a == np.round(a)))
+    )
+    if not integral:
+        kind = "booleans" if a.dtype.kind == "b" else f"values of type {a.dtype}"
+        if a.dtype.kind == "f":
+            kind = "non-integer numbers"
+        raise ValueError(f"policy: {name} must hold integers (thresholds), got {kind}")
+    return a.astype(np.int64)
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

@@ -38,6 +38,7 @@ import numpy as np
 from ..display import Display
 from ..results import Saveable
 from ..rules import Rules
+from ..validation import check_rules
 from . import HoldAt, ThresholdTable
 
 __all__ = [
@@ -310,6 +311,7 @@ def roll_table(policy: Any, rules: Rules) -> np.ndarray:
         A policy that keeps a counter (:func:`scoring_turns` with t > 1), or a table of the
         wrong shape.
     """
+    check_rules(rules)
     tables = roll_tables(policy, rules)
     if tables.shape[0] != 1:
         raise ValueError(f"policy: {policy} keeps a counter; use roll_tables")

@@ -19,6 +19,7 @@ Zhu & Ma 2022, section 4, eqs. (3)-(4), (6)         :func:`solve` (Double Troubl
 Zhu & Ma 2022, Table 1 (turns); Tables A2, A3       :func:`play`, :func:`pigtheory.length.game_length`;
                                                     :func:`compare`
 Höhle (2023), Super Six, Algorithm 1                :func:`super_six`
+Zhu & Ma 2022, last paragraph (multiplayer Pig)     :func:`equilibrium` (2..10 players)
 ==================================================  ============================================
 """
 
@@ -33,6 +34,7 @@ from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_tol
 from .best_response import SequentialResponse, best_response, opponent_turn_values
 from .compare import Comparison, compare
+from .equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, equilibrium
 from .model import SequentialSolution, check_rules
 from .one_die import solve_exact, solve_one_die
 from .play import Games, play
@@ -58,6 +60,9 @@ __all__ = [
     "best_response",
     "SequentialResponse",
     "opponent_turn_values",
+    "equilibrium",
+    "MultiplayerEquilibrium",
+    "MultiplayerPolicy",
 ]
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..results import Solution
+from ..results import Solution, score_shape
 from ..rules import RollModel, Rules
 from ..validation import check_rules as _check_rules
 
@@ -87,6 +87,11 @@ class SequentialSolution(Solution):
     """
 
     _frame_axes = ("own", "other", "turn_total", "l")  # to_frame's state columns
+
+    def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
+        g = self.rules.goal
+        shape = score_shape(self.rules, g, (g, 2) if self.rules.double_trouble else (g,))
+        return {"value": shape, "policy": shape}
 
     @property
     def roll(self) -> np.ndarray:

@@ -21,7 +21,7 @@ from ..guard import check_memory, simulation_estimate
 from ..policies.sequential import roll_table
 from ..results import Result
 from ..rules import BUST, DOUBLE, RESET, Rules
-from ..validation import check_int
+from ..validation import check_int, check_rng
 from .model import check_rules
 
 __all__ = ["Games", "play"]
@@ -101,7 +101,7 @@ def play(
     check_memory(simulation_estimate(rules, games=games), max_memory)
     check_rules(rules)
     games = check_int("games", games, low=1)
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    gen = check_rng(rng)
     g = rules.goal
     tables = np.stack([roll_table(policy_a, rules), roll_table(policy_b, rules)])
     score = np.zeros((games, 2), dtype=np.int64)

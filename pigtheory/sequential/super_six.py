@@ -36,9 +36,11 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, super_six_estimate
 from ..results import Result
 from ..validation import ConvergenceWarning, check_int, check_tol
 
@@ -143,7 +145,9 @@ def _states(sticks: int) -> list[tuple[int, int, int, int]]:
     ]
 
 
-def super_six(sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000) -> SuperSixSolution:
+def super_six(
+    sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000, max_memory: Any = None
+) -> SuperSixSolution:
     """Solve two-player Super Six with at most ``sticks`` sticks in play.
 
     The Bellman equations and value iteration (Algorithm 1) of Höhle's post (module Notes),
@@ -158,6 +162,10 @@ def super_six(sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000) -
     max_iter : int
         At most this many sweeps (>= 1); stopping there warns with
         :class:`~pigtheory.validation.ConvergenceWarning`.
+
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -174,6 +182,7 @@ def super_six(sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000) -
     sticks = check_int("sticks", sticks, low=2)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
+    check_memory(super_six_estimate(sticks), max_memory)
     n = sticks
     states = _states(n)
     p = np.full((6, n + 1, n + 1, 2), np.nan)

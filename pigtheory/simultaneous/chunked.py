@@ -59,11 +59,12 @@ from typing import Any
 import numpy as np
 
 from ..engine import numba_installed
+from ..guard import check_disk, check_memory, chunked_disk, chunked_estimate
 from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
 from ..results import Result
 from ..rules import Rules
-from ..validation import check_int, check_progress, check_simultaneous_rules
+from ..validation import check_int, check_path, check_progress, check_simultaneous_rules
 from .chunk_task import solve_chunk
 from .core import read_opponents
 from .level_store import LevelStore, block_id
@@ -201,6 +202,7 @@ def chunked_best_response(
     executor: Any = None,
     progress: bool | None = None,
     keep_partials: bool = False,
+    max_memory: Any = None,
 ) -> ChunkedSolution:
     """Exact best response to identical opponents, level by level in chunk tasks, the values
     kept in a store on disk (module Notes): Zhu, Ma, Chen & Liu (2023) Algorithm 0.3 and
@@ -225,6 +227,10 @@ def chunked_best_response(
         A bar on stderr, advanced as each chunk finishes (default: when stderr is a terminal).
     keep_partials : bool
         Keep every level's :math:`A_t` files instead of deleting them when no longer read.
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if one chunk's estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+        The store's size on disk is checked against the free space likewise.
 
     Returns
     -------
@@ -248,9 +254,14 @@ def chunked_best_response(
     ...     bool(np.array_equal(sol.reduced().value, mem.value)), sol.at(0, 0, 0) == sol.value_start
     (True, True)
     """
+    check_path("store", store)
     check_simultaneous_rules(rules)
     if rules.players < 2:
         raise ValueError(f"rules.players must be >= 2, got {rules.players}")
+    if chunk is not None:
+        chunk = check_int("chunk", chunk, low=1)
+    check_memory(chunked_estimate(rules, chunk=chunk or chunk_columns(rules)), max_memory)
+    check_disk(store, chunked_disk(rules), f"chunked best response ({rules})")
     opps = read_opponents(opponents, rules)
     dest_all, prob_all = separable_moves(opps, rules)
     if any(
@@ -258,7 +269,7 @@ def chunked_best_response(
         for q in range(len(opps))
     ):
         raise ValueError("opponents: the chunked solve needs every opponent to play the same policy")
-    chunk = chunk_columns(rules) if chunk is None else check_int("chunk", chunk, low=1)
+    chunk = chunk_columns(rules) if chunk is None else chunk
     check_executor(executor)
     check_progress(progress)
     if not isinstance(keep_partials, bool):

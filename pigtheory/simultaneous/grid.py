@@ -33,7 +33,7 @@ from ..io import cached
 from ..parallel import check_executor, run_tasks
 from ..results import Result
 from ..rules import Rules
-from ..validation import check_progress
+from ..validation import check_ints, check_optional_path, check_progress, check_rules
 from .sweep import start_value
 
 __all__ = ["hold_at_grid", "HoldAtGrid", "cached_hold_at_grid"]
@@ -116,6 +116,8 @@ def hold_at_grid(
     >>> bool(grid.value[0, 1] == grid.value[1, 0])
     True
     """
+    check_rules(rules)
+    ns = check_ints("ns", ns, low=1, high=10**6)
     check_memory(grid_estimate(rules, workers=workers), max_memory)
     ns_arr = np.array(sorted(set(int(n) for n in ns)), dtype=np.int64)
     if ns_arr.size == 0 or ns_arr[0] < 1:
@@ -179,6 +181,9 @@ def cached_hold_at_grid(
     -------
     HoldAtGrid
     """
+    check_rules(rules)
+    ns = check_ints("ns", ns, low=1, high=10**6)
+    check_optional_path("cache_dir", cache_dir)
     ns_list = sorted(set(int(n) for n in ns))
     params = {"ns": ns_list, "rules": rules, "version": 3}
     return cached(

@@ -99,6 +99,11 @@ class LimitAnalysis(Solution):
     p_finish: float
     smallest_n: int | None
     strategies: str = "thresholds"
+
+    def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
+        m = (len(self.n), self.rules.goal)
+        return {"value": m, "policy": m}
+
     roll: np.ndarray | None = None
 
     def row(self, n: int) -> int:

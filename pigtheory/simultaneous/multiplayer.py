@@ -124,6 +124,10 @@ class ReducedSolution(Solution):
     symmetric: bool
     n_states: int
 
+    def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
+        g, s = self.rules.goal, len(self.states)
+        return {"value": (g + 1, s), "policy": (g, s), "states": (s, self.rules.players - 1)}
+
     def column(self, opponents_scores: Any) -> np.ndarray:
         """Column of ``value`` holding the given opponents' scores.
 

@@ -50,7 +50,7 @@ from ..guard import best_response_estimate, check_memory
 from ..policies import MixedPolicy
 from ..results import Result
 from ..rules import Rules
-from ..validation import check_simultaneous_rules
+from ..validation import check_simultaneous_rules, check_tol
 from .best_response import best_response
 from .evaluate import win_probability
 
@@ -139,7 +139,14 @@ def cycle_nash(self_play_result: Any, tol: float = 1e-9) -> CycleNash:
     >>> cn.preferred.tolist(), [np.round(s, 6).tolist() for s in cn.preferred_lp]
     ([[0.5, 1.0], [1.0, 0.5]], [[0.5, 0.5], [0.5, 0.5]])
     """
+    tol = check_tol(tol, allow_zero=True)
     sp = self_play_result
+    from .self_play import SelfPlay
+
+    if not isinstance(sp, SelfPlay):
+        raise ValueError(
+            f"self_play_result must be the SelfPlay that self_play() returns, got {type(sp).__name__}"
+        )
     if not sp.cycle:
         raise ValueError("self_play_result: no cycle was found (period 0); run more sweeps")
     rules = sp.rules

@@ -22,6 +22,11 @@ Files (``out``)
 ``table.npz`` and ``table.csv``
     The whole table, once every task is done (:meth:`~pigtheory.results.Saveable.save`, and for spreadsheets).
 
+The index and the task files are sealed records (:mod:`pigtheory.io.records`: JSON with a
+SHA-256 of their fields). A resumed sweep reuses a task file only if its checksum holds and
+its fields are its task's parameters, a win probability and a threshold; anything else is
+reported (a warning) and solved again, never reported as a result.
+
 Notes
 -----
 In simultaneous play the start (every score 0) is the same state whatever the seats, so the
@@ -42,23 +47,26 @@ Examples
 from __future__ import annotations
 
 import csv
-import json
 import os
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, islice
+from math import comb
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..guard import check_memory, reduced_estimate
 from ..io import atomic_write
+from ..io.records import DamagedRecord, read_record, write_record
 from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
 from ..results import Result
 from ..rules import Rules
-from ..validation import check_int, check_progress
+from ..validation import check_int, check_optional_path, check_progress
 from .sweep import start_value
 
 __all__ = ["SweepTable", "hold_at_table", "sweep_tasks"]
@@ -124,17 +132,35 @@ class SweepTable(Result):
         return int(hits[0])
 
 
+MAX_TASKS = 1_000_000
+"""Most tasks one sweep may have (each writes a file with ``out=``)."""
+
+
+def _bounded(name: str, values: Iterable[int]) -> list[Any]:
+    """The values of one dimension, at most :data:`MAX_TASKS` of them (checked before a huge
+    range is read, so that ``range(1, 10**9)`` is refused at once)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name} must be an iterable of integers, got {values!r:.80}")
+    out = list(islice(values, MAX_TASKS + 1))
+    if len(out) > MAX_TASKS:
+        raise ValueError(f"{name}: more than {MAX_TASKS:,} values; sweep fewer")
+    return out
+
+
 def sweep_tasks(
     goals: Iterable[int], ns: Iterable[int], players: Iterable[int] = (2,), die_faces: Iterable[int] = (6,)
 ) -> list[dict[str, Any]]:
     """The tasks of a sweep, in a fixed order, each ``{"id", "goal", "players", "die_faces",
     "thresholds"}``; thresholds outside ``1..goal`` are left out of that goal's tasks."""
-    goals = sorted({check_int("goals", g, low=1) for g in goals})
-    ns = sorted({check_int("ns", n, low=1) for n in ns})
-    players = sorted({check_int("players", p, low=2) for p in players})
-    die_faces = sorted({check_int("die_faces", f, low=2) for f in die_faces})
+    goals = sorted({check_int("goals", g, low=1) for g in _bounded("goals", goals)})
+    ns = sorted({check_int("ns", n, low=1) for n in _bounded("ns", ns)})
+    players = sorted({check_int("players", p, low=2) for p in _bounded("players", players)})
+    die_faces = sorted({check_int("die_faces", f, low=2) for f in _bounded("die_faces", die_faces)})
     if not (goals and ns and players and die_faces):
         raise ValueError("goals, ns, players and die_faces must each hold at least one value")
+    count = sum(comb(sum(n <= g for n in ns) + p - 2, p - 1) for g in goals for p in players) * len(die_faces)
+    if count > MAX_TASKS:
+        raise ValueError(f"the sweep has {count:,} tasks, more than {MAX_TASKS:,}; sweep fewer values")
     tasks = []
     for f in die_faces:
         for p in players:
@@ -190,7 +216,11 @@ def hold_at_table(
     ValueError
         A parameter out of range, or ``out`` holding another sweep.
     """
+    check_optional_path("out", out)
     tasks = sweep_tasks(goals, ns, players, die_faces)
+    largest = max(tasks, key=lambda t: (t["goal"] + 1) ** t["players"] * t["die_faces"])
+    rules = Rules(goal=largest["goal"], players=largest["players"], die_faces=largest["die_faces"])
+    check_memory(reduced_estimate(rules, symmetric=True), None)  # the largest task, before any
     check_executor(executor)
     check_progress(progress)
     folder = Path(out) if out is not None else None
@@ -216,14 +246,17 @@ def hold_at_table(
 
 
 def _write_json(path: Path, obj: Any) -> None:
-    def write(tmp: str) -> None:
-        Path(tmp).write_text(json.dumps(obj, indent=1) + "\n")
-
-    atomic_write(path, write)
+    write_record(path, obj)
 
 
 def _open(folder: Path, tasks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Write the index of a new sweep, or check an old one's and read its finished tasks."""
+    """Write the index of a new sweep, or check an old one's and read its finished tasks.
+
+    Every file is verified before it is reused (:mod:`pigtheory.io.records`): a damaged index
+    is rewritten (each task file is checked against its own task, so finished work is kept),
+    a damaged or edited task file is reported and its task run again, and an index of another
+    sweep is refused.
+    """
     index: dict[str, Any] = {
         "format": FORMAT,
         "tasks": [{**t, "thresholds": list(t["thresholds"])} for t in tasks],
@@ -231,24 +264,40 @@ def _open(folder: Path, tasks: list[dict[str, Any]]) -> dict[str, dict[str, Any]
     path = folder / "index.json"
     if path.exists():
         try:
-            old = json.loads(path.read_text())
-        except ValueError:
-            old = None
-        if old != index:
-            raise ValueError(f"out: {folder} holds another sweep; use an empty folder")
+            old = read_record(path)
+        except DamagedRecord as exc:
+            warnings.warn(f"sweep: {exc}; writing it again (finished tasks are kept)", stacklevel=3)
+            _write_json(path, index)
+        else:
+            if old != index:
+                raise ValueError(f"out: {folder} holds another sweep; use an empty folder")
     else:
         _write_json(path, index)
     wanted = {t["id"]: t for t in index["tasks"]}
     done = {}
     for file in (folder / "tasks").glob("[!.]*.json"):  # not the temporary files of a killed run
-        try:
-            row = json.loads(file.read_text())
-        except ValueError:
-            continue  # unreadable: run the task again
         task = wanted.get(file.stem)
-        if task is not None and all(row.get(k) == v for k, v in task.items()):
-            done[file.stem] = row
+        if task is None:
+            continue
+        try:
+            done[file.stem] = _checked_row(read_record(file), task)
+        except ValueError as exc:
+            warnings.warn(f"sweep: {exc}; running the task again", stacklevel=3)
     return done
+
+
+def _checked_row(row: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+    """A finished task's file, checked as strictly as a policy file: its task's parameters, a
+    win probability in [0, 1] and a threshold in ``1..goal``."""
+    for key, want in task.items():
+        if row.get(key) != want:
+            raise ValueError(f"task {task['id']}: field {key} is {row.get(key)!r}, expected {want!r}")
+    value, k = row.get("value"), row.get("policy")
+    if not isinstance(value, float) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"task {task['id']}: value {value!r} is not a win probability")
+    if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= task["goal"]:
+        raise ValueError(f"task {task['id']}: policy {k!r} is not a threshold in 1..{task['goal']}")
+    return row
 
 
 def _table(rows: list[dict[str, Any]]) -> SweepTable:

@@ -56,7 +56,14 @@ from ..policies import Mixture, as_mixture, hold_at
 from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
-from ..validation import ConvergenceWarning, check_choice, check_int, check_progress, check_simultaneous_rules
+from ..validation import (
+    ConvergenceWarning,
+    check_choice,
+    check_int,
+    check_number,
+    check_progress,
+    check_simultaneous_rules,
+)
 from .core import Thresholds, continuation, one_blas_thread, score_levels, terminal_values
 
 __all__ = ["SelfPlay", "self_play"]
@@ -174,6 +181,7 @@ def self_play(
     >>> sp.converged, sp.period, len(sp.cyclic_states)
     (True, 1, 0)
     """
+    check_number("tol", tol)
     check_memory(self_play_estimate(rules, max_iter=max_iter), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("order", order, _ORDERS)

@@ -30,7 +30,7 @@ from ..parallel import check_executor, run_tasks
 from ..policies import hold_at
 from ..results import Result, Solution
 from ..rules import Rules
-from ..validation import check_choice, check_int, check_progress, check_simultaneous_rules
+from ..validation import check_choice, check_int, check_ints, check_progress, check_simultaneous_rules
 from .best_response import best_response
 from .core import ENGINES, read_opponents
 
@@ -163,6 +163,7 @@ def start_value(thresholds: Sequence[int], *, rules: Rules, engine: str = "auto"
     >>> bool(v == best_response(hold_at(4), rules=Rules(goal=10)).value[0, 0]), k >= 1
     (True, True)
     """
+    thresholds = check_ints("thresholds", thresholds, low=1)
     check_simultaneous_rules(rules)
     ns = [check_int("thresholds", n, low=1) for n in thresholds]
     if len(ns) != rules.players - 1:
@@ -219,7 +220,11 @@ def best_responses(
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
     check_executor(executor)
+    if not isinstance(opponents_list, (list, tuple)):
+        raise ValueError(f"opponents_list must be a list (one entry per solve), got {opponents_list!r:.80}")
     opponents_list = list(opponents_list)
+    if not isinstance(rules, (Rules, list, tuple)):
+        raise ValueError(f"rules must be a pigtheory.Rules or a list of them, got {rules!r:.80}")
     if isinstance(rules, Rules):
         rules_list = [rules] * len(opponents_list)
     else:

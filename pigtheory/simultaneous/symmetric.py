@@ -63,7 +63,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
-from ..guard import Estimate, check_memory
+from ..guard import Estimate, check_memory, symmetric_estimate
 from ..policies import MixedPolicy
 from ..progress import progress_bar
 from ..results import Result, Saveable, freeze
@@ -435,6 +435,7 @@ def symmetric_equilibrium(
     tol: float = 1e-12,
     engine: str = "auto",
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> SymmetricEquilibrium:
     """A symmetric Markov equilibrium of n-player simultaneous Pig, with its certificate.
 
@@ -455,6 +456,9 @@ def symmetric_equilibrium(
         ``"auto"``: numba unless the goal is tiny.
     progress : bool, optional
         A progress bar of the states solved (default: when stderr is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -482,6 +486,7 @@ def symmetric_equilibrium(
     tol = check_tol(tol)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
+    check_memory(symmetric_estimate(rules), max_memory)
     g, n = rules.goal, rules.players
     binom, others, _, _ = layout(rules)
     band = band_of(rules)

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
+from ..guard import check_memory, symmetric_estimate
 from ..policies import HoldAt, hold_at
 from ..progress import progress_bar
 from ..results import Result
@@ -289,6 +290,11 @@ def _mixture(history: np.ndarray, weights: np.ndarray, rules: Rules, name: str) 
     return SymmetricPolicy(actions.reshape(history.shape[1:]), mix_th, mix_w, rules, name)
 
 
+MAX_DYNAMICS_ITER = 10_000
+"""The most iterations :func:`symmetric_dynamics` runs (each is an exact best response, and
+every one is kept in the history)."""
+
+
 def symmetric_dynamics(
     method: str = "fictitious_play",
     *,
@@ -298,6 +304,7 @@ def symmetric_dynamics(
     start: Any = 25,
     engine: str = "auto",
     progress: bool | None = None,
+    max_memory: Any = None,
 ) -> SymmetricDynamics:
     """Best-response dynamics or fictitious play on the whole game (module Notes).
 
@@ -315,7 +322,7 @@ def symmetric_dynamics(
     rules : Rules
         One die, 2 to 5 players.
     max_iter : int
-        Iterations (>= 1): exact best responses computed, besides the last evaluation. The
+        Iterations (1..10,000): exact best responses computed, besides the last evaluation. The
         run never "converges" in the sense of a stopping rule, so no warning is raised.
     damping : float
         ``"damped"``: the weight of the new best response, in (0, 1).
@@ -323,6 +330,10 @@ def symmetric_dynamics(
         The first policy, "hold at n" (default 25).
     engine, progress
         As for :func:`symmetric_best_response` (the bar counts iterations).
+
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
 
     Returns
     -------
@@ -339,11 +350,12 @@ def symmetric_dynamics(
     check_simultaneous_rules(rules)
     if rules.players > 5:
         raise ValueError(f"rules.players must be in 2..5 here, got {rules.players}")
-    max_iter = check_int("max_iter", max_iter, low=1)
+    max_iter = check_int("max_iter", max_iter, low=1, high=MAX_DYNAMICS_ITER)
     check_choice("engine", engine, ENGINES)
     if not isinstance(damping, (int, float)) or isinstance(damping, bool) or not 0 < damping < 1:
         raise ValueError(f"damping must be a number in (0, 1), got {damping!r}")
     check_progress(progress)
+    check_memory(symmetric_estimate(rules), max_memory)
     history = [_start_actions(start, rules)]
     epsilon, largest = [], []
     policy = SymmetricPolicy(history[0], np.ones((0, 1), dtype=np.int64), np.zeros((0, 1)), rules, "start")

@@ -1,0 +1,204 @@
+"""Exact evaluation of a profile of sequential policies: every seat's win probability, from the
+start and from every state, with or without OpenSpiel's move horizon.
+
+Shapes
+------
+``value[p, i, j, k]``: seat p's score (win probability, plus the draw probability divided by the
+number of players) when seat p is to move with own score i, the other's score j and turn total
+k (two players; NaN where ``i + k >= goal``). ``start[p]``: seat p's score from the start of
+the game, seat 0 moving first. A draw is a game that reaches the horizon (or, without a horizon,
+one that never ends: both seats passing for ever).
+
+Notes
+-----
+With both policies fixed, P(seat 0 wins) solves the linear equations
+
+.. math::
+
+    x_0(i, j, k) = r_0 \\Big(p_1\\, x_1(j, i, 0) + \\sum_g p_g\\, x_0(i, j, k + g)\\Big)
+                   + (1 - r_0)\\, x_1(j, i + k, 0),
+
+(``x_0(i, j, k + g) = 1`` once ``i + k + g >= goal``; at ``k = 0`` stopping passes the turn) and
+the same for seat 1 to move. Scores never decrease, so the score sums are solved from the end of
+the game backwards, each pair of start values by a 2 x 2 system (:mod:`.kernels`): exact up to
+rounding, no iteration. With OpenSpiel's ``horizon`` the state also carries the moves left and
+the layers are computed in order of it (:func:`pigtheory.referee.kernels.horizon_layers`).
+
+References
+----------
+Neller & Presser, "Optimal play of the dice game Pig", UMAP Journal 25 (2004) (the equations);
+Neller & Presser, slides "Policy Comparison" (Algorithm 1), here solved exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..guard import Estimate, check_memory
+from ..results import Result
+from ..rules import Rules
+from ..sequential.model import roll_model
+from ..validation import check_int
+from . import kernels
+from .profile import check_referee_rules, read_profile
+
+__all__ = ["Evaluation", "evaluate", "check_horizon", "referee_estimate"]
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation(Result):
+    """Exact evaluation of a profile (see the module docstring for the shapes).
+
+    Attributes
+    ----------
+    value : numpy.ndarray, shape ``(players, goal, goal, goal)``
+        ``value[p, i, j, k]``: seat p's score when it is to move at (i, j, k) (with a horizon: at
+        the start of the game's move count, i.e. with all ``horizon`` moves left).
+    start : numpy.ndarray, shape ``(players,)``
+        Each seat's score from the start (win probability + draw / players); they sum to 1.
+    win : numpy.ndarray, shape ``(players,)``
+        Each seat's win probability from the start.
+    draw : float
+        The probability that the game reaches the horizon (or never ends).
+    iterations : int
+        Score levels (no horizon) or layers of moves left (with one).
+    residual : float
+        0.0: exact up to rounding.
+    method : str
+        ``"exact"`` or ``"exact-horizon"``.
+    rules : Rules
+    horizon : int or None
+        OpenSpiel's move limit, None for the game without one.
+    """
+
+    value: np.ndarray
+    start: np.ndarray
+    win: np.ndarray
+    draw: float
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    horizon: int | None
+
+    @property
+    def openspiel_returns(self) -> np.ndarray:
+        """Each seat's expected return in OpenSpiel's units (win 1, loss ``-1/(n-1)``, draw 0)."""
+        n = self.rules.players
+        return (n * self.start - 1.0) / (n - 1)
+
+
+def check_horizon(horizon: Any) -> int | None:
+    """``horizon=``: None (no move limit) or an int >= 1."""
+    return None if horizon is None else check_int("horizon", horizon, low=1)
+
+
+def referee_estimate(rules: Any, *, tables: int = 8) -> Estimate | None:
+    """Memory of a referee solve: ``tables`` float tables of ``goal**(players + 1)`` states."""
+    if not isinstance(rules, Rules):
+        return None
+    states = rules.goal ** (rules.players + 1)
+    return Estimate(f"referee ({rules})", states, 8 * tables * states + 10**6, "lower the goal")
+
+
+def _two_players(rules: Rules) -> None:
+    if rules.players != 2:
+        raise NotImplementedError(
+            "the referee solves two-player sequential Pig now; n players plug in through the same "
+            "call once the multiplayer sequential solver (sequential.equilibrium, issue 21) exists"
+        )
+
+
+def _model(rules: Rules) -> tuple[np.ndarray, float]:
+    model = roll_model(rules)
+    return np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust)
+
+
+def evaluate(
+    profile: Any, *, rules: Rules = Rules(), horizon: int | None = None, max_memory: Any = None
+) -> Evaluation:
+    """Every seat's exact win probability under a fixed profile of sequential policies.
+
+    Parameters
+    ----------
+    profile : policy or list of policies
+        One policy for every seat or one per seat in seat order (seat 0 moves first): tables,
+        callables ``f(i, j, k) -> P(roll)``, pigtheory policies, OpenSpiel policies
+        (:mod:`pigtheory.referee.profile`); stochastic policies are evaluated exactly.
+    rules : Rules
+        One die, two players (n players: :class:`NotImplementedError` until the multiplayer
+        sequential solver lands).
+    horizon : int, optional
+        OpenSpiel's ``horizon``: every roll and every stop is a move, and a game whose last move
+        is not a win is a draw. None: no limit (pigtheory's game; OpenSpiel's with an
+        unreachable horizon).
+    max_memory : int or str, optional
+        Refuse the solve before it starts if its estimated memory is above this size.
+
+    Returns
+    -------
+    Evaluation
+
+    Notes
+    -----
+    Without a horizon: backward induction over score sums with each pair of start values from a
+    2 x 2 linear system (module Notes), ``O(goal^3 w)`` for w faces. With a horizon H: layers
+    over the moves left, ``O(H goal^3 w)`` work and ``O(goal^3)`` memory.
+
+    Examples
+    --------
+    >>> from pigtheory import sequential
+    >>> from pigtheory.referee import evaluate
+    >>> ev = evaluate(sequential.solve(rules=Rules.piglet(goal=2)), rules=Rules.piglet(goal=2))
+    >>> [round(float(x), 6) for x in ev.start]  # Neller & Presser's 4/7
+    [0.571429, 0.428571]
+    """
+    check_referee_rules(rules)
+    horizon = check_horizon(horizon)
+    _two_players(rules)
+    check_memory(referee_estimate(rules), max_memory)
+    r0, r1 = (np.ascontiguousarray(t, dtype=np.float64) for t in read_profile(profile, rules))
+    return _evaluate_tables(r0, r1, rules, horizon)
+
+
+def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int | None) -> Evaluation:
+    g = rules.goal
+    pvec, p_bust = _model(rules)
+    dead = _dead(g)
+    # x[0][i, j, k]: P(seat 0 wins) with seat 0 to move; x[1][j, i, k]: the same, seat 1 to move
+    x = np.full((2, g, g, g), np.nan)
+    if horizon is None:
+        kernel = kernels.evaluate_pair()
+        out = np.zeros(1)
+        kernel(g, pvec, p_bust, r0, r1, 1.0, 0.0, x[0], x[1], out)
+        iterations, method = 2 * g - 1, "exact"
+        if out[0] == 0:  # the game ends with probability 1 from every state: no draws
+            value = x
+            value[1] = 1.0 - x[1]
+            win = np.array([x[0, 0, 0, 0], 1.0 - x[0, 0, 0, 0]])
+            return Evaluation(value, win.copy(), win, 0.0, iterations, 0.0, method, rules, horizon)
+        y = np.full((2, g, g, g), np.nan)
+        kernel(g, pvec, p_bust, r0, r1, 0.0, 1.0, y[0], y[1], out)
+    else:
+        kernel = kernels.horizon_layers()
+        y = np.zeros((2, g, g, g))
+        x[:] = 0.0
+        kernel(g, horizon, pvec, p_bust, r0, r1, 1.0, 0.0, 0.0, 0, x[0], x[1])
+        kernel(g, horizon, pvec, p_bust, r0, r1, 0.0, 1.0, 0.0, 0, y[0], y[1])
+        iterations, method = horizon, "exact-horizon"
+    draws = np.clip(1.0 - x - y, 0.0, 1.0)
+    value = np.stack([x[0] + draws[0] / 2, y[1] + draws[1] / 2])
+    value[:, dead] = np.nan
+    win = np.array([x[0, 0, 0, 0], y[0, 0, 0, 0]])
+    draw = float(draws[0, 0, 0, 0])
+    start = win + draw / 2
+    return Evaluation(value, start, win, draw, iterations, 0.0, method, rules, horizon)
+
+
+def _dead(g: int) -> np.ndarray:
+    i = np.arange(g)[:, None, None]
+    k = np.arange(g)[None, None, :]
+    return np.broadcast_to(i + k >= g, (g, g, g))

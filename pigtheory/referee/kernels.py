@@ -1,0 +1,359 @@
+"""Compiled loops (numba) of the referee: evaluation and best response of two-player sequential
+Pig with stochastic policies, without and with OpenSpiel's move horizon.
+
+Shapes
+------
+``roll0[i, j, k]`` and ``roll1[j, i, k]``: the probability that seat 0 (seat 1) rolls when it is
+to move with own score first, turn total k (float, shape ``(goal, goal, goal)``; entries with
+``own + k >= goal`` are not read). ``pvec[r]``: the probability that a roll adds ``r + 1``
+points, ``p_bust`` that it busts.
+
+Notes
+-----
+Without a horizon, ``x0[i, j, k]`` is a quantity (a win probability) at states where seat 0 is
+to move and ``x1[j, i, k]`` the same quantity where seat 1 is to move. Holding at k >= 1 and
+every roll that scores lead to a larger score sum or to a larger turn total of the same turn;
+only the bust and the pass at k = 0 stay on the level ``i + j``, and they lead to the partner
+state's start value. On one level each pair (seat 0 at (i, j), seat 1 at (j, i)) is therefore
+a 2 x 2 linear system in the two start values ``x = x0[i, j, 0]``, ``y = x1[j, i, 0]`` once
+each column over k is written as an affine function of the partner's start value: the exact
+solution by backward induction over score sums, as in :mod:`pigtheory.sequential.one_die`.
+
+A best response makes one column a maximum of affine functions of the partner's start value
+(convex, slope in [0, 1]); policy iteration on the pair (solve the 2 x 2 system for the current
+choices, make the choices greedy at the new values, repeat) ends at the exact fixed point.
+
+With a horizon H (OpenSpiel's ``horizon``: every roll and every stop is a move; a game whose
+H-th move is not a win is a draw), the state also carries the moves left t, and every decision
+moves to t - 1: no equation couples states of the same t, and the layers t = 1..H are computed in
+order (work ``O(H goal^3 w)``, w the largest roll).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+__all__ = ["evaluate_pair", "best_response_pair", "horizon_layers", "occupancy_pair", "warm_up"]
+
+_TIE = 1e-13
+
+
+def _evaluate_pair(g, pvec, p_bust, roll0, roll1, win0, win1, x0, x1, out):  # pragma: no cover - compiled
+    """Fill ``x0[i, j, k]`` (seat 0 to move) and ``x1[j, i, k]`` (seat 1 to move) with the
+    probability of the outcome worth ``win0`` if seat 0 wins and ``win1`` if seat 1 wins
+    (entries with ``own + k >= goal`` are left as they are). ``out[0]`` counts the pairs of
+    states the play never leaves (both seats pass or bust for ever): only there can the game
+    fail to end."""
+    m = pvec.size
+    w = g + m + 1
+    a0 = np.empty(w)
+    b0 = np.empty(w)
+    a1 = np.empty(w)
+    b1 = np.empty(w)
+    start0 = np.zeros((g, g))  # x0[i, j, 0], contiguous in j
+    start1 = np.zeros((g, g))  # x1[j, i, 0], contiguous in i
+    for s in range(2 * g - 2, -1, -1):
+        for i in range(max(0, s - g + 1), min(s, g - 1) + 1):
+            j = s - i
+            # seat 0 at (i, j): affine in y = x1[j, i, 0]
+            for k in range(g - i, w):
+                a0[k] = win0
+                b0[k] = 0.0
+            for k in range(g - i - 1, -1, -1):
+                ra = 0.0
+                rb = p_bust
+                for r in range(m):
+                    ra += pvec[r] * a0[k + r + 1]
+                    rb += pvec[r] * b0[k + r + 1]
+                p = roll0[i, j, k]
+                if k == 0:
+                    a0[k] = p * ra
+                    b0[k] = p * rb + (1.0 - p)
+                else:
+                    a0[k] = p * ra + (1.0 - p) * start1[j, i + k]
+                    b0[k] = p * rb
+            # seat 1 at (j, i): affine in x = x0[i, j, 0]
+            for k in range(g - j, w):
+                a1[k] = win1
+                b1[k] = 0.0
+            for k in range(g - j - 1, -1, -1):
+                ra = 0.0
+                rb = p_bust
+                for r in range(m):
+                    ra += pvec[r] * a1[k + r + 1]
+                    rb += pvec[r] * b1[k + r + 1]
+                p = roll1[j, i, k]
+                if k == 0:
+                    a1[k] = p * ra
+                    b1[k] = p * rb + (1.0 - p)
+                else:
+                    a1[k] = p * ra + (1.0 - p) * start0[i, j + k]
+                    b1[k] = p * rb
+            den = 1.0 - b0[0] * b1[0]
+            if den <= 1e-300:  # both pass or bust from here for ever: the game never ends
+                out[0] += 1
+                x, y = 0.0, 0.0
+            else:
+                x = (a0[0] + b0[0] * a1[0]) / den
+                y = a1[0] + b1[0] * x
+            start0[i, j] = x
+            start1[j, i] = y
+            for k in range(g - i):
+                x0[i, j, k] = a0[k] + b0[k] * y
+            for k in range(g - j):
+                x1[j, i, k] = a1[k] + b1[k] * x
+
+
+def _best_response_pair(g, pvec, p_bust, roll_opp, max_passes, w0, w1, choice, out):  # pragma: no cover
+    """The responder's win probability ``w0[i, j, k]`` (responder to move, own score i) and
+    ``w1[j, i, k]`` (the fixed opponent to move, own score j), and its choices ``choice[i, j, k]``
+    (True: roll). ``out`` accumulates [passes, pairs stopped at max_passes]."""
+    m = pvec.size
+    w = g + m + 1
+    a0 = np.empty(w)
+    b0 = np.empty(w)
+    ga = np.empty(w)  # roll minus hold, affine in y, with the choices above k fixed
+    gb = np.empty(w)
+    ch = np.zeros(w, dtype=np.bool_)
+    a1 = np.empty(w)
+    b1 = np.empty(w)
+    start0 = np.zeros((g, g))  # w0[i, j, 0]
+    start1 = np.zeros((g, g))  # w1[j, i, 0]
+    for s in range(2 * g - 2, -1, -1):
+        for i in range(max(0, s - g + 1), min(s, g - 1) + 1):
+            j = s - i
+            # the opponent at (j, i): affine in x = w0[i, j, 0] (the responder's start value)
+            for k in range(g - j, w):
+                a1[k] = 0.0
+                b1[k] = 0.0
+            for k in range(g - j - 1, -1, -1):
+                ra = 0.0
+                rb = p_bust
+                for r in range(m):
+                    ra += pvec[r] * a1[k + r + 1]
+                    rb += pvec[r] * b1[k + r + 1]
+                p = roll_opp[j, i, k]
+                if k == 0:
+                    a1[k] = p * ra
+                    b1[k] = p * rb + (1.0 - p)
+                else:
+                    a1[k] = p * ra + (1.0 - p) * start0[i, j + k]
+                    b1[k] = p * rb
+            c, d = a1[0], b1[0]
+            # the responder at (i, j): a maximum of affine functions of y = w1[j, i, 0]
+            y = start1[j, i + 1] if i + 1 < g else 0.5  # a guess from the level above
+            for k in range(g - i, w):
+                a0[k] = 1.0
+                b0[k] = 0.0
+            passes = 0
+            while True:
+                passes += 1
+                for k in range(g - i - 1, -1, -1):
+                    ra = 0.0
+                    rb = p_bust
+                    for r in range(m):
+                        ra += pvec[r] * a0[k + r + 1]
+                        rb += pvec[r] * b0[k + r + 1]
+                    if k == 0:
+                        ha, hb = 0.0, 1.0
+                    else:
+                        ha, hb = start1[j, i + k], 0.0
+                    ga[k] = ra - ha
+                    gb[k] = rb - hb
+                    gap = ga[k] + gb[k] * y
+                    # ties: hold for k >= 1, roll at k = 0 (as pigtheory.sequential.solve)
+                    roll = gap > _TIE if k > 0 else gap >= -_TIE
+                    ch[k] = roll
+                    if roll:
+                        a0[k], b0[k] = ra, rb
+                    else:
+                        a0[k], b0[k] = ha, hb
+                den = 1.0 - d * b0[0]
+                y = c if den <= 1e-300 else (c + d * a0[0]) / den
+                # policy iteration: stop once every choice is greedy at its own fixed point
+                # (the roll - hold gaps are affine in y while the choices above stay put)
+                stable = True
+                for k in range(g - i):
+                    gap = ga[k] + gb[k] * y
+                    if abs(gap) > _TIE and (gap > 0) != ch[k]:
+                        stable = False
+                        break
+                if stable:
+                    break
+                if passes >= max_passes:
+                    out[1] += 1
+                    break
+            out[0] += passes
+            x = a0[0] + b0[0] * y
+            start0[i, j] = x
+            start1[j, i] = y
+            for k in range(g - i):
+                w0[i, j, k] = a0[k] + b0[k] * y
+                choice[i, j, k] = ch[k]
+            for k in range(g - j):
+                w1[j, i, k] = a1[k] + b1[k] * x
+
+
+def _horizon_layers(
+    g, horizon, pvec, p_bust, roll0, roll1, pay0, pay1, draw, mode, v0, v1
+):  # pragma: no cover
+    """Layers t = 1..horizon of the game with t moves left: ``v0[i, j, k]`` (seat 0 to move)
+    and ``v1[j, i, k]`` (seat 1 to move) of the payoff worth ``pay0`` / ``pay1`` when seat 0 / 1
+    wins and ``draw`` when the horizon is reached. ``mode`` 0: both policies fixed; 1: seat 0
+    maximises the payoff; 2: seat 1 minimises it. On return ``v0``, ``v1`` hold layer
+    ``horizon`` (layer 0 is the draw everywhere)."""
+    m = pvec.size
+    n0 = np.full((g, g, g), draw)
+    n1 = np.full((g, g, g), draw)
+    for i in range(g):
+        for j in range(g):
+            for k in range(g):
+                v0[i, j, k] = draw
+                v1[j, i, k] = draw
+    for t in range(1, horizon + 1):
+        last = t == 1  # the move made now is the last one: anything but a win is a draw
+        for i in range(g):
+            for j in range(g):
+                for k in range(g - i):
+                    # seat 0 to move at (i, j, k)
+                    if last:
+                        roll = draw
+                        hold = draw
+                    else:
+                        roll = p_bust * v1[j, i, 0]
+                        for r in range(m):
+                            kk = k + r + 1
+                            roll += pvec[r] * (pay0 if i + kk >= g else v0[i, j, kk])
+                        hold = v1[j, i + k, 0] if k > 0 else v1[j, i, 0]
+                    if mode == 1:
+                        if k == 0:
+                            n0[i, j, k] = roll if roll >= hold - _TIE else hold
+                        else:
+                            n0[i, j, k] = roll if roll > hold + _TIE else hold
+                    else:
+                        p = roll0[i, j, k]
+                        n0[i, j, k] = p * roll + (1.0 - p) * hold
+                for k in range(g - j):
+                    # seat 1 to move at (j, i, k): own score j
+                    if last:
+                        roll = draw
+                        hold = draw
+                    else:
+                        roll = p_bust * v0[i, j, 0]
+                        for r in range(m):
+                            kk = k + r + 1
+                            roll += pvec[r] * (pay1 if j + kk >= g else v1[j, i, kk])
+                        hold = v0[i, j + k, 0] if k > 0 else v0[i, j, 0]
+                    if mode == 2:
+                        if k == 0:
+                            n1[j, i, k] = roll if roll <= hold + _TIE else hold
+                        else:
+                            n1[j, i, k] = roll if roll < hold - _TIE else hold
+                    else:
+                        p = roll1[j, i, k]
+                        n1[j, i, k] = p * roll + (1.0 - p) * hold
+        for i in range(g):
+            for j in range(g):
+                for k in range(g):
+                    v0[i, j, k] = n0[i, j, k]
+                    v1[i, j, k] = n1[i, j, k]
+
+
+def _occupancy_pair(g, pvec, p_bust, roll0, roll1, first, d0, d1):  # pragma: no cover - compiled
+    """Expected visits ``d0[i, j, k]`` of seat 0's decision states (own score i) and ``d1[j, i, k]``
+    of seat 1's, in a game that starts with seat ``first`` to move at (0, 0, 0); ``inf`` where the
+    play never leaves a pair of states."""
+    m = pvec.size
+    w = g + m + 1
+    f0 = np.zeros((g, g))  # visits of seat 0's start of turn (i, j) from lower levels
+    f1 = np.zeros((g, g))
+    if first == 0:
+        f0[0, 0] = 1.0
+    else:
+        f1[0, 0] = 1.0
+    r0 = np.zeros(w)
+    r1 = np.zeros(w)
+    for s in range(0, 2 * g - 1):
+        for i in range(max(0, s - g + 1), min(s, g - 1) + 1):
+            j = s - i
+            # reach of each turn total per visit of the start of the turn; back: bust or pass
+            for k in range(w):
+                r0[k] = 0.0
+                r1[k] = 0.0
+            r0[0] = 1.0
+            r1[0] = 1.0
+            back0 = 0.0
+            for k in range(g - i):
+                p = roll0[i, j, k]
+                back0 += r0[k] * p * p_bust
+                for r in range(m):
+                    r0[k + r + 1] += r0[k] * p * pvec[r]
+            back0 += 1.0 - roll0[i, j, 0]
+            back1 = 0.0
+            for k in range(g - j):
+                p = roll1[j, i, k]
+                back1 += r1[k] * p * p_bust
+                for r in range(m):
+                    r1[k + r + 1] += r1[k] * p * pvec[r]
+            back1 += 1.0 - roll1[j, i, 0]
+            den = 1.0 - back0 * back1
+            if den <= 1e-300:
+                n0 = np.inf if f0[i, j] + f1[j, i] > 0 else 0.0
+                n1 = n0
+            else:
+                n0 = (f0[i, j] + back1 * f1[j, i]) / den
+                n1 = f1[j, i] + back0 * n0
+            for k in range(g - i):
+                d0[i, j, k] = n0 * r0[k]
+                if k > 0 and n0 > 0:
+                    f1[j, i + k] += n0 * r0[k] * (1.0 - roll0[i, j, k])
+            for k in range(g - j):
+                d1[j, i, k] = n1 * r1[k]
+                if k > 0 and n1 > 0:
+                    f0[i, j + k] += n1 * r1[k] * (1.0 - roll1[j, i, k])
+
+
+@cache
+def _compiled(name: str) -> Any:
+    from numba import njit
+
+    return njit(cache=True, nogil=True)(globals()[name])
+
+
+def evaluate_pair() -> Any:
+    """The compiled evaluation kernel (numba imported and the kernel compiled or loaded from
+    numba's disk cache on the first call in a process)."""
+    return _compiled("_evaluate_pair")
+
+
+def best_response_pair() -> Any:
+    """The compiled best-response kernel."""
+    return _compiled("_best_response_pair")
+
+
+def horizon_layers() -> Any:
+    """The compiled kernel of the layers over the moves left."""
+    return _compiled("_horizon_layers")
+
+
+def occupancy_pair() -> Any:
+    """The compiled kernel of the expected visits."""
+    return _compiled("_occupancy_pair")
+
+
+def warm_up() -> None:
+    """Compile (or load) every kernel on a goal-2 game: for benchmarks that time the work only."""
+    g = 2
+    pvec = np.array([0.5])
+    r = np.full((g, g, g), 0.5)
+    x0 = np.zeros((g, g, g))
+    x1 = np.zeros((g, g, g))
+    evaluate_pair()(g, pvec, 0.5, r, r, 1.0, 0.0, x0, x1, np.zeros(1))
+    best_response_pair()(g, pvec, 0.5, r, 50, x0, x1, np.zeros((g, g, g), dtype=np.bool_), np.zeros(2))
+    occupancy_pair()(g, pvec, 0.5, r, r, 0, x0, x1)
+    v0 = np.zeros((g, g, g))
+    v1 = np.zeros((g, g, g))
+    horizon_layers()(g, 3, pvec, 0.5, r, r, 1.0, 0.0, 0.5, 0, v0, v1)

@@ -1,0 +1,182 @@
+"""Compiled loops (numba) of the certificates of a multiplayer sequential equilibrium.
+
+Imported only inside :mod:`pigtheory.sequential.certificates`. Notation as in
+:mod:`pigtheory.sequential.group_kernels`; mixing is given by three arrays sorted by tuple:
+``mix_idx`` (flat tuple index), ``mix_k`` (turn total) and ``mix_p`` (roll probability).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .group_kernels import group_info, hold_values, rotate, turn_pass
+
+__all__ = ["deviation_gains", "best_response_level"]
+
+
+@njit(cache=True)
+def _mix_at(idx, mix_idx, mix_k, mix_p):  # pragma: no cover - compiled
+    j = np.searchsorted(mix_idx, idx)
+    if j < mix_idx.size and mix_idx[j] == idx:
+        return mix_k[j], mix_p[j]
+    return -1, 0.0
+
+
+@njit(cache=True)
+def _unpack(bits, idx, K, roll):  # pragma: no cover - compiled
+    for k in range(K):
+        roll[k] = (bits[idx, k >> 3] >> (k & 7)) & 1 == 1
+
+
+@njit(cache=True)
+def deviation_gains(
+    n, g, pvec, p_bust, allow_pass, W, bits, mix_idx, mix_k, mix_p, gains
+):  # pragma: no cover
+    """For every tuple: the largest one-shot gain of the mover over its turn totals, given the
+    stored values (``gains[idx]``); returns the largest violation of the stored start values'
+    own equations ``W_r = H_r + beta_r S W_{r+1}``."""
+    m = pvec.size
+    HV = np.zeros((g + m + 1, n))
+    A = np.zeros((g + m + 1, n))
+    b = np.zeros(g + m + 1)
+    roll = np.zeros(g + m + 1, dtype=np.bool_)
+    resid = 0.0
+    for idx in range(g**n):
+        first = idx // g ** (n - 1)
+        K = g - first
+        hold_values(idx, first, n, g, W, HV)
+        nxt = rotate(idx, 1, n, g)
+        y = W[nxt, n - 1]
+        _unpack(bits, idx, K, roll)
+        mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
+        _, gain = turn_pass(K, y, HV, pvec, p_bust, allow_pass, 0.0, 1, roll, roll, mk, mp, A, b)
+        gains[idx] = gain
+        for o in range(n):
+            v = A[0, o] + b[0] * W[nxt, (o - 1) % n]
+            if abs(v - W[idx, o]) > resid:
+                resid = abs(v - W[idx, o])
+    return resid
+
+
+@njit(cache=True)
+def _chain_turn(
+    K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, mixk, mixp, y, a, b
+):  # pragma: no cover
+    """One turn seen by one player (the deviator): its value ``a[k] + b[k] * y`` at turn total
+    k, ``y`` its value after a bust. Mode 0: the deviator moves and best responds (writes
+    ``roll``); mode 1: the mover follows ``roll`` (mixing at ``mixk``). ``win``: what the
+    deviator gets when the mover reaches the goal (1 if it is the mover, else 0)."""
+    m = pvec.size
+    for k in range(K, K + m):
+        a[k] = win
+        b[k] = 0.0
+    for k in range(K - 1, -1, -1):
+        ar = 0.0
+        br = p_bust
+        for gg in range(m):
+            ar += pvec[gg] * a[k + 1 + gg]
+            br += pvec[gg] * b[k + 1 + gg]
+        if k >= 1:
+            ha = HVd[k]
+            hb = 0.0
+        else:
+            ha = 0.0
+            hb = 1.0
+        can_hold = k >= 1 or allow_pass
+        if mode == 0:
+            if not can_hold:
+                q = 1.0
+            elif k >= 1:
+                q = 1.0 if ar + br * y > ha + tie else 0.0
+            else:
+                q = 1.0 if ar + br * y >= y - tie else 0.0
+            roll[k] = q > 0.5
+        else:
+            q = 1.0 if roll[k] else 0.0
+            if k == mixk:
+                q = mixp
+            if not can_hold:
+                q = 1.0
+        a[k] = q * ar + (1.0 - q) * ha
+        b[k] = q * br + (1.0 - q) * hb
+    return a[0], b[0]
+
+
+@njit(cache=True)
+def best_response_level(
+    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, out
+):  # pragma: no cover - compiled
+    """Exact best-response values ``U[idx, delta]`` of a lone deviator ``delta`` seats after the
+    mover, the others keeping the stored policy, for the groups ``order[lo:hi]``. Around a
+    group's n rotations the deviator moves once; its turn is a one-dimensional fixed point
+    ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration. ``out[0]`` counts passes."""
+    m = pvec.size
+    rid = np.zeros(n, dtype=np.int64)
+    first = np.zeros(n, dtype=np.int64)
+    HVd = np.zeros(g + m + 1)
+    a = np.zeros(g + m + 1)
+    b = np.zeros(g + m + 1)
+    roll = np.zeros(g + m + 1, dtype=np.bool_)
+    prev = np.zeros(g + m + 1, dtype=np.bool_)
+    alpha = np.zeros(n)
+    beta = np.zeros(n)
+    Uc = np.zeros(n)
+    for t in range(lo, hi):
+        idx = order[t]
+        group_info(idx, n, g, rid, first)
+        for p in range(n):  # the deviator's seat among the rotations: it moves at rotation p
+            # the others' turns, as affine maps U_r = alpha_r + beta_r U_{r+1}
+            for r in range(n):
+                delta = (p - r) % n
+                K = g - first[r]
+                base = (rid[r] % g ** (n - 1)) * g + first[r]
+                for k in range(1, K):
+                    HVd[k] = U[base + k, (delta - 1) % n]
+                if delta == 0:
+                    continue
+                _unpack(bits, rid[r], K, roll)
+                mk, mp = _mix_at(rid[r], mix_idx, mix_k, mix_p)
+                alpha[r], beta[r] = _chain_turn(
+                    K, HVd, 0.0, pvec, p_bust, allow_pass, 0.0, 1, roll, mk, mp, 0.0, a, b
+                )
+            # compose the others from rotation p + 1 around to p: U_{p+1} = c + e U_p
+            c = 0.0
+            e = 1.0
+            for s in range(n - 1, 0, -1):
+                r = (p + s) % n
+                c = alpha[r] + beta[r] * c
+                e = beta[r] * e
+            # the deviator's own turn at rotation p
+            K = g - first[p]
+            base = (rid[p] % g ** (n - 1)) * g + first[p]
+            for k in range(1, K):
+                HVd[k] = U[base + k, n - 1]
+            x = 0.5
+            for k in range(g + m + 1):
+                prev[k] = False
+            for it in range(200):
+                y = c + e * x
+                a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, 0, roll, -1, 0.0, y, a, b)
+                out[0] += 1
+                den = 1.0 - b0 * e
+                xn = (a0 + b0 * c) / den if den > 0.0 else 0.0
+                same = it > 0
+                for k in range(K):
+                    if roll[k] != prev[k]:
+                        same = False
+                    prev[k] = roll[k]
+                x = xn
+                if same:
+                    break
+            alpha[p] = a0
+            beta[p] = b0
+            # values around the chain, from rotation p backwards
+            Uc[p] = x
+            nxt = x
+            for s in range(n - 1, 0, -1):
+                r = (p + s) % n
+                Uc[r] = alpha[r] + beta[r] * nxt
+                nxt = Uc[r]
+            for r in range(n):
+                U[rid[r], (p - r) % n] = Uc[r]

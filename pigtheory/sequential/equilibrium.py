@@ -1,0 +1,445 @@
+"""Stationary equilibria of multiplayer sequential Pig (2 to 10 players, one die, Piglet).
+
+Shapes
+------
+With ``n`` players and goal ``g``, a state is the score tuple ``t = (t_0, ..., t_{n-1})`` in
+turn order from the player to move (``t_0`` the mover's score, ``t_1`` the next player's, ...)
+and the mover's turn total ``k``. Offsets count seats after the mover: offset ``o`` is the
+player who moves ``o`` turns later.
+
+* ``value[t_0, ..., t_{n-1}, o]``: win probability of the player at offset ``o`` at the start
+  of the mover's turn (``k = 0``); shape ``(g,) * n + (n,)``. At the start of the game,
+  ``value[(0,) * n]`` lists the seats in playing order.
+* values at ``k > 0`` are not stored (``n g`` times the memory): they are one backward pass
+  over the turn from the stored start values, :meth:`MultiplayerEquilibrium.turn_values`.
+* ``policy``: a :class:`MultiplayerPolicy`, the mover's roll/hold choice at every
+  ``(t, k)`` packed 8 turn totals to a byte (``roll_bits``, shape ``(g,) * n + (ceil(g/8),)``),
+  and the states where the mover mixes, with its roll probability.
+* ``deviation_gain[t_0, ..., t_{n-1}]``: the largest one-shot deviation gain of the mover over
+  the turn totals of ``t`` (:mod:`pigtheory.sequential.certificates`).
+
+Notes
+-----
+Scores never decrease and only a bust (or a pass) keeps the score tuple; then the next player
+moves, so the tuple is rotated. The rotations of a tuple form a **rotation group**: holding
+leaves the group for one of higher score sum. Groups are solved one at a time from the highest
+score sum down, each needing only groups already solved. In a group, mover ``r``'s whole turn
+depends on the group only through its own value ``y_r`` after a bust; given the turns (the
+values ``H_r`` of their holds, their bust chances ``beta_r``) the group's values follow in
+closed form around the cycle of rotations,
+
+.. math::
+
+    W_r[o] = H_r[o] + \\beta_r\\, W_{r+1}[o - 1], \\qquad
+    W_r = \\frac{\\sum_{t<n} \\big(\\prod_{l<t} \\beta_{r+l}\\big) S^t H_{r+t}}
+               {1 - \\prod_{l<n} \\beta_l},
+
+(``S`` shifts offsets). The solver (:func:`pigtheory.sequential.group_kernels.solve_level`)
+iterates best responses in every group from three first guesses of the ``y_r`` (extrapolated
+from the groups above; 0; 1). Where every start settles on the same pure profile, that is the
+group's equilibrium, unique among those found. Where they settle on different ones, or some
+start cycles, the group goes to :func:`pigtheory.sequential.mixed_groups.solve_group`, which
+enumerates pure and mixed candidates (each mover's best responses form a ladder in ``y_r``;
+a mixing mover sits at a breakpoint, and the indifference conditions are polynomial
+equations, solved in closed form where they are linear or quadratic), checks every candidate
+and picks one by a documented rule: pure before mixed; fewest rolling states; then the least
+rolling mixture. A group with a symmetric tuple (``(a, a, a)``) has fewer distinct rotations
+and its movers share one policy (the equilibrium is stationary and symmetric).
+
+Ties go to holding at ``k >= 1`` and to rolling at ``k = 0``, within ``1e-13`` (the two-player
+solver's rule); with two players the result equals :func:`pigtheory.sequential.solve`.
+
+Passing (``allow_pass=True``, the rule of OpenSpiel's ``pig``): the mover may hold at turn
+total 0, which keeps the scores and hands on the dice (like a bust). A game in which every
+player passes for sure is won by nobody (never an equilibrium: rolling wins with positive
+probability).
+
+References
+----------
+T. W. Neller and C. G. M. Presser, "Optimal play of the dice game Pig", UMAP Journal 25 (2004)
+and the slides "Perspectives on perfect and practical play of Pig" ("Solving Pig": "solve
+groups of interdependent probabilities from game end backward"). T. Zhu and M. H. Ma, Stats 5
+(2022), last paragraph: multiplayer Pig as the open next step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..guard import check_memory, sequential_equilibrium_estimate
+from ..progress import progress_bar
+from ..results import Result
+from ..rules import Rules
+from ..validation import check_int, check_progress, check_rules
+from .model import roll_model
+
+__all__ = ["MultiplayerPolicy", "MultiplayerEquilibrium", "equilibrium", "check_multiplayer_rules"]
+
+_TIE = 1e-13
+_MAX_PLAYERS = 10
+
+
+def check_multiplayer_rules(rules: Any) -> Rules:
+    """Rules of multiplayer sequential Pig: one die (any faces and bust face, Piglet), 2..10
+    players; ``ValueError`` otherwise."""
+    check_rules(rules)
+    if rules.dice != 1:
+        raise ValueError(f"rules.dice must be 1 for multiplayer sequential Pig, got {rules.dice}")
+    if not 2 <= rules.players <= _MAX_PLAYERS:
+        raise ValueError(f"rules.players must be in 2..{_MAX_PLAYERS}, got {rules.players}")
+    return rules
+
+
+@dataclass(frozen=True, eq=False)
+class MultiplayerPolicy:
+    """A stationary policy of n-player sequential Pig, the same for every seat (own-centric).
+
+    Attributes
+    ----------
+    roll_bits : numpy.ndarray of uint8, shape ``(g,) * n + (ceil(g / 8),)``
+        Bit ``k % 8`` of byte ``k // 8`` (``numpy.packbits(..., bitorder="little")``): the
+        mover at tuple ``t`` rolls at turn total k (0 where ``t_0 + k >= g``).
+    mixed_states : numpy.ndarray of int, shape ``(M, n + 1)``
+        Rows ``(t_0, ..., t_{n-1}, k)`` where the mover mixes.
+    mixed_prob : numpy.ndarray, shape ``(M,)``
+        Its probability of rolling there.
+    rules : Rules
+    allow_pass : bool
+    """
+
+    roll_bits: np.ndarray
+    mixed_states: np.ndarray
+    mixed_prob: np.ndarray
+    rules: Rules
+    allow_pass: bool = False
+
+    def __post_init__(self) -> None:
+        n, g = self.rules.players, self.rules.goal
+        if self.roll_bits.shape != (g,) * n + ((g + 7) // 8,) or self.roll_bits.dtype != np.uint8:
+            raise ValueError(f"roll_bits must be uint8 of shape {(g,) * n + ((g + 7) // 8,)}")
+        if self.mixed_states.ndim != 2 or self.mixed_states.shape[1] != n + 1:
+            raise ValueError(f"mixed_states must have shape (M, {n + 1})")
+        if self.mixed_prob.shape != (self.mixed_states.shape[0],):
+            raise ValueError("mixed_prob must have one probability per mixed state")
+        if np.any((self.mixed_prob < 0) | (self.mixed_prob > 1)):
+            raise ValueError("mixed_prob must lie in [0, 1]")
+        for a in (self.roll_bits, self.mixed_states, self.mixed_prob):
+            a.setflags(write=False)
+
+    def roll_probability(self, scores) -> np.ndarray:
+        """The mover's roll probability at every live turn total of ``scores`` (turn order
+        from the mover): float array of length ``g - scores[0]``."""
+        n, g = self.rules.players, self.rules.goal
+        t = tuple(int(s) for s in scores)
+        if len(t) != n or any(not 0 <= s < g for s in t):
+            raise ValueError(f"scores: {n} scores each in 0..{g - 1} needed, got {scores!r}")
+        row = np.unpackbits(self.roll_bits[t], bitorder="little")[: g - t[0]].astype(float)
+        hit = np.all(self.mixed_states[:, :n] == np.array(t), axis=1)
+        for k, p in zip(self.mixed_states[hit, n], self.mixed_prob[hit], strict=True):
+            row[int(k)] = p
+        return row
+
+    def roll_table(self) -> np.ndarray:
+        """``roll[t_0, ..., t_{n-1}, k]``: bool, shape ``(g,) * n + (g,)`` (the pure part; mixed
+        states show the choice of the lower ladder step)."""
+        g = self.rules.goal
+        return np.unpackbits(self.roll_bits, axis=-1, bitorder="little")[..., :g].astype(bool)
+
+    def hold_threshold(self, scores) -> int:
+        """The smallest turn total ``k >= 1`` at which the mover holds for sure (``g - t_0`` if it
+        rolls on to the goal)."""
+        p = self.roll_probability(scores)
+        holds = np.flatnonzero(p[1:] == 0.0)
+        return int(holds[0] + 1) if holds.size else p.size
+
+
+@dataclass(frozen=True, eq=False)
+class MultiplayerEquilibrium(Result):
+    """A stationary equilibrium of n-player sequential Pig with its certificates.
+
+    Attributes
+    ----------
+    value : numpy.ndarray, shape ``(g,) * n + (n,)``
+        Start-of-turn win probabilities by offset from the mover (module docstring).
+    policy : MultiplayerPolicy
+        Roll/hold choices with mixing probabilities.
+    mixed_groups : numpy.ndarray of int, shape ``(M, n)``
+        The groups (smallest rotation of the tuple) whose equilibrium mixes.
+    several_groups : numpy.ndarray of int, shape ``(S, n)``
+        The groups where more than one equilibrium was found.
+    several_counts : numpy.ndarray of int, shape ``(S,)``
+        How many distinct equilibria (by their values) were found there.
+    group_how : tuple of str
+        For every mixed group (same order as ``mixed_groups``): how its mixing probabilities
+        were found ("closed form (linear)", ...).
+    mixed_enclosure : numpy.ndarray, shape ``(M, 2)``
+        For every row of ``policy.mixed_states``: a verified lower and upper bound of the roll
+        probability (arb balls, :mod:`pigtheory.sequential.enclosure`); NaN where not enclosed.
+    value_enclosure : numpy.ndarray, shape ``(G, n, n, 2)``
+        For every mixed group: bounds of ``value`` at its rotations ``r`` (the tuple rotated
+        left by r, r < the number of distinct rotations; NaN beyond) and offsets.
+    deviation_gain : numpy.ndarray, shape ``(g,) * n``
+        Largest one-shot deviation gain at every tuple (over its turn totals).
+    seat_gain : numpy.ndarray, shape ``(n,)``
+        Each seat's exact best-response value minus its equilibrium value at the start.
+    nash_conv : float
+        ``seat_gain.sum()``.
+    iterations : int
+        Best-response passes over single turns, summed over all groups.
+    residual : float
+        Largest violation of the start values' own equations (rounding).
+    method : str
+    rules : Rules
+    allow_pass : bool
+    """
+
+    value: np.ndarray
+    policy: MultiplayerPolicy
+    mixed_groups: np.ndarray
+    several_groups: np.ndarray
+    several_counts: np.ndarray
+    group_how: tuple
+    mixed_enclosure: np.ndarray
+    value_enclosure: np.ndarray
+    deviation_gain: np.ndarray
+    seat_gain: np.ndarray
+    nash_conv: float
+    iterations: int
+    residual: float
+    method: str
+    rules: Rules
+    allow_pass: bool = False
+
+    @property
+    def start_values(self) -> np.ndarray:
+        """Win probability of each seat, in playing order, at the start of the game."""
+        return np.array(self.value[(0,) * self.rules.players])
+
+    @property
+    def opening_threshold(self) -> int:
+        """The first player's hold threshold on the first turn."""
+        return self.policy.hold_threshold((0,) * self.rules.players)
+
+    def turn_values(self, scores) -> np.ndarray:
+        """Values at every live turn total of ``scores``: shape ``(g - scores[0], n)``, row k
+        the win probabilities by offset when the mover has turn total k."""
+        from . import group_kernels as gk
+
+        rules = self.rules
+        n, g = rules.players, rules.goal
+        pol = self.policy
+        t = tuple(int(s) for s in scores)
+        prob = pol.roll_probability(t)
+        model = roll_model(rules)
+        pvec = np.ascontiguousarray(model.free_vector())
+        m = pvec.size
+        Wf = self.value.reshape(g**n, n)
+        idx = int(np.ravel_multi_index(t, (g,) * n))
+        K = g - t[0]
+        HV = np.zeros((g + m + 1, n))
+        gk.hold_values(idx, t[0], n, g, Wf, HV)
+        nxt = int(gk.rotate(idx, 1, n, g))
+        roll = np.zeros(g + m + 1, dtype=np.bool_)
+        roll[:K] = prob == 1.0
+        mixed = np.flatnonzero((prob > 0) & (prob < 1))
+        mk, mp = (int(mixed[0]), float(prob[mixed[0]])) if mixed.size else (-1, 0.0)
+        A = np.zeros((g + m + 1, n))
+        b = np.zeros(g + m + 1)
+        y = float(Wf[nxt, n - 1])
+        gk.turn_pass(K, y, HV, pvec, float(model.p_bust), self.allow_pass, 0.0, 1, roll, roll, mk, mp, A, b)
+        after = Wf[nxt][(np.arange(n) - 1) % n]
+        return A[:K] + b[:K, None] * after[None, :]
+
+
+def equilibrium(
+    *,
+    rules: Rules = Rules(players=3),
+    allow_pass: bool = False,
+    starts: int = 3,
+    max_passes: int = 60,
+    certify: bool = True,
+    enclose: bool = True,
+    progress: bool | None = None,
+    max_memory: Any = None,
+) -> MultiplayerEquilibrium:
+    """A stationary (Markov) equilibrium of sequential Pig with ``rules.players`` players.
+
+    Rotation group by rotation group from the highest score sum down (module Notes): pure best
+    responses where they settle, the mixed equilibrium of the indifference conditions where
+    they cycle, every candidate checked, one picked by the documented selection rule.
+
+    Parameters
+    ----------
+    rules : Rules
+        One die (any faces and bust face; Piglet), 2..10 players.
+    allow_pass : bool
+        Whether the mover may hold at turn total 0 (OpenSpiel's ``pig``); default: a turn
+        starts with a roll (Neller & Presser).
+    starts : int
+        First guesses of best-response iteration per group, 1..3 (extrapolated; then 0; then
+        1): more find more of the groups with several equilibria, at more cost.
+    max_passes : int
+        Best-response passes per group and start before the group counts as cycling (>= 2).
+    certify : bool
+        Compute the certificates (one-shot deviation gains everywhere, NashConv); without,
+        ``deviation_gain`` is NaN and ``nash_conv`` NaN.
+    enclose : bool
+        Verified enclosures of the mixed groups with python-flint
+        (:mod:`pigtheory.sequential.enclosure`); without, the enclosure fields are NaN.
+    progress : bool, optional
+        A progress bar on stderr (default: when stderr is a terminal).
+    max_memory : int or str, optional
+        Refuse the solve, before it starts, if its estimated memory is above this size
+        (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+
+    Returns
+    -------
+    MultiplayerEquilibrium
+
+    Examples
+    --------
+    >>> eq = equilibrium(rules=Rules.piglet(goal=3, players=3))
+    >>> [round(float(v), 6) for v in eq.start_values]
+    [0.378698, 0.331361, 0.289941]
+    >>> eq.nash_conv < 1e-12
+    True
+    """
+    check_multiplayer_rules(rules)
+    if not isinstance(allow_pass, bool):
+        raise ValueError(f"allow_pass must be True or False, got {allow_pass!r}")
+    starts = check_int("starts", starts, low=1, high=3)
+    max_passes = check_int("max_passes", max_passes, low=2)
+    if not isinstance(certify, bool):
+        raise ValueError(f"certify must be True or False, got {certify!r}")
+    if not isinstance(enclose, bool):
+        raise ValueError(f"enclose must be True or False, got {enclose!r}")
+    check_progress(progress)
+    check_memory(sequential_equilibrium_estimate(rules, certify=certify), max_memory)
+
+    from . import group_kernels as gk
+    from .enclosure import enclose_group
+    from .mixed_groups import group_problem, solve_group
+
+    n, g = rules.players, rules.goal
+    model = roll_model(rules)
+    pvec = np.ascontiguousarray(model.free_vector(), dtype=np.float64)
+    p_bust = float(model.p_bust)
+    order, level_starts = gk.level_order(n, g)
+    W = np.zeros((g**n, n))
+    nb = (g + 7) // 8
+    bits = np.zeros((g**n, nb), dtype=np.uint8)
+    status = np.zeros(order.size, dtype=np.int8)
+    passes = np.zeros(1, dtype=np.int64)
+    mixed_states: list[tuple[int, ...]] = []
+    mixed_prob: list[float] = []
+    mixed_groups, several_groups, several_counts, group_how = [], [], [], []
+    mix_bounds: list[tuple[float, float]] = []
+    value_bounds: list[np.ndarray] = []
+    p_exact = (model.p_bust, [dict(model.free).get(k, Fraction(0)) for k in range(1, pvec.size + 1)])
+    n_levels = level_starts.size - 1
+    with progress_bar(n_levels, f"sequential equilibrium ({n} players)", progress) as bar:
+        for L in range(n_levels):
+            lo, hi = int(level_starts[L]), int(level_starts[L + 1])
+            if hi > lo:
+                gk.solve_level(
+                    order,
+                    lo,
+                    hi,
+                    n,
+                    g,
+                    pvec,
+                    p_bust,
+                    allow_pass,
+                    _TIE,
+                    max_passes,
+                    starts,
+                    W,
+                    bits,
+                    status[lo:hi],
+                    passes,
+                )
+                for t in np.flatnonzero(status[lo:hi]) + lo:
+                    prob = group_problem(int(order[t]), n, g, pvec, p_bust, allow_pass, W)
+                    ge = solve_group(prob)
+                    canon = np.unravel_index(int(order[t]), (g,) * n)
+                    for r in range(prob.d):
+                        ri = int(prob.rid[r])
+                        W[ri] = ge.W[r]
+                        row = np.zeros(g, dtype=bool)
+                        row[: ge.rolls[r].size] = ge.rolls[r]
+                        bits[ri] = np.packbits(row, bitorder="little")
+                    box = enclose_group(prob, ge.steps, ge.q, p_exact) if (ge.mixes and enclose) else None
+                    for i, (r, k, p) in enumerate(ge.mixes):
+                        tup = np.unravel_index(int(prob.rid[r]), (g,) * n)
+                        mixed_states.append(tuple(int(x) for x in tup) + (int(k),))
+                        mixed_prob.append(float(p))
+                        if box is None:
+                            mix_bounds.append((np.nan, np.nan))
+                        elif ge.steps[r][0][k]:  # the lower step rolls there: p = 1 - q
+                            mix_bounds.append((1.0 - box[1][i], 1.0 - box[0][i]))
+                        else:
+                            mix_bounds.append((box[0][i], box[1][i]))
+                    if ge.mixes:
+                        mixed_groups.append([int(x) for x in canon])
+                        group_how.append(ge.how)
+                        vb = np.full((n, n, 2), np.nan)
+                        if box is not None:
+                            vb[: prob.d, :, 0], vb[: prob.d, :, 1] = box[2], box[3]
+                        value_bounds.append(vb)
+                    if ge.n_equilibria > 1:
+                        several_groups.append([int(x) for x in canon])
+                        several_counts.append(ge.n_equilibria)
+            bar.update()
+    ms = np.array(mixed_states, dtype=np.int64).reshape(-1, n + 1)
+    mp = np.array(mixed_prob, dtype=float)
+    if certify:
+        from .certificates import best_response_values, deviation_gains
+
+        kw = dict(
+            W=W,
+            bits=bits,
+            mix_states=ms,
+            mix_prob=mp,
+            n=n,
+            g=g,
+            pvec=pvec,
+            p_bust=p_bust,
+            allow_pass=allow_pass,
+        )
+        gains, residual = deviation_gains(**kw)
+        U = best_response_values(order=order, starts=level_starts, **kw)
+        seat_gain = U[0] - W[0]
+        del U
+    else:
+        gains = np.full(g**n, np.nan)
+        residual = float("nan")
+        seat_gain = np.full(n, np.nan)
+    policy = MultiplayerPolicy(
+        roll_bits=bits.reshape((g,) * n + (nb,)),
+        mixed_states=ms,
+        mixed_prob=mp,
+        rules=rules,
+        allow_pass=allow_pass,
+    )
+    return MultiplayerEquilibrium(
+        value=W.reshape((g,) * n + (n,)),
+        policy=policy,
+        mixed_groups=np.array(mixed_groups, dtype=np.int64).reshape(-1, n),
+        several_groups=np.array(several_groups, dtype=np.int64).reshape(-1, n),
+        several_counts=np.array(several_counts, dtype=np.int64),
+        group_how=tuple(group_how),
+        mixed_enclosure=np.array(mix_bounds, dtype=float).reshape(-1, 2),
+        value_enclosure=np.array(value_bounds, dtype=float).reshape(-1, n, n, 2),
+        deviation_gain=gains.reshape((g,) * n),
+        seat_gain=seat_gain,
+        nash_conv=float(np.sum(seat_gain)),
+        iterations=int(passes[0]),
+        residual=residual,
+        method="rotation groups: best responses, mixed where they cycle",
+        rules=rules,
+        allow_pass=allow_pass,
+    )

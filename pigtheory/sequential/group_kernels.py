@@ -1,0 +1,348 @@
+"""Compiled loops (numba) of the multiplayer sequential solver: rotation groups, one turn, one group.
+
+Imported only inside :mod:`pigtheory.sequential.equilibrium` and
+:mod:`pigtheory.sequential.certificates` (numba compiles these functions on first use and
+keeps the machine code on disk, ``cache=True``). Shapes and notation are those of
+:mod:`pigtheory.sequential.equilibrium`:
+
+* a score tuple ``t = (t_0, ..., t_{n-1})`` (turn order from the mover) has the flat index
+  ``sum_i t_i g**(n-1-i)`` (C order of an array of shape ``(g,) * n``);
+* ``W[idx, o]``: win probability of the player ``o`` seats after the mover, at the start of the
+  mover's turn (turn total 0);
+* ``bits[idx, k // 8]`` bit ``k % 8`` (little-endian bit order, as ``numpy.packbits(...,
+  bitorder="little")``): the mover rolls at turn total k.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "rotate",
+    "level_order",
+    "group_info",
+    "hold_values",
+    "turn_pass",
+    "cyclic_values",
+    "start_guess",
+    "solve_level",
+]
+
+_FNV = np.uint64(1099511628211)
+
+
+@njit(cache=True)
+def rotate(idx, r, n, g):  # pragma: no cover - compiled
+    """Flat index of the tuple rotated left by ``r`` (the seat ``r`` places later moves)."""
+    if r == 0:
+        return idx
+    p = g ** (n - r)
+    return (idx % p) * g**r + idx // p
+
+
+@njit(cache=True)
+def level_order(n, g):  # pragma: no cover - compiled
+    """Canonical tuples (smallest flat index among their rotations), by score sum descending.
+
+    Returns ``order`` (int64) and ``starts`` (int64, length ``n (g - 1) + 2``): the canonical
+    tuples of score sum ``s`` are ``order[starts[top - s]:starts[top - s + 1]]`` with
+    ``top = n (g - 1)``.
+    """
+    total = g**n
+    top = n * (g - 1)
+    counts = np.zeros(top + 2, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.int64)
+    for idx in range(total):
+        canon = True
+        for r in range(1, n):
+            if rotate(idx, r, n, g) < idx:
+                canon = False
+                break
+        if not canon:
+            continue
+        x = idx
+        s = 0
+        for _i in range(n):
+            s += x % g
+            x //= g
+        counts[top - s + 1] += 1
+    starts = np.cumsum(counts)
+    fill = starts[:-1].copy()
+    order = np.empty(starts[-1], dtype=np.int64)
+    for idx in range(total):
+        canon = True
+        for r in range(1, n):
+            if rotate(idx, r, n, g) < idx:
+                canon = False
+                break
+        if not canon:
+            continue
+        x = idx
+        s = 0
+        for i in range(n):
+            digits[i] = x % g
+            s += digits[i]
+            x //= g
+        order[fill[top - s]] = idx
+        fill[top - s] += 1
+    return order, starts
+
+
+@njit(cache=True)
+def group_info(idx, n, g, rid, first):  # pragma: no cover - compiled
+    """Rotations of a group: ``rid[r]`` the flat index of rotation r (r < n), ``first[r]``
+    the mover's score there; returns the period d (the number of distinct rotations)."""
+    d = n
+    for r in range(n):
+        rid[r] = rotate(idx, r, n, g)
+        first[r] = rid[r] // g ** (n - 1)
+    for r in range(1, n):
+        if rid[r] == idx:
+            d = r
+            break
+    return d
+
+
+@njit(cache=True)
+def hold_values(rid_r, first_r, n, g, W, HV):  # pragma: no cover - compiled
+    """``HV[k, o]``: value of the player ``o`` seats after the mover when the mover holds at
+    turn total k (1 <= k < g - first_r); the next tuple is one level up and solved."""
+    base = (rid_r % g ** (n - 1)) * g + first_r
+    for k in range(1, g - first_r):
+        nxt = base + k
+        for o in range(n):
+            HV[k, o] = W[nxt, (o - 1) % n]
+
+
+@njit(cache=True)
+def turn_pass(
+    K, y, HV, pvec, p_bust, allow_pass, tie, mode, roll, prev, mixk, mixp, A, b
+):  # pragma: no cover
+    """One backward pass over the turn totals ``K - 1 .. 0`` of one mover.
+
+    ``y`` is the mover's own value after a bust (the next rotation's value at offset n - 1).
+    ``mode`` 0: choose the best response at ``y`` and write ``roll``; where the choice differs
+    from ``prev`` by less than ``tie`` the old choice is kept (``prev`` may be ``roll``).
+    ``mode`` 1: evaluate ``roll`` as given, with roll probability ``mixp`` at ``mixk`` (-1:
+    none). ``A[k, o]``, ``b[k]``: value of offset o at turn total k is
+    ``A[k, o] + b[k] * W_next[o - 1]`` (``b`` the chance the turn ends in a bust or pass).
+
+    Returns ``(changed, gain)``: whether a choice changed by more than ``tie`` (mode 0) and the
+    largest one-shot deviation gain of the mover over the turn (its own value).
+    """
+    n = A.shape[1]
+    m = pvec.size
+    for k in range(K, K + m):
+        for o in range(n):
+            A[k, o] = 0.0
+        A[k, 0] = 1.0
+        b[k] = 0.0
+    changed = False
+    gain = 0.0
+    for k in range(K - 1, -1, -1):
+        br = p_bust
+        for gg in range(m):
+            br += pvec[gg] * b[k + 1 + gg]
+        ar0 = 0.0
+        for gg in range(m):
+            ar0 += pvec[gg] * A[k + 1 + gg, 0]
+        rv = ar0 + br * y
+        can_hold = k >= 1 or allow_pass
+        if k >= 1:
+            hv = HV[k, 0]
+        else:
+            hv = y
+        if mode == 0:
+            if not can_hold:
+                c = True
+            elif k >= 1:
+                c = rv > hv + tie
+                if c != prev[k] and abs(rv - hv) <= tie:
+                    c = prev[k]
+            else:
+                c = rv >= hv - tie
+                if c != prev[k] and abs(rv - hv) <= tie:
+                    c = prev[k]
+            if c != prev[k]:
+                changed = True
+            roll[k] = c
+            q = 1.0 if c else 0.0
+        else:
+            q = 1.0 if roll[k] else 0.0
+            if k == mixk:
+                q = mixp
+            if not can_hold:
+                q = 1.0
+        # value of the chosen (mixed) action
+        for o in range(n):
+            ar = 0.0
+            for gg in range(m):
+                ar += pvec[gg] * A[k + 1 + gg, o]
+            if k >= 1:
+                ho = HV[k, o]
+            else:
+                ho = 0.0
+            A[k, o] = q * ar + (1.0 - q) * ho
+        if k >= 1:
+            b[k] = q * br
+        else:
+            b[k] = q * br + (1.0 - q)
+        if can_hold:
+            own = A[k, 0] + b[k] * y
+            best = rv if rv > hv else hv
+            if best - own > gain:
+                gain = best - own
+    return changed, gain
+
+
+@njit(cache=True)
+def cyclic_values(H, beta, d, n, Wg):  # pragma: no cover - compiled
+    """Start-of-turn values of a group from its turns: ``W_r[o] = H_r[o] + beta_r W_{r+1}[o-1]``
+    around the n rotations (rotation r + d is rotation r again). A game that never ends (every
+    turn passes for sure) is won by nobody: 0."""
+    for r0 in range(d):
+        prod = 1.0
+        for o in range(n):
+            Wg[r0, o] = 0.0
+        for t in range(n):
+            r = (r0 + t) % d
+            for o in range(n):
+                Wg[r0, o] += prod * H[r, (o - t) % n]
+            prod *= beta[r]
+        den = 1.0 - prod
+        for o in range(n):
+            Wg[r0, o] = Wg[r0, o] / den if den > 0.0 else 0.0
+
+
+@njit(cache=True)
+def start_guess(rid_r, first_r, n, g, W, kind):  # pragma: no cover - compiled
+    """A first guess of the mover's value after a bust: extrapolated from the tuples one and
+    two points above (kind 0), or 0 (kind 1), or 1 (kind 2)."""
+    if kind == 1:
+        return 0.0
+    if kind == 2:
+        return 1.0
+    base = (rid_r % g ** (n - 1)) * g + first_r
+    v1 = W[base + 1, n - 1] if first_r + 1 < g else 1.0
+    v2 = W[base + 2, n - 1] if first_r + 2 < g else 1.0
+    v = 2.0 * v1 - v2
+    return min(max(v, 0.0), 1.0)
+
+
+@njit(cache=True)
+def _iterate(
+    d, n, K, HVs, pvec, p_bust, allow_pass, tie, y, rolls, H, beta, Wg, A, b, hist, max_passes
+):  # pragma: no cover
+    """Best-response iteration of one group from the guesses ``y``: every mover best responds
+    to its value after a bust, the group's values follow exactly (:func:`cyclic_values`),
+    until no choice changes by more than ``tie`` (returns 0 and the passes), a profile comes
+    back (1: a cycle) or ``max_passes`` passes (2)."""
+    for it in range(max_passes):
+        any_changed = False
+        h = np.uint64(14695981039346656037)
+        for r in range(d):
+            changed, _ = turn_pass(
+                K[r], y[r], HVs[r], pvec, p_bust, allow_pass, tie, 0, rolls[r], rolls[r], -1, 0.0, A, b
+            )
+            if changed:
+                any_changed = True
+            for o in range(n):
+                H[r, o] = A[0, o]
+            beta[r] = b[0]
+            for k in range(K[r]):
+                h = (h ^ np.uint64(rolls[r, k] + 2 * r + 7)) * _FNV
+        if it > 0 and not any_changed:
+            return 0, it + 1
+        for j in range(it):
+            if hist[j] == h:
+                return 1, it + 1
+        hist[it] = h
+        cyclic_values(H, beta, d, n, Wg)
+        for r in range(d):
+            y[r] = Wg[(r + 1) % d, n - 1]
+    return 2, max_passes
+
+
+@njit(cache=True)
+def solve_level(
+    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status, passes_out
+):  # pragma: no cover - compiled
+    """Solve the groups ``order[lo:hi]`` (one score-sum level) by best-response iteration from
+    ``n_starts`` first guesses (extrapolated; 0; 1), writing ``W`` and ``bits`` of every
+    rotation. ``status[t]`` for the t-th group: 0 every start reached the same pure
+    equilibrium; 1 several pure equilibria (the one with the fewest rolling states written);
+    2 some start did not settle (nothing written: the group goes to the mixed solver)."""
+    m = pvec.size
+    rid = np.zeros(n, dtype=np.int64)
+    first = np.zeros(n, dtype=np.int64)
+    K = np.zeros(n, dtype=np.int64)
+    HVs = np.zeros((n, g + m + 1, n))
+    rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+    best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+    best_W = np.zeros((n, n))
+    H = np.zeros((n, n))
+    beta = np.zeros(n)
+    Wg = np.zeros((n, n))
+    A = np.zeros((g + m + 1, n))
+    b = np.zeros(g + m + 1)
+    y = np.zeros(n)
+    hist = np.zeros(max_passes + 1, dtype=np.uint64)
+    nb = bits.shape[1]
+    for t in range(lo, hi):
+        idx = order[t]
+        d = group_info(idx, n, g, rid, first)
+        for r in range(d):
+            K[r] = g - first[r]
+            hold_values(rid[r], first[r], n, g, W, HVs[r])
+        st = 0
+        best_count = -1
+        for s in range(n_starts):
+            for r in range(d):
+                y[r] = start_guess(rid[r], first[r], n, g, W, s)
+                for k in range(g + m + 1):
+                    rolls[r, k] = False
+            code, p = _iterate(
+                d, n, K, HVs, pvec, p_bust, allow_pass, tie, y, rolls, H, beta, Wg, A, b, hist, max_passes
+            )
+            passes_out[0] += p
+            if code != 0:
+                st = 2
+                break
+            count = 0
+            for r in range(d):
+                for k in range(K[r]):
+                    if rolls[r, k]:
+                        count += 1
+            if best_count >= 0:
+                same = True
+                for r in range(d):
+                    for k in range(K[r]):
+                        if rolls[r, k] != best_rolls[r, k]:
+                            same = False
+                diff = 0.0
+                for r in range(d):
+                    for o in range(n):
+                        diff = max(diff, abs(Wg[r, o] - best_W[r, o]))
+                if not same and diff > 1e-12:
+                    st = 1
+                if count >= best_count:
+                    continue
+            best_count = count
+            for r in range(d):
+                for k in range(K[r]):
+                    best_rolls[r, k] = rolls[r, k]
+                for o in range(n):
+                    best_W[r, o] = Wg[r, o]
+        status[t - lo] = st
+        if st == 2:
+            continue
+        for r in range(d):
+            ri = rid[r]
+            for o in range(n):
+                W[ri, o] = best_W[r, o]
+            for j in range(nb):
+                bits[ri, j] = 0
+            for k in range(K[r]):
+                if best_rolls[r, k]:
+                    bits[ri, k >> 3] |= np.uint8(1 << (k & 7))

@@ -1,0 +1,225 @@
+"""What the tool writes and reuses is verified: sealed records, the resumable sweep, the cache.
+
+Each test damages a file the way a crash, a disk or a person would, and checks that the damage
+is found, reported and repaired (never reused as a result), and that intact work is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import pigtheory
+from pigtheory import Rules, hold_at
+from pigtheory.io import cached
+from pigtheory.io.records import DamagedRecord, read_record, write_record
+from pigtheory.simultaneous import best_response
+from pigtheory.simultaneous.resumable import hold_at_table
+
+SWEEP = {"goals": [10, 12], "ns": [3, 5]}
+
+
+def test_a_record_finds_damage_and_edits(tmp_path):
+    path = write_record(tmp_path / "r.json", {"value": 0.25, "policy": 3})
+    assert read_record(path) == {"value": 0.25, "policy": 3}
+    doc = json.loads(path.read_text())
+    for edit in ({"value": 0.123}, {"policy": 2.7}, {"extra": 1}):
+        path.write_text(json.dumps({**doc, **edit}))
+        with pytest.raises(DamagedRecord, match="checksum does not match"):
+            read_record(path)
+    for text, words in (
+        ("[1, 2]", "JSON object"),
+        ('{"value": 0.25}', "no checksum"),
+        ('{"va', "unreadable"),
+    ):
+        path.write_text(text)
+        with pytest.raises(DamagedRecord, match=words):
+            read_record(path)
+    with pytest.raises(ValueError, match="sha256"):
+        write_record(tmp_path / "x.json", {"sha256": "0"})
+
+
+@pytest.fixture
+def finished_sweep(tmp_path):
+    table = hold_at_table(**SWEEP, out=tmp_path)
+    return tmp_path, table
+
+
+def _mtimes(folder):
+    return {p.name: p.stat().st_mtime_ns for p in (folder / "tasks").glob("*.json")}
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda doc: {**doc, "value": 0.123},  # an edited number, checksum left as it was
+        lambda doc: {**doc, "value": float("nan")},
+        lambda doc: {**doc, "policy": 2.7},
+        lambda doc: [doc],  # a list
+        lambda doc: {k: v for k, v in doc.items() if k != "value"},  # a missing value
+    ],
+)
+def test_a_damaged_task_file_is_reported_and_solved_again(finished_sweep, damage):
+    folder, table = finished_sweep
+    victim = sorted((folder / "tasks").glob("*.json"))[0]
+    doc = json.loads(victim.read_text())
+    victim.write_text(json.dumps(damage(doc)))
+    before = _mtimes(folder)
+    time.sleep(0.01)
+    with pytest.warns(UserWarning, match=f"{victim.stem}|{victim.name}"):
+        again = hold_at_table(**SWEEP, out=folder)
+    assert np.array_equal(again.value, table.value) and np.array_equal(again.policy, table.policy)
+    after = _mtimes(folder)
+    assert after[victim.name] != before[victim.name]  # solved and written again
+    assert all(after[n] == t for n, t in before.items() if n != victim.name)  # the rest reused
+    read_record(victim)  # sealed again
+
+
+def test_a_task_file_with_a_valid_checksum_but_impossible_numbers_is_refused(finished_sweep):
+    """Someone recomputed the checksum after editing: the fields are still checked."""
+    folder, table = finished_sweep
+    victim = sorted((folder / "tasks").glob("*.json"))[0]
+    doc = read_record(victim)
+    write_record(victim, {**doc, "value": 1.5})
+    with pytest.warns(UserWarning, match="not a win probability"):
+        again = hold_at_table(**SWEEP, out=folder)
+    assert np.array_equal(again.value, table.value)
+
+
+def test_a_truncated_index_keeps_the_finished_work(finished_sweep):
+    folder, table = finished_sweep
+    index = folder / "index.json"
+    index.write_text(index.read_text()[:40])
+    before = _mtimes(folder)
+    with pytest.warns(UserWarning, match="index.json"):
+        again = hold_at_table(**SWEEP, out=folder)
+    assert _mtimes(folder) == before  # nothing solved again
+    assert np.array_equal(again.value, table.value)
+    read_record(index)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        hold_at_table(**SWEEP, out=folder)  # a clean resume says nothing
+    with pytest.raises(ValueError, match="another sweep"):
+        hold_at_table(goals=[10], ns=[4], out=folder)
+
+
+# --- the cache ----------------------------------------------------------------------------
+
+
+def _solve(goal):
+    return best_response(hold_at(4), rules=Rules(goal=goal))
+
+
+def test_a_cache_entry_holding_another_rules_result_is_replaced(tmp_path):
+    path = pigtheory.io.cache_path("br", {"rules": Rules(goal=8)}, cache_dir=tmp_path)
+    _solve(9).save(path)  # a valid result, but not the one this entry is for
+    got = cached("br", {"rules": Rules(goal=8)}, lambda: _solve(8), cache_dir=tmp_path)
+    assert got.rules == Rules(goal=8)
+    assert pigtheory.load(path).rules == Rules(goal=8)  # replaced, so the next run is right too
+
+
+def test_a_killed_cache_write_leaves_no_temporary_file_for_long(tmp_path):
+    path = pigtheory.io.cache_path("br", {"rules": Rules(goal=8)}, cache_dir=tmp_path)
+    stale = tmp_path / f".{path.name}.abc123.tmp.npz"
+    fresh = tmp_path / f".{path.name}.def456.tmp.npz"
+    stale.write_bytes(b"half a file")
+    fresh.write_bytes(b"another process is writing this one now")
+    old = time.time() - 2 * 3600
+    os.utime(stale, (old, old))
+    cached("br", {"rules": Rules(goal=8)}, lambda: _solve(8), cache_dir=tmp_path)
+    assert not stale.exists() and fresh.exists()
+
+
+def test_a_cache_folder_that_cannot_exist_costs_the_cache_not_the_result(tmp_path):
+    too_long = tmp_path / ("x" * 300)
+    with pytest.warns(UserWarning, match="cache"):
+        got = cached("br", {"rules": Rules(goal=8)}, lambda: _solve(8), cache_dir=too_long)
+    assert got.rules == Rules(goal=8)
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where the folder should be")
+    with pytest.warns(UserWarning, match="cache"):
+        cached("br", {"rules": Rules(goal=8)}, lambda: _solve(8), cache_dir=blocked / "sub")
+
+
+# --- the play site --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_opponent():
+    from pigtheory.play import opponent
+
+    return opponent("optimal", mode="sequential", goal=8)
+
+
+def test_the_site_never_overwrites_what_a_user_owns(tmp_path, small_opponent):
+    from pigtheory.play import build_site
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "index.html").write_text("my page")
+    with pytest.raises(ValueError, match="not a pigtheory site"):
+        build_site(mine, [small_opponent])
+    assert (mine / "index.html").read_text() == "my page"
+    for bad in ("", tmp_path / "mine" / "index.html"):
+        with pytest.raises(ValueError, match="out"):
+            build_site(bad, [small_opponent])
+    (mine / "notes.txt").write_text("my notes")
+    build_site(mine, [small_opponent], force=True)  # beside my files; same names replaced
+    assert (mine / "notes.txt").read_text() == "my notes"
+    assert (mine / "data" / "catalog.js").exists() and "my page" not in (mine / "index.html").read_text()
+
+
+def test_a_site_is_replaced_whole_and_a_failed_build_changes_nothing(tmp_path, small_opponent):
+    from pigtheory.play import build_site, opponent
+
+    out = tmp_path / "site"
+    build_site(out, [small_opponent])
+    other = opponent("hold-at-N".replace("N", "3"), mode="sequential", goal=8)
+    build_site(out, [other])
+    assert not (out / "data" / f"{small_opponent.key}.js").exists()  # the old build is gone whole
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    import pigtheory.play.site as site
+
+    real = site.pack_opponent
+
+    def exploding(opp):
+        if opp.key == other.key:
+            raise RuntimeError("a solve that fails half way")
+        return real(opp)
+
+    site.pack_opponent = exploding
+    try:
+        with pytest.raises(RuntimeError, match="half way"):
+            build_site(out, [small_opponent, other])
+    finally:
+        site.pack_opponent = real
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no temporary folder left
+
+
+def test_the_title_is_escaped(tmp_path, small_opponent):
+    from pigtheory.play import build_site
+
+    title = '</title><script>alert("pig")</script>&'
+    build_site(tmp_path / "s", [small_opponent], title=title)
+    page = (tmp_path / "s" / "index.html").read_text()
+    assert "<script>alert" not in page and "&lt;/title&gt;&lt;script&gt;" in page
+    for bad in ("", "x" * 201, 7):
+        with pytest.raises(ValueError, match="title"):
+            build_site(tmp_path / "t", [small_opponent], title=bad)
+
+
+def test_read_site_data_refuses_what_is_not_a_data_file(tmp_path):
+    from pigtheory.play import read_site_data
+
+    (tmp_path / "x.js").write_text("PigSite.register({});")
+    for path in (tmp_path / "missing.js", tmp_path / "x.js"):
+        with pytest.raises(ValueError, match="not an opponent's data file"):
+            read_site_data(path)

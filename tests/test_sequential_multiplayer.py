@@ -1,0 +1,371 @@
+"""Multiplayer sequential Pig: sequential.equilibrium against the two-player solver, exact brute
+force, the face-by-face simulator, and its own certificates."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from pigtheory import Rules, sequential
+from pigtheory.sequential.equilibrium import MultiplayerEquilibrium
+from pigtheory.sequential.play_multiplayer import play_multiplayer
+
+
+@pytest.fixture(scope="module")
+def three_piglet4():
+    return sequential.equilibrium(rules=Rules.piglet(goal=4, players=3))
+
+
+# --- two players: the same game as sequential.solve ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(goal=30), Rules.piglet(goal=8), Rules(goal=20, die_faces=4, bust_face=2)],
+    ids=str,
+)
+def test_two_players_equal_the_two_player_solver(rules):
+    eq = sequential.equilibrium(rules=rules)
+    sol = sequential.solve(rules=rules)
+    g = rules.goal
+    np.testing.assert_allclose(eq.value[..., 0], sol.value[:, :, 0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(eq.value[..., 1], 1 - sol.value[:, :, 0], rtol=0, atol=1e-12)
+    assert np.array_equal(eq.policy.roll_table(), sol.policy)
+    assert eq.mixed_groups.shape == (0, 2) and eq.several_groups.shape == (0, 2)
+    for t in [(0, 0), (g // 2, g // 3), (g - 1, 0)]:
+        tv = eq.turn_values(t)
+        np.testing.assert_allclose(tv[:, 0], sol.value[t[0], t[1], : g - t[0]], rtol=0, atol=1e-12)
+
+
+@pytest.mark.slow
+def test_two_players_goal_100_is_neller_presser():
+    eq = sequential.equilibrium(rules=Rules())
+    sol = sequential.solve(rules=Rules())
+    assert round(float(eq.start_values[0]), 4) == 0.5306
+    np.testing.assert_allclose(eq.value[..., 0], sol.value[:, :, 0], rtol=0, atol=1e-12)
+    assert np.array_equal(eq.policy.roll_table(), sol.policy)
+    assert eq.nash_conv <= 1e-10
+
+
+# --- exact brute force on tiny games ---------------------------------------------------------
+
+
+def _exact_game(rules):
+    """Every group's pure stationary equilibria, in exact rationals, group by group from the top,
+    continuing with the solver's choice. Returns {canonical tuple: [(rolls per rotation, W)]}
+    and the exact start values of the continuation."""
+    n, g = rules.players, rules.goal
+    dist = rules.roll_distribution()
+    p_bust = dist[0]
+    gains = [(k, p) for k, p in dist.items() if k > 0]
+    W: dict[tuple, tuple] = {}
+    out = {}
+    tuples = sorted(itertools.product(range(g), repeat=n), key=lambda t: (-sum(t), t))
+    done = set()
+    for t in tuples:
+        if t in done:
+            continue
+        rots = []
+        for r in range(n):
+            rt = t[r:] + t[:r]
+            if rt in rots:
+                break
+            rots.append(rt)
+        done.update(rots)
+        d = len(rots)
+
+        def turn(rt, roll, y):
+            K = g - rt[0]
+            A = {k: tuple(Fraction(int(o == 0)) for o in range(n)) for k in range(K, K + g)}
+            b = {k: Fraction(0) for k in range(K, K + g)}
+            ok = True
+            for k in range(K - 1, -1, -1):
+                Ar = tuple(sum(p * A[k + gg][o] for gg, p in gains) for o in range(n))
+                br = p_bust + sum(p * b[k + gg] for gg, p in gains)
+                if k == 0:
+                    A[k], b[k] = Ar, br
+                    continue
+                nxt = rt[1:] + (rt[0] + k,)
+                Hk = tuple(W[nxt][(o - 1) % n] for o in range(n))
+                rv, hv = Ar[0] + br * y, Hk[0]
+                if roll[k]:
+                    A[k], b[k] = Ar, br
+                    ok &= rv >= hv
+                else:
+                    A[k], b[k] = Hk, Fraction(0)
+                    ok &= hv >= rv
+            return A[0], b[0], ok
+
+        choices = [list(itertools.product([False, True], repeat=g - rt[0] - 1)) for rt in rots]
+        eqs = []
+        for prof in itertools.product(*choices):
+            rolls = [(True,) + c for c in prof]
+            # values of the profile: turns at y = 0 give H and beta (they do not depend on y)
+            H, beta = [], []
+            for r in range(d):
+                A0, b0, _ = turn(rots[r], rolls[r], Fraction(0))
+                H.append(A0)
+                beta.append(b0)
+            Wg = []
+            for r0 in range(d):
+                num = [Fraction(0)] * n
+                prod = Fraction(1)
+                for s in range(n):
+                    r = (r0 + s) % d
+                    for o in range(n):
+                        num[o] += prod * H[r][(o - s) % n]
+                    prod *= beta[r]
+                Wg.append(tuple(x / (1 - prod) for x in num))
+            if all(turn(rots[r], rolls[r], Wg[(r + 1) % d][n - 1])[2] for r in range(d)):
+                eqs.append((rolls, Wg))
+        out[min(rots)] = eqs
+        yield_eq = eqs  # continue with the solver's pick: fewest rolling states
+        pick = min(yield_eq, key=lambda e: sum(sum(x) for x in e[0]))
+        for r in range(d):
+            W[rots[r]] = pick[1][r]
+    return out, W
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules.piglet(goal=4, players=3), Rules.piglet(goal=3, players=4), Rules(goal=4, die_faces=3, players=3)],
+    ids=str,
+)
+def test_every_pure_profile_of_tiny_games(rules):
+    """Brute force over every stationary pure profile of every group: the solver's pick is one
+    of the exact equilibria, its values are theirs, and it reports several exactly where the
+    brute force finds several."""
+    eq = sequential.equilibrium(rules=rules)
+    exact, W = _exact_game(rules)
+    n, g = rules.players, rules.goal
+    several = {tuple(int(x) for x in row) for row in eq.several_groups}
+    roll = eq.policy.roll_table()
+    for canon, eqs in exact.items():
+        assert eqs, f"group {canon} has no pure equilibrium"
+        assert (len(eqs) > 1) == (canon in several), canon
+        rots = []
+        for r in range(n):
+            rt = canon[r:] + canon[:r]
+            if rt in rots:
+                break
+            rots.append(rt)
+        ours = [tuple(bool(x) for x in roll[rt][: g - rt[0]]) for rt in rots]
+        assert any(list(e[0]) == ours for e in eqs), canon
+    for t, w in W.items():
+        np.testing.assert_allclose(eq.value[t], [float(x) for x in w], rtol=0, atol=1e-14)
+    assert eq.mixed_groups.shape[0] == 0
+
+
+def test_piglet_four_players_symmetric_group_has_two_equilibria():
+    eq = sequential.equilibrium(rules=Rules.piglet(goal=6, players=4))
+    assert eq.several_groups.tolist() == [[0, 3, 0, 3]]
+    # two pure equilibria (brute force) and the mixture between them; the pick is pure
+    assert eq.several_counts.tolist() == [3]
+    assert eq.mixed_groups.shape[0] == 0
+
+
+# --- Monte Carlo, face by face ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [Rules(goal=20, players=3), Rules(goal=12, players=4)], ids=str)
+def test_seat_win_rates_match_the_simulator(rules):
+    eq = sequential.equilibrium(rules=rules)
+    sim = play_multiplayer(eq, games=40_000, rng=7)
+    assert np.all(np.abs(sim.wins - eq.start_values) < 4 * sim.stderr)
+    assert abs(sim.wins.sum() - 1) < 1e-12
+
+
+# --- certificates ----------------------------------------------------------------------------
+
+
+def test_certificates_of_three_players(three_piglet4):
+    eq = three_piglet4
+    assert np.nanmax(eq.deviation_gain) <= 1e-12
+    assert eq.nash_conv <= 1e-10 and np.all(eq.seat_gain >= -1e-12)
+    assert eq.residual <= 1e-12
+
+
+def test_certificates_catch_a_deviation():
+    """Flip one roll decision at the start (hold at 20 where the equilibrium rolls on): the
+    one-shot gain must show it there and nowhere else."""
+    from pigtheory.sequential.certificates import best_response_values, deviation_gains
+    from pigtheory.sequential.group_kernels import level_order
+    from pigtheory.sequential.model import roll_model
+
+    rules = Rules(goal=40, players=3)
+    eq = sequential.equilibrium(rules=rules)
+    n, g = 3, 40
+    k = 20
+    assert eq.policy.roll_probability((0, 0, 0))[k] == 1.0
+    bits = np.array(eq.policy.roll_bits).reshape(g**n, -1)
+    bits[0, k >> 3] &= np.uint8(255 - (1 << (k & 7)))  # hold at 20
+    model = roll_model(rules)
+    kw = dict(
+        W=np.array(eq.value).reshape(g**n, n),
+        bits=bits,
+        mix_states=np.zeros((0, n + 1), dtype=int),
+        mix_prob=np.zeros(0),
+        n=n,
+        g=g,
+        pvec=model.free_vector(),
+        p_bust=float(model.p_bust),
+        allow_pass=False,
+    )
+    gains, _ = deviation_gains(**kw)
+    assert gains[0] > 1e-6
+    assert np.max(np.delete(gains, 0)) <= 1e-12
+    # against the equilibrium itself, every seat's exact best response is worth its value
+    kw["bits"] = np.array(eq.policy.roll_bits).reshape(g**n, -1)
+    order, starts = level_order(n, g)
+    U = best_response_values(order=order, starts=starts, **kw)
+    np.testing.assert_allclose(U, np.array(eq.value).reshape(g**n, n), atol=1e-12)
+
+
+def test_allow_pass_keeps_neller_values_where_passing_is_never_used():
+    a = sequential.equilibrium(rules=Rules(goal=15, players=3))
+    b = sequential.equilibrium(rules=Rules(goal=15, players=3), allow_pass=True)
+    np.testing.assert_allclose(a.value, b.value, atol=1e-12)
+
+
+# --- the result ------------------------------------------------------------------------------
+
+
+def test_result_is_read_only_and_saves(tmp_path, three_piglet4):
+    eq = three_piglet4
+    with pytest.raises(ValueError):
+        eq.value[0, 0, 0, 0] = 1.0
+    with pytest.raises(ValueError):
+        eq.policy.roll_bits[0] = 1
+    path = eq.save(tmp_path / "eq.npz")
+    back = MultiplayerEquilibrium.load(path)
+    assert np.array_equal(back.value, eq.value)
+    assert np.array_equal(back.policy.roll_bits, eq.policy.roll_bits)
+    assert back.rules == eq.rules and back.nash_conv == eq.nash_conv
+
+
+def test_value_sums_to_one_and_start_ordering(three_piglet4):
+    eq = three_piglet4
+    np.testing.assert_allclose(eq.value.sum(axis=-1), 1.0, atol=1e-12)
+    sv = eq.start_values
+    assert sv[0] > sv[1] > sv[2]
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"rules": Rules(dice=2, players=3)}, "rules.dice"),
+        ({"rules": Rules(players=11, goal=2)}, "rules.players"),
+        ({"rules": "pig"}, "rules"),
+        ({"allow_pass": 1}, "allow_pass"),
+        ({"starts": 4}, "starts"),
+        ({"max_passes": 1}, "max_passes"),
+        ({"certify": None}, "certify"),
+    ],
+)
+def test_bad_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        sequential.equilibrium(**kwargs)
+
+
+def test_memory_guard_refuses_before_work():
+    from pigtheory.guard import MemoryLimitError
+
+    with pytest.raises(MemoryLimitError):
+        sequential.equilibrium(rules=Rules(players=6), max_memory="1G")
+
+
+# --- command line ----------------------------------------------------------------------------
+
+
+def test_cli_players(capsys, tmp_path):
+    import json
+
+    from pigtheory import load
+    from pigtheory.cli import main
+
+    out = tmp_path / "p.npz"
+    assert main(["sequential", "--players", "3", "--piglet", "--goal", "3", "--json", "--out", str(out)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    eq = sequential.equilibrium(rules=Rules.piglet(goal=3, players=3))
+    np.testing.assert_allclose(got["start_values"], eq.start_values, atol=1e-15)
+    assert got["opening_threshold"] == eq.opening_threshold and got["nash_conv"] <= 1e-10
+    pol = load(out)
+    assert isinstance(pol, sequential.MultiplayerPolicy)
+    assert np.array_equal(pol.roll_bits, eq.policy.roll_bits)
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["--players", "11"], "players"),
+        (["--players", "3", "--dice", "2"], "one die"),
+        (["--players", "3", "--out", "x.json"], ".npz"),
+        (["--allow-pass", "--double-trouble"], "one die"),
+    ],
+)
+def test_cli_bad_arguments(argv, match, capsys, tmp_path, monkeypatch):
+    from pigtheory.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["sequential", "--goal", "5", *argv]) == 2
+    assert match in capsys.readouterr().err
+
+
+# --- mixed groups (3 players, goal 70: the first goal with groups that mix) ------------------
+
+
+@pytest.fixture(scope="module")
+def three_70():
+    return sequential.equilibrium(rules=Rules(goal=70, players=3), starts=1)
+
+
+def test_mixed_groups_are_certified(three_70):
+    eq = three_70
+    assert len(eq.mixed_groups) > 0
+    ms, mp = eq.policy.mixed_states, eq.policy.mixed_prob
+    assert np.all((mp > 0) & (mp < 1))
+    mixed_tuples = {tuple(int(x) for x in row[:3]) for row in ms}
+    gains = np.array(eq.deviation_gain)
+    for t in mixed_tuples:
+        assert gains[t] <= 1e-10
+        gains[t] = 0.0
+    assert gains.max() <= 1e-12
+    assert abs(eq.nash_conv) <= 1e-10 and eq.residual <= 1e-12
+    # each mixing mover is indifferent at its mixing state: roll and hold values agree there
+    for row in ms:
+        t, k = tuple(int(x) for x in row[:3]), int(row[3])
+        tv = eq.turn_values(t)
+        hold = eq.value[(t[1], t[2], t[0] + k)][2]
+        assert abs(tv[k, 0] - hold) <= 1e-12
+
+
+def test_mixed_equilibrium_matches_the_simulator(three_70):
+    sim = play_multiplayer(three_70, games=30_000, rng=11)
+    assert np.all(np.abs(sim.wins - three_70.start_values) < 4 * sim.stderr)
+
+
+def test_mixed_enclosures_contain_the_floats(three_70):
+    eq = three_70
+    enc, mp = eq.mixed_enclosure, eq.policy.mixed_prob
+    assert np.all(np.isfinite(enc))
+    assert np.all((enc[:, 0] <= mp) & (mp <= enc[:, 1]))
+    assert np.max(enc[:, 1] - enc[:, 0]) < 1e-5
+    for canon, vb in zip(eq.mixed_groups, eq.value_enclosure, strict=True):
+        for r in range(3):
+            t = tuple(int(x) for x in np.roll(canon, -r))
+            assert np.all((vb[r, :, 0] <= eq.value[t]) & (eq.value[t] <= vb[r, :, 1]))
+
+
+@pytest.mark.slow
+def test_three_players_goal_100():
+    eq = sequential.equilibrium(rules=Rules(goal=100, players=3))
+    np.testing.assert_allclose(eq.start_values, [0.36559355, 0.33185553, 0.30255092], atol=1e-8)
+    assert eq.opening_threshold == 23
+    assert len(eq.mixed_groups) == 36
+    assert abs(eq.nash_conv) <= 1e-10
+    enc, mp = eq.mixed_enclosure, eq.policy.mixed_prob
+    ok = np.isfinite(enc[:, 0])
+    assert np.all((enc[ok, 0] <= mp[ok]) & (mp[ok] <= enc[ok, 1]))
