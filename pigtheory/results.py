@@ -42,6 +42,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from .display import Display
 from .rules import Rules
 
 __all__ = ["Result", "Solution", "Saveable", "freeze", "register_files", "check_shapes", "score_shape"]
@@ -71,8 +72,9 @@ def _files() -> dict[str, Callable[..., Any]]:
     return _FILES
 
 
-class Saveable:
-    """Mixin of every result and policy type: :meth:`save` and :meth:`load`.
+class Saveable(Display):
+    """Mixin of every result and policy type: :meth:`save` and :meth:`load` (and, from
+    :class:`pigtheory.display.Display`, a short ``repr``, an HTML one and ``to_frame()``).
 
     The formats are those of :mod:`pigtheory.io` (:func:`pigtheory.io.save`), which registers
     itself here (:func:`pigtheory.results.register_files`).

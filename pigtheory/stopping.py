@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from .display import long_frame
 from .policies import Mixture, as_mixture
 from .results import Saveable, freeze
 from .rules import Rules
@@ -117,6 +118,11 @@ class StoppingRule(Saveable):
     def __str__(self) -> str:
         return self.name
 
+    def to_frame(self) -> Any:
+        """Long form (pandas): one row per state and turn total ``1 <= t < goal - own``,
+        columns ``own``, ``other`` (or ``other1``, ...), ``turn_total`` and ``roll``."""
+        return long_frame({"roll": self.roll}, extra="turn_total", keep=_live(self.roll.shape))
+
 
 @dataclass(frozen=True, eq=False)
 class RandomStoppingRule(Saveable):
@@ -143,6 +149,20 @@ class RandomStoppingRule(Saveable):
 
     def __str__(self) -> str:
         return self.name
+
+    def to_frame(self) -> Any:
+        """Long form (pandas): one row per state and turn total ``1 <= t < goal - own``,
+        columns ``own``, ``other`` (or ``other1``, ...), ``turn_total`` and ``prob`` (of
+        rolling again)."""
+        return long_frame({"prob": self.prob}, extra="turn_total", keep=_live(self.prob.shape))
+
+
+def _live(shape: tuple[int, ...]) -> np.ndarray:
+    """``1 <= t < goal - own`` over a table of shape ``(goal, ..., goal)`` (own first, t last)."""
+    goal = shape[-1]
+    own = np.arange(shape[0]).reshape((-1,) + (1,) * (len(shape) - 1))
+    t = np.arange(goal)
+    return (t >= 1) & (t < goal - own)
 
 
 @dataclass(frozen=True, eq=False)

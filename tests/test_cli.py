@@ -111,8 +111,25 @@ def test_exploitability_of_the_web_app_file_scores_its_simultaneous_tables(capsy
     got = json.loads(out)["exploitability"]
     assert sorted(got) == sorted(SIMULTANEOUS_TABLES)
     assert "warning: left out the web app's sequential tables" in err
-    hard = webapp_policies().tables["action_simul_hard"]
-    assert got["action_simul_hard"] == pytest.approx(exploitability(hard), abs=1e-12)
+    hard = webapp_policies().tables["webapp-simultaneous-hard"]
+    assert got["webapp-simultaneous-hard"] == pytest.approx(exploitability(hard), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["webapp-simultaneous-hard", "action_simul_hard"])
+def test_exploitability_takes_a_published_table_by_name(capsys, name):
+    from pigtheory.published import published_table
+    from pigtheory.simultaneous import exploitability
+
+    status, out, _ = run(capsys, "exploitability", name, "--json")
+    assert status == 0
+    got = json.loads(out)["exploitability"]
+    assert list(got) == ["webapp-simultaneous-hard"]
+    expected = exploitability(published_table("webapp-simultaneous-hard"))
+    assert got["webapp-simultaneous-hard"] == pytest.approx(expected, abs=1e-12)
+    status, out, _ = run(capsys, "exploitability", "webapp", "--json")
+    assert status == 0 and len(json.loads(out)["exploitability"]) == 3
+    status, _, err = run(capsys, "exploitability", "webapp-sequential-hard")
+    assert status != 0 and "sequential" in err
 
 
 def test_console_entry_point_runs():

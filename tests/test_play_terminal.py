@@ -102,7 +102,7 @@ def test_a_policy_file_as_opponent(tmp_path):
     hold_at(4).save(path)
     proc = _run(
         ["--opponent", str(path), "--mode", "simultaneous", "--goal", "12", "--seed", "1"],
-        "b\n" * 200,
+        "r\nh\n" * 200,  # b only shows the best move; these lines play
         tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
@@ -124,3 +124,75 @@ def test_a_coin_reads_heads_and_tails():
         "you roll tails"
     )
     assert describe({**event, "dice": [4, 4]}, "sequential", Rules(dice=2)) == "you roll 4-4: turn total 3"
+
+
+def _turn_numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"^Turn (\d+):", text, flags=re.M)]
+
+
+@pytest.mark.parametrize("first", ["you", "opponent"])
+def test_sequential_turns_are_numbered_one_two_three(tmp_path, first):
+    """Each player's turns count 1, 2, 3 (the engine's Game.turn counts both players')."""
+    opp = opponent("hold-at-5", goal=25, cache_dir=tmp_path)
+    out = io.StringIO()
+    result = play_terminal(opp, seed=5, first=first, stdin=io.StringIO("r\nr\nh\n" * 40), stdout=out)
+    text = out.getvalue()
+    numbers = sorted(set(_turn_numbers(text)))
+    assert numbers[0] == 1 and numbers == list(range(1, len(numbers) + 1))  # no gaps: not 1, 3, 5
+    assert len(numbers) >= 3
+    # the person's n-th turn is the engine's turn 2n - 1 (moving first) or 2n
+    person_turns = {e["turn"] for e in result.game.events if e["who"] == "you"}
+    assert len(person_turns) == len(numbers) and max(person_turns) in (2 * len(numbers) - 1, 2 * len(numbers))
+    final = re.search(r"Game over after (\d+) turns?", text)
+    assert final and int(final[1]) == max(numbers + [(result.game.turn + 1) // 2])
+
+
+def test_b_shows_the_best_move_and_plays_nothing(tmp_path):
+    opp = opponent("hold-at-5", goal=25, cache_dir=tmp_path)
+    out = io.StringIO()
+    result = play_terminal(opp, seed=5, stdin=io.StringIO("b\nbest\nq\n"), stdout=out)
+    text = out.getvalue()
+    assert result.moves == [] and result.game.events == [] and result.game.scores == [0, 0]
+    reading = Analyst(opp).read(Game(opp.table, seed=5))
+    line = f"best move: {reading.advice} (win {100 * reading.roll:.2f}% if you roll, {100 * reading.hold:.2f}% if you hold)"
+    assert text.count(line) == 2
+    assert len(_turn_numbers(text)) == 1  # the state is not printed again: nothing happened
+
+
+def test_keys_typed_during_the_opponents_turn_are_discarded(tmp_path):
+    pytest.importorskip("termios")  # a pseudo-terminal (POSIX)
+    opp = opponent("hold-at-5", goal=25, cache_dir=tmp_path)
+    master, slave = os.openpty()
+
+    class Keyboard:
+        """The terminal: "r" typed three times while the opponent's turn is shown, "q" once the
+        prompt is up (written just before each read: no threads, no timing)."""
+
+        def __init__(self) -> None:
+            self.tty = os.fdopen(slave, "r")
+
+        def isatty(self) -> bool:
+            return self.tty.isatty()
+
+        def fileno(self) -> int:
+            return self.tty.fileno()
+
+        def readline(self) -> str:
+            os.write(master, b"q\n")
+            return self.tty.readline()
+
+    keyboard = Keyboard()
+    os.write(master, b"r\nr\nr\n")  # typed ahead, during the opponent's animated turn
+    try:
+        result = play_terminal(
+            opp, seed=5, first="opponent", stdin=keyboard, stdout=io.StringIO(), delay=1e-6
+        )
+    finally:
+        keyboard.tty.close()
+        os.close(master)
+    assert result.quit and result.moves == []  # the typed-ahead rolls were not played
+    # through a pipe nothing is discarded: the lines are the moves
+    piped = play_terminal(
+        opp, seed=5, first="opponent", stdin=io.StringIO("r\nr\nr\nq\n"), stdout=io.StringIO(), delay=1e-6
+    )
+    assert piped.moves[:1] == ["roll"]

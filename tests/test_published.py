@@ -44,3 +44,26 @@ def test_wrong_shape_or_missing_file(tmp_path):
     path.write_text("not json")
     with pytest.raises(ValueError, match="t.json"):
         webapp_policies(path)
+
+
+def test_one_name_per_table_and_the_older_names_still_work():
+    from pigtheory.play.opponents import _webapp_short
+    from pigtheory.published import TABLE_NAMES, published_table, table_name
+
+    pub = webapp_policies()
+    assert list(pub.tables) == list(TABLE_NAMES)
+    for name, key in TABLE_NAMES.items():
+        assert table_name(key) == name and table_name(name) == name
+        assert pub.tables[key] is pub.tables[name] and pub.clipped[key] == pub.clipped[name]
+        np.testing.assert_array_equal(published_table(key).table, pub.tables[name].table)
+        mode, level = name.split("-")[1:]
+        assert table_name(f"webapp-{level}", mode=mode) == name
+        assert _webapp_short(name, mode) == _webapp_short(key, mode) == f"webapp-{level}"
+    with pytest.raises(ValueError, match="mode"):
+        table_name("webapp-hard")
+    with pytest.raises(ValueError, match="no published table"):
+        table_name("webapp-simultaneous-impossible")
+    with pytest.raises(ValueError, match="other game"):
+        _webapp_short("webapp-sequential-hard", "simultaneous")
+    with pytest.raises(KeyError):
+        pub.tables["action_simul_impossible"]

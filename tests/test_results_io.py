@@ -69,6 +69,7 @@ from pigtheory.simultaneous import (
     symmetric_equilibrium,
 )
 from pigtheory.simultaneous.best_response import StoppingSolution
+from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
 from pigtheory.simultaneous.grid import HoldAtGrid, cached_hold_at_grid, hold_at_grid
 from pigtheory.simultaneous.resumable import hold_at_table
 from pigtheory.simultaneous.stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
@@ -133,6 +134,7 @@ def objects(tmp_path_factory) -> dict[str, object]:
         "PublishedTables": webapp_policies(),
         "StoppingSolution": best_response(hold_at(4), rules=Rules(goal=12), strategies="stopping"),
         "StoppingEquilibrium": stopping_equilibrium(rules=Rules(goal=45)),
+        "StoppingClasses": certify_classes(stopping_equilibrium(rules=Rules(goal=12, die_faces=3))),
         "LimitAnalysis (stopping)": limit(n_max=12, rules=Rules(goal=10), strategies="stopping"),
         "StoppingRule": StoppingRule.from_policy(hold_at(3), Rules(goal=6)),
         "RandomStoppingRule": RandomStoppingRule(np.full((6, 6, 6), 0.25), "quarter"),
@@ -263,6 +265,7 @@ def test_every_result_type_is_covered(objects):
         TurnDistribution,
         StoppingSolution,
         StoppingEquilibrium,
+        StoppingClasses,
     }
     assert all(issubclass(cls, Result) for cls in results)
     # every Result subclass defined in the package is covered by the fixtures
@@ -279,6 +282,22 @@ def test_every_result_type_is_covered(objects):
     assert defined <= seen, sorted(c.__name__ for c in defined - seen)
     policies = (HoldAt, ThresholdTable, MixedPolicy, PublishedTables, StoppingRule, RandomStoppingRule)
     assert all(issubclass(cls, Saveable) for cls in policies)
+
+
+def test_every_object_reads_well(objects):
+    """A short repr (never a whole array), an HTML table, and a long-form table (issue 23)."""
+    import pandas as pd
+
+    for name, obj in objects.items():
+        text = repr(obj)
+        assert "[[" not in text and len(text) < 3000, name
+        assert obj._repr_html_().startswith("<table>"), name
+        df = obj.to_frame()
+        assert isinstance(df, pd.DataFrame) and len(df) >= 1, name
+        value = getattr(obj, "value", None)
+        if isinstance(value, np.ndarray) and value.ndim:
+            assert len(df) == value.size, name
+            np.testing.assert_array_equal(df["value"].to_numpy(), value.ravel(), err_msg=name)
 
 
 def test_the_fixtures_exercise_the_hard_fields(objects):

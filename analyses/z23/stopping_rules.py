@@ -10,7 +10,10 @@ number here; these rows are ours:
   at (0, 0) and the states where no threshold is optimal (:func:`best_response` with
   ``strategies="stopping"``);
 * the equilibrium over every stopping rule (:func:`stopping_equilibrium`): V(0, 0), the
-  certificate, and the class of every state;
+  certificate, and the class of every state, decided exhaustively with a certificate per
+  state (:func:`~pigtheory.simultaneous.certify.certify_classes`: every threshold enumerated,
+  a MILP over deterministic stopping rules, an LP over threshold mixtures), beside the class
+  the solver's best-response dynamics found;
 * the exploitability, by an opponent free to play any stopping rule, of the threshold
   equilibrium, the Stackelberg policies, the self-play cycle's policies and the web app's
   tables (best response's win probability from (0, 0) minus 1/2);
@@ -24,8 +27,9 @@ from analyses._claims import EXTENSION, Row, print_rows
 from analyses.z23._equilibrium_data import RULES, equilibrium_policy, self_play_data, stackelberg_data
 from pigtheory import hold_at
 from pigtheory.io import cached
-from pigtheory.published import webapp_policies
+from pigtheory.published import SIMULTANEOUS_TABLES, webapp_policies
 from pigtheory.simultaneous import best_response, exploitability, limit, stopping_equilibrium
+from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
 from pigtheory.simultaneous.stopping_equilibrium import KINDS, StoppingEquilibrium
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), strategies beyond hold-at-n (extension)"
@@ -43,6 +47,18 @@ def stopping_equilibrium_data() -> StoppingEquilibrium:
     )
 
 
+CLASS_TOL = 1e-9  # a gap up to this counts as optimal (the equilibrium's certificate is ~1e-12)
+
+
+def stopping_classes_data() -> StoppingClasses:
+    return cached(
+        "z23-stopping-classes",
+        {"rules": RULES, "tol": CLASS_TOL, "version": 1},
+        lambda: certify_classes(stopping_equilibrium_data(), tol=CLASS_TOL),
+        expected=StoppingClasses,
+    )
+
+
 def exploitabilities() -> dict[str, tuple[float, float]]:
     """``{name: (by thresholds, by every stopping rule)}``."""
     cycle = list(self_play_data().cycle)
@@ -56,8 +72,8 @@ def exploitabilities() -> dict[str, tuple[float, float]]:
         "hold at 25": hold_at(25),
     }
     tables = webapp_policies(rules=RULES).tables
-    for key in ("action_simul_easy", "action_simul_normal", "action_simul_hard"):
-        named[f"web app table {key.removeprefix('action_simul_')}"] = tables[key]
+    for key in SIMULTANEOUS_TABLES:
+        named[f"web app table {key.rsplit('-', 1)[1]}"] = tables[key]
     out = {}
     for name, policy in named.items():
         out[name] = (
@@ -71,7 +87,10 @@ def main() -> list[Row]:
     thr = best_response(hold_at(25), rules=RULES)
     stop = best_response(hold_at(25), rules=RULES, strategies="stopping")
     eq = stopping_equilibrium_data()
-    counts = eq.counts()
+    certified = stopping_classes_data()
+    counts = certified.counts()
+    by_dynamics = eq.counts()
+    margins = certified.margins()
     lim_t = limit(N_MAX, rules=RULES)
     lim_s = limit(N_MAX, rules=RULES, strategies="stopping")
     rows = [
@@ -115,8 +134,11 @@ def main() -> list[Row]:
                 "-",
                 str(counts[name]),
                 EXTENSION,
-                "best-response dynamics over optimal stopping rules, threshold mixes certified "
-                "against every rule, else realization-plan LPs",
+                f"certified per state: every threshold enumerated, a MILP over deterministic stopping "
+                f"rules ({certified.n_milp} MILPs), an LP over threshold mixtures ({certified.n_lp} LPs); "
+                f"every 'yes' within {_largest(margins, 'yes'):.1e} of the value, every 'no' short of it "
+                f"by at least {_largest(margins, 'no'):.1e} (the same classes for any tolerance between); "
+                f"the solver's best-response dynamics gave {by_dynamics[name]}",
             )
         )
     for n, (name, (by_thr, by_stop)) in enumerate(exploitabilities().items(), 1):
@@ -143,6 +165,13 @@ def main() -> list[Row]:
         )
     )
     return rows
+
+
+def _largest(margins: dict[str, float], answer: str) -> float:
+    """The largest gap answered "yes", or the smallest certified gap answered "no"."""
+    if answer == "yes":
+        return max(v for k, v in margins.items() if k.endswith("largest yes") and v == v)
+    return min(v for k, v in margins.items() if k.endswith("smallest no") and v == v)
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ def main() -> tuple[list[Row], str]:
                 f"{tuple(int(x) for x in s)} web {int(t.table[tuple(s)])}, ours {int(c[tuple(s)])}"
                 for s in np.argwhere(c != t.table)
             )
-        short = name.removeprefix("action_simul_")
+        short = name.rsplit("-", 1)[1]  # the level
         rows.append(
             Row(
                 f"Z23.W{n}",

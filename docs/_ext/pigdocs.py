@@ -73,7 +73,7 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
         "Results and files",
         "The result family and everything that reads or writes a file: save/load, policy files, "
         "the cache, atomic writes.",
-        ("pigtheory.results", "pigtheory.io"),
+        ("pigtheory.results", "pigtheory.io", "pigtheory.display"),
     ),
     (
         "api_play",

@@ -87,7 +87,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "policy",
-        help=f'{POLICY_HELP}, or a JSON file of published tables {{"tables": {{name: rows}}}} (each is evaluated)',
+        help=f"{POLICY_HELP}, a published table by name (webapp-simultaneous-easy|normal|hard), "
+        "webapp for all three, or a JSON file of published tables "
+        '{"tables": {name: rows}} (each is evaluated)',
     )
     add_rules_arguments(p, players=False, files=True)
     add_strategies_argument(p, "the exploiter's")
@@ -256,16 +258,38 @@ def _published_tables(path: Path) -> bool:
     return isinstance(data, dict) and "tables" in data and "kind" not in data
 
 
+def _named_tables(text: str) -> dict[str, Any]:
+    """Published tables named on the command line (``webapp-simultaneous-hard``, an older name
+    such as ``action_simul_hard``, or ``webapp`` for the three simultaneous ones); empty if the
+    text names none."""
+    from ..published import SIMULTANEOUS_TABLES, published_table, table_name
+
+    if text == "webapp":
+        return {name: published_table(name) for name in SIMULTANEOUS_TABLES}
+    if Path(text).suffix or not text.startswith(("webapp-", "action_")):
+        return {}
+    try:
+        name = table_name(text, mode="simultaneous")
+    except ValueError as exc:
+        raise UsageError(f"policy: {exc}") from None
+    if name not in SIMULTANEOUS_TABLES:
+        raise UsageError(f"policy: {name} plays sequential Pig; exploitability is of simultaneous play")
+    return {name: published_table(name)}
+
+
 def _exploitability(args: argparse.Namespace) -> int:
     policies: dict[str, Any] = {}
     with usage_checks():
-        published = _published_tables(Path(args.policy))
-        if not published:
+        named = _named_tables(args.policy)
+        published = not named and _published_tables(Path(args.policy))
+        if not named and not published:
             try:
                 policies = {args.policy: parse_policy(args.policy)}
             except argparse.ArgumentTypeError as exc:
                 raise UsageError(f"policy: {exc}") from None
         rules = rules_from(args, files=list(policies.values()))
+        if named:
+            policies = named
         if published:
             from ..published import SIMULTANEOUS_TABLES, webapp_policies
 

@@ -15,8 +15,11 @@ Sequential: ``optimal`` (Neller & Presser's optimum, one die), ``optimal-two-dic
 goal 100). Simultaneous: ``equilibrium`` (the exact mixed equilibrium over thresholds,
 sampled every turn), ``stackelberg`` (the leader's policy), ``br-hold-at-N`` (the best
 threshold response to hold at N), ``hold-at-N``, ``webapp-easy`` / ``-normal`` / ``-hard``
-(the web app's simultaneous tables). A saved policy or result gives an opponent in
-every mode its policy fits (:func:`~pigtheory.play.file_opponents.opponents_from_file`).
+(the web app's simultaneous tables). The web app's tables also answer to their full names,
+``webapp-sequential-hard``, ``webapp-simultaneous-easy``, ... (the names of
+:mod:`pigtheory.published`, everywhere), and to the JSON file's keys. A saved policy or result
+gives an opponent in every mode its policy fits
+(:func:`~pigtheory.play.file_opponents.opponents_from_file`).
 
 Solves are cached (:func:`pigtheory.io.cached`) by rules and name, files by their contents.
 
@@ -273,6 +276,7 @@ def opponent(
         raise ValueError(f"name must be an opponent's name (str), got {name!r:.80}")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    name = _webapp_short(name, mode)
     check_optional_path("cache_dir", cache_dir)
     if goal is not None:
         goal = check_int("goal", goal, low=1, high=MAX_GOAL)
@@ -400,6 +404,23 @@ def _br_hold_at(n: int, rules: Rules, cache_dir: Any) -> Opponent:
     )
 
 
+def _webapp_short(name: str, mode: str) -> str:
+    """A published table's name in any form (``webapp-simultaneous-hard``, ``action_simul_hard``,
+    ``webapp-hard``; :func:`pigtheory.published.table_name`) as the short ``webapp-hard`` of
+    this mode; other names unchanged."""
+    if not name.startswith(("webapp-", "action_")):
+        return name
+    from ..published import table_name
+
+    try:
+        full = table_name(name, mode=mode)
+    except ValueError:
+        return name  # reported as an unknown opponent
+    if not full.startswith(f"webapp-{mode}-"):
+        raise ValueError(f"opponent: {name!r} is a table of the other game; this is {mode} Pig")
+    return "webapp-" + full.rsplit("-", 1)[1]
+
+
 def _webapp(name: str, mode: str, goal: int | None, cache_dir: Any) -> Opponent:
     from ..published import webapp_policies
 
@@ -409,8 +430,7 @@ def _webapp(name: str, mode: str, goal: int | None, cache_dir: Any) -> Opponent:
     if goal not in (None, 100):
         raise ValueError(f"goal: the web app's tables are for goal 100, got {goal}")
     rules = Rules()
-    kind = "simul" if mode == "simultaneous" else "sequential"
-    table = webapp_policies(rules=rules).tables[f"action_{kind}_{level}"]
+    table = webapp_policies(rules=rules).tables[f"webapp-{mode}-{level}"]
     label = f"Web app, {level}"
     what = {  # what pigtheory finds the simultaneous tables to be
         "easy": " It is hold at 15.",

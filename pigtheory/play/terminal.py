@@ -1,10 +1,13 @@
 """The game in a terminal: plain text in, plain text out (works over ssh and through pipes).
 
-Each line of input is one command: ``r`` roll, ``h`` hold, ``b`` the best move, ``q`` quit,
-``?`` help (whole words work too). After every move the game prints the state and the live
-numbers of :class:`~pigtheory.play.analysis.Analyst`; the opponent's turns are printed roll by
-roll. The end of the input ends the game. The same seed and the same moves give the same game
-as the web page.
+Each line of input is one command: ``r`` roll, ``h`` hold, ``b`` show the best move (and what
+rolling and holding are worth; it plays nothing), ``q`` quit, ``?`` help (whole words work
+too). After every move the game prints the state and the live numbers of
+:class:`~pigtheory.play.analysis.Analyst`; the opponent's turns are printed roll by roll
+(with ``delay``, one move at a time: keys typed at a terminal meanwhile are discarded, not
+played as the next moves). Turns are numbered 1, 2, 3, ... for each player, in sequential
+play too. The end of the input ends the game. The same seed and the same moves give the same
+game as the web page.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from .opponents import Opponent
 __all__ = ["play_terminal", "TerminalGame", "describe"]
 
 _COMMANDS = {"r": "roll", "roll": "roll", "h": "hold", "hold": "hold", "b": "best", "best": "best"}
-_HELP = "r = roll, h = hold, b = the best move, q = quit, ? = this help"
+_HELP = "r = roll, h = hold, b = show the best move, q = quit, ? = this help"
 
 
 @dataclass
@@ -51,6 +54,35 @@ class TerminalGame:
     def total_cost(self) -> float:
         """Win probability given away over the whole game (the sum of ``costs``)."""
         return sum(self.costs)
+
+
+def _turn_number(game: Game) -> int:
+    """The turn's number for the person: :attr:`Game.turn` counts both players' turns in
+    sequential play (the person's are 1, 3, 5 or 2, 4, 6), each player's turn is number 1, 2,
+    3, ..."""
+    return (game.turn + 1) // 2 if game.mode == "sequential" else game.turn
+
+
+def _discard_typeahead(stream: TextIO) -> None:
+    """Drop what was typed at a terminal and not yet read (keys pressed while the opponent's
+    turn was shown); a pipe or a file is left alone (its lines are the moves)."""
+    try:
+        if not stream.isatty():
+            return
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    try:
+        import termios
+
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        while msvcrt.kbhit():  # type: ignore[attr-defined]
+            msvcrt.getwch()  # type: ignore[attr-defined]
+    except OSError:  # pragma: no cover - not a real terminal after all
+        pass
 
 
 def _pct(x: float | None) -> str:
@@ -107,7 +139,7 @@ class _Session:
     def status(self, reading: Reading) -> None:
         g = self.game
         mine = "your turn total" if g.to_move == "you" else "its turn total"
-        self.say(f"Turn {g.turn}: you {g.scores[0]}, opponent {g.scores[1]}; {mine} {g.k}")
+        self.say(f"Turn {_turn_number(g)}: you {g.scores[0]}, opponent {g.scores[1]}; {mine} {g.k}")
         line = f"  win {_pct(reading.value)}"
         if reading.who == "you":
             line += f"   roll {_pct(reading.roll)}   hold {_pct(reading.hold)}   best: {reading.advice}"
@@ -127,11 +159,20 @@ class _Session:
             if self.delay:
                 time.sleep(self.delay)
 
+    def show_best(self) -> None:
+        """``b``: the best move and what each move is worth; nothing is played."""
+        reading = self.analyst.read(self.game)
+        best = reading.advice or "roll"
+        line = f"  best move: {best}"
+        if reading.roll is not None and reading.hold is not None:
+            line += (
+                f" (win {_pct(reading.roll).strip()} if you roll, {_pct(reading.hold).strip()} if you hold)"
+            )
+        self.say(line)
+
     def move(self, command: str) -> None:
         g = self.game
         reading = self.analyst.read(g)
-        if command == "best":
-            command = reading.advice or "roll"
         if command == "hold" and not g.can_hold:
             self.say(
                 "  you cannot hold now: " + ("a double must be rolled again" if g.forced else "roll first")
@@ -173,7 +214,8 @@ def play_terminal(
     stdin, stdout : text streams
         Default the process's own.
     delay : float
-        Seconds between the opponent's moves (0: print at once, as for pipes).
+        Seconds between the opponent's moves (0: print at once, as for pipes). With a delay,
+        keys typed at a terminal during the opponent's turn are discarded.
 
     Returns
     -------
@@ -201,11 +243,16 @@ def play_terminal(
     if opponent.mode == "simultaneous":
         s.say("Both players take their turn at once: you roll first, then the opponent's turn is shown.")
     s.say()
+    show_status = True
     while g.winner is None:
         if g.to_move == "opponent":
             s.opponent_turn()
+            if delay:
+                _discard_typeahead(stdin)
             continue
-        s.status(s.analyst.read(g))
+        if show_status:
+            s.status(s.analyst.read(g))
+        show_status = True
         print("> ", end="", file=stdout, flush=True)
         line = stdin.readline()
         if not line:
@@ -220,11 +267,16 @@ def play_terminal(
         if word not in _COMMANDS:
             s.say(f"  {_HELP}")
             continue
+        if _COMMANDS[word] == "best":
+            s.show_best()
+            show_status = False  # the same state: only the prompt again
+            continue
         s.move(_COMMANDS[word])
     n_costly = sum(c >= COSTLY for c in s.result.costs)
     if g.winner is not None:
         verdict = {"you": "you win", "opponent": "the opponent wins", "tie": "a tie"}[g.winner]
-        turns = f"{g.turn} turn" + ("s" if g.turn != 1 else "")
+        n = _turn_number(g)
+        turns = f"{n} turn" + ("s" if n != 1 else "")
         s.say(f"Game over after {turns}: {verdict} ({g.scores[0]} to {g.scores[1]}).")
     else:
         s.say(f"Game left at you {g.scores[0]}, opponent {g.scores[1]}.")

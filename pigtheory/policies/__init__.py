@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import long_frame
 from ..results import Saveable
 from ..rules import Rules
 from ..turn_total import turn_total_table
@@ -137,6 +138,28 @@ class ThresholdTable(Saveable):
     def __str__(self) -> str:
         return self.name
 
+    def to_frame(self) -> Any:
+        """Long form (pandas): one row per state, columns ``own``, ``other`` (or ``other1``,
+        ...) and ``threshold``.
+
+        Examples
+        --------
+        >>> ThresholdTable([[2, 1], [1, 1]]).to_frame().values.tolist()
+        [[0, 0, 2], [0, 1, 1], [1, 0, 1], [1, 1, 1]]
+        """
+        return long_frame({"threshold": self.table})
+
+    def strategy(self, own: int, *others: int) -> dict[int, float]:
+        """``{threshold: 1.0}`` at the state (own score first, then the others' in the table's
+        order), as :meth:`MixedPolicy.strategy` and the symmetric equilibrium's ``strategy``.
+
+        Examples
+        --------
+        >>> ThresholdTable([[2, 1], [1, 1]]).strategy(0, 0)
+        {2: 1.0}
+        """
+        return {int(self.table[_state(self.table.shape, (own, *others))]): 1.0}
+
 
 @dataclass(frozen=True, eq=False)
 class MixedPolicy(Saveable):
@@ -206,6 +229,32 @@ class MixedPolicy(Saveable):
 
     def __str__(self) -> str:
         return self.name
+
+    def to_frame(self) -> Any:
+        """Long form (pandas): one row per state and threshold of positive weight, columns
+        ``own``, ``other`` (or ``other1``, ...), ``threshold`` and ``weight`` (a state axis of
+        length 1, one the policy does not read, shows 0)."""
+        th, w = np.broadcast_arrays(self.thresholds, self.weights)
+        df = long_frame({"threshold": th, "weight": w}, extra="slot", keep=w > 0)
+        return df.drop(columns="slot")
+
+    def strategy(self, own: int, *others: int) -> dict[int, float]:
+        """``{threshold: probability}`` at the state (own score first; an axis of length 1 is
+        read at 0), the thresholds of zero weight left out: the helper of the symmetric
+        equilibrium's policy, kept by a policy read from any file.
+
+        Examples
+        --------
+        >>> MixedPolicy([[[2, 3]]], [[[0.25, 0.75]]]).strategy(0, 0)
+        {2: 0.25, 3: 0.75}
+        """
+        th, w = np.broadcast_arrays(self.thresholds, self.weights)
+        at = _state(th.shape[:-1], (own, *others))
+        out: dict[int, float] = {}
+        for k, p in zip(th[at].tolist(), w[at].tolist(), strict=True):
+            if p > 0:
+                out[int(k)] = out.get(int(k), 0.0) + float(p)
+        return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -282,6 +331,20 @@ class Mixture:
         )
         probs = np.concatenate([bust, band_p.reshape(shape)], axis=-1)
         return gains, probs
+
+
+def _state(shape: tuple[int, ...], scores: tuple[int, ...]) -> tuple[int, ...]:
+    """Index of a state in a table of ``shape`` (axes of length 1 broadcast), checked."""
+    if len(scores) != len(shape):
+        raise ValueError(f"scores: {len(shape)} scores expected (own first), got {scores!r}")
+    out = []
+    for s, n in zip(scores, shape, strict=True):
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool) or s < 0:
+            raise ValueError(f"scores: non-negative integers expected, got {scores!r}")
+        if n > 1 and s >= n:
+            raise ValueError(f"scores: {s} is past the table (scores 0..{n - 1})")
+        out.append(0 if n == 1 else int(s))
+    return tuple(out)
 
 
 def _own_scores(rules: Rules) -> np.ndarray:

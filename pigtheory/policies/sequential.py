@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import Display
 from ..results import Saveable
 from ..rules import Rules
 from ..validation import check_rules
@@ -66,7 +67,7 @@ def _check_int(name: str, v: Any, low: int) -> None:
 
 
 @dataclass(frozen=True)
-class ScoringTurns:
+class ScoringTurns(Display):
     """ "t scoring turns": hold at ``floor((goal - i) / (t - t_s))``, ``t_s`` = turns scored.
 
     Neller & Presser's slides, "t Scoring Turns" (Figure 4; t = 4 concedes 3.3% to optimal
@@ -99,7 +100,7 @@ class ScoringTurns:
 
 
 @dataclass(frozen=True)
-class BasePaceRace:
+class BasePaceRace(Display):
     """ "Score base, keep pace, end race" with parameters b, p, e (Neller & Presser's slides,
     "Score Base, Keep Pace, End Race": b = 19, p = 14, e = 31 concede 1.9%).
 
@@ -134,7 +135,7 @@ class BasePaceRace:
 
 
 @dataclass(frozen=True)
-class PaceRace:
+class PaceRace(Display):
     """ "Keep pace and end race" with parameters c, d, e (rounded division; Neller & Presser's
     slides, "Keep Pace and End Race": c = 21, d = 8, e = 29 concede 0.922%).
 

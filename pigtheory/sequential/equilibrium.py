@@ -70,6 +70,7 @@ from typing import Any
 
 import numpy as np
 
+from ..display import Display
 from ..guard import check_memory, sequential_equilibrium_estimate
 from ..progress import progress_bar
 from ..results import Result
@@ -95,7 +96,7 @@ def check_multiplayer_rules(rules: Any) -> Rules:
 
 
 @dataclass(frozen=True, eq=False)
-class MultiplayerPolicy:
+class MultiplayerPolicy(Display):
     """A stationary policy of n-player sequential Pig, the same for every seat (own-centric).
 
     Attributes

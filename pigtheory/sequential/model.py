@@ -86,6 +86,8 @@ class SequentialSolution(Solution):
     rules : Rules
     """
 
+    _frame_axes = ("own", "other", "turn_total", "l")  # to_frame's state columns
+
     def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
         g = self.rules.goal
         shape = score_shape(self.rules, g, (g, 2) if self.rules.double_trouble else (g,))

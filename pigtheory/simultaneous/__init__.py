@@ -18,11 +18,12 @@ eqs. (18)-(19), Algorithm 0.3, Fig. 6, Table S4    :func:`best_response` (3+ pla
 "Infinite number of players"                       :func:`limit`
 =================================================  ==============================================
 
-:func:`stopping_equilibrium`, :func:`symmetric_equilibrium` and the ``strategies="stopping"``
-solvers go beyond the paper (every stopping rule; equilibria of three or more players).
+:func:`stopping_equilibrium` (with :func:`certify_classes`), :func:`symmetric_equilibrium` and
+the ``strategies="stopping"`` solvers go beyond the paper (every stopping rule; equilibria of three or more players).
 """
 
 from .best_response import best_response
+from .certify import StoppingClasses, certify_classes
 from .chunked import ChunkedSolution, chunked_best_response
 from .equilibrium import Equilibrium, equilibrium
 from .evaluate import win_probabilities, win_probability
@@ -69,6 +70,8 @@ __all__ = [
     "Stackelberg",
     "stopping_equilibrium",
     "StoppingEquilibrium",
+    "certify_classes",
+    "StoppingClasses",
     "symmetric_equilibrium",
     "SymmetricEquilibrium",
     "SymmetricPolicy",

@@ -102,8 +102,11 @@ class StoppingEquilibrium(Result):
         Certificate: the value lies in ``[lower, upper]``.
     upper : numpy.ndarray, shape ``(goal, goal)``
     kind : numpy.ndarray of int, shape ``(goal, goal)``
-        Class of each state, an index into
-        :data:`~pigtheory.simultaneous.stopping_equilibrium.KINDS`.
+        Class of each state as the solver found it, an index into
+        :data:`~pigtheory.simultaneous.stopping_equilibrium.KINDS`: the dynamics can miss a
+        saddle point that exists (and report a saddle of non-threshold rules where a threshold
+        one exists too); :func:`~pigtheory.simultaneous.certify_classes` decides every class
+        exhaustively.
     n_lp : int
         Linear programs solved.
     """
