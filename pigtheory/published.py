@@ -88,6 +88,8 @@ def table_name(name: str, *, mode: str | None = None) -> str:
     >>> table_name("action_simul_hard"), table_name("webapp-hard", mode="sequential")
     ('webapp-simultaneous-hard', 'webapp-sequential-hard')
     """
+    if not isinstance(name, str):
+        raise ValueError(f"name must be the name of a published table (text), got {name!r:.80}")
     if name in TABLE_NAMES:
         return name
     old = {key: new for new, key in TABLE_NAMES.items()}

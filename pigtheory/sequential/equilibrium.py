@@ -284,7 +284,7 @@ def equilibrium(
         First guesses of best-response iteration per group, 1..3 (extrapolated; then 0; then
         1): more find more of the groups with several equilibria, at more cost.
     max_passes : int
-        Best-response passes per group and start before the group counts as cycling (>= 2).
+        Best-response passes per group and start before the group counts as cycling (2..10000).
     certify : bool
         Compute the certificates (one-shot deviation gains everywhere, NashConv); without,
         ``deviation_gain`` is NaN and ``nash_conv`` NaN.
@@ -313,7 +313,7 @@ def equilibrium(
     if not isinstance(allow_pass, bool):
         raise ValueError(f"allow_pass must be True or False, got {allow_pass!r}")
     starts = check_int("starts", starts, low=1, high=3)
-    max_passes = check_int("max_passes", max_passes, low=2)
+    max_passes = check_int("max_passes", max_passes, low=2, high=10_000)
     if not isinstance(certify, bool):
         raise ValueError(f"certify must be True or False, got {certify!r}")
     if not isinstance(enclose, bool):
