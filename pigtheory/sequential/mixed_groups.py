@@ -59,7 +59,7 @@ _YTOL = 1e-11
 
 @dataclass
 class GroupProblem:
-    """One group as the mixed solver sees it (built by :func:`group_problem`)."""
+    """One group as the mixed solver sees it (built by ``group_problem``)."""
 
     n: int
     d: int
