@@ -303,6 +303,7 @@ def equilibrium(
 
     Examples
     --------
+    >>> from pigtheory.sequential import equilibrium
     >>> eq = equilibrium(rules=Rules.piglet(goal=3, players=3))
     >>> [round(float(v), 6) for v in eq.start_values]
     [0.378698, 0.331361, 0.289941]
