@@ -187,14 +187,20 @@ INTERNAL = {
     "pigtheory.sequential.mixed_groups.": "the group solver, called by sequential.equilibrium with its own data",
     "pigtheory.sequential.opponent_turn_values": "values of a roll table sequential.best_response built",
     "pigtheory.simultaneous.certify_classes": "classes of an equilibrium the solver returned (tests/test_certify.py)",
+    "pigtheory.referee.evaluate.referee_estimate": "the referee's memory estimate, called with rules it has checked",
+    "pigtheory.referee.evaluate.check_horizon": "the referee's guard of horizon= itself",
 }
 
-# Entry points the walk finds unguarded today, each a known gap (strict xfail: a fix makes
-# the test fail until the entry is removed here). They came with issue 22's referee and
-# environments and issue 20's roll model in the same release as this walk.
+# Entry points whose required arguments this file cannot make yet (an OpenSpiel game, a
+# trained agent, a learning run's panels, a stopping rule's raw arrays): known gaps of the
+# walk, left out of it and named in the closing note of issue 24. A prefix listed here also
+# marks any case of it that can be built xfail.
 KNOWN_GAPS = {
-    "pigtheory.referee.",
-    "pigtheory.envs.",
+    "pigtheory.referee.baselines.",
+    "pigtheory.referee.openspiel.",
+    "pigtheory.referee.learning.openspiel_q_learning",
+    "pigtheory.referee.plots.",
+    "pigtheory.envs.agents.",
     "pigtheory.stopping.rule_outcomes",
 }
 

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
+from ..validation import check_rules
 from ._support import Dice, check_env_rules, missing
 from .opponents import SimultaneousOpponent, simultaneous_opponent
 
@@ -55,6 +56,7 @@ __all__ = ["SimultaneousPigEnv", "read_opponents"]
 
 def read_opponents(opponents: Any, rules: Rules) -> list[SimultaneousOpponent]:
     """One policy for every opponent, or a list of ``players - 1`` in seat order."""
+    check_rules(rules)
     n = rules.players
     if isinstance(opponents, (list, tuple)):
         if len(opponents) != n - 1:

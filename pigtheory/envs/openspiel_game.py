@@ -74,7 +74,14 @@ GAME_TYPE = pyspiel.GameType(
 
 def rules_of(params: dict[str, Any]) -> Rules:
     """The :class:`~pigtheory.Rules` of the game's parameters (validated)."""
-    players, goal = int(params["players"]), int(params["goal"])
+    if not isinstance(params, dict) or not {"players", "goal", "piglet", "die_faces"} <= set(params):
+        raise ValueError(
+            f"params must be a dict with players, goal, piglet and die_faces, got {params!r:.80}"
+        )
+    try:
+        players, goal = int(params["players"]), int(params["goal"])
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"params: players and goal must be integers, got {params!r:.80}") from None
     if not 2 <= players <= 10:
         raise ValueError(f"players must be in 2..10, got {players}")
     if params["piglet"]:

@@ -162,7 +162,7 @@ def best_response(
     horizon = check_horizon(horizon)
     _two_players(rules)
     seat = _check_seat(seat, rules)
-    max_iter = check_int("max_iter", max_iter, low=1)
+    max_iter = check_int("max_iter", max_iter, low=1, high=10**6)
     check_memory(referee_estimate(rules), max_memory)
     tables = read_profile(profile, rules)
     return _best_response(tables, seat, rules, horizon, max_iter)

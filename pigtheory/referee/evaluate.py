@@ -91,9 +91,13 @@ class Evaluation(Result):
         return (n * self.start - 1.0) / (n - 1)
 
 
+MAX_HORIZON = 10**6
+"""Longest move limit the referee solves exactly (its work grows with the horizon)."""
+
+
 def check_horizon(horizon: Any) -> int | None:
     """``horizon=``: None (no move limit) or an int >= 1."""
-    return None if horizon is None else check_int("horizon", horizon, low=1)
+    return None if horizon is None else check_int("horizon", horizon, low=1, high=MAX_HORIZON)
 
 
 def referee_estimate(rules: Any, *, tables: int = 8) -> Estimate | None:

@@ -43,7 +43,7 @@ import numpy as np
 from ..policies import MixedPolicy
 from ..results import Result
 from ..rules import Rules
-from ..validation import check_int
+from ..validation import check_int, check_rng
 from .evaluate import _model
 from .profile import check_referee_rules, read_profile
 
@@ -78,15 +78,25 @@ class LearningRun(Result):
     rules: Rules
 
 
-def _checkpoints(checkpoints: Any) -> np.ndarray:
-    c = np.asarray(checkpoints, dtype=np.int64)
-    if c.ndim != 1 or c.size == 0 or np.any(c < 1) or np.any(np.diff(c) <= 0):
-        raise ValueError("checkpoints: increasing episode counts >= 1")
+MAX_EPISODES = 10**9
+"""Most episodes (or rounds) a learner may be asked for: past it, the request is a typo."""
+
+
+def _checkpoints(checkpoints: Any, name: str = "checkpoints") -> np.ndarray:
+    """Increasing counts in 1..MAX_EPISODES, as an int64 array (refused before any work)."""
+    if isinstance(checkpoints, (str, bytes)) or not isinstance(checkpoints, (list, tuple, range, np.ndarray)):
+        raise ValueError(f"{name} must be increasing counts in 1..{MAX_EPISODES}, got {checkpoints!r:.80}")
+    values = [
+        check_int(name, c, low=1, high=MAX_EPISODES) for c in np.asarray(checkpoints, dtype=object).ravel()
+    ]
+    c = np.asarray(values, dtype=np.int64)
+    if c.size == 0 or np.any(np.diff(c) <= 0):
+        raise ValueError(f"{name}: increasing counts in 1..{MAX_EPISODES}, got {checkpoints!r:.80}")
     return c
 
 
 def _seed(rng: Any) -> int:
-    return int(np.random.default_rng(rng).integers(2**31 - 1))
+    return int(check_rng(rng).integers(2**31 - 1))
 
 
 def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no cover - compiled
@@ -210,8 +220,11 @@ def q_learning(
     """
     check_referee_rules(rules, players=2)
     cps = _checkpoints(checkpoints)
-    if not 0 < alpha <= 1 or not 0 <= epsilon <= 1:
-        raise ValueError(f"alpha must lie in (0, 1] and epsilon in [0, 1], got {alpha}, {epsilon}")
+    for name, x, low_open in (("alpha", alpha, True), ("epsilon", epsilon, False)):
+        ok = isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+        if not ok or not ((0 < x <= 1) if low_open else (0 <= x <= 1)):
+            span = "(0, 1]" if low_open else "[0, 1]"
+            raise ValueError(f"{name} must be a number in {span}, got {x!r:.80}")
     g = rules.goal
     pvec, p_bust = _model(rules)
     q = np.full((g, g, g, 2), 0.5)
@@ -333,7 +346,7 @@ def regret_matching(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100
     from ..validation import check_simultaneous_rules
 
     check_simultaneous_rules(rules, players=2)
-    cps = _checkpoints(iterations)
+    cps = _checkpoints(iterations, "iterations")
     g = rules.goal
     stage = _compiled("_rm_stage")
     a = np.arange(1, g + 1)[None, None, :]
@@ -451,7 +464,7 @@ def monte_carlo_exploitability(
         the exact number lies within a few standard errors.
     """
     games = check_int("games", games, low=2)
-    gen = np.random.default_rng(rng)
+    gen = check_rng(rng)
     if simultaneous:
         from .. import simultaneous as sim
         from ..simulate import play_simultaneous

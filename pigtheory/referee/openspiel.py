@@ -107,8 +107,8 @@ def openspiel_game(rules: Rules = Rules(), *, horizon: int = 1000) -> Any:
         raise ValueError(
             f"rules: OpenSpiel's pig has face 1 bust and faces 2..d (or Piglet's 1s), got {rules}"
         )
-    if not isinstance(horizon, int) or horizon < 1:
-        raise ValueError(f"horizon must be an integer >= 1, got {horizon!r}")
+    if not isinstance(horizon, int) or isinstance(horizon, bool) or not 1 <= horizon <= 2**31 - 1:
+        raise ValueError(f"horizon must be an integer in 1..2**31-1 (OpenSpiel's int), got {horizon!r:.80}")
     return pyspiel.load_game(
         "pig",
         {
