@@ -354,6 +354,7 @@ PAPERS = {
     "N": "Neller & Presser (2004) and Neller's slides: sequential Pig and Piglet",
     "V": "Veliz (2024), poster: single-player thresholds",
     "S": "Höhle (2023), blog: Super Six",
+    "M": "no paper: multiplayer sequential Pig, our own results (issue 21)",
 }
 """The sources of the claims, by the prefix of the claims' ids."""
 
