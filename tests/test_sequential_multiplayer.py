@@ -224,6 +224,18 @@ def test_certificates_catch_a_deviation():
     np.testing.assert_allclose(U, np.array(eq.value).reshape(g**n, n), atol=1e-12)
 
 
+def test_threads_do_not_change_the_result():
+    """The groups of a level are solved in parallel chunks: one thread and all threads give the
+    same arrays, bit for bit (every group is solved alone, whatever the chunking)."""
+    rules = Rules(goal=25, players=3)
+    one = sequential.equilibrium(rules=rules, threads=1)
+    every = sequential.equilibrium(rules=rules)
+    assert np.array_equal(one.value, every.value)
+    assert np.array_equal(one.policy.roll_bits, every.policy.roll_bits)
+    assert np.array_equal(one.deviation_gain, every.deviation_gain)
+    assert np.array_equal(one.seat_gain, every.seat_gain) and one.iterations == every.iterations
+
+
 def test_allow_pass_keeps_neller_values_where_passing_is_never_used():
     a = sequential.equilibrium(rules=Rules(goal=15, players=3))
     b = sequential.equilibrium(rules=Rules(goal=15, players=3), allow_pass=True)
@@ -263,6 +275,8 @@ def test_value_sums_to_one_and_start_ordering(three_piglet4):
         ({"starts": 4}, "starts"),
         ({"max_passes": 1}, "max_passes"),
         ({"certify": None}, "certify"),
+        ({"threads": 0}, "threads"),
+        ({"threads": 2.0}, "threads"),
     ],
 )
 def test_bad_arguments(kwargs, match):

@@ -181,8 +181,22 @@ def best_response_level(
     for c in prange(n_chunks):
         part = np.zeros(1)
         _best_response_range(
-            order, lo + (c * count) // n_chunks, lo + ((c + 1) * count) // n_chunks, n, g, pvec, p_bust,
-            allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, part,
+            order,
+            lo + (c * count) // n_chunks,
+            lo + ((c + 1) * count) // n_chunks,
+            n,
+            g,
+            pvec,
+            p_bust,
+            allow_pass,
+            tie,
+            W,
+            bits,
+            mix_idx,
+            mix_k,
+            mix_p,
+            U,
+            part,
         )
         counts[c] = part[0]
     out[0] += counts.sum()
@@ -243,7 +257,7 @@ def _best_response_range(
             base = (rid[p] % g ** (n - 1)) * g + first[p]
             for k in range(1, K):
                 HVd[k] = U[base + k, n - 1]
-            x = 0.5
+            x = W[rid[p], 0]  # the profile's own value: policy iteration usually confirms it at once
             for k in range(g + m + 1):
                 prev[k] = False
             for it in range(200):

@@ -445,8 +445,21 @@ def solve_level(
         hist = np.zeros(max_passes + 1, dtype=np.uint64)
         for t in range(a, z):
             st, p = _solve_group(
-                order[t], n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls,
-                best_rolls, hist,
+                order[t],
+                n,
+                g,
+                pvec,
+                p_bust,
+                allow_pass,
+                tie,
+                max_passes,
+                n_starts,
+                W,
+                bits,
+                sc,
+                rolls,
+                best_rolls,
+                hist,
             )
             status[t - lo] = st
             per_chunk[c] += p
