@@ -95,47 +95,33 @@ def deviation_gains(
 
 
 @njit(cache=True)
-def _chain_turn(
-    K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, mixk, mixp, y, a, b
-):  # pragma: no cover
-    """One turn seen by one player (the deviator): its value ``a[k] + b[k] * y`` at turn total
-    k, ``y`` its value after a bust. Mode 0: the deviator moves and best responds (writes
-    ``roll``); mode 1: the mover follows ``roll`` (mixing at ``mixk``). ``win``: what the
-    deviator gets when the mover reaches the goal (1 if it is the mover, else 0)."""
+def _improve(K, y, HVd, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no cover - compiled
+    """Policy improvement of the deviator's turn at ``y`` (its value after a bust): roll where
+    rolling beats holding by more than ``tie`` (at k = 0 passing, if allowed, where rolling
+    is worse by more than ``tie``), own values ``v`` carried backward. Returns whether a
+    choice in ``roll`` changed."""
     m = pvec.size
     for k in range(K, K + m):
-        a[k] = win
-        b[k] = 0.0
+        v[k] = 1.0
+    changed = False
     for k in range(K - 1, -1, -1):
-        ar = 0.0
-        br = p_bust
+        rv = p_bust * y
         for gg in range(m):
-            ar += pvec[gg] * a[k + 1 + gg]
-            br += pvec[gg] * b[k + 1 + gg]
+            rv += pvec[gg] * v[k + 1 + gg]
         if k >= 1:
-            ha = HVd[k]
-            hb = 0.0
+            hv = HVd[k]
+            c = rv > hv + tie
+        elif allow_pass:
+            hv = y
+            c = rv >= hv - tie
         else:
-            ha = 0.0
-            hb = 1.0
-        can_hold = k >= 1 or allow_pass
-        if mode == 0:
-            if not can_hold:
-                q = 1.0
-            elif k >= 1:
-                q = 1.0 if ar + br * y > ha + tie else 0.0
-            else:
-                q = 1.0 if ar + br * y >= y - tie else 0.0
-            roll[k] = q > 0.5
-        else:
-            q = 1.0 if roll[k] else 0.0
-            if k == mixk:
-                q = mixp
-            if not can_hold:
-                q = 1.0
-        a[k] = q * ar + (1.0 - q) * ha
-        b[k] = q * br + (1.0 - q) * hb
-    return a[0], b[0]
+            hv = y
+            c = True
+        if c != roll[k]:
+            changed = True
+            roll[k] = c
+        v[k] = rv if c else hv
+    return changed
 
 
 @njit(cache=True)
@@ -217,12 +203,12 @@ def _best_response_range(
     a = np.zeros(g + m + 1)
     b = np.zeros(g + m + 1)
     roll = np.zeros(g + m + 1, dtype=np.bool_)
-    prev = np.zeros(g + m + 1, dtype=np.bool_)
     alpha = np.zeros(n)
     beta = np.zeros(n)
     Uc = np.zeros(n)
     hold = np.zeros((n, g + m + 1))
     bust = np.zeros(n)
+    v = np.zeros(g + m + 1)
     for t in range(lo, hi):
         idx = order[t]
         group_info(idx, n, g, rid, first)
@@ -257,22 +243,23 @@ def _best_response_range(
             base = (rid[p] % g ** (n - 1)) * g + first[p]
             for k in range(1, K):
                 HVd[k] = U[base + k, n - 1]
-            x = W[rid[p], 0]  # the profile's own value: policy iteration usually confirms it at once
-            for k in range(g + m + 1):
-                prev[k] = False
-            for it in range(200):
-                y = c + e * x
-                a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, 0, roll, -1, 0.0, y, a, b)
+            # policy iteration from the profile's own policy (usually confirmed at once): evaluate
+            # the policy forward, x = (a0 + b0 c) / (1 - b0 e); improve it at y = c + e x
+            _unpack(bits, rid[p], K, roll)
+            a0 = 0.0
+            b0 = 0.0
+            x = 0.0
+            for _it in range(200):
+                b0 = _hold_chances(K, pvec, p_bust, allow_pass, roll, -1, 0.0, a, b)
+                a0 = 0.0
+                for k in range(1, K):
+                    a0 += b[k] * HVd[k]
+                for k in range(K, K + m):
+                    a0 += a[k]
                 out[0] += 1
                 den = 1.0 - b0 * e
-                xn = (a0 + b0 * c) / den if den > 0.0 else 0.0
-                same = it > 0
-                for k in range(K):
-                    if roll[k] != prev[k]:
-                        same = False
-                    prev[k] = roll[k]
-                x = xn
-                if same:
+                x = (a0 + b0 * c) / den if den > 0.0 else 0.0
+                if not _improve(K, c + e * x, HVd, pvec, p_bust, allow_pass, tie, roll, v):
                     break
             alpha[p] = a0
             beta[p] = b0
