@@ -23,6 +23,7 @@ The machine may be shared: compare the CPU times, and the ratios within one run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import resource
 import subprocess
@@ -105,7 +106,14 @@ def load_before(rev: str):
         tar.extractall(tmp, filter="data")
     (tmp / "pigtheory").rename(tmp / "pigtheory_before")
     sys.path.insert(0, str(tmp))
-    return importlib.import_module("pigtheory_before.sequential.equilibrium").equilibrium
+    old = importlib.import_module("pigtheory_before")
+    solve = importlib.import_module("pigtheory_before.sequential.equilibrium").equilibrium
+
+    def run(*, rules, **kw):
+        same = old.Rules(**{f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.init})
+        return solve(rules=same, **kw)
+
+    return run
 
 
 def run(rules: Rules, before=None) -> None:
