@@ -1,10 +1,11 @@
 """Scale runs of multiplayer sequential Pig (issue 21): one large solve, or the largest goal that
-finishes within a time budget. Not part of ``make claims`` (minutes to hours).
+finishes within a time budget. Not part of ``make claims`` (minutes to hours; the leading underscore keeps it out of
+``analyses/run_all.py``).
 
 Usage (from the repository root)::
 
-    python -m analyses.multiplayer.scale_runs --players 4 --goal 100 --out runs/
-    python -m analyses.multiplayer.scale_runs --players 5 --budget 600 --first-goal 20
+    python -m analyses.multiplayer._scale_runs --players 4 --goal 100 --out runs/
+    python -m analyses.multiplayer._scale_runs --players 5 --budget 600 --first-goal 20
 
 The first form prints the memory estimate of :mod:`pigtheory.guard` (and refuses, like the
 solver, past ``--max-memory``), solves, and reports wall-clock and CPU time, the peak resident
