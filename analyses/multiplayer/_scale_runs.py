@@ -1,6 +1,6 @@
 """Scale runs of multiplayer sequential Pig (issue 21): one large solve, or the largest goal that
-finishes within a time budget. Not part of ``make claims`` (minutes to hours; the leading underscore keeps it out of
-``analyses/run_all.py``).
+finishes within a time budget. Not part of ``make claims`` (minutes to hours; the leading
+underscore keeps it out of ``analyses/run_all.py``).
 
 Usage (from the repository root)::
 
