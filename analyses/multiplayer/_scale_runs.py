@@ -46,7 +46,7 @@ def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def solve(n: int, goal: int, *, threads=None, certify=True, max_memory=None, out=None, save=False) -> dict:
+def solve(n: int, goal: int, *, threads=1, certify=True, max_memory=None, out=None, save=False) -> dict:
     """Solve one game and return (and print) its summary."""
     rules = Rules(goal=goal, players=n)
     est = sequential_equilibrium_estimate(rules, certify=certify)
@@ -122,7 +122,7 @@ def main(argv=None) -> None:
     parser.add_argument("--goal", type=int, help="one solve at this goal")
     parser.add_argument("--budget", type=float, help="CPU seconds: the largest goal that fits")
     parser.add_argument("--first-goal", type=int, default=10)
-    parser.add_argument("--threads", type=int)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--no-certify", action="store_true")
     parser.add_argument("--max-memory")
     parser.add_argument("--out")
