@@ -18,6 +18,9 @@ Accepted policies
 * anything :func:`pigtheory.sequential.roll_table` reads: ``hold_at(n)``, an int n, a
   :class:`~pigtheory.sequential.policies.RollTable`, a threshold table, the optimum
   (:func:`pigtheory.sequential.solve`), the practical policies;
+* an n-player sequential policy, :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy`
+  or the :class:`~pigtheory.sequential.equilibrium.MultiplayerEquilibrium` that holds one
+  (:func:`pigtheory.sequential.equilibrium`), mixed states included;
 * an OpenSpiel policy for ``pig`` (an object with ``action_probabilities``, or a
   ``pyspiel.Policy``): read by :func:`pigtheory.referee.openspiel.from_openspiel_policy` on the policy's
   own ``game`` (or on the game of the rules, :func:`pigtheory.referee.openspiel.openspiel_game`).
@@ -91,6 +94,25 @@ def _from_callable(policy: Callable[..., Any], rules: Rules) -> np.ndarray:
     return table
 
 
+def _is_multiplayer(policy: Any) -> bool:
+    from ..sequential.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy
+
+    return isinstance(policy, (MultiplayerEquilibrium, MultiplayerPolicy))
+
+
+def _from_multiplayer(policy: Any, rules: Rules) -> np.ndarray:
+    """The table of a :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy` (or of an
+    equilibrium's policy): its pure choices with its mixed states' roll probabilities."""
+    pol = getattr(policy, "policy", policy)
+    r = pol.rules
+    if (r.players, r.goal, r.roll_distribution()) != (rules.players, rules.goal, rules.roll_distribution()):
+        raise ValueError(f"policy: a multiplayer sequential policy for {r}, not for {rules}")
+    table = pol.roll_table().astype(float)
+    for row, p in zip(pol.mixed_states, pol.mixed_prob, strict=True):
+        table[tuple(int(x) for x in row)] = float(p)
+    return _from_array(table, rules)
+
+
 def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     """Any policy of sequential Pig as the table ``roll[i, j, k]`` = P(roll).
 
@@ -99,8 +121,8 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     policy : policy
         See the module docstring (tables, callables, pigtheory policies, OpenSpiel policies).
     rules : Rules
-        One die, ``rules.players`` players (OpenSpiel policies and callables: any number;
-        pigtheory's sequential policies: two).
+        One die, ``rules.players`` players (OpenSpiel policies, tables, callables and
+        multiplayer policies: any number; pigtheory's two-player sequential policies: two).
 
     Returns
     -------
@@ -132,6 +154,8 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     elif callable(policy) and not hasattr(policy, "roll_table"):
         table = _from_callable(policy, rules)
         table = _from_array(table, rules)
+    elif _is_multiplayer(policy):
+        table = _from_multiplayer(policy, rules)
     else:
         if rules.players != 2:
             raise ValueError(

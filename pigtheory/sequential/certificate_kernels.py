@@ -3,6 +3,12 @@
 Imported only inside :mod:`pigtheory.sequential.certificates`. Notation as in
 :mod:`pigtheory.sequential.group_kernels`; mixing is given by three arrays sorted by tuple:
 ``mix_idx`` (flat tuple index), ``mix_k`` (turn total) and ``mix_p`` (roll probability).
+
+The best-response kernels also read any profile of stochastic stationary policies, one table of
+roll probabilities per seat, ``probs[seat, idx, k]`` (the exact referee,
+:mod:`pigtheory.referee`, with n players): the same kernel serves the certificate of an
+equilibrium (one shared policy, packed bits) and the referee (per-seat float tables), and
+evaluates a profile as well as best-responding to it (``follow``).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from numba import njit
 
 from .group_kernels import group_info, hold_values, rotate, turn_pass
 
-__all__ = ["deviation_gains", "best_response_level"]
+__all__ = ["deviation_gains", "policy_row", "best_response_level", "turn_table"]
 
 
 @njit(cache=True)
@@ -60,13 +66,30 @@ def deviation_gains(
 
 
 @njit(cache=True)
-def _chain_turn(
-    K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, mixk, mixp, y, a, b
-):  # pragma: no cover
+def policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q):  # pragma: no cover - compiled
+    """The mover's roll probabilities ``q[0:K]`` at tuple ``idx``. Two sources: ``probs`` with
+    ``S >= 1`` tables (``probs[seat % S, idx, k]``, one table per seat of the mover, or one for
+    everybody), or, when ``probs`` holds no table (``S == 0``), the shared pure policy ``bits``
+    with its mixed state (``mix_*``)."""
+    S = probs.shape[0]
+    if S > 0:
+        s = seat % S
+        for k in range(K):
+            q[k] = probs[s, idx, k]
+        return
+    for k in range(K):
+        q[k] = 1.0 if (bits[idx, k >> 3] >> (k & 7)) & 1 == 1 else 0.0
+    mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
+    if mk >= 0:
+        q[mk] = mp
+
+
+@njit(cache=True)
+def _chain_turn(K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a, b):  # pragma: no cover
     """One turn seen by one player (the deviator): its value ``a[k] + b[k] * y`` at turn total
     k, ``y`` its value after a bust. Mode 0: the deviator moves and best responds (writes
-    ``roll``); mode 1: the mover follows ``roll`` (mixing at ``mixk``). ``win``: what the
-    deviator gets when the mover reaches the goal (1 if it is the mover, else 0)."""
+    ``roll``); mode 1: the mover rolls with probability ``q[k]``. ``win``: what the deviator
+    gets when the mover reaches the goal (1 if it is the mover, else 0)."""
     m = pvec.size
     for k in range(K, K + m):
         a[k] = win
@@ -86,37 +109,61 @@ def _chain_turn(
         can_hold = k >= 1 or allow_pass
         if mode == 0:
             if not can_hold:
-                q = 1.0
+                p = 1.0
             elif k >= 1:
-                q = 1.0 if ar + br * y > ha + tie else 0.0
+                p = 1.0 if ar + br * y > ha + tie else 0.0
             else:
-                q = 1.0 if ar + br * y >= y - tie else 0.0
-            roll[k] = q > 0.5
+                p = 1.0 if ar + br * y >= y - tie else 0.0
+            roll[k] = p > 0.5
         else:
-            q = 1.0 if roll[k] else 0.0
-            if k == mixk:
-                q = mixp
-            if not can_hold:
-                q = 1.0
-        a[k] = q * ar + (1.0 - q) * ha
-        b[k] = q * br + (1.0 - q) * hb
+            p = q[k] if can_hold else 1.0
+        a[k] = p * ar + (1.0 - p) * ha
+        b[k] = p * br + (1.0 - p) * hb
     return a[0], b[0]
 
 
 @njit(cache=True)
 def best_response_level(
-    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, out
+    order,
+    lo,
+    hi,
+    n,
+    g,
+    pvec,
+    p_bust,
+    allow_pass,
+    tie,
+    bits,
+    mix_idx,
+    mix_k,
+    mix_p,
+    probs,
+    seat,
+    follow,
+    draw,
+    max_passes,
+    U,
+    out,
 ):  # pragma: no cover - compiled
-    """Exact best-response values ``U[idx, delta]`` of a lone deviator ``delta`` seats after the
-    mover, the others keeping the stored policy, for the groups ``order[lo:hi]``. Around a
-    group's n rotations the deviator moves once; its turn is a one-dimensional fixed point
-    ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration. ``out[0]`` counts passes."""
+    """Values ``U[idx, delta]`` of one player ``delta`` seats after the mover (the deviator),
+    the others following their policies (:func:`policy_row`), for the groups ``order[lo:hi]``
+    (groups of higher score sum first, as :func:`~pigtheory.sequential.group_kernels.level_order`
+    lists them).
+
+    The deviator is seat ``seat``: the mover at ``delta`` is seat ``seat - delta`` (mod n),
+    which matters only for per-seat tables. ``follow`` False: the deviator best responds;
+    around a group's n rotations it moves once, and its turn is a one-dimensional fixed point
+    ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration (at most ``max_passes``).
+    ``follow`` True: it plays its own policy and ``x = (a + b c) / (1 - b e)`` (evaluation).
+    A cycle the play never leaves (every turn busts or passes for sure) is worth ``draw``.
+    ``out`` accumulates [passes, groups stopped at max_passes, cycles never left]."""
     m = pvec.size
     rid = np.zeros(n, dtype=np.int64)
     first = np.zeros(n, dtype=np.int64)
     HVd = np.zeros(g + m + 1)
     a = np.zeros(g + m + 1)
     b = np.zeros(g + m + 1)
+    q = np.zeros(g + m + 1)
     roll = np.zeros(g + m + 1, dtype=np.bool_)
     prev = np.zeros(g + m + 1, dtype=np.bool_)
     alpha = np.zeros(n)
@@ -125,20 +172,19 @@ def best_response_level(
     for t in range(lo, hi):
         idx = order[t]
         group_info(idx, n, g, rid, first)
-        for p in range(n):  # the deviator's seat among the rotations: it moves at rotation p
+        for p in range(n):  # the deviator's place among the rotations: it moves at rotation p
             # the others' turns, as affine maps U_r = alpha_r + beta_r U_{r+1}
             for r in range(n):
                 delta = (p - r) % n
+                if delta == 0:
+                    continue
                 K = g - first[r]
                 base = (rid[r] % g ** (n - 1)) * g + first[r]
                 for k in range(1, K):
                     HVd[k] = U[base + k, (delta - 1) % n]
-                if delta == 0:
-                    continue
-                _unpack(bits, rid[r], K, roll)
-                mk, mp = _mix_at(rid[r], mix_idx, mix_k, mix_p)
+                policy_row(rid[r], K, seat - delta, bits, mix_idx, mix_k, mix_p, probs, q)
                 alpha[r], beta[r] = _chain_turn(
-                    K, HVd, 0.0, pvec, p_bust, allow_pass, 0.0, 1, roll, mk, mp, 0.0, a, b
+                    K, HVd, 0.0, pvec, p_bust, allow_pass, 0.0, 1, roll, q, 0.0, a, b
                 )
             # compose the others from rotation p + 1 around to p: U_{p+1} = c + e U_p
             c = 0.0
@@ -152,25 +198,35 @@ def best_response_level(
             base = (rid[p] % g ** (n - 1)) * g + first[p]
             for k in range(1, K):
                 HVd[k] = U[base + k, n - 1]
-            x = 0.5
-            for k in range(g + m + 1):
-                prev[k] = False
-            for it in range(200):
-                y = c + e * x
-                a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, 0, roll, -1, 0.0, y, a, b)
-                out[0] += 1
+            if follow:
+                policy_row(rid[p], K, seat, bits, mix_idx, mix_k, mix_p, probs, q)
+                a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, 0.0, 1, roll, q, 0.0, a, b)
                 den = 1.0 - b0 * e
-                xn = (a0 + b0 * c) / den if den > 0.0 else 0.0
-                same = it > 0
-                for k in range(K):
-                    if roll[k] != prev[k]:
-                        same = False
-                    prev[k] = roll[k]
-                x = xn
-                if same:
-                    break
-            alpha[p] = a0
-            beta[p] = b0
+                if den > 1e-300:
+                    x = (a0 + b0 * c) / den
+                else:
+                    x = draw
+                    out[2] += 1
+            else:
+                x = 0.5
+                for k in range(g + m + 1):
+                    prev[k] = False
+                for it in range(max_passes):
+                    y = c + e * x
+                    a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, 0, roll, q, y, a, b)
+                    out[0] += 1
+                    den = 1.0 - b0 * e
+                    xn = (a0 + b0 * c) / den if den > 1e-300 else draw
+                    same = it > 0
+                    for k in range(K):
+                        if roll[k] != prev[k]:
+                            same = False
+                        prev[k] = roll[k]
+                    x = xn
+                    if same:
+                        break
+                    if it == max_passes - 1:
+                        out[1] += 1
             # values around the chain, from rotation p backwards
             Uc[p] = x
             nxt = x
@@ -180,3 +236,32 @@ def best_response_level(
                 nxt = Uc[r]
             for r in range(n):
                 U[rid[r], (p - r) % n] = Uc[r]
+
+
+@njit(cache=True)
+def turn_table(
+    n, g, pvec, p_bust, allow_pass, tie, mode, seat, U, bits, mix_idx, mix_k, mix_p, probs, value, choice
+):  # pragma: no cover - compiled
+    """The deviator's value ``value[idx, k]`` when it is the mover at tuple ``idx`` with turn
+    total k, from its start-of-turn values ``U`` (:func:`best_response_level`): mode 0 best
+    responds (its choices in ``choice[idx, k]``), mode 1 follows seat ``seat``'s policy.
+    Entries with ``t_0 + k >= g`` are left as they are."""
+    m = pvec.size
+    HVd = np.zeros(g + m + 1)
+    a = np.zeros(g + m + 1)
+    b = np.zeros(g + m + 1)
+    q = np.zeros(g + m + 1)
+    roll = np.zeros(g + m + 1, dtype=np.bool_)
+    for idx in range(g**n):
+        first = idx // g ** (n - 1)
+        K = g - first
+        base = (idx % g ** (n - 1)) * g + first
+        for k in range(1, K):
+            HVd[k] = U[base + k, n - 1]
+        y = U[rotate(idx, 1, n, g), n - 1]
+        if mode == 1:
+            policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q)
+        _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a, b)
+        for k in range(K):
+            value[idx, k] = a[k] + b[k] * y
+            choice[idx, k] = roll[k]

@@ -70,7 +70,8 @@ def best_response_values(*, order, starts, W, bits, mix_states, mix_prob, n, g, 
 
     mi, mk, mp = _mix_arrays(mix_states, mix_prob, n, g)
     U = np.zeros((g**n, n))
-    out = np.zeros(1)
+    out = np.zeros(3)
+    no_tables = np.zeros((0, 0, 0))
     for L in range(starts.size - 1):
         ck.best_response_level(
             order,
@@ -82,11 +83,15 @@ def best_response_values(*, order, starts, W, bits, mix_states, mix_prob, n, g, 
             p_bust,
             allow_pass,
             1e-13,
-            W,
             bits,
             mi,
             mk,
             mp,
+            no_tables,
+            0,
+            False,
+            0.0,
+            200,
             U,
             out,
         )
