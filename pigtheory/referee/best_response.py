@@ -205,16 +205,20 @@ def _best_response_n(tables: list[np.ndarray], seat: int, rules: Rules, max_iter
     return BestResponse(value, policy, start, seat, int(out[0]), 0.0, "exact", rules, None)
 
 
-def _best_response(tables: list[np.ndarray], seat: int, rules: Rules, horizon: int | None, max_iter: int):
+def _best_response(
+    tables: list[np.ndarray], seat: int, rules: Rules, horizon: int | None, max_iter: int, full: bool = True
+):
+    """The best response of ``seat``; ``full=False``: its start value only (``value`` and
+    ``policy`` are then scratch buffers, not filled at dead states)."""
     g = rules.goal
     pvec, p_bust = _model(rules)
     opp = np.ascontiguousarray(tables[1 - seat], dtype=np.float64)
     if horizon is None:
-        w0 = np.zeros((g, g, g))
-        w1 = np.zeros((g, g, g))
-        choice = np.zeros((g, g, g), dtype=np.bool_)
+        w0 = np.empty((g, g, g))
+        w1 = np.empty((g, g, g))
+        choice = np.zeros((g, g, g), dtype=np.bool_) if full else np.empty((g, g, g), dtype=np.bool_)
         out = np.zeros(2)
-        kernels.best_response_pair()(g, pvec, p_bust, opp, max_iter, w0, w1, choice, out)
+        kernels.pair()(g, pvec, p_bust, opp, opp, 1.0, 0.0, True, max_iter, w0, w1, choice, out)
         if out[1]:
             warnings.warn(
                 f"best response: {int(out[1])} pair(s) of states still changed choices after "
@@ -237,8 +241,9 @@ def _best_response(tables: list[np.ndarray], seat: int, rules: Rules, horizon: i
         else:
             value, start = 1.0 - v1, float(1.0 - v0[0, 0, 0])
         policy, iterations, method = None, horizon, "exact-horizon"
-    value = np.array(value)
-    value[_dead(g)] = np.nan
+    if full:
+        value = np.array(value)
+        value[_dead(g)] = np.nan
     return BestResponse(value, policy, start, seat, iterations, 0.0, method, rules, horizon)
 
 
@@ -281,7 +286,7 @@ def exploitability(
         br = np.array([_best_response_n(tables, p, rules, 200, turns=False).start for p in range(n)])
     else:
         ev = _evaluate_tables(tables[0], tables[1], rules, horizon)
-        br = np.array([_best_response(tables, p, rules, horizon, 100).start for p in range(2)])
+        br = np.array([_best_response(tables, p, rules, horizon, 100, full=False).start for p in range(2)])
     gains = br - ev.start
     nc = float(gains.sum())
     return Exploitability(ev.start, br, gains, nc, nc / n, nc / (n - 1), rules, horizon)

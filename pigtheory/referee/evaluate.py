@@ -209,9 +209,10 @@ def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int 
     # x[0][i, j, k]: P(seat 0 wins) with seat 0 to move; x[1][j, i, k]: the same, seat 1 to move
     x = np.full((2, g, g, g), np.nan)
     if horizon is None:
-        kernel = kernels.evaluate_pair()
-        out = np.zeros(1)
-        kernel(g, pvec, p_bust, r0, r1, 1.0, 0.0, x[0], x[1], out)
+        kernel = kernels.pair()
+        out = np.zeros(2)
+        no_choice = np.zeros((1, 1, 1), dtype=np.bool_)
+        kernel(g, pvec, p_bust, r0, r1, 1.0, 0.0, False, 1, x[0], x[1], no_choice, out)
         iterations, method = 2 * g - 1, "exact"
         if out[0] == 0:  # the game ends with probability 1 from every state: no draws
             value = x
@@ -219,7 +220,7 @@ def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int 
             win = np.array([x[0, 0, 0, 0], 1.0 - x[0, 0, 0, 0]])
             return Evaluation(value, win.copy(), win, 0.0, iterations, 0.0, method, rules, horizon)
         y = np.full((2, g, g, g), np.nan)
-        kernel(g, pvec, p_bust, r0, r1, 0.0, 1.0, y[0], y[1], out)
+        kernel(g, pvec, p_bust, r0, r1, 0.0, 1.0, False, 1, y[0], y[1], no_choice, out)
     else:
         kernel = kernels.horizon_layers()
         y = np.zeros((2, g, g, g))

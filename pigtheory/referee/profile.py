@@ -65,12 +65,11 @@ def _from_array(table: np.ndarray, rules: Rules) -> np.ndarray:
         raise ValueError(
             f"policy: a table of roll probabilities for {rules} has shape {shape}, got {table.shape}"
         )
-    if table.dtype == bool:
-        table = table.astype(float)
-    if table.dtype.kind not in "iuf":
+    if table.dtype.kind not in "biuf":
         raise ValueError(f"policy: a table of roll probabilities holds numbers, got dtype {table.dtype}")
-    table = np.where(_live(rules), table.astype(float), 0.0)
-    if not np.all(np.isfinite(table)) or table.min() < 0.0 or table.max() > 1.0:
+    # one pass to a float copy, 0 at the dead states; NaN fails both comparisons below
+    table = np.where(_live(rules), table, np.float64(0.0)).astype(np.float64, copy=False)
+    if not (table.min() >= 0.0 and table.max() <= 1.0):
         raise ValueError("policy: roll probabilities must lie in [0, 1]")
     return table
 
