@@ -179,6 +179,30 @@ def _pair(
                 x1[j, i, k] = a1[k] + b1[k] * x
 
 
+def _horizon_move(
+    last, draw, g, pvec, p_bust, own, k, col, pay, bust, hold, optimise, sign, p
+):  # pragma: no cover - compiled
+    """One decision of the horizon layers: the payoff of rolling (``col[k']``: the mover's state
+    at turn total k' one layer later; ``pay`` at the goal; ``bust`` after a bust) against that of
+    holding (``hold``); a draw when the move made now is the last one. ``optimise``: the mover
+    maximises the payoff (``sign`` 1) or minimises it (``sign`` -1), ties as in the best
+    response; otherwise it rolls with probability ``p``."""
+    if last:
+        roll = draw
+        hold = draw
+    else:
+        roll = p_bust * bust
+        for r in range(pvec.size):
+            kk = k + r + 1
+            roll += pvec[r] * (pay if own + kk >= g else col[kk])
+    if not optimise:
+        return p * roll + (1.0 - p) * hold
+    gap = sign * (roll - hold)
+    if k == 0:
+        return roll if gap >= -_TIE else hold
+    return roll if gap > _TIE else hold
+
+
 def _horizon_layers(
     g, horizon, pvec, p_bust, roll0, roll1, pay0, pay1, draw, mode, v0, v1
 ):  # pragma: no cover
@@ -187,7 +211,6 @@ def _horizon_layers(
     wins and ``draw`` when the horizon is reached. ``mode`` 0: both policies fixed; 1: seat 0
     maximises the payoff; 2: seat 1 minimises it. On return ``v0``, ``v1`` hold layer
     ``horizon`` (layer 0 is the draw everywhere)."""
-    m = pvec.size
     n0 = np.full((g, g, g), draw)
     n1 = np.full((g, g, g), draw)
     for i in range(g):
@@ -199,44 +222,42 @@ def _horizon_layers(
         last = t == 1  # the move made now is the last one: anything but a win is a draw
         for i in range(g):
             for j in range(g):
-                for k in range(g - i):
-                    # seat 0 to move at (i, j, k)
-                    if last:
-                        roll = draw
-                        hold = draw
-                    else:
-                        roll = p_bust * v1[j, i, 0]
-                        for r in range(m):
-                            kk = k + r + 1
-                            roll += pvec[r] * (pay0 if i + kk >= g else v0[i, j, kk])
-                        hold = v1[j, i + k, 0] if k > 0 else v1[j, i, 0]
-                    if mode == 1:
-                        if k == 0:
-                            n0[i, j, k] = roll if roll >= hold - _TIE else hold
-                        else:
-                            n0[i, j, k] = roll if roll > hold + _TIE else hold
-                    else:
-                        p = roll0[i, j, k]
-                        n0[i, j, k] = p * roll + (1.0 - p) * hold
-                for k in range(g - j):
-                    # seat 1 to move at (j, i, k): own score j
-                    if last:
-                        roll = draw
-                        hold = draw
-                    else:
-                        roll = p_bust * v0[i, j, 0]
-                        for r in range(m):
-                            kk = k + r + 1
-                            roll += pvec[r] * (pay1 if j + kk >= g else v1[j, i, kk])
-                        hold = v0[i, j + k, 0] if k > 0 else v0[i, j, 0]
-                    if mode == 2:
-                        if k == 0:
-                            n1[j, i, k] = roll if roll <= hold + _TIE else hold
-                        else:
-                            n1[j, i, k] = roll if roll < hold - _TIE else hold
-                    else:
-                        p = roll1[j, i, k]
-                        n1[j, i, k] = p * roll + (1.0 - p) * hold
+                for k in range(g - i):  # seat 0 to move at (i, j, k)
+                    hold = v1[j, i + k, 0]  # k = 0: a pass, to the same state as a bust
+                    n0[i, j, k] = _horizon_move(
+                        last,
+                        draw,
+                        g,
+                        pvec,
+                        p_bust,
+                        i,
+                        k,
+                        v0[i, j],
+                        pay0,
+                        v1[j, i, 0],
+                        hold,
+                        mode == 1,
+                        1.0,
+                        roll0[i, j, k],
+                    )
+                for k in range(g - j):  # seat 1 to move at (j, i, k): own score j
+                    hold = v0[i, j + k, 0]
+                    n1[j, i, k] = _horizon_move(
+                        last,
+                        draw,
+                        g,
+                        pvec,
+                        p_bust,
+                        j,
+                        k,
+                        v1[j, i],
+                        pay1,
+                        v0[i, j, 0],
+                        hold,
+                        mode == 2,
+                        -1.0,
+                        roll1[j, i, k],
+                    )
         for i in range(g):
             for j in range(g):
                 for k in range(g):
@@ -304,7 +325,11 @@ def _compiled(name: str) -> Any:
     from numba.core.registry import CPUDispatcher
 
     space = globals()
-    for helper in ("_first_face", "_policy_column"):  # the kernels' shared helpers, compiled first
+    for helper in (
+        "_first_face",
+        "_policy_column",
+        "_horizon_move",
+    ):  # the kernels' shared helpers, compiled first
         if not isinstance(space[helper], CPUDispatcher):
             space[helper] = njit(cache=True, nogil=True)(space[helper])
     return njit(cache=True, nogil=True)(space[name])
