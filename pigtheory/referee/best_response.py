@@ -282,7 +282,7 @@ def exploitability(
     tables = [np.ascontiguousarray(t, dtype=np.float64) for t in read_profile(profile, rules)]
     n = rules.players
     if n > 2:
-        ev = _evaluate_n(tables, rules)
+        ev = _evaluate_n(tables, rules, full=False)
         br = np.array([_best_response_n(tables, p, rules, 200, turns=False).start for p in range(n)])
     else:
         ev = _evaluate_tables(tables[0], tables[1], rules, horizon)

@@ -182,13 +182,14 @@ def evaluate(
     return _evaluate_tables(r0, r1, rules, horizon)
 
 
-def _evaluate_n(tables: list[np.ndarray], rules: Rules) -> Evaluation:
-    """n >= 3 players: every seat's values by the multiplayer sequential kernel (``_multiplayer``)."""
+def _evaluate_n(tables: list[np.ndarray], rules: Rules, full: bool = True) -> Evaluation:
+    """n >= 3 players: every seat's values by the multiplayer sequential kernel (``_multiplayer``);
+    ``full=False``: the start values only (``value`` is then None)."""
     from ._multiplayer import seat_turns, seat_values, stack_tables
 
     n, g = rules.players, rules.goal
     probs = stack_tables(tables, rules)
-    value = np.empty((n,) + (g,) * (n + 1))
+    value = np.empty((n,) + (g,) * (n + 1)) if full else None
     win = np.empty(n)
     start = np.empty(n)
     for s in range(n):
@@ -197,7 +198,8 @@ def _evaluate_n(tables: list[np.ndarray], rules: Rules) -> Evaluation:
         if out[2]:  # some cycle of turns is never left: count its draws 1/n
             U, _ = seat_values(probs, s, rules, follow=True, draw=1.0 / n)
         start[s] = U[0, s]
-        value[s] = seat_turns(probs, s, rules, U, follow=True)[0]
+        if value is not None:
+            value[s] = seat_turns(probs, s, rules, U, follow=True)[0]
     draw = float(max(0.0, 1.0 - win.sum()))
     return Evaluation(value, start, win, draw, n * (g - 1) + 1, 0.0, "exact", rules, None)
 
