@@ -198,7 +198,8 @@ def _best_response_n(tables: list[np.ndarray], seat: int, rules: Rules, max_iter
             ConvergenceWarning,
             stacklevel=3,
         )
-    value = policy = None
+    value: Any = None
+    policy: Any = None
     if turns:
         value, policy = seat_turns(probs, seat, rules, U, follow=False)
     start = float(U[0, seat])

@@ -189,7 +189,7 @@ def _evaluate_n(tables: list[np.ndarray], rules: Rules, full: bool = True) -> Ev
 
     n, g = rules.players, rules.goal
     probs = stack_tables(tables, rules)
-    value = np.empty((n,) + (g,) * (n + 1)) if full else None
+    value: Any = np.empty((n,) + (g,) * (n + 1)) if full else None
     win = np.empty(n)
     start = np.empty(n)
     for s in range(n):
