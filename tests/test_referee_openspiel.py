@@ -172,3 +172,15 @@ def test_pigtheory_imports_and_evaluates_without_open_spiel():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "ImportError" in out and "pigtheory[rl]" in out
+
+
+def test_openspiel_q_learning_is_reproducible():
+    """The same seed gives the same learned tables (the die's sampler is seeded too)."""
+    from pigtheory.referee.learning import openspiel_q_learning
+
+    game = openspiel_game(Rules.piglet(goal=5))
+    a = openspiel_q_learning(game, checkpoints=(60, 120), rng=5)
+    b = openspiel_q_learning(game, checkpoints=(60, 120), rng=5)
+    c = openspiel_q_learning(game, checkpoints=(60, 120), rng=6)
+    assert all(np.array_equal(x, y) for x, y in zip(a.policies, b.policies, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a.policies, c.policies, strict=True))
