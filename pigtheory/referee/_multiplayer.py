@@ -58,8 +58,8 @@ def seat_values(
     """``(U, out)``: seat ``seat``'s start-of-turn values ``U[idx, delta]`` (its own policy
     followed, or its best response), and the kernel's counters [passes, groups stopped at
     ``max_iter``, cycles never left]."""
-    from ..sequential import profile_kernels as ck
     from ..sequential import group_kernels as gk
+    from ..sequential import profile_kernels as ck
 
     n, g = rules.players, rules.goal
     pvec, p_bust = _model(rules)
