@@ -303,6 +303,7 @@ def test_cli_play_multiplayer(tmp_path):
         (["--players", "3", "--opponent", "hold-at-20"], "--opponent"),
     ],
 )
-def test_cli_play_multiplayer_refusals(tmp_path, args, words):
-    proc = _run(args, "", tmp_path)
-    assert proc.returncode == 2 and words in proc.stderr and "Traceback" not in proc.stderr
+def test_cli_play_multiplayer_refusals(capsys, args, words):
+    status = main(["play", *args])
+    err = capsys.readouterr().err
+    assert status == 2 and words in err and "Traceback" not in err

@@ -65,6 +65,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="hold-at-N opponents (default 20 25)",
     )
     p.add_argument("--no-webapp", action="store_true", help="leave out the web app's published tables")
+    p.add_argument(
+        "--multiplayer",
+        action="append",
+        type=_players_goal,
+        metavar="N:G",
+        help=f"a multiplayer game (N players, goal G) on the page multi.html (repeatable; default "
+        f"{DEFAULT_MULTI}; append ':pass' to allow passing)",
+    )
+    p.add_argument("--no-multiplayer", action="store_true", help="no multiplayer page")
     p.add_argument("--title", default="Play Pig", help="the page's title (1 to 200 characters)")
     add_common_arguments(p, json_output=False)
     p.set_defaults(func=_site)
@@ -122,6 +131,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_play)
 
 
+DEFAULT_MULTI = "3:50"
+"""The site's multiplayer game unless ``--multiplayer`` says otherwise (its data is ~2 kB)."""
+
+
+def _players_goal(text: str) -> tuple[int, int, bool]:
+    """An argparse type: ``N:G`` or ``N:G:pass``, N players in 2..10 and goal G in 1..MAX_GOAL."""
+    parts = text.split(":")
+    allow_pass = len(parts) == 3 and parts[2] == "pass"
+    try:
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not allow_pass):
+            raise ValueError
+        n, g = int(parts[0]), int(parts[1])
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected N:G or N:G:pass (e.g. 3:50), got {text!r}") from None
+    if not 2 <= n <= 10 or not 1 <= g <= MAX_GOAL:
+        raise argparse.ArgumentTypeError(f"players 2..10 and goal 1..{MAX_GOAL} expected, got {text!r}")
+    return n, g, allow_pass
+
+
 def _delay(text: str) -> float:
     """An argparse type: a number of seconds in 0..10 (not inf or nan)."""
     try:
@@ -165,6 +193,21 @@ def _site(args: argparse.Namespace) -> int:
         if not 0 < len(args.title) <= 200:
             raise ValueError(f"--title: expected 1 to 200 characters, got {len(args.title)}")
         from_files = [o for path in args.policy for o in opponents_from_file(path)]
+        if args.no_multiplayer and args.multiplayer:
+            raise ValueError("--no-multiplayer and --multiplayer contradict each other")
+        multi = [] if args.no_multiplayer else (args.multiplayer or [_players_goal(DEFAULT_MULTI)])
+        multi = list(dict.fromkeys(multi))
+        from ..guard import sequential_equilibrium_estimate
+        from ..play.multiplayer import site_estimate
+        from ..rules import Rules
+
+        for n, g, _ in multi:
+            if g ** (n + 1) >= 2**32:
+                raise ValueError(
+                    f"--multiplayer {n}:{g}: too large for the page (goal ** (players + 1) < 2**32)"
+                )
+            check_memory(sequential_equilibrium_estimate(Rules(goal=g, players=n)), args.max_memory)
+            check_memory(site_estimate(Rules(goal=g, players=n)), args.max_memory)
     check_memory(_site_estimate(args.goal), args.max_memory)
     if args.opponent:
         opps = []
@@ -178,7 +221,12 @@ def _site(args: argparse.Namespace) -> int:
         print("solving the opponents (cached after the first build) ...", file=sys.stderr, flush=True)
         opps = default_opponents(args.goal, hold_at_n=args.hold_at, webapp=not args.no_webapp)
     opps += from_files
-    built = build_site(args.out, opps, title=args.title, force=args.force)
+    from ..play.multiplayer import multiplayer_opponents
+
+    if multi:
+        print("solving the multiplayer equilibria ...", file=sys.stderr, flush=True)
+    games = [multiplayer_opponents(players=n, goal=g, allow_pass=ap) for n, g, ap in multi]
+    built = build_site(args.out, opps, title=args.title, force=args.force, multiplayer=games)
     dt = time.perf_counter() - t0
     data = sum(v for k, v in built.sizes.items() if k.startswith("data/"))
     print(f"wrote {built.out}/ ({len(opps)} opponents) in {dt:.1f} s")
