@@ -118,8 +118,8 @@ def _is_multiplayer(obj: Any) -> bool:
 def _check_dense_size(obj: Any, suffix: str) -> None:
     """Refuse, before the dense table is built, a multiplayer policy whose text file would
     need more memory than the limit allows (:mod:`pigtheory.guard`)."""
-    inner = obj if _is_multiplayer(obj) else getattr(obj, "policy", None)
-    if not _is_multiplayer(inner):
+    inner: Any = obj if _is_multiplayer(obj) else getattr(obj, "policy", None)
+    if inner is None or not _is_multiplayer(inner):
         return
     from ..guard import Estimate, check_memory
 
