@@ -160,3 +160,59 @@ def test_complete_multiplayer_games_in_chromium(browser, site, games):  # noqa: 
     assert shown["injected"] == 0  # the title's markup is text, not elements
     errors = [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"]
     assert errors == [], errors
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--multiplayer", "3:x"], "N:G"),
+        (["--multiplayer", "11:5"], "players 2..10"),
+        (["--multiplayer", "3:5:fly"], "N:G"),
+        (["--no-multiplayer", "--multiplayer", "3:5"], "contradict"),
+        (["--multiplayer", "10:9"], "2**32"),
+    ],
+)
+def test_cli_site_multiplayer_refusals(tmp_path, capsys, argv, words):
+    from pigtheory.cli import main
+
+    status = main(["site", "--out", str(tmp_path / "s"), "--opponent", "hold-at-8", "--goal", "10", *argv])
+    err = capsys.readouterr().err
+    assert status == 2 and words in err and "Traceback" not in err, err
+    assert not (tmp_path / "s").exists()
+
+
+def test_cli_site_with_a_multiplayer_game(tmp_path, capsys):
+    from pigtheory.cli import main
+
+    out = tmp_path / "s"
+    argv = [
+        "site",
+        "--out",
+        str(out),
+        "--opponent",
+        "hold-at-8",
+        "--goal",
+        "10",
+        "--multiplayer",
+        "3:10:pass",
+    ]
+    assert main(argv) == 0
+    assert "data/multi-3p-g10-pass.js" in capsys.readouterr().out
+    data = read_multiplayer_data(out / "data/multi-3p-g10-pass.js")
+    assert data["allowPass"] and data["players"] == 3 and len(data["start"]) == 3
+    assert (
+        main(
+            [
+                "site",
+                "--out",
+                str(tmp_path / "t"),
+                "--opponent",
+                "hold-at-8",
+                "--goal",
+                "10",
+                "--no-multiplayer",
+            ]
+        )
+        == 0
+    )
+    assert not (tmp_path / "t/multi.html").exists()

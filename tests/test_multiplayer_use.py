@@ -307,3 +307,23 @@ def test_cli_play_multiplayer_refusals(capsys, args, words):
     status = main(["play", *args])
     err = capsys.readouterr().err
     assert status == 2 and words in err and "Traceback" not in err
+
+
+def test_games_played_by_the_equilibrium_win_at_its_rates(eq12):
+    """Monte Carlo: with the person also playing the equilibrium, every seat wins as often as
+    the solver's start values say (4 standard errors)."""
+    opps = MultiplayerOpponents(eq12.rules, eq12.policy, equilibrium=eq12)
+    rng = np.random.default_rng(0)
+    games = 3000
+    wins = np.zeros(3)
+    for seed in range(games):
+        game = MultiplayerGame(opps, seat=2, seed=seed)
+        game.play_opponents()
+        while game.winner is None:
+            p = eq12.policy.roll_probability(game.view())[game.k]
+            game.roll() if rng.random() < p or not game.can_hold else game.hold()
+            game.play_opponents()
+        wins[game.winner - 1] += 1
+    share = wins / games
+    se = np.sqrt(eq12.start_values * (1 - eq12.start_values) / games)
+    assert np.all(np.abs(share - eq12.start_values) < 4 * se), (share, eq12.start_values)
