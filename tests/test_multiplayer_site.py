@@ -24,8 +24,8 @@ TITLE = 'Pig <b id="x">&amp; "friends"</b>'
 
 
 @pytest.fixture(scope="module")
-def games():
-    eq = multiplayer_opponents(players=3, goal=20)
+def games(tmp_path_factory):
+    eq = multiplayer_opponents(players=3, goal=20, cache_dir=tmp_path_factory.mktemp("multi-cache"))
     mixed = MultiplayerOpponents(Rules(goal=10, players=3), random_table(10, 3, seed=5), name="random mix")
     passing = MultiplayerOpponents(
         Rules(goal=8, players=4), random_table(8, 4, seed=6, allow_pass=True), allow_pass=True, name="passing"

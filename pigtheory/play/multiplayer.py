@@ -136,11 +136,19 @@ class MultiplayerOpponents:
         return [roll_weight(p) for p in self.policy.roll_probability(scores)]
 
 
+_CACHE_VERSION = 1
+
+
 def multiplayer_opponents(
-    *, rules: Rules | None = None, players: int = 3, goal: int = 50, allow_pass: bool = False
+    *,
+    rules: Rules | None = None,
+    players: int = 3,
+    goal: int = 50,
+    allow_pass: bool = False,
+    cache_dir: Any = None,
 ) -> MultiplayerOpponents:
-    """Solve the stationary equilibrium (:func:`pigtheory.sequential.equilibrium`) and make its
-    policy the opponents.
+    """Solve the stationary equilibrium (:func:`pigtheory.sequential.equilibrium`, cached) and
+    make its policy the opponents.
 
     Parameters
     ----------
@@ -151,6 +159,9 @@ def multiplayer_opponents(
     goal : int
         >= 1 (when ``rules`` is not given).
     allow_pass : bool
+    cache_dir : path-like, optional
+        The cache folder (:func:`pigtheory.io.resolve_cache_dir`); the solve is saved there
+        and reused.
 
     Returns
     -------
@@ -160,9 +171,19 @@ def multiplayer_opponents(
         players = check_int("players", players, low=2, high=10)
         goal = check_int("goal", goal, low=1)
         rules = Rules(goal=goal, players=players)
-    from ..sequential import equilibrium
+    if not isinstance(allow_pass, bool):
+        raise ValueError(f"allow_pass must be True or False, got {allow_pass!r}")
+    from ..io import cached
+    from ..sequential import MultiplayerEquilibrium, equilibrium
 
-    eq = equilibrium(rules=rules, allow_pass=allow_pass, progress=False)
+    params = {"rules": repr(rules), "allow_pass": allow_pass, "version": _CACHE_VERSION}
+    eq = cached(
+        "sequential-multiplayer",
+        params,
+        lambda: equilibrium(rules=rules, allow_pass=allow_pass, progress=False),
+        cache_dir=cache_dir,
+        expected=MultiplayerEquilibrium,
+    )
     return MultiplayerOpponents(rules, eq.policy, allow_pass=allow_pass, equilibrium=eq)
 
 
