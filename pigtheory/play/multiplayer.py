@@ -78,6 +78,8 @@ def roll_weight(p: float) -> int:
     >>> roll_weight(0.0), roll_weight(1.0), roll_weight(0.5), roll_weight(1e-12)
     (0, 4294967296, 2147483648, 1)
     """
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, float, np.integer, np.floating)):
+        raise ValueError(f"p must be a probability in [0, 1], got {p!r:.80}")
     p = float(p)
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"p must be a probability in [0, 1], got {p!r}")
@@ -586,7 +588,9 @@ def site_estimate(rules: Rules) -> Any:
     """The memory the site's data of one multiplayer game needs beyond the solve: one own
     score's slice of the table at a time, and the switch counts and offsets of every tuple."""
     from ..guard import Estimate
+    from ..validation import check_rules
 
+    check_rules(rules)
     n, g = rules.players, rules.goal
     return Estimate(
         f"play site data of the multiplayer game ({rules})",
@@ -616,6 +620,8 @@ def pack_multiplayer(opponents: MultiplayerOpponents) -> dict[str, Any]:
     import base64
     import gzip
 
+    if not isinstance(opponents, MultiplayerOpponents):
+        raise ValueError(f"opponents must be MultiplayerOpponents, got {opponents!r:.80}")
     rules = opponents.rules
     n, g = rules.players, rules.goal
     if g ** (n + 1) >= 2**32:
@@ -703,14 +709,19 @@ def read_multiplayer_data(path: Any) -> dict[str, Any]:
     from ..validation import check_path
 
     path = check_path("path", path)
-    text = path.read_text(encoding="utf-8")
-    obj = json.loads(text[text.index("(") + 1 : text.rindex(")")])
-    raw = gzip.decompress(base64.b64decode(obj["blob"]))
-    arrays = {}
-    for name, sec in obj["sections"].items():
-        dtype = {"u8": "<u1", "u16": "<u2", "u32": "<u4"}[sec["dtype"]]
-        arrays[name] = np.frombuffer(raw, dtype, sec["length"], sec["offset"]).reshape(sec["shape"])
-    n, g = obj["players"], obj["rules"]["goal"]
+    try:
+        text = path.read_text(encoding="utf-8")
+        obj = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+        raw = gzip.decompress(base64.b64decode(obj["blob"]))
+        arrays = {}
+        for name, sec in obj["sections"].items():
+            dtype = {"u8": "<u1", "u16": "<u2", "u32": "<u4"}[sec["dtype"]]
+            arrays[name] = np.frombuffer(raw, dtype, sec["length"], sec["offset"]).reshape(sec["shape"])
+        n, g = int(obj["players"]), int(obj["rules"]["goal"])
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, EOFError, AttributeError) as exc:
+        raise ValueError(
+            f"{path}: not a multiplayer game's data file of a built site: {type(exc).__name__}: {exc}"
+        ) from None
     prob = np.full((g,) * (n + 1), np.nan)
     sw_counts = arrays["switches"].reshape(-1).astype(np.int64)
     starts = np.concatenate([[0], np.cumsum(sw_counts)])
