@@ -100,6 +100,7 @@ VALID = {
     "write": lambda t: lambda tmp: open(tmp, "w").close(),
     "fields": lambda t: {"value": 0.5},
     "seed": lambda t: 1,
+    "p": lambda t: 0.5,
     "kind": lambda t: None,  # register_kind's only argument: every value tried is hostile
     "self_play_result": lambda t: pigtheory.simultaneous.self_play(rules=SMALL, max_iter=20),
 }

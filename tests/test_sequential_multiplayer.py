@@ -320,7 +320,7 @@ def test_cli_players(capsys, tmp_path):
     [
         (["--players", "11"], "players"),
         (["--players", "3", "--dice", "2"], "one die"),
-        (["--players", "3", "--out", "x.json"], ".npz"),
+        (["--players", "3", "--out", "x.npy"], ".npz"),
         (["--allow-pass", "--double-trouble"], "one die"),
     ],
 )
