@@ -1,7 +1,7 @@
 """The scripts of analyses/ and paper_figures/: they run as files and as modules without
-editing sys.path, the claims report and results.json hold no run timings or measured memory, the figures no
-timestamps, the report has a row for every claim, and
-the scaling measurement reads each child's own peak memory."""
+editing sys.path, the claims report and results.json hold no run timings or measured memory,
+the figures no timestamps, the report has a row for every claim, and the scaling measurement
+reads each child's own peak memory."""
 
 from __future__ import annotations
 
