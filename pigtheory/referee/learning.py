@@ -407,7 +407,9 @@ def openspiel_q_learning(game: Any, *, checkpoints: Any = (500, 2000), rng: Any 
     cps = _checkpoints(checkpoints)
     seed = _seed(rng)
     np.random.seed(seed)  # noqa: NPY002 - the QLearner explores with the global one
-    env = rl_environment.Environment(game, seed=seed)
+    # the dice: rl_environment draws chance outcomes from its own sampler, which is seeded only
+    # when given (a seed= keyword is a game setting it ignores for a loaded game)
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed))
     agents = [tabular_qlearner.QLearner(player_id=p, num_actions=2) for p in range(2)]
     g = rules.goal
     policies, done = [], 0
