@@ -174,13 +174,14 @@ def test_pigtheory_imports_and_evaluates_without_open_spiel():
     assert "ImportError" in out and "pigtheory[rl]" in out
 
 
-def test_openspiel_q_learning_is_reproducible():
-    """The same seed gives the same learned tables (the die's sampler is seeded too)."""
+def test_openspiel_q_learning_is_reproducible_from_its_seed():
+    # the learners explore with numpy's global generator and the environment draws the dice
+    # from its own sampler: both must follow rng=, or a regenerated figure changes
     from pigtheory.referee.learning import openspiel_q_learning
 
-    game = openspiel_game(Rules.piglet(goal=5))
-    a = openspiel_q_learning(game, checkpoints=(60, 120), rng=5)
-    b = openspiel_q_learning(game, checkpoints=(60, 120), rng=5)
-    c = openspiel_q_learning(game, checkpoints=(60, 120), rng=6)
-    assert all(np.array_equal(x, y) for x, y in zip(a.policies, b.policies, strict=True))
-    assert not all(np.array_equal(x, y) for x, y in zip(a.policies, c.policies, strict=True))
+    game = openspiel_game(Rules(goal=6))
+    runs = [openspiel_q_learning(game, checkpoints=(60, 200), rng=seed) for seed in (3, 3, 4)]
+    for a, b in zip(runs[0].policies, runs[1].policies, strict=True):
+        assert np.array_equal(a, b)
+    # the seed decides something: another seed learns other tables
+    assert any(not np.array_equal(a, c) for a, c in zip(runs[0].policies, runs[2].policies, strict=True))
