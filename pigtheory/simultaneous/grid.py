@@ -28,16 +28,26 @@ from typing import Any
 import numpy as np
 
 from .._compat import renamed
-from ..guard import check_memory, grid_estimate
+from ..guard import Estimate, best_response_estimate, check_memory, players_text, with_roll_model
 from ..io import cached
 from ..parallel import check_executor, run_tasks
 from ..rules import Rules
 from ..validation import check_ints, check_optional_path, check_progress, check_rules
 from .sweep import HoldAtTable, start_value
 
-__all__ = ["hold_at_grid", "cached_hold_at_grid"]
+__all__ = ["hold_at_grid", "cached_hold_at_grid", "estimate_memory"]
 
 __getattr__ = renamed(__name__, {"HoldAtGrid": "pigtheory.simultaneous.sweep:HoldAtTable"})
+
+
+@with_roll_model(name="grid")
+def estimate_memory(rules: Any, *, workers: int | None = 1) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.grid.hold_at_grid`: a best response per worker at once."""
+    one = best_response_estimate(rules)
+    if one is None:
+        return None
+    w = max(int(workers), 1) if isinstance(workers, int) else 1
+    return Estimate(f"hold-at grid ({w} workers, {players_text(rules)})", one.states, w * one.bytes, one.hint)
 
 
 def hold_at_grid(
@@ -84,7 +94,7 @@ def hold_at_grid(
     """
     check_rules(rules)
     ns = check_ints("ns", ns, low=1, high=10**6)
-    check_memory(grid_estimate(rules, workers=workers), max_memory)
+    check_memory(estimate_memory(rules, workers=workers), max_memory)
     ns_arr = np.array(sorted(set(int(n) for n in ns)), dtype=np.int64)
     if ns_arr.size == 0 or ns_arr[0] < 1:
         raise ValueError(f"ns must be non-empty thresholds >= 1, got {list(ns_arr)}")

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._compat import renamed
-from ..guard import check_memory, sweep_estimate
+from ..guard import Estimate, best_response_estimate, check_memory, with_roll_model
 from ..parallel import check_executor, run_tasks
 from ..policies import hold_at
 from ..results import Result, Solution
@@ -37,7 +37,7 @@ from ..validation import check_choice, check_int, check_ints, check_progress, ch
 from .best_response import best_response
 from .core import ENGINES, read_opponents
 
-__all__ = ["HoldAtTable", "hold_at_sweep", "start_value", "best_responses"]
+__all__ = ["HoldAtTable", "hold_at_sweep", "start_value", "best_responses", "estimate_memory"]
 
 __getattr__ = renamed(__name__, {"HoldAtSweep": f"{__name__}:HoldAtTable"})
 
@@ -306,6 +306,15 @@ class HoldAtTable(Result):
         return self.n_solves
 
 
+@with_roll_model(name="sweep")
+def estimate_memory(rules: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.hold_at_sweep`: one two-player best response at a time."""
+    one = best_response_estimate(rules)
+    if one is None:
+        return None
+    return Estimate(f"hold-at sweep (goal {rules.goal})", one.states, one.bytes, one.hint)
+
+
 def hold_at_sweep(
     ns: Iterable[int],
     *,
@@ -354,7 +363,7 @@ def hold_at_sweep(
     >>> sw.best_n in sw.ns, bool(sw.value.min() == sw.at(sw.best_n))
     (True, True)
     """
-    check_memory(sweep_estimate(rules), max_memory)
+    check_memory(estimate_memory(rules), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
