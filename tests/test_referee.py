@@ -141,7 +141,7 @@ def test_never_ending_play_is_a_draw():
     rules = Rules(goal=5)
     passer = np.zeros((5, 5, 5))  # always stops, also at k = 0: nobody ever scores
     ev = evaluate(passer, rules=rules)
-    assert ev.draw == 1.0 and list(ev.start) == [0.5, 0.5] and list(ev.win) == [0.0, 0.0]
+    assert ev.draw == 1.0 and list(ev.start) == [0.5, 0.5] and list(ev.wins) == [0.0, 0.0]
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -267,7 +267,7 @@ def test_horizon_draw_probability_matches_brute_force_and_vanishes():
         ev = evaluate(pol, rules=rules, horizon=horizon)
         assert 0 <= ev.draw <= prev + 1e-15
         prev = ev.draw
-        assert ev.win.sum() + ev.draw == pytest.approx(1.0, abs=1e-13)
+        assert ev.wins.sum() + ev.draw == pytest.approx(1.0, abs=1e-13)
     assert ev.draw < 1e-12
     assert np.allclose(ev.value, no.value, atol=1e-10, equal_nan=True)
     ev = evaluate(pol, rules=rules, horizon=8)

@@ -203,3 +203,19 @@ def test_sweep_files_saved_before_the_one_type_load(tmp_path):
     )
     again = HoldAtTable.load(table.save(tmp_path / "table.npz"))
     assert np.array_equal(again.value, table.value) and again.rules == table.rules
+
+
+def test_the_referees_win_probabilities_are_wins_as_in_the_simulators():
+    from pigtheory import referee
+    from pigtheory.simulate import Simulation
+
+    rules = Rules.piglet(goal=4)
+    ev = referee.evaluate([hold_at(2), hold_at(3)], rules=rules, horizon=7)
+    assert {"wins", "value", "rules"} <= {f.name for f in dataclasses.fields(ev)}
+    assert "wins" in {f.name for f in dataclasses.fields(Simulation)}
+    assert ev.wins.sum() + ev.draw == pytest.approx(1.0, abs=1e-13)
+    with pytest.warns(DeprecationWarning, match="Evaluation.wins"):
+        assert ev.win is ev.wins
+    old = pigtheory.load(BEFORE / "evaluation.npz")  # saved with the field ``win``
+    assert type(old) is type(ev) and old.horizon == 7
+    assert np.array_equal(old.wins, ev.wins) and np.array_equal(old.start, ev.start)

@@ -32,6 +32,7 @@ Neller & Presser, slides "Policy Comparison" (Algorithm 1), here solved exactly.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,8 +60,9 @@ class Evaluation(Result):
         the start of the game's move count, i.e. with all ``horizon`` moves left).
     start : numpy.ndarray, shape ``(players,)``
         Each seat's score from the start (win probability + draw / players); they sum to 1.
-    win : numpy.ndarray, shape ``(players,)``
-        Each seat's win probability from the start.
+    wins : numpy.ndarray, shape ``(players,)``
+        Each seat's win probability from the start (named as :class:`~pigtheory.simulate.Simulation`'s
+        and ``MultiplayerGames``' Monte Carlo shares; ``win`` is its deprecated old name).
     draw : float
         The probability that the game reaches the horizon (or never ends).
     iterations : int
@@ -76,13 +78,26 @@ class Evaluation(Result):
 
     value: np.ndarray
     start: np.ndarray
-    win: np.ndarray
+    wins: np.ndarray
     draw: float
     iterations: int
     residual: float
     method: str
     rules: Rules
     horizon: int | None
+
+    @property
+    def win(self) -> np.ndarray:
+        """Deprecated: ``wins``."""
+        warnings.warn("Evaluation.win is deprecated: use Evaluation.wins", DeprecationWarning, stacklevel=2)
+        return self.wins
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
+        """A file saved before ``win`` was renamed ``wins``."""
+        if "win" in fields and "wins" not in fields:
+            fields = {("wins" if k == "win" else k): v for k, v in fields.items()}
+        return fields
 
     @property
     def openspiel_returns(self) -> np.ndarray:
