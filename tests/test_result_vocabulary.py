@@ -219,3 +219,12 @@ def test_the_referees_win_probabilities_are_wins_as_in_the_simulators():
     old = pigtheory.load(BEFORE / "evaluation.npz")  # saved with the field ``win``
     assert type(old) is type(ev) and old.horizon == 7
     assert np.array_equal(old.wins, ev.wins) and np.array_equal(old.start, ev.start)
+
+
+def test_a_table_frame_has_a_row_per_cell_with_its_thresholds():
+    pytest.importorskip("pandas")
+    table = hold_at_table(goals=[8], ns=[2, 3], players=[2, 3])
+    df = table.to_frame()
+    assert df.columns.tolist() == ["n1", "n2", "value", "policy", "goal", "players", "die_faces"]
+    assert df[["n1", "n2"]].to_numpy().tolist() == table.thresholds.tolist()
+    assert np.array_equal(df.value.to_numpy(), table.value) and (df.players.to_numpy() == table.players).all()

@@ -289,6 +289,24 @@ class HoldAtTable(Result):
         )
         return int(np.unique(keys, axis=0).shape[0])
 
+    def to_frame(self) -> Any:
+        """One row per cell (``pandas``, the extra ``pigtheory[pandas]``): the opponents'
+        thresholds ``n1``, ``n2``, ... (0 where a cell has fewer opponents), then ``value``,
+        ``policy``, ``goal``, ``players`` and ``die_faces``.
+
+        Examples
+        --------
+        >>> hold_at_sweep([3, 5], rules=Rules(goal=10)).to_frame().columns.tolist()
+        ['n1', 'value', 'policy', 'goal', 'players', 'die_faces']
+        """
+        frame = super().to_frame()  # by cell, in the order of value.ravel()
+        keep = [c for c in ("value", "policy", "goal", "players", "die_faces") if c in frame.columns]
+        frame = frame[keep]
+        th = self.thresholds.reshape(self.value.size, -1)
+        for q in range(th.shape[1]):
+            frame.insert(q, f"n{q + 1}", th[:, q])
+        return frame
+
     @property
     def values(self) -> np.ndarray:
         """Deprecated: ``value`` (the old ``HoldAtSweep.values``)."""
