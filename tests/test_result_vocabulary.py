@@ -218,7 +218,7 @@ def test_the_referees_win_probabilities_are_wins_as_in_the_simulators():
         assert ev.win is ev.wins
     old = pigtheory.load(BEFORE / "evaluation.npz")  # saved with the field ``win``
     assert type(old) is type(ev) and old.horizon == 7
-    assert np.array_equal(old.wins, ev.wins) and np.array_equal(old.start, ev.start)
+    assert np.array_equal(old.wins, ev.wins) and np.array_equal(old.value_start, ev.value_start)
 
 
 def test_a_table_frame_has_a_row_per_cell_with_its_thresholds():
@@ -228,3 +228,18 @@ def test_a_table_frame_has_a_row_per_cell_with_its_thresholds():
     assert df.columns.tolist() == ["n1", "n2", "value", "policy", "goal", "players", "die_faces"]
     assert df[["n1", "n2"]].to_numpy().tolist() == table.thresholds.tolist()
     assert np.array_equal(df.value.to_numpy(), table.value) and (df.players.to_numpy() == table.players).all()
+
+
+def test_the_referees_value_at_the_start_is_value_start():
+    from pigtheory import referee
+
+    rules = Rules(goal=8)
+    ev = referee.evaluate([hold_at(3), hold_at(4)], rules=rules)
+    br = referee.best_response(hold_at(4), rules=rules)
+    assert ev.value_start.sum() == pytest.approx(1.0, abs=1e-14)
+    assert br.value_start >= ev.value_start[0] - 1e-12  # no reply beats the best one
+    for res in (ev, br):
+        with pytest.warns(DeprecationWarning, match=r"value_start"):
+            assert res.start is res.value_start
+    old = pigtheory.load(BEFORE / "evaluation.npz")  # saved with the field ``start``
+    assert old.value_start.sum() == pytest.approx(1.0, abs=1e-12)

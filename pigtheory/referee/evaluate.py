@@ -58,8 +58,9 @@ class Evaluation(Result):
     value : numpy.ndarray, shape ``(players, goal, goal, goal)``
         ``value[p, i, j, k]``: seat p's score when it is to move at (i, j, k) (with a horizon: at
         the start of the game's move count, i.e. with all ``horizon`` moves left).
-    start : numpy.ndarray, shape ``(players,)``
-        Each seat's score from the start (win probability + draw / players); they sum to 1.
+    value_start : numpy.ndarray, shape ``(players,)``
+        Each seat's score from the start (win probability + draw / players); they sum to 1
+        (``start`` is its deprecated old name).
     wins : numpy.ndarray, shape ``(players,)``
         Each seat's win probability from the start (named as :class:`~pigtheory.simulate.Simulation`'s
         and ``MultiplayerGames``' Monte Carlo shares; ``win`` is its deprecated old name).
@@ -77,7 +78,7 @@ class Evaluation(Result):
     """
 
     value: np.ndarray
-    start: np.ndarray
+    value_start: np.ndarray
     wins: np.ndarray
     draw: float
     iterations: int
@@ -92,18 +93,27 @@ class Evaluation(Result):
         warnings.warn("Evaluation.win is deprecated: use Evaluation.wins", DeprecationWarning, stacklevel=2)
         return self.wins
 
+    @property
+    def start(self) -> Any:
+        """Deprecated: ``value_start``."""
+        warnings.warn(
+            f"{type(self).__name__}.start is deprecated: use {type(self).__name__}.value_start",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.value_start
+
     @classmethod
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
-        """A file saved before ``win`` was renamed ``wins``."""
-        if "win" in fields and "wins" not in fields:
-            fields = {("wins" if k == "win" else k): v for k, v in fields.items()}
-        return fields
+        """A file saved before ``win`` and ``start`` were renamed ``wins`` and ``value_start``."""
+        old = {"win": "wins", "start": "value_start"}
+        return {old.get(k, k): v for k, v in fields.items()}
 
     @property
     def openspiel_returns(self) -> np.ndarray:
         """Each seat's expected return in OpenSpiel's units (win 1, loss ``-1/(n-1)``, draw 0)."""
         n = self.rules.players
-        return (n * self.start - 1.0) / (n - 1)
+        return (n * self.value_start - 1.0) / (n - 1)
 
 
 MAX_HORIZON = 10**6
@@ -172,7 +182,7 @@ def evaluate(
     >>> from pigtheory import sequential
     >>> from pigtheory.referee import evaluate
     >>> ev = evaluate(sequential.solve(rules=Rules.piglet(goal=2)), rules=Rules.piglet(goal=2))
-    >>> [round(float(x), 6) for x in ev.start]  # Neller & Presser's 4/7
+    >>> [round(float(x), 6) for x in ev.value_start]  # Neller & Presser's 4/7
     [0.571429, 0.428571]
     """
     check_referee_rules(rules)
