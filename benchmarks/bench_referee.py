@@ -54,7 +54,7 @@ def main() -> None:
     t_h, c_h = time.perf_counter() - t0, time.process_time() - c0
     print(
         f"evaluate with horizon 1000: {t_h:.2f} s wall, {c_h:.2f} s CPU; P(horizon reached) = {ev_h.draw:.3e}; "
-        f"first seat {ev_h.start[0]:.12f} vs {evaluate([opt.policy, table], rules=rules).start[0]:.12f} without"
+        f"first seat {ev_h.value_start[0]:.12f} vs {evaluate([opt.policy, table], rules=rules).value_start[0]:.12f} without"
     )
     try:
         import pyspiel

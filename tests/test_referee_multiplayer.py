@@ -145,8 +145,8 @@ def test_three_player_evaluation_matches_a_dense_linear_solve():
         for (m, t, k), x in dense.items():
             if m == s:
                 assert abs(ev.value[(s,) + t + (k,)] - x) < 1e-13
-        assert abs(ev.start[s] - dense[(0, (0, 0, 0), 0)]) < 1e-13
-    assert abs(ev.win.sum() - 1) < 1e-13 and ev.draw < 1e-13
+        assert abs(ev.value_start[s] - dense[(0, (0, 0, 0), 0)]) < 1e-13
+    assert abs(ev.wins.sum() - 1) < 1e-13 and ev.draw < 1e-13
 
 
 def test_one_table_for_all_seats_equals_three_copies():
@@ -160,7 +160,7 @@ def test_the_equilibrium_evaluates_to_its_own_values():
     rules = Rules(goal=20, players=3)
     eq = sequential.equilibrium(rules=rules)
     ev = evaluate(eq, rules=rules)
-    np.testing.assert_allclose(ev.start, eq.start_values, atol=1e-13)
+    np.testing.assert_allclose(ev.value_start, eq.start_values, atol=1e-13)
     np.testing.assert_allclose(ev.value[0][(5, 9, 2)][:15], eq.turn_values((5, 9, 2))[:, 0], atol=1e-13)
 
 
@@ -168,9 +168,9 @@ def test_never_ending_play_is_a_draw_worth_a_third():
     rules = Rules(goal=5, players=3)
     passes = np.zeros((5,) * 4)  # everybody passes at turn total 0 for ever
     ev = evaluate(passes, rules=rules)
-    np.testing.assert_allclose(ev.win, 0.0)
+    np.testing.assert_allclose(ev.wins, 0.0)
     assert ev.draw == 1.0
-    np.testing.assert_allclose(ev.start, 1 / 3)
+    np.testing.assert_allclose(ev.value_start, 1 / 3)
     e = exploitability(passes, rules=rules)
     assert np.all(e.gains > 0.5)  # a lone roller wins for sure
 
@@ -183,14 +183,14 @@ def test_best_response_matches_value_iteration(seat):
     tabs = _random_tables(R3, 10 + seat, 0.0, 1.0)
     br = best_response(tabs, seat=seat, rules=R3)
     vi = _br_value_iteration(tabs, R3, seat)
-    assert abs(br.start - vi[(0, (0, 0, 0), 0)]) < 1e-12
+    assert abs(br.value_start - vi[(0, (0, 0, 0), 0)]) < 1e-12
     for (m, t, k), x in vi.items():
         if m == seat:
             assert abs(br.value[t + (k,)] - x) < 1e-12
     # the best response, played, is worth its value
     played = list(tabs)
     played[seat] = br.policy.astype(float)
-    assert abs(evaluate(played, rules=R3).start[seat] - br.start) < 1e-13
+    assert abs(evaluate(played, rules=R3).value_start[seat] - br.value_start) < 1e-13
 
 
 def test_best_response_equals_enumeration_of_every_pure_stationary_policy():
@@ -212,7 +212,7 @@ def test_best_response_equals_enumeration_of_every_pure_stationary_policy():
         values.append(U[0, seat])
     best = max(values)
     assert best - min(values) > 0.1  # the choice matters
-    assert abs(best_response(tabs, seat=seat, rules=rules).start - best) < 1e-13
+    assert abs(best_response(tabs, seat=seat, rules=rules).value_start - best) < 1e-13
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -280,7 +280,7 @@ def test_monte_carlo_through_the_pettingzoo_aec_env():
             e.step(int(rng.random() < tabs[p][tuple(int(x) for x in obs[:4])]))
     assert np.allclose(wins.sum(axis=1), 1)
     mean, se = wins.mean(axis=0), wins.std(axis=0, ddof=1) / np.sqrt(games)
-    assert np.all(np.abs(mean - exact.win) < 4 * se), (mean, se, exact.win)
+    assert np.all(np.abs(mean - exact.wins) < 4 * se), (mean, se, exact.wins)
 
 
 def test_openspiel_three_player_policy_exactly_and_by_its_own_stepping():
@@ -321,7 +321,7 @@ def test_openspiel_three_player_policy_exactly_and_by_its_own_stepping():
         wins[n] = np.array(state.returns()) > 0
     assert isinstance(game, pyspiel.Game)
     mean, se = wins.mean(axis=0), wins.std(axis=0, ddof=1) / np.sqrt(games)
-    assert np.all(np.abs(mean - ev.win) < 4 * se), (mean, se, ev.win)
+    assert np.all(np.abs(mean - ev.wins) < 4 * se), (mean, se, ev.wins)
 
 
 def test_the_referees_kernel_equals_the_certificates_kernel_on_a_pure_profile():
@@ -356,4 +356,4 @@ def test_the_referees_kernel_equals_the_certificates_kernel_on_a_pure_profile():
     )
     for seat in range(n):
         br = best_response(table.astype(float), seat=seat, rules=rules)
-        assert abs(U[0, seat] - br.start) < 1e-12
+        assert abs(U[0, seat] - br.value_start) < 1e-12

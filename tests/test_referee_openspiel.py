@@ -113,7 +113,7 @@ def test_from_openspiel_policy_round_trip_of_the_optimum():
         assert np.array_equal(direct[p], opt.policy.astype(float))
     # the referee reads the OpenSpiel policy itself and agrees with the optimum
     ev = evaluate(pol, rules=rules)
-    assert ev.start[0] == pytest.approx(opt.first_player_win, abs=1e-13)
+    assert ev.value_start[0] == pytest.approx(opt.first_player_win, abs=1e-13)
 
 
 def test_from_openspiel_policy_reads_any_players_and_piglet():
@@ -166,7 +166,7 @@ def test_pigtheory_imports_and_evaluates_without_open_spiel():
     code = (
         "import sys; sys.modules['pyspiel'] = None; sys.modules['open_spiel'] = None\n"
         "from pigtheory import referee, hold_at, Rules\n"
-        "print(round(float(referee.evaluate(hold_at(3), rules=Rules(goal=8)).start[0]), 6))\n"
+        "print(round(float(referee.evaluate(hold_at(3), rules=Rules(goal=8)).value_start[0]), 6))\n"
         "from pigtheory.referee.openspiel import openspiel_game\n"
         "try:\n    openspiel_game(Rules(goal=8))\nexcept ImportError as e:\n    print('ImportError', e)\n"
     )

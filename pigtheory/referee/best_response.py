@@ -75,8 +75,10 @@ class BestResponse(Result):
     policy : numpy.ndarray of bool or None
         ``policy[i, j, k]``: the responder rolls; None with a horizon (the best response then
         depends on the moves left).
-    start : float
-        The responder's score from the start of the game in its seat.
+    value_start : float
+        The responder's score from the start of the game in its seat (``start`` is its
+        deprecated old name; :class:`~pigtheory.simulate.Simulation`'s ``start`` is the
+        starting scores).
     seat : int
     iterations : int
         Policy-iteration passes (no horizon) or layers of moves left.
@@ -89,13 +91,28 @@ class BestResponse(Result):
 
     value: np.ndarray
     policy: Any
-    start: float
+    value_start: float
     seat: int
     iterations: int
     residual: float
     method: str
     rules: Rules
     horizon: int | None
+
+    @property
+    def start(self) -> Any:
+        """Deprecated: ``value_start``."""
+        warnings.warn(
+            f"{type(self).__name__}.start is deprecated: use {type(self).__name__}.value_start",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.value_start
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
+        """A file saved before ``start`` was renamed ``value_start``."""
+        return {("value_start" if k == "start" else k): v for k, v in fields.items()}
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,7 +188,7 @@ def best_response(
     >>> from pigtheory.referee import best_response, evaluate
     >>> br = best_response(hold_at(20), seat=0, rules=Rules(goal=30))
     >>> opt = sequential.solve(rules=Rules(goal=30))
-    >>> bool(br.start > evaluate([opt, hold_at(20)], rules=Rules(goal=30)).start[0] - 1e-12)
+    >>> bool(br.value_start > evaluate([opt, hold_at(20)], rules=Rules(goal=30)).value_start[0] - 1e-12)
     True
     """
     check_referee_rules(rules)
@@ -284,13 +301,13 @@ def exploitability(
     n = rules.players
     if n > 2:
         ev = _evaluate_n(tables, rules, full=False)
-        br = np.array([_best_response_n(tables, p, rules, 200, turns=False).start for p in range(n)])
+        br = np.array([_best_response_n(tables, p, rules, 200, turns=False).value_start for p in range(n)])
     else:
         ev = _evaluate_tables(tables[0], tables[1], rules, horizon)
-        br = np.array([_best_response(tables, p, rules, horizon, 100, full=False).start for p in range(2)])
-    gains = br - ev.start
+        br = np.array([_best_response(tables, p, rules, horizon, 100, full=False).value_start for p in range(2)])
+    gains = br - ev.value_start
     nc = float(gains.sum())
-    return Exploitability(ev.start, br, gains, nc, nc / n, nc / (n - 1), rules, horizon)
+    return Exploitability(ev.value_start, br, gains, nc, nc / n, nc / (n - 1), rules, horizon)
 
 
 def nash_conv(profile: Any, *, rules: Rules = Rules(), horizon: int | None = None) -> float:
@@ -340,6 +357,6 @@ def regret(policy: Any, *, rules: Rules = Rules(), optimum: Any = None) -> float
         optimum = solve(rules=rules)
     mine = roll_probabilities(policy, rules)
     best = roll_probabilities(optimum, rules)
-    first = evaluate([mine, best], rules=rules).start[0]
-    second = evaluate([best, mine], rules=rules).start[1]
+    first = evaluate([mine, best], rules=rules).value_start[0]
+    second = evaluate([best, mine], rules=rules).value_start[1]
     return float(0.5 - (first + second) / 2)

@@ -41,6 +41,7 @@ Neller & Presser, slides "Policy Comparison" (Algorithm 1), here solved exactly.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,10 +68,12 @@ class Evaluation(Result):
         ``value[p, i, j, k]``: seat p's score when it is to move at (i, j, k) (with a horizon: at
         the start of the game's move count, i.e. with all ``horizon`` moves left); n players:
         ``value[p, t_0, ..., t_{n-1}, k]``.
-    start : numpy.ndarray, shape ``(players,)``
-        Each seat's score from the start (win probability + draw / players); they sum to 1.
-    win : numpy.ndarray, shape ``(players,)``
-        Each seat's win probability from the start.
+    value_start : numpy.ndarray, shape ``(players,)``
+        Each seat's score from the start (win probability + draw / players); they sum to 1
+        (``start`` is its deprecated old name).
+    wins : numpy.ndarray, shape ``(players,)``
+        Each seat's win probability from the start (named as :class:`~pigtheory.simulate.Simulation`'s
+        and ``MultiplayerGames``' Monte Carlo shares; ``win`` is its deprecated old name).
     draw : float
         The probability that the game reaches the horizon (or never ends).
     iterations : int
@@ -86,8 +89,8 @@ class Evaluation(Result):
     """
 
     value: np.ndarray
-    start: np.ndarray
-    win: np.ndarray
+    value_start: np.ndarray
+    wins: np.ndarray
     draw: float
     iterations: int
     residual: float
@@ -96,10 +99,32 @@ class Evaluation(Result):
     horizon: int | None
 
     @property
+    def win(self) -> np.ndarray:
+        """Deprecated: ``wins``."""
+        warnings.warn("Evaluation.win is deprecated: use Evaluation.wins", DeprecationWarning, stacklevel=2)
+        return self.wins
+
+    @property
+    def start(self) -> Any:
+        """Deprecated: ``value_start``."""
+        warnings.warn(
+            f"{type(self).__name__}.start is deprecated: use {type(self).__name__}.value_start",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.value_start
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
+        """A file saved before ``win`` and ``start`` were renamed ``wins`` and ``value_start``."""
+        old = {"win": "wins", "start": "value_start"}
+        return {old.get(k, k): v for k, v in fields.items()}
+
+    @property
     def openspiel_returns(self) -> np.ndarray:
         """Each seat's expected return in OpenSpiel's units (win 1, loss ``-1/(n-1)``, draw 0)."""
         n = self.rules.players
-        return (n * self.start - 1.0) / (n - 1)
+        return (n * self.value_start - 1.0) / (n - 1)
 
 
 MAX_HORIZON = 10**6
@@ -168,7 +193,7 @@ def evaluate(
     >>> from pigtheory import sequential
     >>> from pigtheory.referee import evaluate
     >>> ev = evaluate(sequential.solve(rules=Rules.piglet(goal=2)), rules=Rules.piglet(goal=2))
-    >>> [round(float(x), 6) for x in ev.start]  # Neller & Presser's 4/7
+    >>> [round(float(x), 6) for x in ev.value_start]  # Neller & Presser's 4/7
     [0.571429, 0.428571]
     """
     check_referee_rules(rules)
