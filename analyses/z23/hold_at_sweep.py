@@ -18,7 +18,7 @@ is strictly below both neighbours'.
 
 from __future__ import annotations
 
-from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows
+from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows, tiny
 from pigtheory import hold_at
 from pigtheory.simultaneous import best_response, hold_at_sweep
 
@@ -66,7 +66,7 @@ def main() -> tuple[list[Row], str]:
                 if ok
                 else (
                     f"values at n-1, n, n+1 = {around}; our local minimum is at {nearest}. Value "
-                    f"iteration (Algorithm 0.1) gives the same values (largest difference {gap:.1e}); "
+                    f"iteration (Algorithm 0.1) gives the same values (largest difference {tiny(gap)}); "
                     "the paper's Table S1 numbers are not in the source text, so the cause is unknown"
                 ),
             )
