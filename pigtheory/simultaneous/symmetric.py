@@ -197,7 +197,19 @@ class SymmetricPolicy(Saveable):
 
     @cached_property
     def _mixed(self) -> MixedPolicy:
-        return self.to_mixed()
+        g = self.rules.goal
+        codes = np.moveaxis(self.actions[full_columns(self.rules, g)], -1, 0)
+        used = self.mix_weights > 0
+        width = max(1, int(used.sum(axis=1).max())) if used.size else 1
+        th = np.ones(codes.shape + (width,), dtype=np.int64)
+        w = np.zeros(codes.shape + (width,))
+        pure = codes > 0
+        th[pure, 0] = codes[pure]
+        w[pure, 0] = 1.0
+        mixed = ~pure
+        th[mixed] = self.mix_thresholds[-codes[mixed] - 1, :width]
+        w[mixed] = self.mix_weights[-codes[mixed] - 1, :width]
+        return MixedPolicy(th, w, self.name)
 
     @property
     def thresholds(self) -> np.ndarray:
@@ -216,21 +228,10 @@ class SymmetricPolicy(Saveable):
         Returns
         -------
         MixedPolicy
-            ``thresholds`` and ``weights`` of shape ``(goal,) * players + (W,)``.
+            ``thresholds`` and ``weights`` of shape ``(goal,) * players + (W,)``; built on the
+            first call and shared by later ones (it is immutable).
         """
-        g = self.rules.goal
-        codes = np.moveaxis(self.actions[full_columns(self.rules, g)], -1, 0)
-        used = self.mix_weights > 0
-        width = max(1, int(used.sum(axis=1).max())) if used.size else 1
-        th = np.ones(codes.shape + (width,), dtype=np.int64)
-        w = np.zeros(codes.shape + (width,))
-        pure = codes > 0
-        th[pure, 0] = codes[pure]
-        w[pure, 0] = 1.0
-        mixed = ~pure
-        th[mixed] = self.mix_thresholds[-codes[mixed] - 1, :width]
-        w[mixed] = self.mix_weights[-codes[mixed] - 1, :width]
-        return MixedPolicy(th, w, self.name)
+        return self._mixed
 
 
 @dataclass(frozen=True, eq=False)
