@@ -223,3 +223,51 @@ def test_read_site_data_refuses_what_is_not_a_data_file(tmp_path):
     for path in (tmp_path / "missing.js", tmp_path / "x.js"):
         with pytest.raises(ValueError, match="not an opponent's data file"):
             read_site_data(path)
+
+
+def test_a_link_to_nowhere_or_a_loop_is_refused_before_any_work(tmp_path, monkeypatch, capsys):
+    from pigtheory.cli import main
+    from pigtheory.io.atomic import check_writable
+
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    for parent in ("loop", "dangling"):
+        with pytest.raises(ValueError, match="is a symbolic link that leads nowhere"):
+            check_writable(tmp_path / parent / "x.npz", "out")
+    assert check_writable(tmp_path / "new" / "x.npz", "out") == tmp_path / "new" / "x.npz"
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("the solve started before the output path was checked")
+
+    monkeypatch.setattr("pigtheory.simultaneous.symmetric_equilibrium", no_solve)
+    monkeypatch.setattr("pigtheory.simultaneous.resumable.start_value", no_solve)
+    for argv in (
+        ["symmetric-equilibrium", "--out", str(tmp_path / "loop" / "x.npz")],
+        ["sweep", "--goals", "6", "--ns", "3", "--out", str(tmp_path / "dangling" / "sweep")],
+        ["sweep", "--goals", "6", "--ns", "3", "--out", str(tmp_path / "loop")],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "symbolic link that leads nowhere" in err, err
+    (tmp_path / "afile").write_text("mine")
+    assert main(["sweep", "--goals", "6", "--ns", "3", "--out", str(tmp_path / "afile")]) == 2
+    assert "is not a folder" in capsys.readouterr().err and (tmp_path / "afile").read_text() == "mine"
+
+
+def test_a_huge_sweep_is_counted_without_listing_it():
+    from math import comb
+
+    from pigtheory.simultaneous.resumable import sweep_tasks
+
+    # a million goals by a million thresholds: refused at once (the count stops past 10**6),
+    # and goals below every threshold cost nothing, whatever the players
+    with pytest.raises(ValueError, match="more than 1,000,000 tasks"):
+        sweep_tasks(range(1, 10**6), range(1, 10**6))
+    with pytest.raises(ValueError, match="no threshold is <= any goal"):
+        sweep_tasks(range(1, 10**6), [10**7], range(2, 10**6))
+    with pytest.raises(ValueError, match="more than 1,000,000 tasks"):
+        sweep_tasks([10**5], range(1, 10**5), [10**5])
+    # the count of a small sweep is the brute-force one: C(m + p - 2, p - 1) per goal and players
+    goals, ns, players, faces = [5, 10, 30], [2, 3, 7, 12, 40], [2, 3, 4], [6, 8]
+    brute = sum(comb(sum(n <= g for n in ns) + p - 2, p - 1) for g in goals for p in players) * len(faces)
+    assert len(sweep_tasks(goals, ns, players, faces)) == brute == 124
