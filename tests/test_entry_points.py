@@ -140,6 +140,7 @@ SIZES = {
     "sticks": lambda t: 3,
     "max_iter": lambda t: 5,
     "max_turns": lambda t: 200,
+    "checkpoints": lambda t: (2,),
     "webapp": lambda t: False,
     "cache_dir": lambda t: t / "cache",
     "out": lambda t: t / "out",
@@ -551,3 +552,5 @@ def test_a_hostile_command_line_gets_one_line(command, arg, tmp_path, monkeypatc
             continue
         assert status in (1, 2), f"{shown}: status {status}, stdout {out[:200]!r}"
         assert err.count("\n") == 1 and "Traceback" not in err, f"{shown}: {err[:500]}"
+        # the argument is named, not left to the system's words ("[Errno 36] File name too long")
+        assert "[Errno" not in err, f"{shown}: {err[:500]}"

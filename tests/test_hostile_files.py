@@ -271,3 +271,20 @@ def test_a_huge_sweep_is_counted_without_listing_it():
     goals, ns, players, faces = [5, 10, 30], [2, 3, 7, 12, 40], [2, 3, 4], [6, 8]
     brute = sum(comb(sum(n <= g for n in ns) + p - 2, p - 1) for g in goals for p in players) * len(faces)
     assert len(sweep_tasks(goals, ns, players, faces)) == brute == 124
+
+
+def test_a_policy_name_over_255_bytes_is_named_by_its_argument(tmp_path, monkeypatch, capsys):
+    from pigtheory.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
+    long = str(tmp_path / ("x" * 300 + ".json"))
+    for argv, label in (
+        (["exploitability", long], "policy"),
+        (["play", "--opponent", long, "--seed", "1", "--goal", "6"], "--opponent"),
+        (["win-probability", long, "hold-at-3", "--goal", "6"], "path"),
+        (["best-response", "--opponent", long, "--goal", "6"], "path"),
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert f"{label}: a file or folder name of 305 bytes; at most 255" in err and "Errno" not in err, err

@@ -8,6 +8,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from ..validation import check_path
 from .args import (
     MAX_ITER,
     POLICY_HELP,
@@ -281,7 +282,7 @@ def _exploitability(args: argparse.Namespace) -> int:
     policies: dict[str, Any] = {}
     with usage_checks():
         named = _named_tables(args.policy)
-        published = not named and _published_tables(Path(args.policy))
+        published = not named and _published_tables(check_path("policy", args.policy))
         if not named and not published:
             try:
                 policies = {args.policy: parse_policy(args.policy)}

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..validation import check_path
 from .args import add_common_arguments, int_range, non_empty, usage_checks
 
 MAX_GOAL = 1000
@@ -165,7 +166,7 @@ def _play(args: argparse.Namespace) -> int:
     check_memory(_site_estimate([args.goal or 100]), args.max_memory)
     name = args.opponent or ("equilibrium" if args.mode == "simultaneous" else "optimal")
     with usage_checks():  # an unknown opponent or an unreadable file is a usage error
-        if Path(name).is_file():
+        if check_path("--opponent", name).is_file():
             opp = opponents_from_file(name, mode=args.mode, goal=args.goal)[0]
         else:
             mode = _pick_mode(name, args.mode)[0]
