@@ -288,3 +288,49 @@ def test_a_policy_name_over_255_bytes_is_named_by_its_argument(tmp_path, monkeyp
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert f"{label}: a file or folder name of 305 bytes; at most 255" in err and "Errno" not in err, err
+
+
+def test_saving_onto_a_folder_or_under_a_file_is_refused_before_writing(tmp_path):
+    sol = best_response(hold_at(3), rules=Rules(goal=6))
+    (tmp_path / "dir.npz").mkdir()
+    (tmp_path / "dir.json").mkdir()
+    (tmp_path / "f").write_text("mine")
+    for obj, path, word in (
+        (sol, tmp_path / "dir.npz", "is a folder, expected a file name"),
+        (hold_at(3), tmp_path / "dir.json", "is a folder, expected a file name"),
+        (sol, tmp_path / "f" / "x.npz", "is not a folder"),
+        (hold_at(3), tmp_path / "f" / "x.csv", "is not a folder"),
+    ):
+        with pytest.raises(ValueError, match=word):
+            pigtheory.save(obj, path)
+    assert (tmp_path / "f").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.json", "dir.npz", "f"]  # no temporary left
+    assert not any((tmp_path / "dir.npz").iterdir())
+
+
+def test_a_threshold_in_hold_at_past_2_62_is_a_usage_error_with_the_reason(capsys):
+    from pigtheory.cli import main
+
+    assert main(["best-response", "--opponent", "hold-at-" + "9" * 30, "--goal", "6"]) == 2
+    err = capsys.readouterr().err
+    assert "hold_at: n must be an integer in 1..4611686018427387904" in err and "invalid" not in err, err
+
+
+def test_a_square_table_with_column_labels_reads_as_r_and_pandas_write_it(tmp_path):
+    table = np.minimum(3, 6 - np.arange(6))[:, None] * np.ones((6, 6), dtype=np.int64)
+    table[0, 5] = 2  # not symmetric: rows are own scores
+    r_text = '"",' + ",".join(f'"V{j + 1}"' for j in range(6)) + "\r\n"
+    r_text += "".join(f'"{i + 1}",' + ",".join(map(str, row)) + "\r\n" for i, row in enumerate(table))
+    (tmp_path / "r.csv").write_text(
+        r_text, encoding="utf-8-sig"
+    )  # R's write.csv(m, fileEncoding = "UTF-8-BOM")
+    pandas_text = "," + ",".join(map(str, range(6))) + "\n"
+    pandas_text += "".join(f"{i}," + ",".join(map(str, row)) + "\n" for i, row in enumerate(table))
+    (tmp_path / "p.csv").write_text(pandas_text)  # pandas.DataFrame(m).to_csv()
+    for name in ("r.csv", "p.csv"):
+        got = pigtheory.io.read_policy(tmp_path / name)
+        assert isinstance(got, pigtheory.ThresholdTable) and (got.table == table).all(), name
+    # labels that are not a column sequence are data: 7 rows of 6 are no square table
+    (tmp_path / "bad.csv").write_text(pandas_text.replace(",0,1,", ",0,7,", 1))
+    with pytest.raises(ValueError, match="got 7 rows of 6 values"):
+        pigtheory.io.read_policy(tmp_path / "bad.csv")
