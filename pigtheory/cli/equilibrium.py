@@ -8,7 +8,6 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..validation import check_path
 from .args import (
     MAX_ITER,
     POLICY_HELP,
@@ -279,6 +278,8 @@ def _named_tables(text: str) -> dict[str, Any]:
 
 
 def _exploitability(args: argparse.Namespace) -> int:
+    from ..validation import check_path  # numpy: not at import (help stays light)
+
     policies: dict[str, Any] = {}
     with usage_checks():
         named = _named_tables(args.policy)

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..validation import check_path
 from .args import add_common_arguments, int_range, non_empty, usage_checks
 
 MAX_GOAL = 1000
@@ -162,6 +161,7 @@ def _site(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from ..guard import check_memory
     from ..play import opponent, opponents_from_file, play_terminal
+    from ..validation import check_path
 
     check_memory(_site_estimate([args.goal or 100]), args.max_memory)
     name = args.opponent or ("equilibrium" if args.mode == "simultaneous" else "optimal")
