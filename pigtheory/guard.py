@@ -291,6 +291,12 @@ _with_roll_model = with_roll_model
 # validation then raises the right ValueError).
 
 
+def _is(value: Any, word: str) -> bool:
+    """``value == word`` for a str (an object of another library may raise on ``==``; the
+    solver's own check names the argument)."""
+    return isinstance(value, str) and value == word
+
+
 def _rules_ok(rules: Any) -> bool:
     from .rules import Rules
 
@@ -326,9 +332,9 @@ def best_response_estimate(
         # the full value and policy, the expansion's index arrays (n - 1 per state) and the
         # reduced solution it expands
         need = 8 * states * (n + 3) + 16 * g * comb(g + n - 2, n - 1) + _BASE
-    if method == "value_iteration":  # the sweeps hold every state's action values at once
+    if _is(method, "value_iteration"):  # the sweeps hold every state's action values at once
         need += 40 * states * g
-    if strategies == "stopping":
+    if _is(strategies, "stopping"):
         # the roll table (one byte per state and turn total), the threshold values and k, and
         # one level's continuation against opponents whose turns end on any of goal + 1 gains
         need += states * g + 24 * g**n + 16 * g * (g + 1) ** 2
@@ -356,7 +362,7 @@ def equilibrium_estimate(rules: Any, *, strategies: str = "thresholds") -> Estim
     g = rules.goal
     states = (g + 1) ** 2
     need = 320 * states + 64 * g * g + _BASE
-    if strategies == "stopping":
+    if _is(strategies, "stopping"):
         need += 8 * g**3 + 24 * g * (g + 1) ** 2
     return Estimate(f"equilibrium (goal {g})", states, need, "lower the goal")
 

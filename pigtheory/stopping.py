@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from .display import long_frame
+from .guard import Estimate, check_memory
 from .policies import Mixture, as_mixture
 from .results import Saveable, freeze
 from .rules import Rules
@@ -247,9 +248,9 @@ def rule_outcomes(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.ndarray
     >>> rule_outcomes(np.arange(4)[None, :] < 3, np.array([0]), rules).tolist()
     [[0.75, 0.0, 0.0, 0.0, 0.25]]
     """
+    roll, own = _check_rule_arrays(roll, own, rules)
     g = rules.goal
     p_bust, gains, probs = rules.roll_arrays()
-    own = np.asarray(own, dtype=np.int64)
     ns = own.size
     room = g - own
     # by turn total first: each step reads and writes whole contiguous rows
@@ -391,3 +392,40 @@ def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
     if callable(getattr(policy, "outcomes", None)) and getattr(policy, "rules", None) == rules:
         return policy  # the policy kind of a registered action set reads itself
     return as_mixture(policy, rules)
+
+
+def _check_rule_arrays(roll: Any, own: Any, rules: Any) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`rule_outcomes`' arguments: ``rules`` a Rules; ``roll`` of shape ``(ns, goal)``,
+    bool or chances in [0, 1]; ``own`` ``ns`` integer scores in ``0..goal - 1``; the memory of
+    the recursion (three float arrays of ``ns * (goal + 1)``) within the limit."""
+    check_rules(rules)
+    g = rules.goal
+    roll_a, own_a = _array("roll", roll), _array("own", own)
+    if roll_a.ndim != 2 or roll_a.shape[1] != g:
+        raise ValueError(f"roll must have shape (states, goal) = (ns, {g}), got {roll_a.shape}")
+    if own_a.ndim != 1 or own_a.size != roll_a.shape[0] or own_a.dtype.kind not in "iu":
+        raise ValueError(
+            f"own must be a 1-d integer array of {roll_a.shape[0]} scores (one per row of roll), "
+            f"got {own_a.dtype} of shape {own_a.shape}"
+        )
+    if own_a.size and (own_a.min() < 0 or own_a.max() >= g):
+        raise ValueError(f"own: scores are in 0..{g - 1}, got {own_a.min()}..{own_a.max()}")
+    if roll_a.dtype != bool and roll_a.size and not (roll_a.min() >= 0 and roll_a.max() <= 1):
+        raise ValueError("roll: chances of rolling are in [0, 1] (NaN refused)")
+    cells = own_a.size * (g + 1)
+    check_memory(
+        Estimate(f"stopping-rule outcomes ({rules})", cells, 24 * cells + 10**6, "pass fewer states")
+    )
+    return roll_a, own_a.astype(np.int64)
+
+
+def _array(name: str, value: Any) -> np.ndarray:
+    if isinstance(value, (str, bytes, dict)):
+        raise ValueError(f"{name} must be an array of numbers, got {value!r:.80}")
+    try:
+        arr = np.asarray(value)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name} must be an array of numbers, got {value!r:.80}") from exc
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
+    return arr

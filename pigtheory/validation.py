@@ -41,6 +41,8 @@ __all__ = [
     "check_ints",
     "check_number",
     "check_optional_path",
+    "check_callable",
+    "check_openspiel_game",
     "NAME_MAX",
 ]
 
@@ -194,3 +196,54 @@ def check_number(name: str, value: Any) -> float:
     if not ok or not math.isfinite(float(value)):
         raise ValueError(f"{name} must be a finite number, got {value!r:.80}")
     return float(value)
+
+
+def check_callable(name: str, value: Any, what: str = "") -> Any:
+    """A callable (a function, a lambda, an object with ``__call__``); ``what`` says what it
+    is called with and returns, for the message."""
+    if not callable(value):
+        shown = f" ({what})" if what else ""
+        raise ValueError(f"{name} must be a callable{shown}, got {type(value).__name__}")
+    return value
+
+
+_PIG_PARAMETERS = {
+    "players": (2, 10),
+    "winscore": (1, 10**6),
+    "diceoutcomes": (2, 10**4),
+    "horizon": (1, 2**31 - 1),
+}
+"""Ranges of OpenSpiel's ``pig`` parameters that make a game (``pyspiel.load_game`` takes any
+integer: ``winscore`` 0 or -3, ``diceoutcomes`` 0, ``players`` 11 load without a word)."""
+
+
+def check_openspiel_game(name: str, value: Any, short_name: str = "pig") -> Any:
+    """An OpenSpiel game, ``pyspiel.load_game(short_name, {...})``; for ``pig``, its
+    parameters in range (players 2..10, winscore 1..10**6, diceoutcomes 2..10**4, horizon
+    1..2**31-1). Returns it.
+
+    ``pyspiel`` is imported here only (OpenSpiel is optional): without it an ImportError
+    names the extra.
+    """
+    try:
+        import pyspiel
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "this function needs OpenSpiel: pip install 'pigtheory[rl]' (or pip install open-spiel)"
+        ) from exc
+    if not isinstance(value, pyspiel.Game):
+        raise ValueError(
+            f"{name} must be a pyspiel.Game (pyspiel.load_game({short_name!r}, ...)), got {type(value).__name__}"
+        )
+    got = value.get_type().short_name
+    if got != short_name:
+        raise ValueError(f"{name} must be OpenSpiel's {short_name!r}, got the game {got!r}")
+    if short_name == "pig":
+        params = value.get_parameters()
+        for key, (low, high) in _PIG_PARAMETERS.items():
+            v = params.get(key)
+            if not isinstance(v, int) or isinstance(v, bool) or not low <= v <= high:
+                raise ValueError(
+                    f"{name}: OpenSpiel's pig parameter {key} must be in {low}..{high}, got {v!r}"
+                )
+    return value

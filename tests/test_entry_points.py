@@ -103,7 +103,30 @@ VALID = {
     "p": lambda t: 0.5,
     "kind": lambda t: None,  # register_kind's only argument: every value tried is hostile
     "self_play_result": lambda t: pigtheory.simultaneous.self_play(rules=SMALL, max_iter=20),
+    # another library's objects: OpenSpiel's pig, an environment's agent, a learner's panels
+    "game": lambda t: _pig_game(),
+    "player_id": lambda t: 0,
+    "agent": lambda t: lambda obs: 1,
+    "gap": lambda t: np.array([0.01, 0.1]),
+    "panels": lambda t: [
+        {
+            "title": "t",
+            "xlabel": "x",
+            "x": [1, 10],
+            "exact": [0.1, 0.01],
+            "mc": [0.1, 0.0],
+            "mc_se": [0.01, 0.01],
+        }
+    ],
+    "roll": lambda t: np.ones((2, 6), dtype=bool),
+    "own": lambda t: np.array([0, 3]),
 }
+
+
+def _pig_game(**params):
+    """OpenSpiel's pig, goal 6 (the tests that need it skip where OpenSpiel is not installed)."""
+    return pytest.importorskip("pyspiel").load_game("pig", {"winscore": 6, **params})
+
 
 # Optional arguments that set the size of the work, by name: small, so that a hostile value
 # that is accepted (a valid bound, a flag) costs little; outputs go to the test's folder.
@@ -118,6 +141,7 @@ SIZES = {
     "sticks": lambda t: 3,
     "max_iter": lambda t: 5,
     "max_turns": lambda t: 200,
+    "checkpoints": lambda t: (2,),
     "webapp": lambda t: False,
     "cache_dir": lambda t: t / "cache",
     "out": lambda t: t / "out",
@@ -199,23 +223,6 @@ INTERNAL = {
     "pigtheory.referee.evaluate.check_horizon": "the referee's guard of horizon= itself",
 }
 
-# Entry points whose required arguments this file cannot make yet (an OpenSpiel game, a
-# trained agent, a learning run's panels, a stopping rule's raw arrays): known gaps of the
-# walk, left out of it and named in the closing note of issue 24. A prefix listed here also
-# marks any case of it that can be built xfail.
-KNOWN_GAPS = {
-    "pigtheory.referee.baselines.",
-    "pigtheory.referee.openspiel.",
-    "pigtheory.referee.learning.openspiel_q_learning",
-    "pigtheory.referee.plots.",
-    "pigtheory.envs.agents.",
-    "pigtheory.stopping.rule_outcomes",
-}
-
-
-def _known_gap(name: str) -> bool:
-    return any(name.startswith(prefix) for prefix in KNOWN_GAPS)
-
 
 def _internal(name: str) -> str | None:
     for prefix, reason in INTERNAL.items():
@@ -240,15 +247,8 @@ def _required(fn) -> list[inspect.Parameter]:
 
 
 def covered() -> dict[str, object]:
-    """The entry points fuzzed here: every one that is not skipped or internal (a known gap
-    whose required arguments this file cannot make is left out too: it is listed above)."""
-    return {
-        k: fn
-        for k, fn in entry_points().items()
-        if k not in SKIP
-        and _internal(k) is None
-        and not (_known_gap(k) and any(p.name not in VALID for p in _required(fn)))
-    }
+    """The entry points fuzzed here: every one that is not skipped or internal."""
+    return {k: fn for k, fn in entry_points().items() if k not in SKIP and _internal(k) is None}
 
 
 def test_the_walk_finds_the_entry_points():
@@ -273,7 +273,14 @@ def test_every_required_argument_is_known():
 # Where one entry point needs another valid value than the name's usual one.
 OVERRIDE = {
     "pigtheory.io.cached_arrays": {"compute": lambda t: lambda: {"a": np.arange(3)}},
+    "pigtheory.referee.openspiel.from_openspiel_policy": {"policy": lambda t: _uniform_policy()},
 }
+
+
+def _uniform_policy():
+    from open_spiel.python import policy as osp
+
+    return osp.UniformRandomPolicy(_pig_game())
 
 
 def _arguments(fn, tmp_path, entry: str = "") -> dict[str, object]:
@@ -309,15 +316,36 @@ def _fuzzable():
     return out
 
 
-ALL_CASES = _fuzzable()
-CASES = [(e, a) for e, a in ALL_CASES if not _known_gap(e)]
-GAP_REASON = "a known gap: this entry point does not check this argument yet (KNOWN_GAPS)"
-HOSTILE_CASES = [
-    pytest.param(e, a, id=f"{e}:{a}", marks=pytest.mark.xfail(strict=False, reason=GAP_REASON))
-    if _known_gap(e)
-    else pytest.param(e, a, id=f"{e}:{a}")
-    for e, a in ALL_CASES
-]
+CASES = _fuzzable()
+
+
+def _garbage(*args, **kwargs):
+    return "garbage"
+
+
+def _foreign_game():
+    return pytest.importorskip("pyspiel").load_game("tic_tac_toe")
+
+
+def _axes():
+    from matplotlib.figure import Figure
+
+    return Figure().subplots()
+
+
+# Wrong-typed objects of the libraries the package meets (tried in every argument, like HOSTILE):
+# another OpenSpiel game, OpenSpiel's pig with parameters it loads without a word (goal 0), a
+# numpy generator, matplotlib axes, an array of no shape the package uses, a callable that
+# answers garbage, a class where an instance is expected.
+OBJECTS = {
+    "tic_tac_toe": _foreign_game,
+    "pig(winscore=0)": lambda: _pig_game(winscore=0),
+    "Generator": lambda: np.random.default_rng(0),
+    "Axes": _axes,
+    "array(2,3,5)": lambda: np.zeros((2, 3, 5)),
+    "callable->'garbage'": lambda: _garbage,
+    "class Rules": lambda: Rules,
+}
 
 
 # Documented exceptions that are not about a refused argument, with the reason.
@@ -359,14 +387,35 @@ def _refuses_or_accepts(entry, fn, kwargs, shown, param=None):
             pytest.fail(f"{entry}({shown}) raised {type(exc).__name__}: {exc}")
 
 
-@pytest.mark.parametrize("entry, param", HOSTILE_CASES)
+@pytest.mark.parametrize("entry, param", CASES, ids=[f"{e}:{a}" for e, a in CASES])
 def test_a_hostile_argument_gets_a_clear_error(entry, param, tmp_path, monkeypatch):
-    """Each hostile value in ``param``: a ValueError, or accepted as valid (a flag, a bound)."""
+    """Each hostile value and object in ``param``: a ValueError, or accepted as valid."""
     monkeypatch.chdir(tmp_path)  # a path-like hostile value ('goal 10') lands here
     fn = entry_points()[entry]
     base = _arguments(fn, tmp_path, entry)
     for bad in HOSTILE:
         _refuses_or_accepts(entry, fn, {**base, param: bad}, f"{param}={bad!r:.40}", param)
+    for label, make in OBJECTS.items():
+        _refuses_or_accepts(entry, fn, {**base, param: make()}, f"{param}={label}", param)
+
+
+def test_the_former_gaps_are_walked():
+    """The entry points that take another library's objects (OpenSpiel's games and policies,
+    agents, a learner's panels, a stopping rule's raw arrays) are in the walk, every argument."""
+    walked = {e for e, _ in CASES}
+    for name in (
+        "pigtheory.referee.baselines.to_openspiel_policy",
+        "pigtheory.referee.baselines.openspiel_bot",
+        "pigtheory.referee.openspiel.openspiel_rules",
+        "pigtheory.referee.openspiel.from_openspiel_policy",
+        "pigtheory.referee.learning.openspiel_q_learning",
+        "pigtheory.referee.plots.plot_learning",
+        "pigtheory.referee.plots.games_to_resolve",
+        "pigtheory.envs.agents.sequential_agent_table",
+        "pigtheory.envs.agents.simultaneous_agent_table",
+        "pigtheory.stopping.rule_outcomes",
+    ):
+        assert name in walked, name
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -379,6 +428,10 @@ def test_a_hostile_argument_gets_a_clear_error(entry, param, tmp_path, monkeypat
         st.none(),
         st.lists(st.integers(-3, 3), max_size=3),
         st.builds(np.int64, st.integers(-(10**6), 10**6)),
+        st.sampled_from(sorted(OBJECTS)).map(lambda label: OBJECTS[label]()),
+        st.lists(
+            st.sampled_from(sorted(OBJECTS)).map(lambda label: OBJECTS[label]()), min_size=1, max_size=2
+        ),
     ),
 )
 def test_fuzz_any_entry_point(tmp_path, monkeypatch, case, value):
@@ -507,3 +560,5 @@ def test_a_hostile_command_line_gets_one_line(command, arg, tmp_path, monkeypatc
             continue
         assert status in (1, 2), f"{shown}: status {status}, stdout {out[:200]!r}"
         assert err.count("\n") == 1 and "Traceback" not in err, f"{shown}: {err[:500]}"
+        # the argument is named, not left to the system's words ("[Errno 36] File name too long")
+        assert "[Errno" not in err, f"{shown}: {err[:500]}"

@@ -223,3 +223,114 @@ def test_read_site_data_refuses_what_is_not_a_data_file(tmp_path):
     for path in (tmp_path / "missing.js", tmp_path / "x.js"):
         with pytest.raises(ValueError, match="not an opponent's data file"):
             read_site_data(path)
+
+
+def test_a_link_to_nowhere_or_a_loop_is_refused_before_any_work(tmp_path, monkeypatch, capsys):
+    from pigtheory.cli import main
+    from pigtheory.io.atomic import check_writable
+
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    for parent in ("loop", "dangling"):
+        with pytest.raises(ValueError, match="is a symbolic link that leads nowhere"):
+            check_writable(tmp_path / parent / "x.npz", "out")
+    assert check_writable(tmp_path / "new" / "x.npz", "out") == tmp_path / "new" / "x.npz"
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("the solve started before the output path was checked")
+
+    monkeypatch.setattr("pigtheory.simultaneous.symmetric_equilibrium", no_solve)
+    monkeypatch.setattr("pigtheory.simultaneous.resumable.start_value", no_solve)
+    for argv in (
+        ["symmetric-equilibrium", "--out", str(tmp_path / "loop" / "x.npz")],
+        ["sweep", "--goals", "6", "--ns", "3", "--out", str(tmp_path / "dangling" / "sweep")],
+        ["sweep", "--goals", "6", "--ns", "3", "--out", str(tmp_path / "loop")],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "symbolic link that leads nowhere" in err, err
+    (tmp_path / "afile").write_text("mine")
+    assert main(["sweep", "--goals", "6", "--ns", "3", "--out", str(tmp_path / "afile")]) == 2
+    assert "is not a folder" in capsys.readouterr().err and (tmp_path / "afile").read_text() == "mine"
+
+
+def test_a_huge_sweep_is_counted_without_listing_it():
+    from math import comb
+
+    from pigtheory.simultaneous.resumable import sweep_tasks
+
+    # a million goals by a million thresholds: refused at once (the count stops past 10**6),
+    # and goals below every threshold cost nothing, whatever the players
+    with pytest.raises(ValueError, match="more than 1,000,000 tasks"):
+        sweep_tasks(range(1, 10**6), range(1, 10**6))
+    with pytest.raises(ValueError, match="no threshold is <= any goal"):
+        sweep_tasks(range(1, 10**6), [10**7], range(2, 10**6))
+    with pytest.raises(ValueError, match="more than 1,000,000 tasks"):
+        sweep_tasks([10**5], range(1, 10**5), [10**5])
+    # the count of a small sweep is the brute-force one: C(m + p - 2, p - 1) per goal and players
+    goals, ns, players, faces = [5, 10, 30], [2, 3, 7, 12, 40], [2, 3, 4], [6, 8]
+    brute = sum(comb(sum(n <= g for n in ns) + p - 2, p - 1) for g in goals for p in players) * len(faces)
+    assert len(sweep_tasks(goals, ns, players, faces)) == brute == 124
+
+
+def test_a_policy_name_over_255_bytes_is_named_by_its_argument(tmp_path, monkeypatch, capsys):
+    from pigtheory.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))
+    long = str(tmp_path / ("x" * 300 + ".json"))
+    for argv, label in (
+        (["exploitability", long], "policy"),
+        (["play", "--opponent", long, "--seed", "1", "--goal", "6"], "--opponent"),
+        (["win-probability", long, "hold-at-3", "--goal", "6"], "path"),
+        (["best-response", "--opponent", long, "--goal", "6"], "path"),
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert f"{label}: a file or folder name of 305 bytes; at most 255" in err and "Errno" not in err, err
+
+
+def test_saving_onto_a_folder_or_under_a_file_is_refused_before_writing(tmp_path):
+    sol = best_response(hold_at(3), rules=Rules(goal=6))
+    (tmp_path / "dir.npz").mkdir()
+    (tmp_path / "dir.json").mkdir()
+    (tmp_path / "f").write_text("mine")
+    for obj, path, word in (
+        (sol, tmp_path / "dir.npz", "is a folder, expected a file name"),
+        (hold_at(3), tmp_path / "dir.json", "is a folder, expected a file name"),
+        (sol, tmp_path / "f" / "x.npz", "is not a folder"),
+        (hold_at(3), tmp_path / "f" / "x.csv", "is not a folder"),
+    ):
+        with pytest.raises(ValueError, match=word):
+            pigtheory.save(obj, path)
+    assert (tmp_path / "f").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.json", "dir.npz", "f"]  # no temporary left
+    assert not any((tmp_path / "dir.npz").iterdir())
+
+
+def test_a_threshold_in_hold_at_past_2_62_is_a_usage_error_with_the_reason(capsys):
+    from pigtheory.cli import main
+
+    assert main(["best-response", "--opponent", "hold-at-" + "9" * 30, "--goal", "6"]) == 2
+    err = capsys.readouterr().err
+    assert "hold_at: n must be an integer in 1..4611686018427387904" in err and "invalid" not in err, err
+
+
+def test_a_square_table_with_column_labels_reads_as_r_and_pandas_write_it(tmp_path):
+    table = np.minimum(3, 6 - np.arange(6))[:, None] * np.ones((6, 6), dtype=np.int64)
+    table[0, 5] = 2  # not symmetric: rows are own scores
+    r_text = '"",' + ",".join(f'"V{j + 1}"' for j in range(6)) + "\r\n"
+    r_text += "".join(f'"{i + 1}",' + ",".join(map(str, row)) + "\r\n" for i, row in enumerate(table))
+    (tmp_path / "r.csv").write_text(
+        r_text, encoding="utf-8-sig"
+    )  # R's write.csv(m, fileEncoding = "UTF-8-BOM")
+    pandas_text = "," + ",".join(map(str, range(6))) + "\n"
+    pandas_text += "".join(f"{i}," + ",".join(map(str, row)) + "\n" for i, row in enumerate(table))
+    (tmp_path / "p.csv").write_text(pandas_text)  # pandas.DataFrame(m).to_csv()
+    for name in ("r.csv", "p.csv"):
+        got = pigtheory.io.read_policy(tmp_path / name)
+        assert isinstance(got, pigtheory.ThresholdTable) and (got.table == table).all(), name
+    # labels that are not a column sequence are data: 7 rows of 6 are no square table
+    (tmp_path / "bad.csv").write_text(pandas_text.replace(",0,1,", ",0,7,", 1))
+    with pytest.raises(ValueError, match="got 7 rows of 6 values"):
+        pigtheory.io.read_policy(tmp_path / "bad.csv")

@@ -135,7 +135,10 @@ def parse_policy(text: str) -> PolicyArgument:
             raise argparse.ArgumentTypeError(f"hold-at-N needs an integer N >= 1, got {text!r}")
         from ..policies import hold_at
 
-        return PolicyArgument(text, hold_at(int(n)))
+        try:
+            return PolicyArgument(text, hold_at(int(n)))
+        except ValueError as exc:  # N past 2**62: the reason, not argparse's "invalid value"
+            raise argparse.ArgumentTypeError(str(exc)) from None
     return read_policy_argument(text)
 
 

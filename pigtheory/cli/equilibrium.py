@@ -277,10 +277,12 @@ def _named_tables(text: str) -> dict[str, Any]:
 
 
 def _exploitability(args: argparse.Namespace) -> int:
+    from ..validation import check_path  # numpy: not at import (help stays light)
+
     policies: dict[str, Any] = {}
     with usage_checks():
         named = _named_tables(args.policy)
-        published = not named and _published_tables(Path(args.policy))
+        published = not named and _published_tables(check_path("policy", args.policy))
         if not named and not published:
             try:
                 policies = {args.policy: parse_policy(args.policy)}

@@ -242,6 +242,7 @@ def _site(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from ..guard import check_memory
     from ..play import opponent, opponents_from_file, play_terminal
+    from ..validation import check_path
 
     if args.players > 2:
         return _play_multiplayer(args)
@@ -251,7 +252,7 @@ def _play(args: argparse.Namespace) -> int:
     check_memory(_site_estimate([args.goal or 100]), args.max_memory)
     name = args.opponent or ("equilibrium" if args.mode == "simultaneous" else "optimal")
     with usage_checks():  # an unknown opponent or an unreadable file is a usage error
-        if Path(name).is_file():
+        if check_path("--opponent", name).is_file():
             opp = opponents_from_file(name, mode=args.mode, goal=args.goal)[0]
         else:
             mode = _pick_mode(name, args.mode)[0]

@@ -50,7 +50,7 @@ import numpy as np
 
 from .._compat import RENAMED
 from ..validation import check_path, check_type
-from .atomic import atomic_write
+from .atomic import atomic_write, check_writable
 
 __all__ = ["FORMAT_VERSION", "META", "save_archive", "load_archive", "is_package_dataclass"]
 
@@ -84,7 +84,7 @@ def save_archive(obj: Any, path: str | os.PathLike, *, compress: bool = True) ->
         ``path`` does not end in ``.npz``, or ``obj`` holds something the format cannot
         store (named by its place in ``obj``).
     """
-    path = check_path("path", path)
+    path = check_writable(path, "path")  # a folder, a file in the way: before the work
     if path.suffix != ".npz":
         raise ValueError(f"path: pigtheory files end in .npz, got {str(path)!r}")
     if not is_package_dataclass(type(obj)):

@@ -71,6 +71,11 @@ def check_writable(path: str | os.PathLike, name: str = "path") -> Path:
     parent = path.parent
     try:
         while not parent.exists():
+            if os.path.lexists(parent):  # a link to nowhere or a loop of links: mkdir would fail
+                raise ValueError(
+                    f"{name}: cannot create {str(path)!r:.120}: {str(parent)!r:.120} is a symbolic link "
+                    "that leads nowhere (or to a loop of links)"
+                )
             if parent == parent.parent:
                 break
             parent = parent.parent

@@ -30,7 +30,7 @@ import numpy as np
 from ..validation import check_path, check_type
 from .archive import load_archive as load
 from .archive import save_archive as save
-from .atomic import atomic_write
+from .atomic import atomic_write, check_writable
 
 __all__ = ["resolve_cache_dir", "cache_path", "cached", "cached_arrays"]
 
@@ -149,7 +149,14 @@ def cached(
                 return found  # else: another computation's result under this name; replace it
     result = compute()
     try:
-        save(result, path)
+        check_writable(path, "cache entry")  # a file where a folder should be, no permission
+        writable = True
+    except ValueError as exc:
+        writable = False
+        warnings.warn(f"cache: could not write {path} ({exc}); the result is not cached", stacklevel=2)
+    try:
+        if writable:
+            save(result, path)
     except OSError as exc:  # a read-only or full cache folder costs a recomputation, not the result
         warnings.warn(f"cache: could not write {path} ({exc}); the result is not cached", stacklevel=2)
     return result

@@ -131,6 +131,8 @@ def read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
     if ";" in header and "," not in header:
         raise ValueError(f"{path}: line {first_line}: columns separated by ';'; expected ','")
     cells = [c.strip() for c in header.split(",")]
+    if _square_header(cells, len(rows)):
+        return _read_bare_matrix(path, rows[1:]), _csv_rules(path, meta)
     if _is_number(cells[0]):
         return _read_bare_matrix(path, rows), _csv_rules(path, meta)
     kind = _csv_kind(path, meta, cells, first_line, kind_hint)
@@ -334,6 +336,20 @@ def _csv_mixed(path: Path, idx: np.ndarray, th: np.ndarray, w: np.ndarray, axes:
         "thresholds": thresholds.astype(np.int64).reshape(shape + (s,)),
         "weights": weights.reshape(shape + (s,)),
     }
+
+
+def _square_header(cells: list[str], nrows: int) -> bool:
+    """The column labels of a square table[own, other] written by a common tool: R's
+    ``write.csv`` of a matrix (``V1..Vn``), pandas' ``to_csv`` of a frame (``0..n-1``), or
+    ``1..n``; n labels above n rows (the row names are dropped already)."""
+    n = len(cells)
+    if nrows != n + 1:
+        return False
+    return cells in (
+        [f"V{j + 1}" for j in range(n)],
+        [str(j) for j in range(n)],
+        [str(j + 1) for j in range(n)],
+    )
 
 
 def _read_bare_matrix(path: Path, rows: list[tuple[int, str]]) -> Any:

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..rules import Rules
 from ..validation import check_path, check_type
-from .atomic import atomic_write
+from .atomic import atomic_write, check_writable
 from .kinds import KINDS, PolicyKind, kind_named, kind_of
 from .policy_common import (
     POLICY_FORMAT,
@@ -228,7 +228,7 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
     ...     p.read_text().splitlines()[-3:]
     ['3,1,1', '3,2,1', '3,3,1']
     """
-    path = check_path("path", path)
+    path = check_writable(path, "path")  # a folder, a file in the way: before the work
     if path.suffix not in POLICY_SUFFIXES:
         raise ValueError(f"path: policy files end in {', '.join(POLICY_SUFFIXES)}, got {str(path)!r}")
     if rules is not None and not isinstance(rules, Rules):

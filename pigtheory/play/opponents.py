@@ -274,7 +274,7 @@ def opponent(
     """
     if not isinstance(name, str):
         raise ValueError(f"name must be an opponent's name (str), got {name!r:.80}")
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     name = _webapp_short(name, mode)
     check_optional_path("cache_dir", cache_dir)

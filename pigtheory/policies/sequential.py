@@ -320,6 +320,8 @@ def roll_table(policy: Any, rules: Rules) -> np.ndarray:
 
 def roll_tables(policy: Any, rules: Rules) -> np.ndarray:
     """All roll tables ``roll[c, i, j, k]`` of a policy (see the module docstring)."""
+    if isinstance(policy, type):
+        raise ValueError(f"policy: the class {policy.__name__}, not a policy; pass an instance (hold_at(25))")
     g = rules.goal
     if isinstance(policy, (int, np.integer)) and not isinstance(policy, bool):
         policy = HoldAt(int(policy))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
+from ..validation import check_int, check_rng
 from .openspiel import PigtheoryPolicyBase, _parse, openspiel_rules, require_openspiel
 from .profile import read_profile
 
@@ -100,8 +101,10 @@ def openspiel_bot(profile: Any, game: Any, *, player_id: int, rng: Any = None) -
         ``open_spiel.python.algorithms.evaluate_bots``.
     """
     pyspiel = require_openspiel()
+    rules, _ = openspiel_rules(game)
+    check_int("player_id", player_id, low=0, high=rules.players - 1)
+    gen = check_rng(rng)
     pol = to_openspiel_policy(profile, game)
-    gen = np.random.default_rng(rng)
 
     class PigtheoryBot(pyspiel.Bot):  # type: ignore[name-defined,misc]
         """Plays a pigtheory policy (samples stochastic ones)."""

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import Estimate, check_memory
 from ..policies import MixedPolicy
 from ..results import Result
 from ..rules import Rules
@@ -400,9 +401,6 @@ def openspiel_q_learning(game: Any, *, checkpoints: Any = (500, 2000), rng: Any 
         Tables of shape ``(2, goal, goal, goal)`` (one per seat; 0.5 where the learner has no
         preference, e.g. never visited).
     """
-    from open_spiel.python import rl_environment
-    from open_spiel.python.algorithms import tabular_qlearner
-
     from .openspiel import openspiel_rules, require_openspiel
 
     require_openspiel()
@@ -410,6 +408,12 @@ def openspiel_q_learning(game: Any, *, checkpoints: Any = (500, 2000), rng: Any 
     check_referee_rules(rules, players=2)
     cps = _checkpoints(checkpoints)
     seed = _seed(rng)
+    entries = 2 * cps.size * rules.goal**3
+    check_memory(Estimate(f"Q-learning snapshots ({rules})", entries, 8 * entries + 10**6, "lower winscore"))
+
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
     np.random.seed(seed)  # noqa: NPY002 - the QLearner explores with the global one
     # the die's sampler seeded itself: Environment(game, seed=...) passes ``seed`` on as a game
     # setting, which a loaded game ignores (the runs were not reproducible)

@@ -28,8 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import Estimate, check_memory
 from ..rules import Rules
-from ..validation import check_rules
+from ..validation import check_callable, check_openspiel_game, check_rules
 
 __all__ = [
     "openspiel_rules",
@@ -74,8 +75,7 @@ def openspiel_rules(game: Any) -> tuple[Rules, int]:
     >>> openspiel_rules(pyspiel.load_game("pig", {"winscore": 6, "piglet": True, "diceoutcomes": 2}))
     (Rules(goal=6, die_faces=2, bust_face=1, players=2, dice=1, double_trouble=False, face_points=(1,)), 1000)
     """
-    if game.get_type().short_name != "pig":
-        raise ValueError(f"game: OpenSpiel's 'pig', got {game.get_type().short_name!r}")
+    check_openspiel_game("game", game)
     p = game.get_parameters()
     d = int(p["diceoutcomes"])
     points = (1,) * (d - 1) if p["piglet"] else None
@@ -207,9 +207,18 @@ def from_openspiel_policy(game: Any, policy: Any) -> np.ndarray:
     """
     require_openspiel()
     rules, horizon = openspiel_rules(game)
+    check_callable(
+        "policy.action_probabilities",
+        getattr(policy, "action_probabilities", None),
+        "an OpenSpiel policy: action_probabilities(state) -> {action: probability}",
+    )
     if isinstance(policy, PigtheoryPolicyBase) and policy.rules == rules:
         return np.stack(policy.tables)
     g, n = rules.goal, rules.players
+    entries = n * g ** (n + 1)
+    check_memory(
+        Estimate(f"OpenSpiel policy table ({rules})", entries, 8 * entries + 2000 * g**n, "lower winscore")
+    )
     build = openspiel_game(rules, horizon=max(horizon, 10 * n * g + 10))
     gains = _gains(rules)
     table = np.full((n,) + (g,) * (n + 1), 0.5)

@@ -8,9 +8,12 @@ the exact gap.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
+
+from ..validation import check_tol
 
 __all__ = ["plot_learning", "games_to_resolve"]
 
@@ -36,7 +39,8 @@ def games_to_resolve(gap: np.ndarray, *, sd: float = 0.5, z: float = 2.0) -> np.
     >>> games_to_resolve(np.array([0.01]))
     array([10000.])
     """
-    gap = np.asarray(gap, dtype=float)
+    gap = _numbers("gap", gap)
+    sd, z = check_tol(sd, "sd"), check_tol(z, "z")
     with np.errstate(divide="ignore"):
         return np.where(gap > 0, (z * sd / np.where(gap > 0, gap, 1.0)) ** 2, np.inf)
 
@@ -55,6 +59,7 @@ def plot_learning(panels: Sequence[dict]) -> Figure:
     -------
     matplotlib.figure.Figure
     """
+    _check_panels(panels)
     n = len(panels)
     fig = Figure(figsize=(4.2 * (n + 1), 3.8))
     axes = fig.subplots(1, n + 1)
@@ -103,3 +108,56 @@ def plot_learning(panels: Sequence[dict]) -> Figure:
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig
+
+
+MAX_PANELS = 20
+"""Most learner panels one figure draws."""
+
+_PANEL_ARRAYS = ("x", "exact", "mc", "mc_se")
+
+
+def _numbers(name: str, values: Any, size: int | None = None) -> np.ndarray:
+    """Real numbers (any shape, NaN and inf allowed) as a float array; ``size`` entries if given."""
+    ok = not isinstance(values, (str, bytes, dict))
+    if ok:
+        try:
+            arr = np.asarray(values)
+        except (ValueError, TypeError):
+            ok = False
+        else:
+            ok = arr.dtype.kind in "biuf" and arr.dtype != object
+    if not ok:
+        raise ValueError(f"{name} must be an array of real numbers, got {values!r:.80}")
+    arr = arr.astype(float)
+    if size is not None and (arr.ndim != 1 or arr.size != size):
+        raise ValueError(f"{name} must be a 1-d array of {size} numbers (one per x), got shape {arr.shape}")
+    return arr
+
+
+def _check_panels(panels: Any) -> None:
+    """``panels``: 1..MAX_PANELS dicts, each with a str ``title`` and ``xlabel``, 1-d ``x`` (> 0,
+    finite: a log axis) and ``exact``, ``mc``, ``mc_se`` of its length, ``extra`` a (label,
+    values) pair if given."""
+    if isinstance(panels, (str, bytes, dict)) or not isinstance(panels, Sequence):
+        raise ValueError(f"panels must be a list of dicts (one per learner), got {panels!r:.80}")
+    if not 1 <= len(panels) <= MAX_PANELS:
+        raise ValueError(f"panels must hold 1..{MAX_PANELS} panels, got {len(panels)}")
+    for i, p in enumerate(panels):
+        if not isinstance(p, dict):
+            raise ValueError(f"panels[{i}] must be a dict, got {type(p).__name__}")
+        missing = [key for key in ("title", "xlabel", *_PANEL_ARRAYS) if key not in p]
+        if missing:
+            raise ValueError(f"panels[{i}] lacks {', '.join(missing)}")
+        for key in ("title", "xlabel"):
+            if not isinstance(p[key], str):
+                raise ValueError(f"panels[{i}]['{key}'] must be a str, got {p[key]!r:.80}")
+        x = _numbers(f"panels[{i}]['x']", p["x"])
+        if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)) or not np.all(x > 0):
+            raise ValueError(f"panels[{i}]['x'] must be a 1-d array of finite numbers > 0 (a log axis)")
+        for key in _PANEL_ARRAYS[1:]:
+            _numbers(f"panels[{i}]['{key}']", p[key], x.size)
+        if "extra" in p:
+            extra = p["extra"]
+            if not isinstance(extra, (tuple, list)) or len(extra) != 2 or not isinstance(extra[0], str):
+                raise ValueError(f"panels[{i}]['extra'] must be a (label, values) pair, got {extra!r:.80}")
+            _numbers(f"panels[{i}]['extra'] values", extra[1], x.size)

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from ..rules import Rules
-from ..validation import check_rules
+from ..validation import check_int, check_rules
 
 __all__ = ["roll_probabilities", "read_profile", "check_referee_rules"]
 
@@ -42,6 +42,8 @@ __all__ = ["roll_probabilities", "read_profile", "check_referee_rules"]
 def check_referee_rules(rules: Any, players: int | None = None) -> Rules:
     """Rules the referee reads: one die (scores never decrease), ``players`` if given."""
     check_rules(rules)
+    if players is not None:
+        check_int("players", players, low=1)
     if rules.dice != 1:
         raise ValueError(f"rules.dice must be 1 for the referee (scores never decrease), got {rules.dice}")
     if players is not None and rules.players != players:
@@ -89,7 +91,13 @@ def _from_callable(policy: Callable[..., Any], rules: Rules) -> np.ndarray:
         pass
     table = np.zeros(shape)
     for state in zip(*(a.tolist() for a in idx), strict=True):
-        table[state] = float(policy(*state))
+        answer = policy(*state)
+        try:
+            table[state] = float(answer)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"policy: the callable returned {answer!r:.40} at state {state}; it must return P(roll), a number"
+            ) from None
     return table
 
 
@@ -140,6 +148,10 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
     """
     check_referee_rules(rules)
+    if isinstance(policy, type):
+        raise ValueError(
+            f"policy: the class {policy.__name__}, not a policy; pass an instance (hold_at(25), a table)"
+        )
     if isinstance(policy, np.ndarray):
         table = _from_array(policy, rules)
     elif hasattr(policy, "action_probabilities") or type(policy).__module__ == "pyspiel":

@@ -51,6 +51,7 @@ from __future__ import annotations
 import csv
 import os
 import warnings
+from bisect import bisect_right
 from collections.abc import Iterable
 from functools import partial
 from itertools import combinations_with_replacement, islice
@@ -63,6 +64,7 @@ import numpy as np
 from .._compat import renamed
 from ..guard import check_memory, reduced_estimate
 from ..io import atomic_write
+from ..io.atomic import check_writable
 from ..io.records import DamagedRecord, read_record, write_record
 from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
@@ -92,6 +94,23 @@ def _bounded(name: str, values: Iterable[int]) -> list[Any]:
     return out
 
 
+def _task_count(goals: list[int], ns: list[int], players: list[int]) -> int:
+    """Tasks per die: the multisets of ``players - 1`` thresholds ``<= goal``, summed over goals
+    and players, counted only up to just past :data:`MAX_TASKS` (sorted lists; each step adds at
+    least one task, so a million goals by a million thresholds is refused at once, not after
+    10**12 comparisons)."""
+    count = 0
+    live = [g for g in goals if g >= ns[0]]  # a goal below every threshold has no task
+    for p in players:
+        for g in live:
+            m = bisect_right(ns, g)  # thresholds <= g, at least one
+            k = min(p - 1, m - 1)
+            count += comb(m + p - 2, k) if k < 20 else MAX_TASKS + 1  # C(n, >= 20) > 10**6 here
+            if count > MAX_TASKS:
+                return count
+    return count
+
+
 def sweep_tasks(
     goals: Iterable[int], ns: Iterable[int], players: Iterable[int] = (2,), die_faces: Iterable[int] = (6,)
 ) -> list[dict[str, Any]]:
@@ -103,9 +122,11 @@ def sweep_tasks(
     die_faces = sorted({check_int("die_faces", f, low=2) for f in _bounded("die_faces", die_faces)})
     if not (goals and ns and players and die_faces):
         raise ValueError("goals, ns, players and die_faces must each hold at least one value")
-    count = sum(comb(sum(n <= g for n in ns) + p - 2, p - 1) for g in goals for p in players) * len(die_faces)
+    count = _task_count(goals, ns, players) * len(die_faces)
     if count > MAX_TASKS:
-        raise ValueError(f"the sweep has {count:,} tasks, more than {MAX_TASKS:,}; sweep fewer values")
+        raise ValueError(f"the sweep has more than {MAX_TASKS:,} tasks; sweep fewer values")
+    if count == 0:
+        raise ValueError("ns: no threshold is <= any goal")
     tasks = []
     for f in die_faces:
         for p in players:
@@ -113,8 +134,6 @@ def sweep_tasks(
                 for combo in combinations_with_replacement([n for n in ns if n <= g], p - 1):
                     tid = f"g{g}-p{p}-f{f}-n{'-'.join(map(str, combo))}"
                     tasks.append({"id": tid, "goal": g, "players": p, "die_faces": f, "thresholds": combo})
-    if not tasks:
-        raise ValueError("ns: no threshold is <= any goal")
     return tasks
 
 
@@ -161,7 +180,8 @@ def hold_at_table(
     ValueError
         A parameter out of range, or ``out`` holding another sweep.
     """
-    check_optional_path("out", out)
+    if check_optional_path("out", out) is not None:
+        check_writable(Path(out) / "index.json", "out")  # a file, a link to nowhere: now, not later
     tasks = sweep_tasks(goals, ns, players, die_faces)
     largest = max(tasks, key=lambda t: (t["goal"] + 1) ** t["players"] * t["die_faces"])
     rules = Rules(goal=largest["goal"], players=largest["players"], die_faces=largest["die_faces"])
