@@ -274,7 +274,14 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
     L = g + 2
     # the wide search's candidates, unless their payoff tensors (width ** m rows) grow too big
     width = min(WIDTH, mix_th.shape[1]) if m <= 3 else min(ORDINARY.cand, mix_th.shape[1])
-    wide = Limits(width, WIDE.enum_cand, WIDE.enum_rounds, WIDE.max_rounds, WIDE.newton_iter, WIDE.fp_iter)
+    wide = Limits(
+        min(WIDE.cand, width),
+        WIDE.enum_cand,
+        WIDE.enum_rounds,
+        WIDE.max_rounds,
+        WIDE.newton_iter,
+        WIDE.fp_iter,
+    )
     dest = np.zeros((max(m, 1), L), np.int64)
     prob = np.zeros((max(m, 1), L))
     lens = np.zeros(max(m, 1), np.int64)
