@@ -11,7 +11,16 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .symmetric_payoffs import add_candidate, build_tensors, certify, evaluate, keep, lin_solve, normalise
+from .symmetric_payoffs import (
+    add_candidate,
+    build_tensors,
+    certify,
+    evaluate,
+    evaluate_candidates,
+    keep,
+    lin_solve,
+    normalise,
+)
 
 __all__ = ["NEWTON_ITER", "MAX_ROUNDS", "newton", "supports"]
 
@@ -40,7 +49,7 @@ def newton(
                 c += 1
         off[r + 1] = c + 1  # + the value
     nvar = off[R]
-    evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
+    evaluate_candidates(R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits)
     for r in range(R):  # start the values from the weights
         a = 0.0
         for j in range(ncand[r]):
@@ -48,7 +57,7 @@ def newton(
         val[r] = a / (1.0 - b[r] * bb[r])
     last = np.inf
     for _ in range(iters):
-        evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
+        evaluate_candidates(R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits)
         for i in range(nvar):
             rhs[i] = 0.0
             for j in range(nvar):

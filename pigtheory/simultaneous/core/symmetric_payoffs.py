@@ -25,6 +25,7 @@ __all__ = [
     "lin_solve",
     "build_tensors",
     "evaluate",
+    "evaluate_candidates",
     "certify",
     "add_candidate",
     "normalise",
@@ -233,6 +234,41 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
                 continue
             row = ten[r, ci]
             for k in range(1, room + 1):
+                acont[r, k] += wgt * row[k]
+
+
+@kernel
+def evaluate_candidates(
+    R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits
+):  # pragma: no cover - compiled
+    """:func:`evaluate` at each role's candidate thresholds only (the same sums in the same
+    order, so the same numbers there): what Newton's method reads. The other entries of
+    ``acont`` are left as they were."""
+    for r in range(R):
+        s = 0.0
+        for j in range(ncand[r]):
+            s += wts[r, j] * bust[cand[r, j]]
+        b[r] = s
+    for r in range(R):
+        p = 1.0
+        for q in range(m):
+            p *= b[orole[r, q]]
+        bb[r] = p
+        for j in range(ncand[r]):
+            acont[r, cand[r, j]] = 0.0
+        for ci in range(nc[r]):
+            x = ci
+            wgt = 1.0
+            for q in range(m - 1, -1, -1):
+                base = ncand[orole[r, q]]
+                digits[q] = x % base
+                x //= base
+                wgt *= wts[orole[r, q], digits[q]]
+            if wgt == 0.0:
+                continue
+            row = ten[r, ci]
+            for j in range(ncand[r]):
+                k = cand[r, j]
                 acont[r, k] += wgt * row[k]
 
 
