@@ -114,3 +114,82 @@ def print_rows(rows: list[Row]) -> None:
         print(f"{r.id:8s} {r.status:15s} paper {r.paper:>24s}   ours {r.ours:>24s}   {r.claim}")
         if r.note:
             print(f"{'':8s} note: {r.note}")
+
+
+ROUNDING_FLOOR = 1e-12
+"""Below this size a residual, certificate or difference is floating-point rounding, not a result."""
+
+
+def tiny(x: Any, *, floor: float = ROUNDING_FLOOR, digits: int = 2) -> str:
+    """Format a residual, certificate gap or exploitability so the report regenerates byte for byte.
+
+    Parameters
+    ----------
+    x : float
+        The number (a residual, a certificate gap, an exploitability of an exact equilibrium,
+        a difference between two methods).
+    floor : float, default 1e-12
+        Values with ``|x| < floor`` are printed as ``"< 1e-12"`` (sign dropped).
+    digits : int, default 2
+        Significant digits of the scientific format used at or above the floor.
+
+    Returns
+    -------
+    str
+        ``"< 1e-12"`` below the floor, else ``x`` in short scientific notation (``"6.5e-07"``).
+
+    Notes
+    -----
+    A quantity that is zero in exact arithmetic comes out of floating point as some multiple
+    of the unit roundoff (``2.2e-16``) whose digits, and sign, depend on the CPU, the BLAS,
+    fused multiply-add and the order of summation. Printing it would make ``analyses/REPORT.md``
+    differ from machine to machine although nothing changed, so below ``floor`` only the bound
+    is printed: that is the certificate (``|x| < floor``) and it holds on every machine.
+    Exact zeros get the same text, since another machine may not hit zero exactly.
+    """
+    if not isinstance(floor, (int, float)) or not (0 < floor < 1):
+        raise ValueError(f"floor must be a number in (0, 1), got {floor!r}")
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 17:
+        raise ValueError(f"digits must be an integer in [1, 17], got {digits!r}")
+    v = float(x)
+    if math.isnan(v):
+        return "nan"
+    if abs(v) < floor:
+        return f"< {floor:.0e}"
+    return f"{v:.{digits - 1}e}"
+
+
+def near(
+    x: Any, target: Any, label: str | None = None, *, floor: float = ROUNDING_FLOOR, digits: int = 12
+) -> str:
+    """Format a value that equals an exact number ``target`` up to rounding.
+
+    Parameters
+    ----------
+    x : float
+        The computed value (e.g. ``0.499999999999997``).
+    target : float or fractions.Fraction
+        The exact value it should equal (e.g. ``Fraction(1, 2)``).
+    label : str, optional
+        How to write ``target`` (default ``str(target)``, so ``"1/2"`` for a Fraction).
+    floor : float, default 1e-12
+        Largest ``|x - target|`` still counted as rounding.
+    digits : int, default 12
+        Decimals printed when ``x`` is not within ``floor`` of ``target``.
+
+    Returns
+    -------
+    str
+        ``"1/2 to < 1e-12"`` when ``|x - target| < floor``, else ``x`` to ``digits`` decimals.
+
+    Notes
+    -----
+    Fifteen printed digits of a float expose its last bits, which change between machines;
+    the statement "equals 1/2 up to 1e-12" does not.
+    """
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 15:
+        raise ValueError(f"digits must be an integer in [1, 15], got {digits!r}")
+    v = float(x)
+    if math.isfinite(v) and abs(v - float(target)) < floor:
+        return f"{target if label is None else label} to {tiny(0.0, floor=floor)}"
+    return f"{v:.{digits}f}"

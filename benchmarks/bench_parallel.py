@@ -70,7 +70,7 @@ def sweeps(client: Any) -> dict[str, float]:
         ("3-player grid 11 x 11, goal 100 (66 solves)", lambda ex: hold_at_grid(executor=ex).value),
         (
             "2-player sweep n = 10..40, goal 100 (31 solves)",
-            lambda ex: hold_at_sweep(range(10, 41), executor=ex).values,
+            lambda ex: hold_at_sweep(range(10, 41), executor=ex).value,
         ),
     ):
         print(f"{name}  [{load()}]")

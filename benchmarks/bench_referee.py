@@ -8,7 +8,9 @@ Prints, in one process (medians of wall-clock time, numba kernels loaded before 
 * ``from_openspiel_policy`` on OpenSpiel's ``pig`` at winscore 100 (target <= 10 s) for the
   uniform random policy, and the read-back of a policy made by ``to_openspiel_policy``;
 * for scale, pigtheory's optimal solver and Neller & Presser's policy comparison on the same
-  profile (``sequential.compare``, pure policies only).
+  profile (``sequential.compare``, pure policies only);
+* three players at goal 30 (the multiplayer kernel): evaluation and exploitability of the
+  equilibrium of :func:`pigtheory.sequential.equilibrium`, and the solve itself for scale.
 """
 
 from __future__ import annotations
@@ -46,12 +48,13 @@ def main() -> None:
     )
     t_solve = median_time(lambda: sequential.solve(rules=rules), 3)
     print(f"for scale: sequential.solve (goal 100): {1e3 * t_solve:.1f} ms")
+    three_players()
     t0, c0 = time.perf_counter(), time.process_time()
     ev_h = evaluate([opt.policy, table], rules=rules, horizon=1000)
     t_h, c_h = time.perf_counter() - t0, time.process_time() - c0
     print(
         f"evaluate with horizon 1000: {t_h:.2f} s wall, {c_h:.2f} s CPU; P(horizon reached) = {ev_h.draw:.3e}; "
-        f"first seat {ev_h.start[0]:.12f} vs {evaluate([opt.policy, table], rules=rules).start[0]:.12f} without"
+        f"first seat {ev_h.value_start[0]:.12f} vs {evaluate([opt.policy, table], rules=rules).value_start[0]:.12f} without"
     )
     try:
         import pyspiel
@@ -73,6 +76,21 @@ def main() -> None:
     pol = to_openspiel_policy(opt, game)
     t_back = median_time(lambda: from_openspiel_policy(game, pol), 3)
     print(f"from_openspiel_policy of a to_openspiel_policy policy (no queries): {1e3 * t_back:.1f} ms")
+
+
+def three_players() -> None:
+    """The referee with three players, goal 30 (no horizon)."""
+    rules = Rules(goal=30, players=3)
+    t_eq = median_time(lambda: sequential.equilibrium(rules=rules, enclose=False), 1, clock=time.process_time)
+    eq = sequential.equilibrium(rules=rules, enclose=False)
+    evaluate(eq, rules=rules)  # the multiplayer kernels compiled or loaded before the clock
+    c_eval = median_time(lambda: evaluate(eq, rules=rules), 3, clock=time.process_time)
+    c_expl = median_time(lambda: exploitability(eq, rules=rules), 3, clock=time.process_time)
+    nc = exploitability(eq, rules=rules).nash_conv
+    print(
+        f"3 players, goal 30: evaluate {1e3 * c_eval:.0f} ms CPU, exploitability {1e3 * c_expl:.0f} ms CPU "
+        f"(NashConv of the equilibrium {nc:.1e}); sequential.equilibrium {1e3 * t_eq:.0f} ms CPU"
+    )
 
 
 if __name__ == "__main__":

@@ -1,16 +1,21 @@
 """Benchmark: multiplayer sequential Pig, :func:`pigtheory.sequential.equilibrium` against plain
 best-response value iteration over all states.
 
-For 3 players at goal 100 and 4 players at goal 50 (``--quick``: 3 players at goal 50 only):
+For 3 players at goal 100 and 4 players at goal 50 (``--quick``: 3 players at goal 50 and 4
+players at goal 20), after one warm-up solve at a small goal (which loads the compiled kernels):
 
-* the solver's wall-clock and CPU time (after one warm-up solve at a small goal, which loads
-  the compiled kernels), with ``starts=1`` and the default ``starts=3``, and its peak resident
-  memory (this process's high-water mark);
-* the baseline in the same process and for the same wall-clock time: Jacobi sweeps of best
-  responses over every score tuple at once (each mover best responds to the current
-  start-of-turn values, compiled with numba like the solver), reporting the sweeps done, the
-  last sweep's largest change and the largest distance of its start values from the
-  equilibrium's. In the groups where best responses cycle this iteration cannot converge.
+* the solver's wall-clock and CPU time with one thread (``--parallel``: also with every thread
+  of numba; the groups of one score-sum level are solved in parallel), its peak traced memory
+  (``tracemalloc``, numpy's arrays included; the one-thread run) and this process's peak
+  resident memory;
+* the baseline in the same process and for the same CPU time as the one-thread solve:
+  Jacobi sweeps of best responses over every score tuple at once (each mover best responds to
+  the current start-of-turn values, compiled with numba like the solver), reporting the
+  sweeps done, the last sweep's largest change and the largest distance of its values from
+  the equilibrium's; and the ratio solve time / one sweep. In the groups where best
+  responses cycle (3 players at goal 100) this iteration cannot converge;
+* with ``--before REV``: the solver of an earlier git revision (its ``pigtheory`` package
+  unpacked under another name), timed in the same process, and the ratio of the CPU times.
 
 The machine may be shared: compare the CPU times, and the ratios within one run.
 """
@@ -18,9 +23,19 @@ The machine may be shared: compare the CPU times, and the ratios within one run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib
 import resource
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+import tracemalloc
+from io import BytesIO
+from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -49,53 +64,120 @@ def _sweep(n, g, pvec, p_bust, W, Wn):  # pragma: no cover - compiled
     return change
 
 
-def baseline(rules: Rules, seconds: float, target: np.ndarray) -> tuple[int, float, float]:
-    """Sweeps of plain best-response value iteration done in ``seconds``: (sweeps, last
-    change, largest distance from ``target``)."""
+def baseline(rules: Rules, seconds: float, target: np.ndarray) -> tuple[int, float, float, float]:
+    """Sweeps of plain best-response value iteration done in ``seconds`` of CPU time (at least
+    one): (sweeps, last change, largest distance from ``target``, CPU seconds per sweep)."""
     n, g = rules.players, rules.goal
     model = roll_model(rules)
     pvec, pb = model.free_vector(), float(model.p_bust)
     W = np.zeros((g**n, n))
     Wn = np.zeros_like(W)
     sweeps, change = 0, np.inf
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    t0 = time.process_time()
+    while sweeps == 0 or time.process_time() - t0 < seconds:
         change = _sweep(n, g, pvec, pb, W, Wn)
         W, Wn = Wn, W
         sweeps += 1
-    return sweeps, float(change), float(np.max(np.abs(W - target.reshape(g**n, n))))
+    per = (time.process_time() - t0) / sweeps
+    return sweeps, float(change), float(np.max(np.abs(W - target.reshape(g**n, n)))), per
 
 
-def run(rules: Rules) -> None:
-    for starts in (1, 3):
-        w0, c0 = time.perf_counter(), time.process_time()
-        eq = sequential.equilibrium(rules=rules, starts=starts, progress=False)
-        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10
-        print(
-            f"{rules}: starts={starts} wall {wall:6.1f} s  cpu {cpu:6.1f} s  peak RSS {peak:6.0f} MiB  "
-            f"start {np.round(eq.start_values, 5).tolist()}  mixed groups {len(eq.mixed_groups)}  "
-            f"several {len(eq.several_groups)}  NashConv {eq.nash_conv:.1e}"
-        )
-    sweeps, change, dist = baseline(rules, wall, eq.value)
+def _solve(fn, rules: Rules, trace: bool = False, **kw):
+    if trace:
+        tracemalloc.start()
+    w0, c0 = time.perf_counter(), time.process_time()
+    eq = fn(rules=rules, progress=False, **kw)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    peak = 0.0
+    if trace:
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+    return eq, wall, cpu, peak
+
+
+def load_before(rev: str):
+    """``equilibrium`` of revision ``rev``: its ``pigtheory`` unpacked as ``pigtheory_before``."""
+    root = Path(__file__).resolve().parent.parent
+    data = subprocess.run(
+        ["git", "-C", str(root), "archive", "--format=tar", rev, "pigtheory"], check=True, capture_output=True
+    ).stdout
+    tmp = Path(tempfile.mkdtemp(prefix="pigtheory_before_"))
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(tmp, filter="data")
+    (tmp / "pigtheory").rename(tmp / "pigtheory_before")
+    sys.path.insert(0, str(tmp))
+    old = importlib.import_module("pigtheory_before")
+    solve = importlib.import_module("pigtheory_before.sequential.equilibrium").equilibrium
+
+    def run(*, rules, **kw):
+        same = old.Rules(**{f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.init})
+        return solve(rules=same, **kw)
+
+    return run
+
+
+def run(rules: Rules, before=None, parallel: bool = False) -> None:
+    cores = numba.config.NUMBA_NUM_THREADS
+    eq, wall1, cpu1, traced = _solve(sequential.equilibrium, rules, trace=True, threads=1)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10
     print(
-        f"  baseline (best-response value iteration, same {wall:.1f} s): {sweeps} sweeps, last change "
-        f"{change:.2e}, distance from the equilibrium {dist:.2e}"
+        f"{rules}: 1 thread   wall {wall1:6.1f} s  cpu {cpu1:6.1f} s  peak traced {traced:6.0f} MiB  "
+        f"peak RSS (process) {rss:6.0f} MiB"
+    )
+    print(
+        f"  start {np.round(eq.start_values, 5).tolist()}  opening threshold {eq.opening_threshold}  "
+        f"mixed groups {len(eq.mixed_groups)}  several {len(eq.several_groups)}  "
+        f"max gain {np.nanmax(eq.deviation_gain):.1e}  NashConv {eq.nash_conv:.1e}"
+    )
+    best = cpu1
+    if parallel and cores > 1:
+        eq2, wall2, cpu2, _ = _solve(sequential.equilibrium, rules, threads=cores)
+        same = np.array_equal(eq2.value, eq.value) and np.array_equal(
+            eq2.policy.roll_bits, eq.policy.roll_bits
+        )
+        print(
+            f"  {cores} threads  wall {wall2:6.1f} s  cpu {cpu2:6.1f} s  "
+            f"(wall ratio 1 thread / {cores}: {wall1 / wall2:.2f}; same arrays: {same})"
+        )
+    if before is not None:
+        eqb, wallb, cpub, _ = _solve(before, rules)
+        dv = float(np.max(np.abs(np.asarray(eqb.value) - eq.value)))
+        print(
+            f"  before    wall {wallb:6.1f} s  cpu {cpub:6.1f} s  -> CPU ratio before / now (1 thread) "
+            f"{cpub / cpu1:.2f}x; largest value difference {dv:.1e}"
+        )
+    sweeps, change, dist, per = baseline(rules, best, eq.value)
+    print(
+        f"  baseline (best-response value iteration, the same {best:.1f} s of CPU): {sweeps} sweeps, last "
+        f"change {change:.2e}, distance from the equilibrium {dist:.2e}; one sweep {per:.2f} s CPU, "
+        f"the solve (1 thread) = {best / per:.1f} sweeps"
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="3 players at goal 50 only")
-    args = parser.parse_args()
-    sequential.equilibrium(rules=Rules(goal=10, players=3), progress=False)  # load the kernels
+    parser.add_argument("--quick", action="store_true", help="3 players at goal 50, 4 players at goal 20")
+    parser.add_argument("--before", metavar="REV", help="also time the solver of this git revision")
+    parser.add_argument("--parallel", action="store_true", help="also time every thread of numba")
+    parser.add_argument("--case", action="append", metavar="N:GOAL", help="players:goal (repeatable)")
+    args = parser.parse_args([] if argv is None else argv)
+    before = load_before(args.before) if args.before else None
+    for rules in (Rules(goal=10, players=3), Rules(goal=6, players=4)):  # load the kernels
+        sequential.equilibrium(rules=rules, progress=False, threads=1)
+        if args.parallel:
+            sequential.equilibrium(rules=rules, progress=False, threads=numba.config.NUMBA_NUM_THREADS)
+        if before is not None:
+            before(rules=rules, progress=False)
     baseline(Rules(goal=5, players=3), 0.0, np.zeros((5,) * 3 + (3,)))
-    cases = (
-        [Rules(goal=50, players=3)] if args.quick else [Rules(goal=100, players=3), Rules(goal=50, players=4)]
-    )
+    if args.case:
+        cases = [Rules(players=int(c.split(":")[0]), goal=int(c.split(":")[1])) for c in args.case]
+    elif args.quick:
+        cases = [Rules(goal=50, players=3), Rules(goal=20, players=4)]
+    else:
+        cases = [Rules(goal=100, players=3), Rules(goal=50, players=4)]
     for rules in cases:
-        run(rules)
+        run(rules, before, args.parallel)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -13,6 +13,11 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
+RENAMED: dict[str, str] = {}
+"""Every name made by :func:`renamed`, ``"module:old_name"`` -> ``"package.module:new_name"``
+(read by :mod:`pigtheory.io` so that a file saved under an old type name loads as the new type
+without a warning: the file's reader did not write the old name)."""
+
 
 def moved(old: str, new: str) -> None:
     """Warn that module ``old`` is now ``new`` (called by the shim at ``old`` when imported)."""
@@ -22,6 +27,7 @@ def moved(old: str, new: str) -> None:
 def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``module`` that maps each old name of ``names`` to its new
     home ``"package.module:new_name"``, warning once per access."""
+    RENAMED.update({f"{module}:{old}": new for old, new in names.items()})
 
     def __getattr__(name: str) -> Any:
         target = names.get(name)

@@ -48,6 +48,8 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
+from ._compat import renamed
+
 __all__ = [
     "MemoryLimitError",
     "Estimate",
@@ -60,24 +62,18 @@ __all__ = [
     "best_response_estimate",
     "win_probability_estimate",
     "equilibrium_estimate",
-    "stackelberg_estimate",
-    "self_play_estimate",
-    "limit_estimate",
     "reduced_estimate",
-    "sweep_estimate",
-    "grid_estimate",
     "sequential_estimate",
     "sequential_equilibrium_estimate",
     "compare_estimate",
-    "game_length_estimate",
     "simulation_estimate",
     "turn_total_estimate",
     "roll_model_bytes",
-    "symmetric_estimate",
-    "chunked_estimate",
-    "chunked_disk",
     "check_disk",
-    "super_six_estimate",
+    "with_roll_model",
+    "players_text",
+    "BASE_BYTES",
+    "FEWER",
 ]
 
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50}
@@ -89,8 +85,27 @@ _ASTRONOMICAL = 200
 _LARGEST = 2**60
 """Largest memory size accepted (an exbibyte): a larger one is a typo, not a machine."""
 
-_BASE = 8 * 2**20
+BASE_BYTES = _BASE = 8 * 2**20
 """Bytes every estimate adds for the tables that do not grow with the goal (X_k, kernels)."""
+
+
+# The estimates of one solver each live next to it, as its module's ``estimate_memory``; the
+# guard keeps those shared by several solvers (and the domain's turn totals).
+__getattr__ = renamed(
+    __name__,
+    {
+        "stackelberg_estimate": "pigtheory.simultaneous.stackelberg:estimate_memory",
+        "self_play_estimate": "pigtheory.simultaneous.self_play:estimate_memory",
+        "limit_estimate": "pigtheory.simultaneous.limit:estimate_memory",
+        "sweep_estimate": "pigtheory.simultaneous.sweep:estimate_memory",
+        "grid_estimate": "pigtheory.simultaneous.grid:estimate_memory",
+        "chunked_estimate": "pigtheory.simultaneous.chunked:estimate_memory",
+        "chunked_disk": "pigtheory.simultaneous.chunked:estimate_disk",
+        "symmetric_estimate": "pigtheory.simultaneous.symmetric:estimate_memory",
+        "super_six_estimate": "pigtheory.sequential.super_six:estimate_memory",
+        "game_length_estimate": "pigtheory.length:estimate_memory",
+    },
+)
 
 
 class MemoryLimitError(ValueError):
@@ -238,21 +253,26 @@ def roll_model_bytes(rules: Any) -> int:
     return 200 * outcomes + 16 * (rules.goal + 1) * width
 
 
-def _with_roll_model(estimate: Any) -> Any:
-    """An estimate of rules ``rules`` plus :func:`roll_model_bytes` (every solver reads the roll
-    model before its own arrays)."""
+def with_roll_model(estimate: Any = None, *, name: str | None = None) -> Any:
+    """Decorator: an estimate of rules ``rules`` plus :func:`roll_model_bytes` (every solver
+    reads the roll model before its own arrays), and a refusal of rules whose ``(goal + 1) **
+    players`` is astronomical before the estimate computes it.
+
+    Used bare (``@with_roll_model``) or with the solve's ``name`` for that refusal's message
+    (``@with_roll_model(name="stackelberg")``; default: the function's name less
+    ``_estimate``). Each solver module decorates its own ``estimate_memory`` with it.
+    """
     import functools
+
+    if estimate is None:
+        return functools.partial(with_roll_model, name=name)
+    label = name or estimate.__name__.removesuffix("_estimate").replace("_", " ")
 
     @functools.wraps(estimate)
     def wrapped(rules: Any, *args: Any, **kwargs: Any) -> Estimate | None:
         if _rules_ok(rules) and rules.players * math.log2(rules.goal + 2) > _ASTRONOMICAL:
             # (goal + 1) ** players itself would take the time: no solve of this size exists
-            return Estimate(
-                f"{estimate.__name__.removesuffix('_estimate').replace('_', ' ')} ({_players(rules)})",
-                2**_ASTRONOMICAL,
-                2**_ASTRONOMICAL,
-                _FEWER,
-            )
+            return Estimate(f"{label} ({_players(rules)})", 2**_ASTRONOMICAL, 2**_ASTRONOMICAL, _FEWER)
         found = estimate(rules, *args, **kwargs)
         if found is None or not _rules_ok(rules):
             return found
@@ -262,6 +282,9 @@ def _with_roll_model(estimate: Any) -> Any:
         return Estimate(found.task, found.states, found.bytes + extra, found.hint + " or use a smaller die")
 
     return wrapped
+
+
+_with_roll_model = with_roll_model
 
 
 # Each returns None when its arguments are not what the solver accepts (the solver's own
@@ -274,11 +297,17 @@ def _rules_ok(rules: Any) -> bool:
     return isinstance(rules, Rules)
 
 
-def _players(rules: Any) -> str:
+def players_text(rules: Any) -> str:
+    """``"goal 100, 3 players"``: the sizes an estimate's task names."""
     return f"goal {rules.goal}, {rules.players} players"
 
 
-_FEWER = "lower the goal or the number of players"
+_players = players_text
+
+FEWER = "lower the goal or the number of players"
+"""The hint of an estimate that grows with the goal and the players."""
+
+_FEWER = FEWER
 
 
 @_with_roll_model
@@ -333,49 +362,6 @@ def equilibrium_estimate(rules: Any, *, strategies: str = "thresholds") -> Estim
 
 
 @_with_roll_model
-def stackelberg_estimate(rules: Any, *, method: str = "exact") -> Estimate | None:
-    """:func:`~pigtheory.simultaneous.stackelberg`: the follower's answer to every leader
-    threshold at a whole score level at once (thresholds by states)."""
-    if not _rules_ok(rules):
-        return None
-    g = rules.goal
-    states = (g + 1) ** 2
-    need = 120 * states + 48 * g**3 + _BASE
-    return Estimate(f"Stackelberg ({method}, goal {g})", states, need, "lower the goal")
-
-
-@_with_roll_model
-def self_play_estimate(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
-    """:func:`~pigtheory.simultaneous.self_play`: every sweep's policy and value is kept."""
-    if not _rules_ok(rules) or not isinstance(max_iter, int) or max_iter < 1:
-        return None
-    g = rules.goal
-    states = (g + 1) ** 2
-    return Estimate(
-        f"self-play (goal {g}, up to {max_iter} sweeps)",
-        states,
-        (24 * max_iter + 300) * states + 48 * g**3 + _BASE,
-        "lower the goal or max_iter",
-    )
-
-
-@_with_roll_model
-def limit_estimate(rules: Any, *, n_max: Any) -> Estimate | None:
-    """:func:`~pigtheory.simultaneous.limit`: arrays of one row per n and one column per score."""
-    if not _rules_ok(rules) or not isinstance(n_max, int) or n_max < 2:
-        return None
-    g = rules.goal
-    rows = n_max - 1
-    width = len(rules.roll_distribution())
-    return Estimate(
-        f"limit (n = 2..{n_max}, goal {g})",
-        rows * g,
-        rows * (g + 1) * (40 + 16 * width) + _BASE,
-        "lower n_max or the goal",
-    )
-
-
-@_with_roll_model
 def reduced_estimate(rules: Any, *, opponents: Any = None, symmetric: Any = None) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.reduced_best_response`: value and policy over the
     opponents' score tuples (multisets when symmetric), and the numpy engine's blocks.
@@ -394,25 +380,6 @@ def reduced_estimate(rules: Any, *, opponents: Any = None, symmetric: Any = None
     cols = comb(g + m, m) if symmetric else (g + 1) ** m
     states = (g + 1) * cols
     return Estimate(f"reduced best response ({_players(rules)})", states, 64 * states + _BASE, _FEWER)
-
-
-@_with_roll_model
-def sweep_estimate(rules: Any) -> Estimate | None:
-    """:func:`~pigtheory.simultaneous.hold_at_sweep`: one two-player best response at a time."""
-    one = best_response_estimate(rules)
-    if one is None:
-        return None
-    return Estimate(f"hold-at sweep (goal {rules.goal})", one.states, one.bytes, one.hint)
-
-
-@_with_roll_model
-def grid_estimate(rules: Any, *, workers: int | None = 1) -> Estimate | None:
-    """:func:`~pigtheory.simultaneous.grid.hold_at_grid`: a best response per worker at once."""
-    one = best_response_estimate(rules)
-    if one is None:
-        return None
-    w = max(int(workers), 1) if isinstance(workers, int) else 1
-    return Estimate(f"hold-at grid ({w} workers, {_players(rules)})", one.states, w * one.bytes, one.hint)
 
 
 @_with_roll_model
@@ -462,15 +429,6 @@ def compare_estimate(rules: Any, *, policies: tuple = ()) -> Estimate | None:
 
 
 @_with_roll_model
-def game_length_estimate(rules: Any) -> Estimate | None:
-    """:func:`pigtheory.length.game_length`: both players' turn matrices."""
-    if not _rules_ok(rules):
-        return None
-    g = rules.goal
-    return Estimate(f"game length ({rules})", g**3, 52 * g**3 + _BASE, "lower the goal")
-
-
-@_with_roll_model
 def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate | None:
     """Monte Carlo play: a few arrays of one entry per game and player."""
     if not _rules_ok(rules) or not isinstance(games, int) or games < 1:
@@ -482,40 +440,6 @@ def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate |
         64 * games * n + _BASE,
         "simulate fewer games",
     )
-
-
-@_with_roll_model
-def symmetric_estimate(rules: Any) -> Estimate | None:
-    """:func:`~pigtheory.simultaneous.symmetric_equilibrium` and ``symmetric_dynamics``: the
-    value, action and gain tables over (own score, multiset of the others' scores), and the
-    full value array ``value[i, j, ...]`` the result builds when asked."""
-    if not _rules_ok(rules):
-        return None
-    g, n = rules.goal, rules.players
-    states = (g + 1) ** n
-    need = 8 * states + 20 * (g + 1) * comb(g + n - 1, n - 1) + _BASE
-    return Estimate(f"symmetric equilibrium ({_players(rules)})", states, need, _FEWER)
-
-
-@_with_roll_model
-def chunked_estimate(rules: Any, *, chunk: int) -> Estimate | None:
-    """:func:`~pigtheory.simultaneous.chunked_best_response`: the memory of one chunk of
-    columns and its score level (the store itself is on disk, see :func:`chunked_disk`)."""
-    if not _rules_ok(rules) or not isinstance(chunk, int):
-        return None
-    g, n = rules.goal, rules.players
-    level = comb(g + n - 2, n - 2)  # the columns of one score level (multisets of the others)
-    need = 8 * (g + 1) * chunk * (n + 3) + 8 * g * g * n + 8 * n * level + _BASE
-    return Estimate(
-        f"chunked best response ({_players(rules)}, chunks of {chunk})", (g + 1) * chunk, need, _FEWER
-    )
-
-
-def chunked_disk(rules: Any) -> int:
-    """Bytes the store of a chunked best response holds when done: value and policy of every
-    reduced state (own score times the multisets of the opponents' scores)."""
-    g, n = rules.goal, rules.players
-    return 16 * (g + 1) * comb(g + n - 1, n - 1)
 
 
 def check_disk(folder: Any, need: int, what: str) -> None:
@@ -535,15 +459,6 @@ def check_disk(folder: Any, need: int, what: str) -> None:
             f"{what}: needs about {format_bytes(need)} on disk in {str(folder)!r}, but only "
             f"{format_bytes(free)} is free; lower the goal or the number of players, or use another store"
         )
-
-
-def super_six_estimate(sticks: Any) -> Estimate | None:
-    """:func:`pigtheory.sequential.super_six`: two float tables and the list of states
-    (a Python tuple each) over ``6 * (sticks + 1) ** 2 * 2`` states."""
-    if not isinstance(sticks, int) or isinstance(sticks, bool) or sticks < 2:
-        return None
-    states = 12 * (sticks + 1) ** 2
-    return Estimate(f"Super Six ({sticks} sticks)", states, 160 * states + _BASE, "use fewer sticks")
 
 
 def turn_total_estimate(k: Any, *, exact: bool = False, rules: Any = None) -> Estimate | None:

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .guard import check_memory, game_length_estimate
+from .guard import BASE_BYTES, Estimate, check_memory, with_roll_model
 from .policies import HoldAt
 from .policies.sequential import roll_table
 from .results import Result
@@ -38,7 +38,7 @@ from .sequential.model import check_rules
 from .sequential.turns import turn_matrix
 from .validation import ConvergenceWarning, check_int, check_tol
 
-__all__ = ["TurnDistribution", "game_length", "single_player"]
+__all__ = ["TurnDistribution", "game_length", "single_player", "estimate_memory"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,6 +90,15 @@ def _check_tol(tol: float, max_turns: int) -> None:
     check_int("max_turns", max_turns, low=1)
 
 
+@with_roll_model(name="game length")
+def estimate_memory(rules: Any) -> Estimate | None:
+    """:func:`pigtheory.length.game_length`: both players' turn matrices."""
+    if not isinstance(rules, Rules):
+        return None
+    g = rules.goal
+    return Estimate(f"game length ({rules})", g**3, 52 * g**3 + BASE_BYTES, "lower the goal")
+
+
 def game_length(
     policy_a: Any,
     policy_b: Any,
@@ -128,7 +137,7 @@ def game_length(
     >>> round(d.mean, 6), round(d.first_wins, 6)  # a turn scores 2 with probability 1/4
     (4.0, 0.571429)
     """
-    check_memory(game_length_estimate(rules), max_memory)
+    check_memory(estimate_memory(rules), max_memory)
     check_rules(rules)
     _check_tol(tol, max_turns)
     mats = [turn_matrix(roll_table(p, rules), rules) for p in (policy_a, policy_b)]
@@ -189,7 +198,7 @@ def single_player(
     _check_tol(tol, max_turns)
     policy = HoldAt(n)
     rules2 = rules.replace(players=2)
-    check_memory(game_length_estimate(rules2), max_memory)
+    check_memory(estimate_memory(rules2), max_memory)
     mat = turn_matrix(roll_table(policy, rules2), rules2)[:, 0, :]  # the opponent plays no part
     g = rules.goal
     d = np.zeros(g)

@@ -8,5 +8,6 @@ from __future__ import annotations
 from ._compat import moved
 from .simultaneous.resumable import *  # noqa: F403
 from .simultaneous.resumable import FORMAT, __all__  # noqa: F401
+from .simultaneous.sweep import HoldAtTable as SweepTable  # noqa: F401 (the old name)
 
 moved(__name__, "pigtheory.simultaneous.resumable")

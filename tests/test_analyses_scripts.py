@@ -1,11 +1,14 @@
 """The scripts of analyses/ and paper_figures/: they run as files and as modules without
-editing sys.path, the claims report holds no run timings and has a row for every claim, and
-the scaling measurement reads each child's own peak memory."""
+editing sys.path, the claims report and results.json hold no run timings or measured memory,
+the figures no timestamps, the report has a row for every claim, and the scaling measurement
+reads each child's own peak memory."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import struct
 import subprocess
 import sys
 import tomllib
@@ -69,6 +72,38 @@ def test_the_committed_report_has_the_poster_rows_and_no_run_timings():
     assert [line for line in text.splitlines() if re.search(r"\bRSS\b|\bwall s\b|\bCPU s\b", line)] == []
 
 
+TIMING = re.compile(
+    r"\b\d+(\.\d+)? s\b(?![a-z])|\bseconds\b|\bminutes\b|\| time \||\bRSS\b|\bwall s\b|\bCPU s\b"
+)
+MEMORY = re.compile(r"(\S+ )?\d[\d,.]* ?(MB|GB|MiB|GiB)\b")
+
+
+def _strings(node):
+    if isinstance(node, dict):
+        for value in node.values():
+            yield from _strings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _strings(value)
+    elif isinstance(node, str):
+        yield node
+
+
+def test_the_committed_results_hold_no_measured_time_or_memory():
+    # results.json is tracked and must regenerate byte for byte on another machine: no run
+    # time, no measured memory (the guard's estimate is a formula of the rules, so it may stay)
+    data = json.loads((ROOT / "analyses" / "results.json").read_text())
+    texts = list(_strings(data))
+    assert len(data["claims"]) > 100 and len(texts) > 500
+    assert [t for t in texts if TIMING.search(t)] == []
+    memory = [m.group(0) for t in texts for m in MEMORY.finditer(t)]
+    assert [m for m in memory if not m.startswith("estimated ")] == []
+    # the planted measurements a careless script would write are caught
+    assert TIMING.search("solved (12.5 s)") and TIMING.search("in 3 seconds")
+    assert not MEMORY.match("estimated 1,098 MiB").group(0).startswith("peak")
+    assert MEMORY.search("peak 1,200 MB").group(0) == "peak 1,200 MB"
+
+
 def test_recorded_times_go_to_the_timings_file_only():
     record_time("a solve", 1.25)
     assert ("a solve", 1.25) in recorded_times()
@@ -126,3 +161,39 @@ def test_figures_draw_rounded_values_not_the_last_bits():
     assert np.array_equal(stable(x), stable(ulps)) and stable(x).shape == (2, 2)
     assert stable([0.1234567891234, 123456789012.0]).tolist() == [0.123456789, 123456789000.0]
     assert stable([0.1234567891234], digits=3).tolist() == [0.123]
+
+
+def _png_chunks(data: bytes) -> list[bytes]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, i = [], 8
+    while i < len(data):
+        (n,) = struct.unpack(">I", data[i : i + 4])
+        chunks.append(data[i + 4 : i + 8])
+        i += 12 + n
+    return chunks
+
+
+STAMPS = (b"/CreationDate", b"/ModDate", b"/Producer", b"/Creator")
+
+
+def test_figures_carry_no_timestamp_or_software_version(tmp_path, monkeypatch):
+    # a date or the matplotlib version in a PNG or PDF changes its bytes on every run or machine
+    import matplotlib.pyplot as plt
+
+    from paper_figures import _common
+
+    monkeypatch.setattr(_common, "HERE", tmp_path)
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [1, 0])
+    png, pdf = _common.save(fig, "probe")
+    assert not {b"tIME", b"tEXt", b"iTXt", b"zTXt"} & set(_png_chunks(png.read_bytes()))
+    assert not [s for s in STAMPS if s in pdf.read_bytes()]
+    # and so are the committed figures
+    tracked = sorted((ROOT / "paper_figures").glob("*.p[nd][gf]"))
+    assert len(tracked) >= 40
+    for path in tracked:
+        data = path.read_bytes()
+        if path.suffix == ".png":
+            assert b"tIME" not in _png_chunks(data) and b"tEXt" not in _png_chunks(data), path.name
+        else:
+            assert [s for s in STAMPS if s in data] == [], path.name

@@ -217,16 +217,20 @@ def test_value_iteration_warns_at_max_iter():
 def test_hold_at_sweep_small():
     rules = Rules(goal=30)
     sw = hold_at_sweep(range(3, 13), rules=rules)
-    assert sw.ns.tolist() == list(range(3, 13))
-    expected = [best_response(hold_at(n), rules=rules).value[0, 0] for n in range(3, 13)]
-    assert np.allclose(sw.values, expected, rtol=0, atol=0)
-    assert sw.best_n == int(sw.ns[np.argmin(sw.values)])
-    v = sw.values
+    assert sw.ns.tolist() == list(range(3, 13)) and sw.rules == rules
+    direct = [best_response(hold_at(n), rules=rules) for n in range(3, 13)]
+    assert np.array_equal(sw.value, [d.value[0, 0] for d in direct])
+    assert np.array_equal(sw.policy, [d.policy[0, 0] for d in direct])
+    assert sw.thresholds[:, 0].tolist() == list(range(3, 13)) and (sw.goal == 30).all()
+    assert sw.best_n == int(sw.ns[np.argmin(sw.value)])
+    v = sw.value
     minima = [int(sw.ns[t]) for t in range(1, len(v) - 1) if v[t] < v[t - 1] and v[t] < v[t + 1]]
     assert list(sw.local_minima) == minima
-    assert sw.value(5) == v[2]
-    with pytest.raises(ValueError):
-        sw.value(40)
+    assert sw.at(5) == v[2] and sw.row(thresholds=(5,)) == 2
+    with pytest.raises(ValueError, match="no task"):
+        sw.at(40)
+    with pytest.raises(ValueError, match="best_pair"):
+        sw.best_pair  # noqa: B018 (a grid's, not a sweep's)
 
 
 @pytest.mark.parametrize("ns", [[], [0, 1], [3, 3], ["a"]])

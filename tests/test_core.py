@@ -3,12 +3,17 @@ the reference engine, and the building blocks do what their docstrings say."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pigtheory import MixedPolicy, Rules, ThresholdTable, hold_at
+from pigtheory import engine as engine_module
 from pigtheory.engine import NUMBA_WORK, choose_engine
 from pigtheory.simultaneous import best_response, limit, stackelberg, win_probabilities, win_probability
 from pigtheory.simultaneous.best_response import best_response_levels
@@ -129,12 +134,13 @@ def test_limit_solves_its_one_dimensional_bellman_equation():
 @SETTINGS
 @given(one_die_rules(max_goal=40), st.integers(0, 2**16), st.sampled_from(["own", "table", "mixed"]))
 def test_engines_agree_with_the_numpy_reference(rules, seed, kind):
-    """numba against numpy (the reference), and both against the generic level loop."""
+    """numba against numpy (the reference), bit for bit (what lets ``auto`` switch engines in a
+    warm process), and both against the generic level loop."""
     opp = read_opponents(random_policy(rules, seed, kind), rules)
     v_np, p_np = best_response_two(opp[0], rules, engine="numpy")
     v_nb, p_nb = best_response_two(opp[0], rules, engine="numba")
     v_gen, p_gen, _ = best_response_levels(opp, rules)
-    assert np.abs(v_np - v_nb).max() < 1e-12
+    assert np.array_equal(v_np, v_nb)
     assert np.abs(v_np - v_gen).max() < 1e-12
     assert np.array_equal(p_np, p_nb) and np.array_equal(p_np, p_gen)
 
@@ -148,6 +154,38 @@ def test_engine_choice_is_by_size_only():
         choose_engine("fortran", 1)
     with pytest.raises(ValueError, match="engine"):
         best_response(hold_at(3), rules=Rules(goal=6), engine="cuda")
+
+
+def test_auto_switches_to_numba_only_in_a_warm_process_and_only_with_same_bits(monkeypatch):
+    """Below NUMBA_WORK, ``auto`` stays numpy in a cold process; with ``same_bits`` it takes
+    numba once numba is imported or NUMBA_LOAD_SECONDS were spent in numpy solves."""
+    monkeypatch.delitem(sys.modules, "numba", raising=False)
+    monkeypatch.setattr(engine_module, "_NUMPY_SECONDS", [0.0])
+    assert choose_engine("auto", 10, same_bits=True) == "numpy"
+    with engine_module.numpy_clock():
+        time.sleep(0.01)
+    assert 0.01 <= engine_module._NUMPY_SECONDS[0] < engine_module.NUMBA_LOAD_SECONDS
+    assert choose_engine("auto", 10, same_bits=True) == "numpy"
+    engine_module._NUMPY_SECONDS[0] = engine_module.NUMBA_LOAD_SECONDS
+    assert choose_engine("auto", 10, same_bits=True) == "numba"
+    assert choose_engine("auto", 10) == "numpy"  # engines that differ in the last bits: size only
+    assert choose_engine("numpy", 10, same_bits=True) == "numpy"
+    engine_module._NUMPY_SECONDS[0] = 0.0
+    import numba  # noqa: F401
+
+    monkeypatch.setitem(sys.modules, "numba", sys.modules["numba"])
+    assert choose_engine("auto", 10, same_bits=True) == "numba"
+
+
+def test_a_small_best_response_does_not_import_numba():
+    """A one-off goal-100 two-player best response (the command line's) runs numpy only."""
+    code = (
+        "import sys; from pigtheory import Rules, hold_at; "
+        "from pigtheory.simultaneous import best_response; "
+        "best_response(hold_at(25), rules=Rules()); print('numba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
 
 
 def test_levels_cover_every_non_terminal_state_once_from_the_top():

@@ -238,8 +238,17 @@ def test_site_builds_without_warnings_or_broken_links(tmp_path):
         if 'class="math' in html:
             math_pages += 1
             assert re.search(r'<script[^>]*src="(\.\./)*_static/mathjax/tex-chtml\.js"', html), page
+        # nor does an inline configuration point MathJax (or anything) at a server
+        for body in re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S):
+            if re.search(r"(?:https?:)?//[\w.-]+\.\w+/", body):
+                remote.append(f"{page.relative_to(out)}: {body[:120]}")
     assert remote == [], "\n".join(remote[:20])
     assert math_pages >= 5
+    # MathJax's fonts travel with it (tex-chtml.js loads them relative to itself)
+    assert (
+        len(list((out / "_static" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff")))
+        >= 10
+    )
     # every figure of the gallery made it into the site
     gallery = (out / "gallery.html").read_text(encoding="utf-8")
     assert len(re.findall(r"<img ", gallery)) == len(pigdocs.figure_scripts())

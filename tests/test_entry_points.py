@@ -100,6 +100,7 @@ VALID = {
     "write": lambda t: lambda tmp: open(tmp, "w").close(),
     "fields": lambda t: {"value": 0.5},
     "seed": lambda t: 1,
+    "p": lambda t: 0.5,
     "kind": lambda t: None,  # register_kind's only argument: every value tried is hostile
     "self_play_result": lambda t: pigtheory.simultaneous.self_play(rules=SMALL, max_iter=20),
 }
@@ -188,6 +189,13 @@ INTERNAL = {
     "pigtheory.sequential.opponent_turn_values": "values of a roll table sequential.best_response built",
     "pigtheory.simultaneous.certify_classes": "classes of an equilibrium the solver returned (tests/test_certify.py)",
     "pigtheory.referee.evaluate.referee_estimate": "the referee's memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.stackelberg.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.self_play.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.limit.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.sweep.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.grid.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.sequential.super_six.estimate_memory": "a solver's own memory estimate, called with sticks it has checked",
+    "pigtheory.length.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
     "pigtheory.referee.evaluate.check_horizon": "the referee's guard of horizon= itself",
 }
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import time
 import tracemalloc
+import warnings
 
 import pytest
 
@@ -14,6 +16,11 @@ from pigtheory.guard import MemoryLimitError, check_memory, parse_memory
 from pigtheory.simultaneous.grid import hold_at_grid
 
 BIG = Rules(goal=10**6)
+
+
+def _solver(name):
+    """The module ``pigtheory.simultaneous.<name>`` (the package binds the solver function there)."""
+    return importlib.import_module(f"pigtheory.simultaneous.{name}")
 
 
 @pytest.mark.parametrize(
@@ -74,9 +81,9 @@ def test_the_papers_solves_pass_the_default_limit_of_a_small_machine():
         guard.best_response_estimate(Rules()),
         guard.best_response_estimate(Rules(players=3)),
         guard.equilibrium_estimate(Rules()),
-        guard.stackelberg_estimate(Rules()),
-        guard.self_play_estimate(Rules(), max_iter=200),
-        guard.limit_estimate(Rules(), n_max=200),
+        _solver("stackelberg").estimate_memory(Rules()),
+        _solver("self_play").estimate_memory(Rules(), max_iter=200),
+        _solver("limit").estimate_memory(Rules(), n_max=200),
         guard.sequential_estimate(Rules(dice=2, double_trouble=True)),
         guard.compare_estimate(Rules(dice=2)),
         guard.reduced_estimate(Rules(players=4), opponents=hold_at(25)),
@@ -135,8 +142,8 @@ def test_max_memory_is_checked_and_applies_to_small_solves():
     [
         ("best response", lambda: S.best_response(hold_at(20), rules=Rules(goal=120)), guard.best_response_estimate(Rules(goal=120))),
         ("win probability", lambda: S.win_probability(hold_at(20), hold_at(25), rules=Rules(goal=120)), guard.win_probability_estimate(Rules(goal=120))),
-        ("stackelberg", lambda: S.stackelberg(rules=Rules(goal=40)), guard.stackelberg_estimate(Rules(goal=40))),
-        ("limit", lambda: S.limit(n_max=2000, rules=Rules(goal=60)), guard.limit_estimate(Rules(goal=60), n_max=2000)),
+        ("stackelberg", lambda: S.stackelberg(rules=Rules(goal=40)), _solver('stackelberg').estimate_memory(Rules(goal=40))),
+        ("limit", lambda: S.limit(n_max=2000, rules=Rules(goal=60)), _solver('limit').estimate_memory(Rules(goal=60), n_max=2000)),
         ("sequential", lambda: Q.solve(rules=Rules(goal=60), engine="numpy"), guard.sequential_estimate(Rules(goal=60))),
         ("compare", lambda: Q.compare(hold_at(20), hold_at(15), rules=Rules(goal=60)), guard.compare_estimate(Rules(goal=60))),
     ],
@@ -154,3 +161,47 @@ def test_estimates_cover_what_numpy_allocates(name, run, estimate):
     assert peak <= estimate.bytes, (
         f"{name}: traced {peak / 2**20:.1f} MB > estimate {estimate.bytes / 2**20:.1f} MB"
     )
+
+
+# --- each solver owns its estimate -----------------------------------------------------------
+
+OWN_ESTIMATES = {
+    "stackelberg_estimate": ("pigtheory.simultaneous.stackelberg", "estimate_memory"),
+    "self_play_estimate": ("pigtheory.simultaneous.self_play", "estimate_memory"),
+    "limit_estimate": ("pigtheory.simultaneous.limit", "estimate_memory"),
+    "sweep_estimate": ("pigtheory.simultaneous.sweep", "estimate_memory"),
+    "grid_estimate": ("pigtheory.simultaneous.grid", "estimate_memory"),
+    "chunked_estimate": ("pigtheory.simultaneous.chunked", "estimate_memory"),
+    "chunked_disk": ("pigtheory.simultaneous.chunked", "estimate_disk"),
+    "symmetric_estimate": ("pigtheory.simultaneous.symmetric", "estimate_memory"),
+    "super_six_estimate": ("pigtheory.sequential.super_six", "estimate_memory"),
+    "game_length_estimate": ("pigtheory.length", "estimate_memory"),
+}
+
+
+@pytest.mark.parametrize("old", sorted(OWN_ESTIMATES))
+def test_the_old_guard_names_of_the_moved_estimates_warn_and_are_the_solvers_own(old):
+    module, name = OWN_ESTIMATES[old]
+    with pytest.warns(DeprecationWarning, match=f"{module}.{name}"):
+        fn = getattr(guard, old)
+    assert fn is getattr(importlib.import_module(module), name)
+    assert old not in guard.__all__
+
+
+def test_a_moved_estimate_is_what_its_solver_refuses_with():
+    """The solver checks its own estimate: the message names its task, and a limit just below
+    the estimate refuses while one just above lets the check pass."""
+    own = _solver("stackelberg").estimate_memory(Rules(goal=300))
+    assert own.task == "Stackelberg (exact, goal 300)" and own.states == 301**2
+    with pytest.raises(MemoryLimitError, match=r"Stackelberg \(exact, goal 300\)"):
+        S.stackelberg(rules=Rules(goal=300), max_memory=own.bytes - 1)
+    assert check_memory(own, own.bytes) is own
+    sym = _solver("symmetric").estimate_memory(Rules(goal=60, players=4))
+    with pytest.raises(MemoryLimitError, match="symmetric equilibrium"):
+        S.symmetric_equilibrium(rules=Rules(goal=60, players=4), max_memory=sym.bytes - 1)
+    # the astronomical refusal keeps each solver's label
+    huge = _solver("grid").estimate_memory(Rules(goal=100, players=200))
+    assert huge.task == "grid (goal 100, 200 players)" and huge.bytes == 2**200
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert guard.with_roll_model is not None and guard.BASE_BYTES == 8 * 2**20

@@ -37,6 +37,54 @@ def test_mixed_opponents_engines_agree(players, goal):
     assert ref.iterations == fast.iterations
 
 
+def _blocky_mixed(rules: Rules, seed: int, block: int, symmetric: bool) -> MixedPolicy:
+    """Mixes of two thresholds that read every score but change only every ``block`` points of
+    the others' scores: long runs along the responder's own score (where the compiled engine
+    reuses the opponents' joint turn), the same at (own, a, b) and (own, b, a) if ``symmetric``."""
+    g = rules.goal
+    rng = np.random.default_rng(seed)
+    nb = -(-g // block)
+    th = rng.integers(1, 9, size=(g, nb, nb, 2))
+    w = rng.random((g, nb, nb, 2)) + 0.1
+    if symmetric:
+        th, w = np.minimum(th, th.transpose(0, 2, 1, 3)), w + w.transpose(0, 2, 1, 3)
+    w /= w.sum(axis=-1, keepdims=True)
+    cut = np.arange(g) // block
+    th = th[:, cut][:, :, cut]
+    w = w[:, cut][:, :, cut]
+    th = np.minimum(th, (g - np.arange(g))[:, None, None, None])
+    return MixedPolicy(th, w, "blocky mix")
+
+
+@pytest.mark.parametrize("symmetric", [True, False])
+def test_runs_of_equal_mixes_and_mirrored_columns_agree_with_the_reference(symmetric):
+    """Opponents whose mixes stay equal over runs of the responder's own score (the compiled
+    engine expands their joint turn once per run; with one symmetric policy it solves half the
+    columns and mirrors them): the numpy reference's values to 1e-12 and its policy."""
+    rules = Rules(goal=21, players=3)
+    pol = _blocky_mixed(rules, 3, 4, symmetric)
+    ref = best_response([pol, pol], rules=rules, engine="numpy")
+    fast = best_response([pol, pol], rules=rules, engine="numba")
+    assert np.abs(ref.value - fast.value).max() < 1e-12
+    assert np.array_equal(ref.policy, fast.policy)
+    if symmetric:  # the responder's value is symmetric in the two opponents' scores
+        assert np.array_equal(fast.value, fast.value.transpose(0, 2, 1))
+
+
+def test_mixed_policies_are_read_without_copies():
+    """The solvers read a MixedPolicy's own (read-only) arrays, and a compact symmetric
+    policy expands once: a three-player equilibrium's policy is ~50 MB at goal 100."""
+    from pigtheory import as_mixture
+
+    rules = Rules(goal=9, players=3)
+    pol = _blocky_mixed(rules, 1, 3, True)
+    mix = as_mixture(pol, rules)
+    assert mix.thresholds is pol.thresholds and mix.weights is pol.weights
+    eq = symmetric_equilibrium(rules=rules).policy
+    assert eq.to_mixed() is eq.to_mixed()
+    assert as_mixture(eq, rules).thresholds is eq.thresholds
+
+
 def test_symmetric_equilibrium_policy_is_a_best_response_to_itself():
     # against two copies of a symmetric equilibrium's policy, no deviation gains at the start
     rules = Rules(goal=16, players=3)

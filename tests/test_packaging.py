@@ -1,13 +1,16 @@
 """Packaging: the wheel holds pigtheory alone with its licence and citation, Dask is an optional
-extra that nothing else needs, and the lock file pins every dependency of the dev install."""
+extra that nothing else needs, the lock file pins every dependency of the dev install, and
+(slow) the wheel built from the tracked files lists one top-level package."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -129,3 +132,44 @@ def test_the_command_line_names_the_extra_without_dask(tmp_path, argv):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert out.returncode != 0
     assert "pigtheory[dask]" in out.stderr
+
+
+@pytest.mark.slow
+def test_the_built_wheel_lists_one_top_level_package(tmp_path):
+    # build from a copy of the tracked files, so that no build/ or egg-info of the checkout (whose
+    # stale modules setuptools would pack) takes part and the checkout is left untouched
+    try:
+        files = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+        ).stdout.split(b"\0")
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    src = tmp_path / "src"
+    for name in filter(None, files):
+        path = ROOT / os.fsdecode(name)
+        if path.is_file():
+            (src / os.fsdecode(name)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, src / os.fsdecode(name))
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(src)],
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0 and "No matching distribution found for setuptools" in out.stderr:
+        pytest.skip("no package index for the build backend")
+    assert out.returncode == 0, out.stderr[-3000:]
+    (wheel,) = (tmp_path / "dist").glob("pigtheory-*.whl")
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/METADATA"))
+        metadata = z.read(f"{info}/METADATA").decode()
+        entry_points = z.read(f"{info}/entry_points.txt").decode()
+    assert {n.split("/")[0] for n in names} == {"pigtheory", info}
+    # exactly the tracked modules and data of pigtheory, nothing else of the checkout
+    tracked = {os.fsdecode(n) for n in files if n.startswith(b"pigtheory/")}
+    assert {n for n in names if not n.startswith(info)} == tracked
+    assert {f"{info}/licenses/LICENSE", f"{info}/licenses/CITATION.cff"} <= set(names)
+    assert "License-Expression: MIT" in metadata
+    requires = [line for line in metadata.splitlines() if line.startswith("Requires-Dist:")]
+    assert [r for r in requires if "dask" in r and "extra ==" not in r] == []
+    assert "pigtheory = pigtheory.cli:main" in entry_points

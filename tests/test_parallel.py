@@ -87,9 +87,9 @@ def test_hold_at_sweep_same_bits_on_every_executor(client, pool):
     serial = hold_at_sweep(range(5, 16), rules=rules)
     for executor in (pool, client, ThreadPoolExecutor(2)):
         other = hold_at_sweep(range(5, 16), rules=rules, executor=executor)
-        assert np.array_equal(other.values, serial.values)
+        assert np.array_equal(other.value, serial.value)
         assert other.best_n == serial.best_n and other.local_minima == serial.local_minima
-    assert serial.value(9) == best_response(hold_at(9), rules=rules).value[0, 0]
+    assert serial.at(9) == best_response(hold_at(9), rules=rules).value[0, 0]
 
 
 def test_grid_same_bits_on_every_executor(client):

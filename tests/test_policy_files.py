@@ -92,7 +92,7 @@ def test_results_write_their_policy(tmp_path):
     )
     back = RollTable.load(seq.save(tmp_path / "roll.npy"))
     assert compare(back, seq, rules=R).average == pytest.approx(0.5, abs=1e-12)
-    with pytest.raises(ValueError, match="holds no policy"):
+    with pytest.raises(ValueError, match="threshold table"):  # one threshold per n, not per state
         hold_at_sweep(range(3, 5), rules=R).save(tmp_path / "sweep.json")
     with pytest.raises(ValueError, match="threshold table"):  # one row per n, not a state table
         limit(n_max=5, rules=R).save(tmp_path / "limit.json")

@@ -98,9 +98,9 @@ def test_optimal_self_play_matches_the_optimal_solver():
     ev = evaluate(opt, rules=rules)
     assert np.allclose(ev.value[0], opt.value, atol=1e-12, equal_nan=True)
     assert np.allclose(ev.value[1], opt.value, atol=1e-12, equal_nan=True)
-    assert ev.start[0] == pytest.approx(opt.first_player_win, abs=1e-13)
+    assert ev.value_start[0] == pytest.approx(opt.first_player_win, abs=1e-13)
     assert ev.draw == 0.0
-    assert ev.start.sum() == pytest.approx(1.0, abs=1e-14)
+    assert ev.value_start.sum() == pytest.approx(1.0, abs=1e-14)
 
 
 def test_pure_profiles_match_the_policy_comparison():
@@ -108,9 +108,9 @@ def test_pure_profiles_match_the_policy_comparison():
     for a, b in [(hold_at(10), hold_at(20)), (hold_at(25), sequential.pace_race())]:
         c = sequential.compare(a, b, rules=rules)
         ev = evaluate([a, b], rules=rules)
-        assert ev.start[0] == pytest.approx(c.first, abs=1e-12)
+        assert ev.value_start[0] == pytest.approx(c.first, abs=1e-12)
         ev2 = evaluate([b, a], rules=rules)
-        assert ev2.start[1] == pytest.approx(c.second, abs=1e-12)
+        assert ev2.value_start[1] == pytest.approx(c.second, abs=1e-12)
 
 
 @pytest.mark.parametrize("rules", [Rules(goal=7), Rules(goal=5, die_faces=4), Rules.piglet(goal=6)])
@@ -141,7 +141,7 @@ def test_never_ending_play_is_a_draw():
     rules = Rules(goal=5)
     passer = np.zeros((5, 5, 5))  # always stops, also at k = 0: nobody ever scores
     ev = evaluate(passer, rules=rules)
-    assert ev.draw == 1.0 and list(ev.start) == [0.5, 0.5] and list(ev.win) == [0.0, 0.0]
+    assert ev.draw == 1.0 and list(ev.value_start) == [0.5, 0.5] and list(ev.wins) == [0.0, 0.0]
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -152,9 +152,9 @@ def test_best_response_matches_value_iteration(seed):
     br = best_response([hold_at(1), opp], seat=0, rules=rules)
     live = ~np.isnan(br.value)
     assert np.allclose(br.value[live], w[live], atol=1e-10)
-    assert br.start == pytest.approx(w[0, 0, 0], abs=1e-10)
+    assert br.value_start == pytest.approx(w[0, 0, 0], abs=1e-10)
     br1 = best_response([opp, hold_at(1)], seat=1, rules=rules)
-    assert br1.start == pytest.approx(u[0, 0, 0], abs=1e-10)  # the opponent moves first
+    assert br1.value_start == pytest.approx(u[0, 0, 0], abs=1e-10)  # the opponent moves first
 
 
 def test_best_response_policy_achieves_its_value_and_dominates():
@@ -162,10 +162,10 @@ def test_best_response_policy_achieves_its_value_and_dominates():
     for opp in (hold_at(15), roll_probabilities(lambda i, j, k: 0.7 * (k < 20), rules)):
         br = best_response(opp, seat=0, rules=rules)
         ev = evaluate([br.policy, opp], rules=rules)
-        assert ev.start[0] == pytest.approx(br.start, abs=1e-12)
+        assert ev.value_start[0] == pytest.approx(br.value_start, abs=1e-12)
         assert np.allclose(ev.value[0], br.value, atol=1e-12, equal_nan=True)
         for mine in (hold_at(10), hold_at(20), sequential.solve(rules=rules)):
-            assert evaluate([mine, opp], rules=rules).start[0] <= br.start + 1e-12
+            assert evaluate([mine, opp], rules=rules).value_start[0] <= br.value_start + 1e-12
 
 
 def test_optimum_is_unexploitable_and_others_are():
@@ -207,9 +207,9 @@ def test_diagnostics_identity_performance_difference():
     mine = roll_probabilities(lambda i, j, k: np.where(k < 9, 0.8, 0.1), rules)
     d = diagnose(mine, opponent=opp, rules=rules)
     for seat in (0, 1):
-        br = best_response(opp, seat=seat, rules=rules).start
+        br = best_response(opp, seat=seat, rules=rules).value_start
         prof = [mine, opp] if seat == 0 else [opp, mine]
-        on = evaluate(prof, rules=rules).start[seat]
+        on = evaluate(prof, rules=rules).value_start[seat]
         assert d.loss[seat] == pytest.approx(br - on, abs=1e-12)
     assert 0.0 < d.disagreement < 1.0
     assert np.all(d.occupancy >= 0)
@@ -267,7 +267,7 @@ def test_horizon_draw_probability_matches_brute_force_and_vanishes():
         ev = evaluate(pol, rules=rules, horizon=horizon)
         assert 0 <= ev.draw <= prev + 1e-15
         prev = ev.draw
-        assert ev.win.sum() + ev.draw == pytest.approx(1.0, abs=1e-13)
+        assert ev.wins.sum() + ev.draw == pytest.approx(1.0, abs=1e-13)
     assert ev.draw < 1e-12
     assert np.allclose(ev.value, no.value, atol=1e-10, equal_nan=True)
     ev = evaluate(pol, rules=rules, horizon=8)
@@ -287,8 +287,10 @@ def test_validation():
         evaluate(hold_at(3), rules=Rules(goal=5, dice=2))
     with pytest.raises(ValueError, match="2 policies"):
         evaluate([hold_at(3)] * 3, rules=Rules(goal=5))
-    with pytest.raises(NotImplementedError, match="issue 21"):
-        evaluate(lambda i, j, k, m: 1.0, rules=Rules(goal=5, players=3))
+    with pytest.raises(NotImplementedError, match="horizon"):
+        evaluate(lambda i, j, k, m: 1.0, rules=Rules(goal=5, players=3), horizon=50)
+    with pytest.raises(ValueError, match="two-player sequential policy"):
+        evaluate(hold_at(3), rules=Rules(goal=5, players=3))
 
 
 def test_simultaneous_exploitability_through_the_simultaneous_solvers():

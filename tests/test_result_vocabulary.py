@@ -14,17 +14,22 @@ import pytest
 
 import pigtheory
 from pigtheory import Rules
+from pigtheory.policies import hold_at
 from pigtheory.results import Result
 from pigtheory.sequential.super_six import SuperSixRules, SuperSixSolution, super_six
-from pigtheory.simultaneous import best_response, symmetric_equilibrium
+from pigtheory.simultaneous import (
+    HoldAtTable,
+    best_response,
+    hold_at_sweep,
+    hold_at_table,
+    symmetric_equilibrium,
+)
+from pigtheory.simultaneous.grid import hold_at_grid
 from pigtheory.simultaneous.symmetric import SymmetricPolicy, ViewTable
 from pigtheory.simultaneous.symmetric_response import SymmetricBestResponse, symmetric_best_response
 
 BEFORE = Path(__file__).parent / "data" / "before_issue20"  # saved by the code before issue 20
 RULES = Rules(goal=12, die_faces=2, players=3)  # the files' game: the equilibrium mixes at 4 states
-# the three sweep tables become one type in another part of issue 20 (SweepTable has a row per
-# task, each with its own rules; HoldAtSweep's ``value(n)`` is a method)
-SWEEP_TABLES = {"SweepTable", "HoldAtSweep", "HoldAtGrid"}
 
 
 def _result_types() -> list[type]:
@@ -44,8 +49,6 @@ def test_value_policy_rules_are_fields_of_every_result():
     types = _result_types()
     assert len(types) >= 20
     for cls in types:
-        if cls.__name__ in SWEEP_TABLES:
-            continue
         names = {f.name for f in dataclasses.fields(cls)}
         assert "rules" in names, cls
         for name in ("value", "policy"):
@@ -119,3 +122,124 @@ def test_the_renamed_results_round_trip(tmp_path, eq):
     assert again.rules == six.rules and np.array_equal(again.policy, six.policy)
     with pytest.raises(ValueError, match="sticks"):
         SuperSixRules(sticks=1)
+
+
+# --- one sweep table: HoldAtTable, returned by the sweep, the grid and the resumable table ------
+
+
+def test_the_three_producers_return_one_table_type():
+    rules2, rules3 = Rules(goal=12), Rules(goal=10, players=3)
+    sweep = hold_at_sweep([3, 5, 8], rules=rules2)
+    grid = hold_at_grid([2, 4], rules=rules3, workers=1)
+    table = hold_at_table(goals=[12], ns=[3, 5, 8], players=[2])
+    for t in (sweep, grid, table):
+        assert type(t) is HoldAtTable and t.policy.shape == t.value.shape
+    assert sweep.rules == rules2 and grid.rules == rules3 and table.rules == rules2
+    # the sweep and the one-goal table are the same cells, bit for bit
+    assert np.array_equal(sweep.value, table.value) and np.array_equal(sweep.policy, table.policy)
+    assert np.array_equal(sweep.thresholds, table.thresholds) and sweep.n_solves == table.n_solves == 3
+    # a grid cell is the direct three-player solve, mirrored; n_solves counts the pairs n1 <= n2
+    direct = best_response([hold_at(2), hold_at(4)], rules=rules3)
+    assert grid.at(4, 2) == grid.value[1, 0] == grid.value[0, 1] == direct.value[0, 0, 0]
+    assert grid.policy[0, 1] == direct.policy[0, 0, 0] and grid.thresholds[1, 0].tolist() == [4, 2]
+    assert grid.n_solves == 3 and grid.row(thresholds=(4, 2)) == (0, 1)
+    with pytest.raises(ValueError, match="best_n"):
+        grid.best_n  # noqa: B018 (a sweep's, not a grid's)
+
+
+def test_a_table_over_goals_and_players_gives_each_cell_its_rules():
+    table = hold_at_table(goals=[8, 10], ns=[3], players=[2, 3])
+    assert table.rules == Rules(goal=8)  # the first cell's
+    for r in range(table.value.size):
+        rules = table.rules_at(r)
+        assert (rules.goal, rules.players) == (table.goal[r], table.players[r])
+        want = best_response([hold_at(3)] * (rules.players - 1), rules=rules)
+        assert table.value[r] == pytest.approx(float(want.value[(0,) * rules.players]), abs=1e-14)
+    with pytest.raises(ValueError, match="best_n"):
+        table.best_n  # noqa: B018 (two goals: no single curve)
+
+
+def test_the_old_sweep_names_warn_and_read_the_same():
+    import pigtheory.simultaneous as S
+    from pigtheory.simultaneous import grid, resumable, sweep
+
+    for module, name in [(S, "HoldAtSweep"), (S, "SweepTable"), (sweep, "HoldAtSweep")]:
+        with pytest.warns(DeprecationWarning, match="HoldAtTable"):
+            assert getattr(module, name) is HoldAtTable
+    for module, name in [(grid, "HoldAtGrid"), (resumable, "SweepTable")]:
+        with pytest.warns(DeprecationWarning, match="HoldAtTable"):
+            assert getattr(module, name) is HoldAtTable
+    sw = hold_at_sweep([3, 5], rules=Rules(goal=10))
+    with pytest.warns(DeprecationWarning, match=r"at\(n\)"):
+        assert sw.value(5) == sw.at(5) == sw.value[1]  # the old method form of value
+    with pytest.warns(DeprecationWarning, match="HoldAtTable.value"):
+        assert sw.values is sw.value
+    with pytest.warns(DeprecationWarning, match="n_solves"):
+        assert sw.n_pairs == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert type(np.asarray(sw.value)) is np.ndarray and not np.asarray(sw.value).flags.writeable
+
+
+def test_sweep_files_saved_before_the_one_type_load(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # loading an old file is not the reader's old code: no warning
+        sweep = pigtheory.load(BEFORE / "hold_at_sweep.npz")
+        grid = pigtheory.load(BEFORE / "hold_at_grid.npz")
+        table = pigtheory.load(BEFORE / "sweep_table.npz")
+    new_sweep = hold_at_sweep(range(2, 7), rules=Rules(goal=10))
+    new_grid = hold_at_grid([2, 3, 4], rules=Rules(goal=8, players=3), workers=1)
+    new_table = hold_at_table(goals=[6, 8], ns=[2, 3], players=[2, 3])
+    for old, new in ((sweep, new_sweep), (grid, new_grid), (table, new_table)):
+        assert type(old) is HoldAtTable and old.rules == new.rules
+        for name in ("value", "ns", "thresholds", "goal", "players", "die_faces"):
+            assert np.array_equal(getattr(old, name), getattr(new, name)), name
+    assert sweep.policy is None  # the old sweep did not record the thresholds
+    assert np.array_equal(grid.policy, new_grid.policy) and np.array_equal(table.policy, new_table.policy)
+    assert (sweep.best_n, sweep.local_minima, grid.best_pair) == (
+        new_sweep.best_n,
+        new_sweep.local_minima,
+        new_grid.best_pair,
+    )
+    again = HoldAtTable.load(table.save(tmp_path / "table.npz"))
+    assert np.array_equal(again.value, table.value) and again.rules == table.rules
+
+
+def test_the_referees_win_probabilities_are_wins_as_in_the_simulators():
+    from pigtheory import referee
+    from pigtheory.simulate import Simulation
+
+    rules = Rules.piglet(goal=4)
+    ev = referee.evaluate([hold_at(2), hold_at(3)], rules=rules, horizon=7)
+    assert {"wins", "value", "rules"} <= {f.name for f in dataclasses.fields(ev)}
+    assert "wins" in {f.name for f in dataclasses.fields(Simulation)}
+    assert ev.wins.sum() + ev.draw == pytest.approx(1.0, abs=1e-13)
+    with pytest.warns(DeprecationWarning, match="Evaluation.wins"):
+        assert ev.win is ev.wins
+    old = pigtheory.load(BEFORE / "evaluation.npz")  # saved with the field ``win``
+    assert type(old) is type(ev) and old.horizon == 7
+    assert np.array_equal(old.wins, ev.wins) and np.array_equal(old.value_start, ev.value_start)
+
+
+def test_a_table_frame_has_a_row_per_cell_with_its_thresholds():
+    pytest.importorskip("pandas")
+    table = hold_at_table(goals=[8], ns=[2, 3], players=[2, 3])
+    df = table.to_frame()
+    assert df.columns.tolist() == ["n1", "n2", "value", "policy", "goal", "players", "die_faces"]
+    assert df[["n1", "n2"]].to_numpy().tolist() == table.thresholds.tolist()
+    assert np.array_equal(df.value.to_numpy(), table.value) and (df.players.to_numpy() == table.players).all()
+
+
+def test_the_referees_value_at_the_start_is_value_start():
+    from pigtheory import referee
+
+    rules = Rules(goal=8)
+    ev = referee.evaluate([hold_at(3), hold_at(4)], rules=rules)
+    br = referee.best_response(hold_at(4), rules=rules)
+    assert ev.value_start.sum() == pytest.approx(1.0, abs=1e-14)
+    assert br.value_start >= ev.value_start[0] - 1e-12  # no reply beats the best one
+    for res in (ev, br):
+        with pytest.warns(DeprecationWarning, match=r"value_start"):
+            assert res.start is res.value_start
+    old = pigtheory.load(BEFORE / "evaluation.npz")  # saved with the field ``start``
+    assert old.value_start.sum() == pytest.approx(1.0, abs=1e-12)

@@ -50,7 +50,7 @@ from pigtheory.simulate import Simulation, play_simultaneous
 from pigtheory.simultaneous import (
     CycleNash,
     Equilibrium,
-    HoldAtSweep,
+    HoldAtTable,
     LimitAnalysis,
     ReducedSolution,
     SelfPlay,
@@ -70,7 +70,7 @@ from pigtheory.simultaneous import (
 )
 from pigtheory.simultaneous.best_response import StoppingSolution
 from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
-from pigtheory.simultaneous.grid import HoldAtGrid, cached_hold_at_grid, hold_at_grid
+from pigtheory.simultaneous.grid import cached_hold_at_grid, hold_at_grid
 from pigtheory.simultaneous.resumable import hold_at_table
 from pigtheory.simultaneous.stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
 from pigtheory.stopping import RandomStoppingRule, StoppingRule
@@ -180,8 +180,9 @@ EXPECTED_TYPES = {
     "CycleNash": CycleNash,
     "Stackelberg": Stackelberg,
     "LimitAnalysis": LimitAnalysis,
-    "HoldAtSweep": HoldAtSweep,
-    "HoldAtGrid": HoldAtGrid,
+    "HoldAtSweep": HoldAtTable,
+    "HoldAtGrid": HoldAtTable,
+    "SweepTable": HoldAtTable,
     "SequentialSolution": SequentialSolution,
     "Comparison": Comparison,
     "SuperSixSolution": SuperSixSolution,
@@ -255,8 +256,7 @@ def test_every_result_type_is_covered(objects):
         CycleNash,
         Stackelberg,
         LimitAnalysis,
-        HoldAtSweep,
-        HoldAtGrid,
+        HoldAtTable,
         SequentialSolution,
         Comparison,
         SuperSixSolution,
@@ -487,7 +487,7 @@ def _rewrite(path, edit):
 def test_metadata_that_does_not_fit_is_refused(objects, tmp_path):
     path = objects["HoldAtGrid"].save(tmp_path / "grid.npz")
     _rewrite(path, lambda m: m["fields"].update(seconds=3.0))  # a field that no longer exists
-    with pytest.raises(ValueError, match=r"grid\.npz.*HoldAtGrid has fields"):
+    with pytest.raises(ValueError, match=r"grid\.npz.*HoldAtTable has fields"):
         pigtheory.load(path)
     path = objects["HoldAt"].save(tmp_path / "newer.npz")
     _rewrite(path, lambda m: m.update(format_version=99))
@@ -605,7 +605,7 @@ def test_cache_dir_argument_wins_and_default_is_the_user_cache(elsewhere, tmp_pa
     assert not (tmp_path / "env").exists() and list(elsewhere.iterdir()) == []
     again = cached_hold_at_grid([3, 2], rules=Rules(goal=6, players=3), workers=1, cache_dir=tmp_path / "arg")
     assert_same(grid, again)
-    assert grid.n_pairs == 3 and not hasattr(grid, "seconds")
+    assert grid.n_solves == 3 and not hasattr(grid, "seconds")
 
 
 def test_no_cache_recomputes_and_damage_is_repaired(elsewhere, tmp_path, monkeypatch):

@@ -224,6 +224,21 @@ def test_certificates_catch_a_deviation():
     np.testing.assert_allclose(U, np.array(eq.value).reshape(g**n, n), atol=1e-12)
 
 
+def test_threads_do_not_change_the_result():
+    """The groups of a level are solved in parallel chunks: one thread and two give the same
+    arrays, bit for bit (every group is solved alone, whatever the chunking)."""
+    numba = pytest.importorskip("numba")
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one core")
+    rules = Rules(goal=25, players=3)
+    one = sequential.equilibrium(rules=rules, threads=1)
+    two = sequential.equilibrium(rules=rules, threads=2)
+    assert np.array_equal(one.value, two.value)
+    assert np.array_equal(one.policy.roll_bits, two.policy.roll_bits)
+    assert np.array_equal(one.deviation_gain, two.deviation_gain)
+    assert np.array_equal(one.seat_gain, two.seat_gain) and one.iterations == two.iterations
+
+
 def test_allow_pass_keeps_neller_values_where_passing_is_never_used():
     a = sequential.equilibrium(rules=Rules(goal=15, players=3))
     b = sequential.equilibrium(rules=Rules(goal=15, players=3), allow_pass=True)
@@ -263,6 +278,9 @@ def test_value_sums_to_one_and_start_ordering(three_piglet4):
         ({"starts": 4}, "starts"),
         ({"max_passes": 1}, "max_passes"),
         ({"certify": None}, "certify"),
+        ({"threads": 0}, "threads"),
+        ({"threads": 2.0}, "threads"),
+        ({"threads": 10_000}, "threads"),
     ],
 )
 def test_bad_arguments(kwargs, match):
@@ -302,7 +320,7 @@ def test_cli_players(capsys, tmp_path):
     [
         (["--players", "11"], "players"),
         (["--players", "3", "--dice", "2"], "one die"),
-        (["--players", "3", "--out", "x.json"], ".npz"),
+        (["--players", "3", "--out", "x.npy"], ".npz"),
         (["--allow-pass", "--double-trouble"], "one die"),
     ],
 )
@@ -367,5 +385,25 @@ def test_three_players_goal_100():
     assert len(eq.mixed_groups) == 36
     assert abs(eq.nash_conv) <= 1e-10
     enc, mp = eq.mixed_enclosure, eq.policy.mixed_prob
-    ok = np.isfinite(enc[:, 0])
-    assert np.all((enc[ok, 0] <= mp[ok]) & (mp[ok] <= enc[ok, 1]))
+    assert np.all(np.isfinite(enc))  # the three-mover Newton group (16, 64, 56) too
+    assert np.all((enc[:, 0] <= mp) & (mp <= enc[:, 1]))
+
+
+def test_krawczyk_encloses_the_root_of_a_nonlinear_system():
+    """The enclosure's general test (any number of unknowns, any degree: the Newton groups and
+    the symmetric ones) on a system with a known root: x0^2 = 1/4, x0 x1 = 1/10, x2 = x0 x1 x1
+    (root (1/2, 1/5, 1/50)); it proves a ball around the exact root from a nearby float start,
+    and proves nothing around a point that is no root."""
+    flint = pytest.importorskip("flint")
+    from pigtheory.sequential.enclosure import _krawczyk
+
+    def F(x):
+        return [x[0] * x[0] - flint.arb(1) / 4, x[0] * x[1] - flint.arb(1) / 10, x[2] - x[0] * x[1] * x[1]]
+
+    root = [Fraction(1, 2), Fraction(1, 5), Fraction(1, 50)]
+    K = _krawczyk(flint, F, np.array([0.5 + 3e-13, 0.2 - 2e-13, 0.02 + 1e-13]))
+    assert K is not None
+    for ball, exact in zip(K, root, strict=True):
+        assert ball.contains(flint.fmpq(exact.numerator, exact.denominator))
+        assert float(ball.rad()) < 1e-9
+    assert _krawczyk(flint, F, np.array([0.6, 0.2, 0.02])) is None

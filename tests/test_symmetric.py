@@ -18,7 +18,6 @@ import pigtheory
 from pigtheory import Rules
 from pigtheory.cli import main
 from pigtheory.simulate import play_simultaneous
-from pigtheory.simultaneous.core import symmetric_stage
 from pigtheory.simultaneous import (
     SymmetricEquilibrium,
     best_response,
@@ -28,6 +27,7 @@ from pigtheory.simultaneous import (
     symmetric_equilibrium,
     win_probabilities,
 )
+from pigtheory.simultaneous.core import symmetric_stage
 
 SMALL = [Rules(goal=g, players=3) for g in range(3, 9)]
 MIXED = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyses._claims import EXTENSION, Row
+from analyses._claims import EXTENSION, Row, tiny
 from analyses.multiplayer._sequential_data import (
     COMMON_GOAL,
     GOALS,
@@ -50,7 +50,7 @@ def main() -> tuple[list[Row], str]:
         thresholds.append(f"n={n}: {eq.opening_threshold} (goal {goal})")
         details.append(
             f"| {n} | {goal} | {_fmt(eq.start_values)} | {eq.opening_threshold} | {len(eq.mixed_groups)} | "
-            f"{len(eq.several_groups)} | {eq.nash_conv:.1e} |"
+            f"{len(eq.several_groups)} | {tiny(eq.nash_conv)} |"
         )
         print(details[-1])
         c = solved(n, COMMON_GOAL)
@@ -87,8 +87,8 @@ def main() -> tuple[list[Row], str]:
             "-",
             f"goal 50: {len(e50.mixed_groups)}; goal 100: {len(e100.mixed_groups)}",
             EXTENSION,
-            f"goal 100, e.g. {where}, ...; largest deviation gain {np.max(e100.deviation_gain):.1e}, "
-            f"NashConv {e100.nash_conv:.1e}; mixing probabilities enclosed by Krawczyk's test in arb",
+            f"goal 100, e.g. {where}, ...; largest deviation gain {tiny(np.max(e100.deviation_gain))}, "
+            f"NashConv {tiny(e100.nash_conv)}; mixing probabilities enclosed by Krawczyk's test in arb",
         )
     )
     rows.append(
@@ -113,7 +113,7 @@ def main() -> tuple[list[Row], str]:
             "-",
             f"3 players goal 50: passes at {used} score tuples",
             EXTENSION,
-            f"largest change of a value against no passing: {same:.1e}",
+            f"largest change of a value against no passing: {tiny(same)}",
         )
     )
     nt = {n: non_threshold_tuples(solved(n, GOALS[n])) for n in (2, 3)}

@@ -9,7 +9,7 @@ continue, if the situation is 4/1/1. If 5 pits are filled, one should always sto
 
 from __future__ import annotations
 
-from analyses._claims import DIFFERS, REPRODUCED, Row, exact
+from analyses._claims import DIFFERS, REPRODUCED, Row, exact, tiny
 from pigtheory.sequential.super_six import super_six
 
 SOURCE = "Höhle, Super Six blog (2023)"
@@ -52,7 +52,7 @@ def main() -> tuple[list[Row], str]:
         "20 rows",
         f"{agree}/20 rows equal (largest difference {worst:.1e})",
         REPRODUCED if agree == len(PAPER) == len(table) else DIFFERS,
-        f"value iteration (Gauss-Seidel) to {sol.residual:.0e}, {sol.iterations} sweeps",
+        f"value iteration (Gauss-Seidel) to {tiny(sol.residual, digits=1)}, {sol.iterations} sweeps",
     )
     free = [(i, j, k) for i, j, k, flag, *_ in sol.table(0) if flag == 0]
     described = all(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from analyses._claims import Row, numeric
+from analyses._claims import Row, numeric, tiny
 from analyses.z22._common import DT, SOURCE, TWO
 from pigtheory import Rules, hold_at
 from pigtheory.length import game_length
@@ -86,7 +86,7 @@ def main() -> tuple[list[Row], str]:
                 )
             rows.append(row)
             lines.append(
-                f"| {game} | {matchup} (n = {n}) | {mean_p:.2f} ({sd_p:.2f}) | {d.mean:.3f} ({d.sd:.3f}) | {d.pmf.size - 1} | {d.tail:.0e} |"
+                f"| {game} | {matchup} (n = {n}) | {mean_p:.2f} ({sd_p:.2f}) | {d.mean:.3f} ({d.sd:.3f}) | {d.pmf.size - 1} | {tiny(d.tail, digits=1)} |"
             )
             if game == "Double Trouble" and matchup == "optimal vs optimal":
                 ours_dt_opt = d

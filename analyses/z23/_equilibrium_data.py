@@ -29,7 +29,8 @@ from pigtheory.simultaneous import (
     self_play,
     stackelberg,
 )
-from pigtheory.simultaneous.grid import HoldAtGrid, hold_at_grid
+from pigtheory.simultaneous.grid import hold_at_grid
+from pigtheory.simultaneous.sweep import HoldAtTable
 
 VERSION = 3
 RULES = Rules()
@@ -115,16 +116,16 @@ def stackelberg_seconds(method: str = "exact") -> float:
 
 
 @functools.cache
-def _grid() -> tuple[HoldAtGrid, float]:
+def _grid() -> tuple[HoldAtTable, float]:
     return timed_cached(
         "z23-grid",
         {"ns": list(GRID_NS), "rules": GRID_RULES, "workers": 2},
         lambda: hold_at_grid(GRID_NS, rules=GRID_RULES, workers=2),
-        HoldAtGrid,
+        HoldAtTable,
     )
 
 
-def grid_data() -> HoldAtGrid:
+def grid_data() -> HoldAtTable:
     """Best responses to every pair of "hold at n" opponents, n in 20..30 (3 players)."""
     return _grid()[0]
 

@@ -19,9 +19,11 @@ paper's statement that the 50/50 mix is optimal (exploitability 0).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
-from analyses._claims import EXTENSION, Row, print_rows, record_time
+from analyses._claims import EXTENSION, Row, near, print_rows, record_time, tiny
 from analyses.z23._equilibrium_data import (
     RULES,
     equilibrium_data,
@@ -79,7 +81,7 @@ def main() -> tuple[list[Row], str]:
             SOURCE,
             "equilibrium value at (0, 0); certificate gap; symmetry",
             "-",
-            f"{float(d.value[0, 0]):.15f}; {gap:.1e}; {float(np.abs(v + v.T - 1).max()):.1e}",
+            f"{near(d.value[0, 0], Fraction(1, 2))}; {tiny(gap)}; {tiny(np.abs(v + v.T - 1).max())}",
             EXTENSION,
             f"{d.n_lp} LPs",
         ),
@@ -96,7 +98,7 @@ def main() -> tuple[list[Row], str]:
                     SOURCE,
                     "exploitability of the 50/50 mix the paper calls optimal",
                     "0 (optimal)",
-                    f"{e:.3e}",
+                    tiny(e, digits=4),
                     "reproduced" if ok else "differs",
                     "state-by-state mix; a best response gains this much against it, so it is close to but not "
                     "the optimal strategy (the exact equilibrium mixes at different states with other weights)",
@@ -104,9 +106,11 @@ def main() -> tuple[list[Row], str]:
             )
         else:
             n += 1
-            rows.append(Row(f"Z23.N{n}", SOURCE, f"exploitability of {name}", "-", f"{e:.3e}", EXTENSION))
+            rows.append(
+                Row(f"Z23.N{n}", SOURCE, f"exploitability of {name}", "-", tiny(e, digits=4), EXTENSION)
+            )
     md = "Exploitability (best response's win probability from (0, 0) minus 1/2):\n\n| strategy | exploitability |\n|---|---|\n"
-    md += "\n".join(f"| {k} | {v:.3e} |" for k, v in ex.items())
+    md += "\n".join(f"| {k} | {tiny(v, digits=4)} |" for k, v in ex.items())
     return rows, md
 
 

@@ -18,7 +18,7 @@ is strictly below both neighbours'.
 
 from __future__ import annotations
 
-from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows
+from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows, tiny
 from pigtheory import hold_at
 from pigtheory.simultaneous import best_response, hold_at_sweep
 
@@ -40,19 +40,19 @@ def main() -> tuple[list[Row], str]:
             SOURCE,
             "best response's win rate at (0, 0) against hold at 25",
             PAPER_RATE,
-            sweep.value(25),
+            sweep.at(25),
             5e-5,
-            note=f"ours {sweep.value(25):.6f}",
+            note=f"ours {sweep.at(25):.6f}",
         ),
     ]
     ours = set(sweep.local_minima)
     for n in PAPER_MINIMA:
-        around = ", ".join(f"{m}: {sweep.value(m):.5f}" for m in (n - 1, n, n + 1))
+        around = ", ".join(f"{m}: {sweep.at(m):.5f}" for m in (n - 1, n, n + 1))
         ok = n in ours
         if not ok:
             # A second, independent method (the paper's own Algorithm 0.1) at the three n.
             vi = [best_response(hold_at(m), method="value_iteration").value[0, 0] for m in (n - 1, n, n + 1)]
-            gap = max(abs(v - sweep.value(m)) for v, m in zip(vi, (n - 1, n, n + 1), strict=True))
+            gap = max(abs(v - sweep.at(m)) for v, m in zip(vi, (n - 1, n, n + 1), strict=True))
             nearest = min(ours, key=lambda m: abs(m - n))
         rows.append(
             Row(
@@ -66,7 +66,7 @@ def main() -> tuple[list[Row], str]:
                 if ok
                 else (
                     f"values at n-1, n, n+1 = {around}; our local minimum is at {nearest}. Value "
-                    f"iteration (Algorithm 0.1) gives the same values (largest difference {gap:.1e}); "
+                    f"iteration (Algorithm 0.1) gives the same values (largest difference {tiny(gap)}); "
                     "the paper's Table S1 numbers are not in the source text, so the cause is unknown"
                 ),
             )
@@ -94,7 +94,7 @@ def main() -> tuple[list[Row], str]:
     half = (len(sweep.ns) + 1) // 2
     cells = [
         f"{n}{'*' if n in ours else ''} | {v:.6f}"
-        for n, v in zip(sweep.ns.tolist(), sweep.values.tolist(), strict=True)
+        for n, v in zip(sweep.ns.tolist(), sweep.value.tolist(), strict=True)
     ]
     for a in range(half):
         b = cells[a + half] if a + half < len(cells) else " | "

@@ -23,7 +23,9 @@ number here; these rows are ours:
 
 from __future__ import annotations
 
-from analyses._claims import EXTENSION, Row, print_rows
+from fractions import Fraction
+
+from analyses._claims import EXTENSION, Row, near, print_rows, tiny
 from analyses.z23._equilibrium_data import RULES, equilibrium_policy, self_play_data, stackelberg_data
 from pigtheory import hold_at
 from pigtheory.io import cached
@@ -99,7 +101,7 @@ def main() -> list[Row]:
             SOURCE,
             "best response to hold at 25 over every stopping rule: gain over the threshold one at (0, 0)",
             "-",
-            f"{stop.value[0, 0] - thr.value[0, 0]:.2e}",
+            tiny(stop.value[0, 0] - thr.value[0, 0], digits=3),
             EXTENSION,
             f"{stop.value[0, 0]:.9f} against {thr.value[0, 0]:.9f}; exact, optimal stopping per state with "
             "the self-loop by policy iteration",
@@ -120,9 +122,9 @@ def main() -> list[Row]:
             SOURCE,
             "equilibrium over every stopping rule: V(0, 0) and certificate",
             "-",
-            f"{eq.value[0, 0]:.15f}",
+            near(eq.value[0, 0], Fraction(1, 2)),
             EXTENSION,
-            f"largest gap upper - lower {eq.residual:.1e}; {eq.n_lp} sequence-form LPs",
+            f"largest gap upper - lower {tiny(eq.residual)}; {eq.n_lp} sequence-form LPs",
         ),
     ]
     for code, name in enumerate(KINDS):
@@ -136,8 +138,8 @@ def main() -> list[Row]:
                 EXTENSION,
                 f"certified per state: every threshold enumerated, a MILP over deterministic stopping "
                 f"rules ({certified.n_milp} MILPs), an LP over threshold mixtures ({certified.n_lp} LPs); "
-                f"every 'yes' within {_largest(margins, 'yes'):.1e} of the value, every 'no' short of it "
-                f"by at least {_largest(margins, 'no'):.1e} (the same classes for any tolerance between); "
+                f"every 'yes' off the value by {tiny(_largest(margins, 'yes'))}, every 'no' short of it "
+                f"by at least {tiny(_largest(margins, 'no'))} (the same classes for any tolerance between); "
                 f"the solver's best-response dynamics gave {by_dynamics[name]}",
             )
         )
@@ -148,9 +150,9 @@ def main() -> list[Row]:
                 SOURCE,
                 f"exploitability of the {name} by any stopping rule",
                 "-",
-                f"{by_stop:.2e}",
+                tiny(by_stop, digits=3),
                 EXTENSION,
-                f"by thresholds only: {by_thr:.2e}",
+                f"by thresholds only: {tiny(by_thr, digits=3)}",
             )
         )
     rows.append(

@@ -15,7 +15,7 @@ infinite-player cells belong to the n-player analyses.
 
 from __future__ import annotations
 
-from analyses._claims import Row, print_rows
+from analyses._claims import Row, print_rows, tiny
 from analyses.z23._equilibrium_data import equilibrium_data, self_play_data
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Table 4"
@@ -48,7 +48,7 @@ def main() -> tuple[list[Row], str]:
             "simultaneous, 2 players, optimal strategy",
             "Not convergent for pure strategy",
             f"self-play cycles (period {period}); no pure equilibrium ({mixed} states without a pure saddle); "
-            f"exact mixed equilibrium solved (certificate gap {gap:.0e})",
+            f"exact mixed equilibrium solved (certificate gap {tiny(gap, digits=1)})",
             "reproduced" if period >= 2 and mixed > 0 else "differs",
             "we go further than the table: the mixed equilibrium is computed exactly, state by state",
         ),

@@ -19,9 +19,11 @@ three-player game. These rows are ours, beyond the paper (status *extension*):
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
-from analyses._claims import EXTENSION, Row, print_rows, record_time
+from analyses._claims import EXTENSION, Row, near, print_rows, record_time, tiny
 from analyses.z23._equilibrium_data import equilibrium_data
 from analyses.z23._symmetric_data import (
     CERTIFIED_FOUR_PLAYER_GOAL,
@@ -67,7 +69,7 @@ def main():
             SOURCE,
             "3 players: opening threshold at (0, 0, 0); value there",
             "-",
-            f"{_mix(eq3.strategy(0, 0, 0))}; {eq3.at(0, 0, 0)[0]:.15f}",
+            f"{_mix(eq3.strategy(0, 0, 0))}; {near(eq3.at(0, 0, 0)[0], Fraction(1, 3))}",
             EXTENSION,
         ),
         Row(
@@ -75,7 +77,7 @@ def main():
             SOURCE,
             "3 players: certificate epsilon at (0, 0, 0); largest over all states",
             "-",
-            f"{eq3.epsilon_start:.1e}; {eq3.residual:.1e}",
+            f"{tiny(eq3.epsilon_start)}; {tiny(eq3.residual)}",
             EXTENSION,
             "targets <= 1e-9 and <= 1e-6",
         ),
@@ -84,10 +86,10 @@ def main():
             SOURCE,
             "3 players: exploitability (exact best response at (0, 0, 0) minus 1/3); Monte Carlo win shares",
             "-",
-            f"{br3.exploitability:.1e}; " + ", ".join(f"{w:.4f}" for w in sim.wins),
+            f"{tiny(br3.exploitability)}; " + ", ".join(f"{w:.4f}" for w in sim.wins),
             EXTENSION,
-            f"largest gain of the best response at any state {br3.largest_gain:.1e}; the "
-            f"profile's own values match the table to {np.abs(br3.profile_table - eq3.value.table).max():.1e}; "
+            f"largest gain of the best response at any state {tiny(br3.largest_gain)}; the "
+            f"profile's own values match the table to {tiny(np.abs(br3.profile_table - eq3.value.table).max())}; "
             f"{GAMES} games, SE {sim.stderr.max():.4f}, all within 4 SE of 1/3: {within}",
         ),
     ]
@@ -101,7 +103,7 @@ def main():
             SOURCE,
             "4 players, goal 100: sorted states; mixed; opening; epsilon at start; largest epsilon",
             "-",
-            f"{eq4.n_states}; {eq4.n_mixed}; {_mix(eq4.strategy(0, 0, 0, 0))}; {eq4.epsilon_start:.1e}; {eq4.residual:.1e}",
+            f"{eq4.n_states}; {eq4.n_mixed}; {_mix(eq4.strategy(0, 0, 0, 0))}; {tiny(eq4.epsilon_start)}; {tiny(eq4.residual)}",
             EXTENSION,
             f"{eq4.n_fallback} fallback states; {int((eq4.state_epsilon()[1] > 1e-12).sum())} states with epsilon "
             "above 1e-12 (the stage solver re-solves any such state with wider limits)",
@@ -111,10 +113,10 @@ def main():
             SOURCE,
             f"4 players, goal {CERTIFIED_FOUR_PLAYER_GOAL}: exploitability (global certificate)",
             "-",
-            f"{br4.exploitability:.1e}",
+            f"{tiny(br4.exploitability)}",
             EXTENSION,
-            f"largest gain at any state {br4.largest_gain:.1e}; the profile's own values match the table to "
-            f"{np.abs(br4.profile_table - symmetric(4, CERTIFIED_FOUR_PLAYER_GOAL)[0].value.table).max():.1e}",
+            f"largest gain at any state {tiny(br4.largest_gain)}; the profile's own values match the table to "
+            f"{tiny(np.abs(br4.profile_table - symmetric(4, CERTIFIED_FOUR_PLAYER_GOAL)[0].value.table).max())}",
         ),
     ]
     eq2, _ = symmetric(2)
@@ -126,7 +128,7 @@ def main():
             SOURCE,
             "2 players through the symmetric solver vs the exact equilibrium: max |value difference|; same mixed states",
             "-",
-            f"{np.abs(eq2.value - ref.value).max():.1e}; {'yes' if same else 'no'}",
+            f"{tiny(np.abs(eq2.value - ref.value).max())}; {'yes' if same else 'no'}",
             EXTENSION,
             f"{eq2.n_mixed} mixed states (unordered)",
         )
@@ -140,11 +142,11 @@ def main():
             + ", ".join(runs)
             + " (from hold at 25)",
             "-",
-            "; ".join(f"{run.epsilon[-1]:.1e}" for run, _ in runs.values()),
+            "; ".join(f"{tiny(run.epsilon[-1])}" for run, _ in runs.values()),
             EXTENSION,
             "smallest reached: "
-            + ", ".join(f"{label} {run.epsilon.min():.1e}" for label, (run, _) in runs.items())
-            + f"; backward induction {br3.exploitability:.1e}",
+            + ", ".join(f"{label} {tiny(run.epsilon.min())}" for label, (run, _) in runs.items())
+            + f"; backward induction {tiny(br3.exploitability)}",
         )
     )
     openings = {2: two_player_opening(), 3: eq3.strategy(0, 0, 0), 4: eq4.strategy(0, 0, 0, 0)}
@@ -166,7 +168,7 @@ def main():
         record_time(f"Z23.S5: four players, goal {g} (when the cache entry was made)", secs)
         lines.append(
             f"| {g} | {eq.n_states} | {eq.n_mixed} | {eq.largest_support} | {_mix(eq.strategy(0, 0, 0, 0))} | "
-            f"{eq.epsilon_start:.1e} | {eq.residual:.1e} |"
+            f"{tiny(eq.epsilon_start)} | {tiny(eq.residual)} |"
         )
     md = "\n".join(
         [

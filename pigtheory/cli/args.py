@@ -286,6 +286,12 @@ def add_method_arguments(p: argparse.ArgumentParser, *, tol: float, max_iter: in
     )
 
 
+def method_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The solver keywords of :func:`add_method_arguments` and ``--max-memory``, as parsed:
+    ``method``, ``tol``, ``max_iter`` and ``max_memory``."""
+    return {"method": args.method, "tol": args.tol, "max_iter": args.max_iter, "max_memory": args.max_memory}
+
+
 class _ActionSetNames:
     """The names of the registered action sets, read when argparse asks (so that importing
     the command line does not import the solvers)."""

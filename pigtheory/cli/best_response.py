@@ -13,6 +13,7 @@ from .args import (
     add_rules_arguments,
     add_strategies_argument,
     emit,
+    method_options,
     parse_policy,
     policy_for,
     rules_from,
@@ -58,11 +59,8 @@ def _best_response(args: argparse.Namespace) -> int:
     sol = best_response(
         opps if len(opps) > 1 else opps[0],
         rules=rules,
-        method=args.method,
-        tol=args.tol,
-        max_iter=args.max_iter,
         strategies=args.strategies,
-        max_memory=args.max_memory,
+        **method_options(args),
     )
     v = float(sol.value[(0,) * rules.players])
     if args.strategies == "stopping":  # the first turn total at which the best rule holds

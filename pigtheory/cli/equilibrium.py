@@ -19,6 +19,7 @@ from .args import (
     add_strategies_argument,
     emit,
     int_range,
+    method_options,
     parse_policy,
     policy_for,
     rules_from,
@@ -215,9 +216,7 @@ def _stackelberg(args: argparse.Namespace) -> int:
 
     from ..simultaneous import stackelberg
 
-    st = stackelberg(
-        rules=rules, method=args.method, tol=args.tol, max_iter=args.max_iter, max_memory=args.max_memory
-    )
+    st = stackelberg(rules=rules, **method_options(args))
     if args.out:
         from ..io import write_policy
         from ..policies import ThresholdTable

@@ -59,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_out_argument(
         p,
-        "the optimal roll table (N players: the equilibrium policy with its mixing, .npz)",
+        "the optimal roll table (N players: the equilibrium policy with its mixing probabilities; "
+        ".npz compact, .json and .csv the dense table prob[own, other1, ..., turn_total])",
         POLICY_FILES + (".npz",),
     )
     add_common_arguments(p)
@@ -196,10 +197,16 @@ def _sequential(args: argparse.Namespace) -> int:
 def _multiplayer(args: argparse.Namespace, rules: Rules) -> int:
     if rules.dice != 1:
         raise UsageError("--players above 2 and --allow-pass are for one die or --piglet (not --dice 2)")
-    if args.out and not args.out.endswith(".npz"):
+    if args.out and args.out.endswith(".npy"):
         raise UsageError(
-            "--out: the n-player policy (roll tables and mixing probabilities) is written as .npz"
+            "--out: the n-player policy (roll probabilities with their mixing) is written as .json, "
+            ".csv (the dense table) or .npz (compact)"
         )
+    from ..guard import check_memory, sequential_equilibrium_estimate
+
+    check_memory(sequential_equilibrium_estimate(rules), args.max_memory)
+    if args.out and not args.out.endswith(".npz"):
+        _check_policy_file_size(rules, args.out, args.max_memory)
     from ..sequential import equilibrium
 
     eq = equilibrium(rules=rules, allow_pass=args.allow_pass, max_memory=args.max_memory)
@@ -216,7 +223,10 @@ def _multiplayer(args: argparse.Namespace, rules: Rules) -> int:
             "start_values": sv,
             "opening_threshold": eq.opening_threshold,
             "mixed_groups": eq.mixed_groups.tolist(),
+            "n_mixed_groups": len(eq.mixed_groups),
+            "n_mixed_states": len(eq.policy.mixed_states),
             "several_groups": len(eq.several_groups),
+            "seat_gain": [float(x) for x in eq.seat_gain],
             "max_deviation_gain": float(eq.deviation_gain.max()),
             "nash_conv": eq.nash_conv,
             "method": eq.method,
@@ -231,6 +241,25 @@ def _multiplayer(args: argparse.Namespace, rules: Rules) -> int:
         ],
     )
     return 0
+
+
+def _check_policy_file_size(rules: Rules, out: str, max_memory: Any) -> None:
+    """The dense table of a .json or .csv policy file must fit the memory limit (checked
+    before the solve)."""
+    from ..guard import Estimate, check_memory
+
+    n, g = rules.players, rules.goal
+    entries = g ** (n + 1)
+    per = 8 + (64 if out.endswith(".json") else 8 * (2 * n + 4))
+    check_memory(
+        Estimate(
+            f"multiplayer policy file ({rules}, {out})",
+            entries,
+            per * entries,
+            "write the compact policy as .npz (--out policy.npz)",
+        ),
+        max_memory,
+    )
 
 
 def _compare(args: argparse.Namespace) -> int:

@@ -31,17 +31,16 @@ turn-total-0 hold).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 
 from ..rules import Rules
-from ._support import Dice, check_env_rules, missing
+from ._pettingzoo import PigAgents
+from ._support import missing
 
 try:
     from gymnasium import spaces
-    from gymnasium.utils import seeding
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as err:  # pragma: no cover - the rl extra is missing
@@ -57,7 +56,7 @@ MAX_PLAYERS = 10
 """The most players (as OpenSpiel's ``pig``)."""
 
 
-class SequentialPigAEC(AECEnv):
+class SequentialPigAEC(PigAgents, AECEnv):
     """n-player sequential Pig, one decision per step (module docstring).
 
     Parameters
@@ -90,43 +89,22 @@ class SequentialPigAEC(AECEnv):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.rules = check_env_rules(rules)
-        if rules.players > MAX_PLAYERS:
+        if isinstance(rules, Rules) and rules.players > MAX_PLAYERS:
             raise ValueError(f"rules: players must be in 2..{MAX_PLAYERS}, got {rules.players}")
         if not isinstance(hold_at_zero, bool):
             raise ValueError(f"hold_at_zero must be True or False, got {hold_at_zero!r}")
-        if max_steps is not None and (
-            not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1
-        ):
-            raise ValueError(f"max_steps must be None or an integer >= 1, got {max_steps!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self._setup(rules, "max_steps", max_steps, render_mode)
         self.hold_at_zero = hold_at_zero
         self.max_steps = max_steps
-        self.render_mode = render_mode
-        n, g = rules.players, rules.goal
-        self._n, self._goal = n, g
-        self.possible_agents = [f"player_{p}" for p in range(n)]
+        n, g = self._n, self._goal
         self._seats = {a: p for p, a in enumerate(self.possible_agents)}
         high = np.array([g] * n + [g - 1, n - 1], dtype=np.int64)
         self._obs_space = spaces.Box(0, high, dtype=np.int64)
         self._act_space = spaces.Discrete(2)
-        self._np_random: np.random.Generator | None = None
-        self._dice: Dice | None = None
         self._scores = [0] * n
         self._k = 0
         self._mover = 0
         self._steps = 0
-
-    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
-    def observation_space(self, agent: str) -> spaces.Box:
-        """int64 ``Box`` from 0 to ``[goal] * players + [goal - 1, players - 1]``, every agent's."""
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """``Discrete(2)``: HOLD, ROLL."""
-        return self._act_space
 
     def observe(self, agent: str) -> np.ndarray:
         """The agent's observation (module docstring)."""
@@ -144,9 +122,7 @@ class SequentialPigAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a game: scores 0, ``player_0`` to move."""
-        if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
-            self._dice = Dice(self.rules, self._np_random)
+        self._seed(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

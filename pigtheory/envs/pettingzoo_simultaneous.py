@@ -30,18 +30,17 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): the rules of simultaneous Pig
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 import numpy as np
 
 from ..rules import Rules
-from ._support import Dice, check_env_rules, missing
+from ._pettingzoo import PigAgents
+from ._support import missing
 from .gym_simultaneous import end_turn
 
 try:
     from gymnasium import spaces
-    from gymnasium.utils import seeding
     from pettingzoo import ParallelEnv
     from pettingzoo.utils import parallel_to_aec, wrappers
 except ImportError as err:  # pragma: no cover - the rl extra is missing
@@ -55,7 +54,7 @@ ROLL = 1
 """Roll mode: roll once more."""
 
 
-class SimultaneousPigParallel(ParallelEnv):
+class SimultaneousPigParallel(PigAgents, ParallelEnv):
     """n-player simultaneous Pig, all players acting in every step (module docstring).
 
     Parameters
@@ -87,21 +86,12 @@ class SimultaneousPigParallel(ParallelEnv):
         max_turns: int | None = None,
         render_mode: str | None = None,
     ) -> None:
-        self.rules = check_env_rules(rules)
         if action not in ("threshold", "roll"):
             raise ValueError(f"action must be 'threshold' or 'roll', got {action!r}")
-        if max_turns is not None and (
-            not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1
-        ):
-            raise ValueError(f"max_turns must be None or an integer >= 1, got {max_turns!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self._setup(rules, "max_turns", max_turns, render_mode)
         self.action = action
         self.max_turns = max_turns
-        self.render_mode = render_mode
-        n, g = rules.players, rules.goal
-        self._n, self._goal = n, g
-        self.possible_agents = [f"player_{p}" for p in range(n)]
+        n, g = self._n, self._goal
         self.agents: list[str] = []
         if action == "threshold":
             self._obs_space = spaces.Box(0, g, shape=(n,), dtype=np.int64)
@@ -110,22 +100,10 @@ class SimultaneousPigParallel(ParallelEnv):
             # the turn total reaches goal - own when a player's turn ends at the goal
             self._obs_space = spaces.Box(0, g, shape=(n + 1,), dtype=np.int64)
             self._act_space = spaces.Discrete(2)
-        self._np_random: np.random.Generator | None = None
-        self._dice: Dice | None = None
         self._scores = [0] * n
         self._t = [0] * n
         self._rolling = [True] * n
         self._turns = 0
-
-    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
-    def observation_space(self, agent: str) -> spaces.Box:
-        """int64 ``Box``: ``[own, others...]`` (roll mode: and the turn total), each in ``0..goal``."""
-        return self._obs_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Discrete:
-        """``Discrete(goal, start=1)`` (thresholds) or ``Discrete(2)`` (roll mode)."""
-        return self._act_space
 
     def _observe(self, p: int) -> np.ndarray:
         n = self._n
@@ -152,9 +130,7 @@ class SimultaneousPigParallel(ParallelEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         """Start a game at scores 0."""
-        if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
-            self._dice = Dice(self.rules, self._np_random)
+        self._seed(seed)
         self.agents = self.possible_agents[:]
         self._scores = [0] * self._n
         self._t = [0] * self._n

@@ -25,7 +25,10 @@ A result or a policy is saved as one ``.npz`` archive (numpy's zip of ``.npy`` m
   "edges": [[u, v, attrs], ...], "graph": attrs}`` (networkx graphs as node and edge lists).
 
 A type whose fields were renamed reads files of its old names through a classmethod
-``_legacy_fields(fields) -> fields`` (e.g. the symmetric results before issue 20).
+``_legacy_fields(fields) -> fields`` (e.g. the symmetric results before issue 20); a type
+saved under an old name (a deprecated alias: ``pigtheory._compat.renamed``) loads as the
+type the alias names, e.g. ``HoldAtSweep``, ``HoldAtGrid`` and ``SweepTable`` as
+``HoldAtTable``.
 
 Loading never unpickles (``allow_pickle=False``) and builds only dataclasses defined in
 pigtheory, through their constructors (which validate and make arrays read-only). A file
@@ -45,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from .._compat import RENAMED
 from ..validation import check_path, check_type
 from .atomic import atomic_write
 
@@ -301,6 +305,10 @@ def _resolve(name: Any, module: Any, path: Path) -> type:
         raise ValueError(f"{path}: type {module}.{name} is not part of pigtheory")
     try:
         obj: Any = importlib.import_module(module)
+        renamed = RENAMED.get(f"{module}:{name}")  # a type saved under its old name
+        if renamed is not None:
+            module, name = renamed.split(":")
+            obj = importlib.import_module(module)
         for part in name.split("."):
             obj = getattr(obj, part)
     except (ImportError, AttributeError):

@@ -24,6 +24,9 @@ kind                      arrays                                    parameters
 ``scoring_turns``         none                                      ``t``
 ``base_pace_race``        none                                      ``b``, ``p``, ``e``
 ``pace_race``             none                                      ``c``, ``d``, ``e``
+``multiplayer_roll``      ``prob[t_0, ..., t_{n-1}, k]`` float      ``allow_pass``
+                          (P(roll), n players, turn order from
+                          the mover)
 ========================  ========================================  ====================
 """
 
@@ -59,7 +62,8 @@ class PolicyKind:
     check : str
         How a policy of this kind is checked against rules: ``"mixture"``
         (:func:`pigtheory.as_mixture`), ``"roll"`` (the roll tables of
-        :func:`pigtheory.sequential.roll_table`), ``"stopping"`` (the shape ``state + (goal,)``)
+        :func:`pigtheory.sequential.roll_table`), ``"stopping"`` (the shape ``state + (goal,)``),
+        ``"multiplayer"`` (:meth:`pigtheory.policies.multiplayer.MultiplayerRollTable.check`)
         or ``"none"``.
     """
 
@@ -156,6 +160,15 @@ for _kind in (
         params=("c", "d", "e"),
         sequential=True,
         check="roll",
+    ),
+    PolicyKind(
+        "multiplayer_roll",
+        "pigtheory.policies.multiplayer:MultiplayerRollTable",
+        (("prob", "float"),),
+        ("allow_pass",),
+        extra_axes=("turn_total",),
+        sequential=True,
+        check="multiplayer",
     ),
 ):
     register_kind(_kind)

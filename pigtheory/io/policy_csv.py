@@ -79,9 +79,13 @@ def write_csv(
     extra = kind.extra_axes[: extra_dims(kind, arr)]
     cols = axis_names(arr.ndim - len(extra), extra) + ["threshold" if key == "table" else key]
     idx = np.indices(arr.shape).reshape(arr.ndim, -1).T
-    data = np.column_stack([idx, arr.reshape(-1).astype(np.int64)])
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("\n".join(head + [",".join(cols)]) + "\n")
+        if arr.dtype.kind == "f":  # probabilities: 17 significant digits read back exactly
+            data = np.column_stack([idx, arr.reshape(-1)])
+            np.savetxt(f, data, fmt=["%d"] * arr.ndim + ["%.17g"], delimiter=",")
+            return
+        data = np.column_stack([idx, arr.reshape(-1).astype(np.int64)])
         np.savetxt(f, data, fmt="%d", delimiter=",")
 
 
@@ -133,7 +137,8 @@ def read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
     rules = _csv_rules(path, meta)
     params = _csv_params(path, meta)
     name = meta["name"][1] if "name" in meta else None
-    data = _csv_numbers(path, rows[1:], cells, float_column="weight" if "weight" in cells else None)
+    floats = [c for c in ("weight", "prob") if c in cells]
+    data = _csv_numbers(path, rows[1:], cells, float_column=floats[0] if floats else None)
     axes = [c for c in cells if c not in VALUE_COLUMNS]
     idx = data[:, : len(axes)].astype(np.int64) if data.size else np.zeros((0, len(axes)), np.int64)
     if kind.name == "mixed":
@@ -297,6 +302,8 @@ def _csv_dense(
         if not np.isin(out, (0, 1)).all():
             raise ValueError(f"{path}: column roll: expected 0 or 1")
         return out.astype(bool)
+    if typ == "float":
+        return out.astype(float)
     return out.astype(np.int64)
 
 

@@ -89,6 +89,10 @@ def policy_of(obj: Any) -> Any:
     """
     if kind_of(obj) is not None:
         return obj
+    if _is_multiplayer(obj) or _is_multiplayer(getattr(obj, "policy", None)):
+        from ..policies.multiplayer import MultiplayerRollTable
+
+        return MultiplayerRollTable.from_policy(obj)
     if isinstance(obj, np.ndarray):
         return _wrap_table(obj, "table")
     if hasattr(obj, "expand") and hasattr(obj, "states"):  # a reduced n-player solution
@@ -105,6 +109,33 @@ def policy_of(obj: Any) -> Any:
     raise ValueError(f"policy: cannot write the policy of a {type(obj).__name__} ({type(inner).__name__})")
 
 
+def _is_multiplayer(obj: Any) -> bool:
+    """The compact policy of :func:`pigtheory.sequential.equilibrium` (packed roll bits and the
+    mixed states), recognised by its fields (files do not import the solvers)."""
+    return all(hasattr(obj, a) for a in ("roll_bits", "mixed_states", "mixed_prob", "rules"))
+
+
+def _check_dense_size(obj: Any, suffix: str) -> None:
+    """Refuse, before the dense table is built, a multiplayer policy whose text file would
+    need more memory than the limit allows (:mod:`pigtheory.guard`)."""
+    inner: Any = obj if _is_multiplayer(obj) else getattr(obj, "policy", None)
+    if inner is None or not _is_multiplayer(inner):
+        return
+    from ..guard import Estimate, check_memory
+
+    n, g = inner.rules.players, inner.rules.goal
+    entries = g ** (n + 1)
+    per = 8 + (64 if suffix == ".json" else 8 * (2 * n + 4))
+    check_memory(
+        Estimate(
+            f"multiplayer policy file ({inner.rules}, {suffix})",
+            entries,
+            per * entries,
+            "write the compact policy as .npz (pigtheory.save(eq.policy, 'policy.npz'))",
+        )
+    )
+
+
 def _wrap_table(table: np.ndarray, name: str) -> Any:
     if table.dtype == bool:
         from ..policies.sequential import RollTable
@@ -117,7 +148,9 @@ def _wrap_table(table: np.ndarray, name: str) -> Any:
 
 def _validate(policy: Any, kind: PolicyKind, rules: Rules) -> None:
     """Raise ``ValueError`` unless ``policy`` is a valid policy of ``kind`` under ``rules``."""
-    if kind.check == "roll":
+    if kind.check == "multiplayer":
+        policy.check(rules)
+    elif kind.check == "roll":
         from ..policies.sequential import roll_tables
 
         if rules.players != 2:
@@ -202,6 +235,7 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
         raise ValueError(f"rules must be a pigtheory.Rules or None, got {type(rules).__name__}")
     if rules is None:
         rules = getattr(obj, "rules", None)
+    _check_dense_size(obj, path.suffix)
     policy = policy_of(obj)
     kind = kind_of(policy)
     if kind is None:
@@ -334,6 +368,8 @@ def _implied_rules(policy: Any, kind: PolicyKind | None) -> Rules | None:
     if kind is None or not kind.is_table:
         return None
     first = np.asarray(getattr(policy, kind.arrays[0][0]))
+    if kind.check == "multiplayer":
+        return Rules(goal=first.shape[0], players=first.ndim - 1) if 2 <= first.ndim - 1 <= 10 else None
     state_dims = first.ndim - (1 if kind.name == "mixed" or kind.check == "stopping" else 0)
     if state_dims < 1 or first.shape[0] < 1:
         return None

@@ -13,6 +13,8 @@ each of the person's moves gave away.
 :func:`check_site_folder`                    where a site may be written, checked first
 :func:`play_terminal`                        the terminal game (``pigtheory play``)
 :class:`Mulberry32`                          the seeded generator shared with the browser
+:mod:`pigtheory.play.multiplayer`            n-player sequential games against the
+                                             equilibrium (terminal and ``multi.html``)
 ===========================================  ==============================================
 
 The person's best responses come from the solvers: :func:`pigtheory.sequential.best_response`

@@ -6,6 +6,9 @@ build step, nothing fetched from elsewhere)::
     index.html  style.css  engine.js  analysis.js  app.js
     data/catalog.js          the opponents: names, rules, descriptions, file sizes
     data/<key>.js            one per opponent: its tables and the person's values
+    multi.html  multi.js     with multiplayer games: n-player sequential Pig, the person at
+    data/multi-*.js          one seat, the equilibrium at the others (one file per game,
+                             :func:`pigtheory.play.multiplayer.pack_multiplayer`)
 
 Browsers refuse ``fetch`` of local files from a page opened as ``file://``, so every data
 file is a script that hands a JSON object to the page (``PigSite.register({...})``); the
@@ -78,6 +81,8 @@ __all__ = [
 
 STATIC_FILES = ("index.html", "style.css", "engine.js", "analysis.js", "app.js")
 """The page's files, copied from the package into the site's folder."""
+MULTI_FILES = ("multi.html", "multi.js")
+"""The multiplayer page's files, copied when the site has multiplayer games."""
 FIXED_SCALE = 1 << 24
 """Values are stored as integers: ``round(value * FIXED_SCALE)``."""
 
@@ -317,7 +322,12 @@ def check_site_folder(out: Any, *, force: bool = False) -> Path:
 
 
 def build_site(
-    out: str | os.PathLike, opponents: Iterable[Opponent], *, title: str = "Play Pig", force: bool = False
+    out: str | os.PathLike,
+    opponents: Iterable[Opponent],
+    *,
+    title: str = "Play Pig",
+    force: bool = False,
+    multiplayer: Iterable[Any] = (),
 ) -> SiteReport:
     """Write the static site for ``opponents`` into the folder ``out``.
 
@@ -336,6 +346,9 @@ def build_site(
         The page's title, at most 200 characters (HTML-escaped in the page).
     force : bool
         Put the site into a folder that holds other files (they are left alone).
+    multiplayer : iterable of MultiplayerOpponents
+        Multiplayer sequential games (:func:`pigtheory.play.multiplayer.multiplayer_opponents`)
+        for the page ``multi.html``, linked from the main page; keys must be unique.
 
     Returns
     -------
@@ -355,18 +368,30 @@ def build_site(
         raise ValueError(f"title: expected text of 1 to 200 characters, got {title!r:.80}")
     if not isinstance(force, bool):
         raise ValueError(f"force must be True or False, got {force!r}")
+    from .multiplayer import MultiplayerOpponents
+
+    if isinstance(multiplayer, (str, bytes, dict)) or not isinstance(multiplayer, Iterable):
+        raise ValueError(f"multiplayer must be a list of MultiplayerOpponents, got {multiplayer!r:.80}")
+    multiplayer = list(multiplayer)
+    for m in multiplayer:
+        if not isinstance(m, MultiplayerOpponents):
+            raise ValueError(f"multiplayer: expected MultiplayerOpponents, got {m!r:.80}")
+    if len({m.key for m in multiplayer}) != len(multiplayer):
+        raise ValueError("multiplayer: two games share a key (players, goal and passing)")
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".building", dir=out.parent))
     os.chmod(work, 0o755)  # mkdtemp's 0700 would hide the site from a web server's user
     try:
-        sizes = _write_site(work, opponents, title)
+        sizes = _write_site(work, opponents, title, multiplayer)
         _move_into_place(work, out)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return SiteReport(out, sizes)
 
 
-def _write_site(folder: Path, opponents: Iterable[Opponent], title: str) -> dict[str, int]:
+def _write_site(
+    folder: Path, opponents: Iterable[Opponent], title: str, multiplayer: tuple | list = ()
+) -> dict[str, int]:
     (folder / "data").mkdir(parents=True, exist_ok=True)
     sizes: dict[str, int] = {}
     static = files("pigtheory.play").joinpath("static")
@@ -374,7 +399,29 @@ def _write_site(folder: Path, opponents: Iterable[Opponent], title: str) -> dict
         text = static.joinpath(name).read_text(encoding="utf-8")
         if name == "index.html":
             text = text.replace("{{title}}", html.escape(title, quote=True))
+            if multiplayer:
+                link = '<p><a href="multi.html" id="multi-link">Multiplayer games: you against the equilibrium</a></p>'
+                text = text.replace("<!--multiplayer-->", link)
         sizes[name] = _write_text(folder / name, text)
+    if multiplayer:
+        from .multiplayer import pack_multiplayer
+
+        tags = []
+        for m in multiplayer:
+            rel = f"data/{m.key}.js"
+            obj = pack_multiplayer(m)
+            sizes[rel] = _write_text(
+                folder / rel,
+                f"PigMulti.register({json.dumps(obj, sort_keys=True, separators=(',', ':'))});\n",
+            )
+            tags.append(f'<script src="{html.escape(rel, quote=True)}"></script>')
+        for name in MULTI_FILES:
+            text = static.joinpath(name).read_text(encoding="utf-8")
+            if name == "multi.html":
+                text = text.replace("{{title}}", html.escape(title, quote=True)).replace(
+                    "{{scripts}}", "\n".join(tags)
+                )
+            sizes[name] = _write_text(folder / name, text)
     entries = []
     seen: set[str] = set()
     for opp in opponents:

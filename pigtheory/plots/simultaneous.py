@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 if TYPE_CHECKING:
     from ..results import Solution
-    from ..simultaneous.sweep import HoldAtSweep
+    from ..simultaneous.sweep import HoldAtTable
 
 __all__ = [
     "plot_hold_at_sweep",
@@ -26,7 +26,7 @@ __all__ = [
 # --- Simultaneous Pig: best response to an independent opponent (Zhu et al. 2023, Figs. 2-4) ---
 
 
-def plot_hold_at_sweep(sweep: HoldAtSweep, paper_minima: Sequence[int] = ()) -> Figure:
+def plot_hold_at_sweep(sweep: HoldAtTable, paper_minima: Sequence[int] = ()) -> Figure:
     """The best response's win probability at (0, 0) against "hold at n", over n (Zhu, Ma, Chen
     & Liu 2023, Fig. 2, numbered Fig. 1 in its text).
 
@@ -35,8 +35,9 @@ def plot_hold_at_sweep(sweep: HoldAtSweep, paper_minima: Sequence[int] = ()) -> 
 
     Parameters
     ----------
-    sweep : HoldAtSweep
-        ``ns`` and ``values``, shape ``(N,)`` (:func:`pigtheory.simultaneous.hold_at_sweep`).
+    sweep : HoldAtTable
+        A sweep over n: ``ns`` and ``value``, shape ``(N,)``
+        (:func:`pigtheory.simultaneous.hold_at_sweep`).
     paper_minima : sequence of int
 
     Returns
@@ -45,14 +46,22 @@ def plot_hold_at_sweep(sweep: HoldAtSweep, paper_minima: Sequence[int] = ()) -> 
     """
     fig = Figure(figsize=(7.0, 4.2))
     ax = fig.add_subplot()
-    ax.plot(sweep.ns, sweep.values, "o-", color="tab:blue", ms=4, lw=1.2, label="best response vs hold at n")
+    ax.plot(
+        sweep.ns,
+        np.asarray(sweep.value),
+        "o-",
+        color="tab:blue",
+        ms=4,
+        lw=1.2,
+        label="best response vs hold at n",
+    )
     mins = [n for n in sweep.local_minima]
     if mins:
-        ax.plot(mins, [sweep.value(n) for n in mins], "v", color="tab:red", ms=9, label="local minima (ours)")
+        ax.plot(mins, [sweep.at(n) for n in mins], "v", color="tab:red", ms=9, label="local minima (ours)")
         for n in mins:
             ax.annotate(
                 str(n),
-                (n, sweep.value(n)),
+                (n, sweep.at(n)),
                 textcoords="offset points",
                 xytext=(0, -16),
                 ha="center",
@@ -65,7 +74,7 @@ def plot_hold_at_sweep(sweep: HoldAtSweep, paper_minima: Sequence[int] = ()) -> 
     ax.set_ylabel("A's win probability at (0, 0)")
     g = sweep.rules.goal
     ax.set_title(
-        f'Best response to "hold at n": best n = {sweep.best_n}, win rate {sweep.value(sweep.best_n):.4f} (goal {g})'
+        f'Best response to "hold at n": best n = {sweep.best_n}, win rate {sweep.at(sweep.best_n):.4f} (goal {g})'
     )
     ax.set_xticks(sweep.ns[:: -(-len(sweep.ns) // 16)])
     ax.grid(alpha=0.3)

@@ -440,6 +440,9 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     if isinstance(policy, MixedPolicy):
         th = np.asarray(policy.thresholds)
         w = np.asarray(policy.weights, dtype=float)
+        # a MixedPolicy's arrays are its own read-only copies: a Mixture of the same shape
+        # shares them instead of copying (a three-player equilibrium's policy is ~50 MB)
+        shared = th.shape == w.shape and not th.flags.writeable and not w.flags.writeable
         try:
             th, w = np.broadcast_arrays(th, w)
         except ValueError:
@@ -453,7 +456,9 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
             )
         if np.any(w < 0) or not np.all(np.abs(w.sum(axis=-1) - 1) <= _WEIGHT_TOL):
             raise ValueError("policy: mixed-policy weights must be >= 0 and sum to 1 at every state")
-        th = _validate_thresholds(th.astype(np.int64), rules, clip=False)
+        th = _validate_thresholds(th.astype(np.int64, copy=False), rules, clip=False)
+        if shared and th.dtype == np.int64:
+            return Mixture(policy.thresholds, policy.weights, rules)
         return Mixture(_readonly(np.array(th)), _readonly(np.array(w)), rules)
     inner = getattr(policy, "policy", None)
     if inner is not None and inner is not policy:

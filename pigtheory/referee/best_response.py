@@ -16,6 +16,13 @@ piecewise affine function of its partner state's start value, and policy iterati
 gives the exact fixed point (:mod:`.kernels`). Ties go to holding for ``k >= 1`` and to rolling
 at ``k = 0``, as in :func:`pigtheory.sequential.solve`.
 
+With n >= 3 players the responder's MDP is solved by the kernel of the NashConv certificate of
+:func:`pigtheory.sequential.equilibrium` (:func:`pigtheory.sequential.profile_kernels.profile_response_level`):
+rotation groups of score tuples from the highest score sum down, the others' turns affine maps
+of the responder's value, its own turn a one-dimensional fixed point solved by policy
+iteration. ``value`` and ``policy`` then have shape ``(goal,) * (players + 1)``, the scores in
+turn order from the responder; a game that never ends counts ``1/n`` (a draw).
+
 NashConv is the sum over seats of what a best response gains over the profile,
 :math:`\\sum_p (\\max_{\\pi'_p} v_p(\\pi'_p, \\pi_{-p}) - v_p(\\pi))`, and the exploitability here
 its mean over seats, in win probability (a draw counting 1/n). OpenSpiel's ``exploitability``
@@ -42,7 +49,16 @@ from ..results import Result
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int
 from . import kernels
-from .evaluate import _dead, _evaluate_tables, _model, _two_players, check_horizon, evaluate, referee_estimate
+from .evaluate import (
+    _dead,
+    _evaluate_n,
+    _evaluate_tables,
+    _model,
+    _no_horizon_beyond_two,
+    check_horizon,
+    evaluate,
+    referee_estimate,
+)
 from .profile import check_referee_rules, read_profile, roll_probabilities
 
 __all__ = ["BestResponse", "Exploitability", "best_response", "exploitability", "nash_conv", "regret"]
@@ -59,8 +75,10 @@ class BestResponse(Result):
     policy : numpy.ndarray of bool or None
         ``policy[i, j, k]``: the responder rolls; None with a horizon (the best response then
         depends on the moves left).
-    start : float
-        The responder's score from the start of the game in its seat.
+    value_start : float
+        The responder's score from the start of the game in its seat (``start`` is its
+        deprecated old name; :class:`~pigtheory.simulate.Simulation`'s ``start`` is the
+        starting scores).
     seat : int
     iterations : int
         Policy-iteration passes (no horizon) or layers of moves left.
@@ -73,13 +91,28 @@ class BestResponse(Result):
 
     value: np.ndarray
     policy: Any
-    start: float
+    value_start: float
     seat: int
     iterations: int
     residual: float
     method: str
     rules: Rules
     horizon: int | None
+
+    @property
+    def start(self) -> Any:
+        """Deprecated: ``value_start``."""
+        warnings.warn(
+            f"{type(self).__name__}.start is deprecated: use {type(self).__name__}.value_start",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.value_start
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
+        """A file saved before ``start`` was renamed ``value_start``."""
+        return {("value_start" if k == "start" else k): v for k, v in fields.items()}
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,9 +170,9 @@ def best_response(
     seat : int
         The responding seat, ``0..players - 1`` (seat 0 moves first).
     rules : Rules
-        One die, two players.
+        One die, 2..10 players.
     horizon : int, optional
-        OpenSpiel's move limit (a draw counts 1/2); None: no limit.
+        OpenSpiel's move limit (a draw counts 1/2); None: no limit. Two players only.
     max_iter : int
         Policy-iteration passes per pair of states (>= 1); a pair that needs more warns with
         :class:`~pigtheory.validation.ConvergenceWarning` (three at most are seen at goal 100).
@@ -155,29 +188,55 @@ def best_response(
     >>> from pigtheory.referee import best_response, evaluate
     >>> br = best_response(hold_at(20), seat=0, rules=Rules(goal=30))
     >>> opt = sequential.solve(rules=Rules(goal=30))
-    >>> bool(br.start > evaluate([opt, hold_at(20)], rules=Rules(goal=30)).start[0] - 1e-12)
+    >>> bool(br.value_start > evaluate([opt, hold_at(20)], rules=Rules(goal=30)).value_start[0] - 1e-12)
     True
     """
     check_referee_rules(rules)
     horizon = check_horizon(horizon)
-    _two_players(rules)
+    _no_horizon_beyond_two(rules, horizon)
     seat = _check_seat(seat, rules)
     max_iter = check_int("max_iter", max_iter, low=1, high=10**6)
     check_memory(referee_estimate(rules), max_memory)
     tables = read_profile(profile, rules)
+    if rules.players > 2:
+        return _best_response_n(tables, seat, rules, max_iter, turns=True)
     return _best_response(tables, seat, rules, horizon, max_iter)
 
 
-def _best_response(tables: list[np.ndarray], seat: int, rules: Rules, horizon: int | None, max_iter: int):
+def _best_response_n(tables: list[np.ndarray], seat: int, rules: Rules, max_iter: int, *, turns: bool):
+    """n >= 3 players: the deviator's MDP by the multiplayer certificate's kernel (``_multiplayer``)."""
+    from ._multiplayer import seat_turns, seat_values, stack_tables
+
+    probs = stack_tables(tables, rules)
+    U, out = seat_values(probs, seat, rules, follow=False, draw=1.0 / rules.players, max_iter=max_iter)
+    if out[1]:
+        warnings.warn(
+            f"best response: {int(out[1])} turn(s) still changed choices after max_iter={max_iter} passes",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+    value: Any = None
+    policy: Any = None
+    if turns:
+        value, policy = seat_turns(probs, seat, rules, U, follow=False)
+    start = float(U[0, seat])
+    return BestResponse(value, policy, start, seat, int(out[0]), 0.0, "exact", rules, None)
+
+
+def _best_response(
+    tables: list[np.ndarray], seat: int, rules: Rules, horizon: int | None, max_iter: int, full: bool = True
+):
+    """The best response of ``seat``; ``full=False``: its start value only (``value`` and
+    ``policy`` are then scratch buffers, not filled at dead states)."""
     g = rules.goal
     pvec, p_bust = _model(rules)
     opp = np.ascontiguousarray(tables[1 - seat], dtype=np.float64)
     if horizon is None:
-        w0 = np.zeros((g, g, g))
-        w1 = np.zeros((g, g, g))
-        choice = np.zeros((g, g, g), dtype=np.bool_)
+        w0 = np.empty((g, g, g))
+        w1 = np.empty((g, g, g))
+        choice = np.zeros((g, g, g), dtype=np.bool_) if full else np.empty((g, g, g), dtype=np.bool_)
         out = np.zeros(2)
-        kernels.best_response_pair()(g, pvec, p_bust, opp, max_iter, w0, w1, choice, out)
+        kernels.pair()(g, pvec, p_bust, opp, opp, 1.0, 0.0, True, max_iter, w0, w1, choice, out)
         if out[1]:
             warnings.warn(
                 f"best response: {int(out[1])} pair(s) of states still changed choices after "
@@ -200,8 +259,9 @@ def _best_response(tables: list[np.ndarray], seat: int, rules: Rules, horizon: i
         else:
             value, start = 1.0 - v1, float(1.0 - v0[0, 0, 0])
         policy, iterations, method = None, horizon, "exact-horizon"
-    value = np.array(value)
-    value[_dead(g)] = np.nan
+    if full:
+        value = np.array(value)
+        value[_dead(g)] = np.nan
     return BestResponse(value, policy, start, seat, iterations, 0.0, method, rules, horizon)
 
 
@@ -215,9 +275,9 @@ def exploitability(
     profile : policy or list of policies
         One policy for every seat (self-play) or one per seat.
     rules : Rules
-        One die, two players.
+        One die, 2..10 players.
     horizon : int, optional
-        OpenSpiel's move limit; None: no limit.
+        OpenSpiel's move limit; None: no limit. Two players only.
     max_memory : int or str, optional
 
     Returns
@@ -235,15 +295,19 @@ def exploitability(
     """
     check_referee_rules(rules)
     horizon = check_horizon(horizon)
-    _two_players(rules)
+    _no_horizon_beyond_two(rules, horizon)
     check_memory(referee_estimate(rules), max_memory)
     tables = [np.ascontiguousarray(t, dtype=np.float64) for t in read_profile(profile, rules)]
-    ev = _evaluate_tables(tables[0], tables[1], rules, horizon)
-    br = np.array([_best_response(tables, p, rules, horizon, 100).start for p in range(2)])
-    gains = br - ev.start
-    nc = float(gains.sum())
     n = rules.players
-    return Exploitability(ev.start, br, gains, nc, nc / n, nc / (n - 1), rules, horizon)
+    if n > 2:
+        ev = _evaluate_n(tables, rules, full=False)
+        br = np.array([_best_response_n(tables, p, rules, 200, turns=False).value_start for p in range(n)])
+    else:
+        ev = _evaluate_tables(tables[0], tables[1], rules, horizon)
+        br = np.array([_best_response(tables, p, rules, horizon, 100, full=False).value_start for p in range(2)])
+    gains = br - ev.value_start
+    nc = float(gains.sum())
+    return Exploitability(ev.value_start, br, gains, nc, nc / n, nc / (n - 1), rules, horizon)
 
 
 def nash_conv(profile: Any, *, rules: Rules = Rules(), horizon: int | None = None) -> float:
@@ -293,6 +357,6 @@ def regret(policy: Any, *, rules: Rules = Rules(), optimum: Any = None) -> float
         optimum = solve(rules=rules)
     mine = roll_probabilities(policy, rules)
     best = roll_probabilities(optimum, rules)
-    first = evaluate([mine, best], rules=rules).start[0]
-    second = evaluate([best, mine], rules=rules).start[1]
+    first = evaluate([mine, best], rules=rules).value_start[0]
+    second = evaluate([best, mine], rules=rules).value_start[1]
     return float(0.5 - (first + second) / 2)

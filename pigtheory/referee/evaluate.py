@@ -5,7 +5,8 @@ Shapes
 ------
 ``value[p, i, j, k]``: seat p's score (win probability, plus the draw probability divided by the
 number of players) when seat p is to move with own score i, the other's score j and turn total
-k (two players; NaN where ``i + k >= goal``). ``start[p]``: seat p's score from the start of
+k (NaN where ``i + k >= goal``); with n players ``value[p, t_0, ..., t_{n-1}, k]``, the scores
+seen by seat p in turn order (:mod:`pigtheory.referee.profile`). ``start[p]``: seat p's score from the start of
 the game, seat 0 moving first. A draw is a game that reaches the horizon (or, without a horizon,
 one that never ends: both seats passing for ever).
 
@@ -24,6 +25,14 @@ the game backwards, each pair of start values by a 2 x 2 system (:mod:`.kernels`
 rounding, no iteration. With OpenSpiel's ``horizon`` the state also carries the moves left and
 the layers are computed in order of it (:func:`pigtheory.referee.kernels.horizon_layers`).
 
+With n >= 3 players the state is the tuple of scores in turn order from the mover and the turn
+total; with one seat's value as the unknown, the rotation groups of score tuples are solved from
+the highest score sum down by the kernel of the NashConv certificate of
+:func:`pigtheory.sequential.equilibrium`
+(:func:`pigtheory.sequential.profile_kernels.profile_response_level`), once per seat, with the
+per-seat tables of roll probabilities: exact up to rounding, ``O(n^3 goal^(n+1) w)`` work.
+OpenSpiel's horizon is solved for two players only.
+
 References
 ----------
 Neller & Presser, "Optimal play of the dice game Pig", UMAP Journal 25 (2004) (the equations);
@@ -32,6 +41,7 @@ Neller & Presser, slides "Policy Comparison" (Algorithm 1), here solved exactly.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,17 +64,21 @@ class Evaluation(Result):
 
     Attributes
     ----------
-    value : numpy.ndarray, shape ``(players, goal, goal, goal)``
+    value : numpy.ndarray, shape ``(players,) + (goal,) * (players + 1)``
         ``value[p, i, j, k]``: seat p's score when it is to move at (i, j, k) (with a horizon: at
-        the start of the game's move count, i.e. with all ``horizon`` moves left).
-    start : numpy.ndarray, shape ``(players,)``
-        Each seat's score from the start (win probability + draw / players); they sum to 1.
-    win : numpy.ndarray, shape ``(players,)``
-        Each seat's win probability from the start.
+        the start of the game's move count, i.e. with all ``horizon`` moves left); n players:
+        ``value[p, t_0, ..., t_{n-1}, k]``.
+    value_start : numpy.ndarray, shape ``(players,)``
+        Each seat's score from the start (win probability + draw / players); they sum to 1
+        (``start`` is its deprecated old name).
+    wins : numpy.ndarray, shape ``(players,)``
+        Each seat's win probability from the start (named as :class:`~pigtheory.simulate.Simulation`'s
+        and ``MultiplayerGames``' Monte Carlo shares; ``win`` is its deprecated old name).
     draw : float
         The probability that the game reaches the horizon (or never ends).
     iterations : int
-        Score levels (no horizon) or layers of moves left (with one).
+        Score levels (no horizon; ``n (goal - 1) + 1`` score sums with n players) or layers of
+        moves left (with one).
     residual : float
         0.0: exact up to rounding.
     method : str
@@ -75,8 +89,8 @@ class Evaluation(Result):
     """
 
     value: np.ndarray
-    start: np.ndarray
-    win: np.ndarray
+    value_start: np.ndarray
+    wins: np.ndarray
     draw: float
     iterations: int
     residual: float
@@ -85,10 +99,32 @@ class Evaluation(Result):
     horizon: int | None
 
     @property
+    def win(self) -> np.ndarray:
+        """Deprecated: ``wins``."""
+        warnings.warn("Evaluation.win is deprecated: use Evaluation.wins", DeprecationWarning, stacklevel=2)
+        return self.wins
+
+    @property
+    def start(self) -> Any:
+        """Deprecated: ``value_start``."""
+        warnings.warn(
+            f"{type(self).__name__}.start is deprecated: use {type(self).__name__}.value_start",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.value_start
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
+        """A file saved before ``win`` and ``start`` were renamed ``wins`` and ``value_start``."""
+        old = {"win": "wins", "start": "value_start"}
+        return {old.get(k, k): v for k, v in fields.items()}
+
+    @property
     def openspiel_returns(self) -> np.ndarray:
         """Each seat's expected return in OpenSpiel's units (win 1, loss ``-1/(n-1)``, draw 0)."""
         n = self.rules.players
-        return (n * self.start - 1.0) / (n - 1)
+        return (n * self.value_start - 1.0) / (n - 1)
 
 
 MAX_HORIZON = 10**6
@@ -108,11 +144,11 @@ def referee_estimate(rules: Any, *, tables: int = 8) -> Estimate | None:
     return Estimate(f"referee ({rules})", states, 8 * tables * states + 10**6, "lower the goal")
 
 
-def _two_players(rules: Rules) -> None:
-    if rules.players != 2:
+def _no_horizon_beyond_two(rules: Rules, horizon: int | None) -> None:
+    if rules.players > 2 and horizon is not None:
         raise NotImplementedError(
-            "the referee solves two-player sequential Pig now; n players plug in through the same "
-            "call once the multiplayer sequential solver (sequential.equilibrium, issue 21) exists"
+            f"horizon: OpenSpiel's move limit is solved for two players; with {rules.players} players "
+            "the referee solves the game without it (horizon=None)"
         )
 
 
@@ -133,12 +169,11 @@ def evaluate(
         callables ``f(i, j, k) -> P(roll)``, pigtheory policies, OpenSpiel policies
         (:mod:`pigtheory.referee.profile`); stochastic policies are evaluated exactly.
     rules : Rules
-        One die, two players (n players: :class:`NotImplementedError` until the multiplayer
-        sequential solver lands).
+        One die, 2..10 players (``rules.players``).
     horizon : int, optional
         OpenSpiel's ``horizon``: every roll and every stop is a move, and a game whose last move
         is not a win is a draw. None: no limit (pigtheory's game; OpenSpiel's with an
-        unreachable horizon).
+        unreachable horizon). Two players only (:class:`NotImplementedError` with more).
     max_memory : int or str, optional
         Refuse the solve before it starts if its estimated memory is above this size.
 
@@ -150,22 +185,48 @@ def evaluate(
     -----
     Without a horizon: backward induction over score sums with each pair of start values from a
     2 x 2 linear system (module Notes), ``O(goal^3 w)`` for w faces. With a horizon H: layers
-    over the moves left, ``O(H goal^3 w)`` work and ``O(goal^3)`` memory.
+    over the moves left, ``O(H goal^3 w)`` work and ``O(goal^3)`` memory. With n >= 3 players:
+    the rotation groups of the multiplayer solver, one pass per seat (module Notes).
 
     Examples
     --------
     >>> from pigtheory import sequential
     >>> from pigtheory.referee import evaluate
     >>> ev = evaluate(sequential.solve(rules=Rules.piglet(goal=2)), rules=Rules.piglet(goal=2))
-    >>> [round(float(x), 6) for x in ev.start]  # Neller & Presser's 4/7
+    >>> [round(float(x), 6) for x in ev.value_start]  # Neller & Presser's 4/7
     [0.571429, 0.428571]
     """
     check_referee_rules(rules)
     horizon = check_horizon(horizon)
-    _two_players(rules)
+    _no_horizon_beyond_two(rules, horizon)
     check_memory(referee_estimate(rules), max_memory)
-    r0, r1 = (np.ascontiguousarray(t, dtype=np.float64) for t in read_profile(profile, rules))
+    tables = read_profile(profile, rules)
+    if rules.players > 2:
+        return _evaluate_n(tables, rules)
+    r0, r1 = (np.ascontiguousarray(t, dtype=np.float64) for t in tables)
     return _evaluate_tables(r0, r1, rules, horizon)
+
+
+def _evaluate_n(tables: list[np.ndarray], rules: Rules, full: bool = True) -> Evaluation:
+    """n >= 3 players: every seat's values by the multiplayer sequential kernel (``_multiplayer``);
+    ``full=False``: the start values only (``value`` is then None)."""
+    from ._multiplayer import seat_turns, seat_values, stack_tables
+
+    n, g = rules.players, rules.goal
+    probs = stack_tables(tables, rules)
+    value: Any = np.empty((n,) + (g,) * (n + 1)) if full else None
+    win = np.empty(n)
+    start = np.empty(n)
+    for s in range(n):
+        U, out = seat_values(probs, s, rules, follow=True, draw=0.0)
+        win[s] = U[0, s]
+        if out[2]:  # some cycle of turns is never left: count its draws 1/n
+            U, _ = seat_values(probs, s, rules, follow=True, draw=1.0 / n)
+        start[s] = U[0, s]
+        if value is not None:
+            value[s] = seat_turns(probs, s, rules, U, follow=True)[0]
+    draw = float(max(0.0, 1.0 - win.sum()))
+    return Evaluation(value, start, win, draw, n * (g - 1) + 1, 0.0, "exact", rules, None)
 
 
 def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int | None) -> Evaluation:
@@ -175,9 +236,10 @@ def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int 
     # x[0][i, j, k]: P(seat 0 wins) with seat 0 to move; x[1][j, i, k]: the same, seat 1 to move
     x = np.full((2, g, g, g), np.nan)
     if horizon is None:
-        kernel = kernels.evaluate_pair()
-        out = np.zeros(1)
-        kernel(g, pvec, p_bust, r0, r1, 1.0, 0.0, x[0], x[1], out)
+        kernel = kernels.pair()
+        out = np.zeros(2)
+        no_choice = np.zeros((1, 1, 1), dtype=np.bool_)
+        kernel(g, pvec, p_bust, r0, r1, 1.0, 0.0, False, 1, x[0], x[1], no_choice, out)
         iterations, method = 2 * g - 1, "exact"
         if out[0] == 0:  # the game ends with probability 1 from every state: no draws
             value = x
@@ -185,7 +247,7 @@ def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int 
             win = np.array([x[0, 0, 0, 0], 1.0 - x[0, 0, 0, 0]])
             return Evaluation(value, win.copy(), win, 0.0, iterations, 0.0, method, rules, horizon)
         y = np.full((2, g, g, g), np.nan)
-        kernel(g, pvec, p_bust, r0, r1, 0.0, 1.0, y[0], y[1], out)
+        kernel(g, pvec, p_bust, r0, r1, 0.0, 1.0, False, 1, y[0], y[1], no_choice, out)
     else:
         kernel = kernels.horizon_layers()
         y = np.zeros((2, g, g, g))

@@ -36,82 +36,66 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["evaluate_pair", "best_response_pair", "horizon_layers", "occupancy_pair", "warm_up"]
+__all__ = ["pair", "horizon_layers", "occupancy_pair", "warm_up"]
 
 _TIE = 1e-13
 
 
-def _evaluate_pair(g, pvec, p_bust, roll0, roll1, win0, win1, x0, x1, out):  # pragma: no cover - compiled
-    """Fill ``x0[i, j, k]`` (seat 0 to move) and ``x1[j, i, k]`` (seat 1 to move) with the
-    probability of the outcome worth ``win0`` if seat 0 wins and ``win1`` if seat 1 wins
-    (entries with ``own + k >= goal`` are left as they are). ``out[0]`` counts the pairs of
+def _first_face(pvec):  # pragma: no cover - compiled
+    """The first gain with a positive probability (``pvec[:lo]`` is 0: one die of d faces has no
+    gain 1; the faces skipped add exact zeros, so the sums are the same to the bit)."""
+    lo = 0
+    while lo < pvec.size - 1 and pvec[lo] == 0.0:
+        lo += 1
+    return lo
+
+
+def _policy_column(live, roll, hold, win, pvec, p_bust, a, b):  # pragma: no cover - compiled
+    """One turn of a player who rolls with probability ``roll[k]`` at turn total k: its value is
+    ``a[k] + b[k] * z`` with ``z`` the partner state's start value (what a bust or a pass at
+    k = 0 leads to); ``hold[k]`` (k >= 1) is the solved start value after banking k, ``win`` the
+    value of reaching the goal (turn totals ``k >= live``)."""
+    m = pvec.size
+    lo = _first_face(pvec)
+    for k in range(live, a.size):
+        a[k] = win
+        b[k] = 0.0
+    for k in range(live - 1, -1, -1):
+        ra = 0.0
+        rb = p_bust
+        for r in range(lo, m):
+            ra += pvec[r] * a[k + r + 1]
+            rb += pvec[r] * b[k + r + 1]
+        p = roll[k]
+        if k == 0:
+            a[k] = p * ra
+            b[k] = p * rb + (1.0 - p)
+        else:
+            a[k] = p * ra + (1.0 - p) * hold[k]
+            b[k] = p * rb
+
+
+def _pair(
+    g, pvec, p_bust, roll0, roll1, win0, win1, respond, max_passes, x0, x1, choice, out
+):  # pragma: no cover
+    """Both seats' values, level by level of equal score sum (module Notes).
+
+    ``respond`` False (evaluation): ``x0[i, j, k]`` (seat 0 to move) and ``x1[j, i, k]`` (seat 1
+    to move) get the probability of the outcome worth ``win0`` if seat 0 wins and ``win1`` if
+    seat 1 wins, both seats following ``roll0`` / ``roll1``; ``out[0]`` counts the pairs of
     states the play never leaves (both seats pass or bust for ever): only there can the game
-    fail to end."""
-    m = pvec.size
-    w = g + m + 1
-    a0 = np.empty(w)
-    b0 = np.empty(w)
-    a1 = np.empty(w)
-    b1 = np.empty(w)
-    start0 = np.zeros((g, g))  # x0[i, j, 0], contiguous in j
-    start1 = np.zeros((g, g))  # x1[j, i, 0], contiguous in i
-    for s in range(2 * g - 2, -1, -1):
-        for i in range(max(0, s - g + 1), min(s, g - 1) + 1):
-            j = s - i
-            # seat 0 at (i, j): affine in y = x1[j, i, 0]
-            for k in range(g - i, w):
-                a0[k] = win0
-                b0[k] = 0.0
-            for k in range(g - i - 1, -1, -1):
-                ra = 0.0
-                rb = p_bust
-                for r in range(m):
-                    ra += pvec[r] * a0[k + r + 1]
-                    rb += pvec[r] * b0[k + r + 1]
-                p = roll0[i, j, k]
-                if k == 0:
-                    a0[k] = p * ra
-                    b0[k] = p * rb + (1.0 - p)
-                else:
-                    a0[k] = p * ra + (1.0 - p) * start1[j, i + k]
-                    b0[k] = p * rb
-            # seat 1 at (j, i): affine in x = x0[i, j, 0]
-            for k in range(g - j, w):
-                a1[k] = win1
-                b1[k] = 0.0
-            for k in range(g - j - 1, -1, -1):
-                ra = 0.0
-                rb = p_bust
-                for r in range(m):
-                    ra += pvec[r] * a1[k + r + 1]
-                    rb += pvec[r] * b1[k + r + 1]
-                p = roll1[j, i, k]
-                if k == 0:
-                    a1[k] = p * ra
-                    b1[k] = p * rb + (1.0 - p)
-                else:
-                    a1[k] = p * ra + (1.0 - p) * start0[i, j + k]
-                    b1[k] = p * rb
-            den = 1.0 - b0[0] * b1[0]
-            if den <= 1e-300:  # both pass or bust from here for ever: the game never ends
-                out[0] += 1
-                x, y = 0.0, 0.0
-            else:
-                x = (a0[0] + b0[0] * a1[0]) / den
-                y = a1[0] + b1[0] * x
-            start0[i, j] = x
-            start1[j, i] = y
-            for k in range(g - i):
-                x0[i, j, k] = a0[k] + b0[k] * y
-            for k in range(g - j):
-                x1[j, i, k] = a1[k] + b1[k] * x
+    fail to end.
 
+    ``respond`` True (best response): seat 0 is the responder (``roll0`` is not read; pass
+    ``win0 = 1``, ``win1 = 0``), its win probability in ``x0`` and ``x1`` and its choices in
+    ``choice[i, j, k]`` (True: roll), by policy iteration on each pair; ``out`` accumulates
+    [passes, pairs stopped at ``max_passes``]. A pass after the first starts at the highest
+    turn total whose choice is not greedy at the new start value: the turn totals above it
+    keep their choices and their affine values.
 
-def _best_response_pair(g, pvec, p_bust, roll_opp, max_passes, w0, w1, choice, out):  # pragma: no cover
-    """The responder's win probability ``w0[i, j, k]`` (responder to move, own score i) and
-    ``w1[j, i, k]`` (the fixed opponent to move, own score j), and its choices ``choice[i, j, k]``
-    (True: roll). ``out`` accumulates [passes, pairs stopped at max_passes]."""
+    Entries with ``own + k >= goal`` are left as they are."""
     m = pvec.size
+    lo = _first_face(pvec)
     w = g + m + 1
     a0 = np.empty(w)
     b0 = np.empty(w)
@@ -120,81 +104,103 @@ def _best_response_pair(g, pvec, p_bust, roll_opp, max_passes, w0, w1, choice, o
     ch = np.zeros(w, dtype=np.bool_)
     a1 = np.empty(w)
     b1 = np.empty(w)
-    start0 = np.zeros((g, g))  # w0[i, j, 0]
-    start1 = np.zeros((g, g))  # w1[j, i, 0]
+    start0 = np.zeros((g, g))  # x0[i, j, 0], contiguous in j
+    start1 = np.zeros((g, g))  # x1[j, i, 0], contiguous in i
     for s in range(2 * g - 2, -1, -1):
         for i in range(max(0, s - g + 1), min(s, g - 1) + 1):
             j = s - i
-            # the opponent at (j, i): affine in x = w0[i, j, 0] (the responder's start value)
-            for k in range(g - j, w):
-                a1[k] = 0.0
-                b1[k] = 0.0
-            for k in range(g - j - 1, -1, -1):
-                ra = 0.0
-                rb = p_bust
-                for r in range(m):
-                    ra += pvec[r] * a1[k + r + 1]
-                    rb += pvec[r] * b1[k + r + 1]
-                p = roll_opp[j, i, k]
-                if k == 0:
-                    a1[k] = p * ra
-                    b1[k] = p * rb + (1.0 - p)
+            # seat 1 at (j, i): affine in x = x0[i, j, 0]
+            _policy_column(g - j, roll1[j, i], start0[i, j:], win1, pvec, p_bust, a1, b1)
+            if not respond:
+                # seat 0 at (i, j): affine in y = x1[j, i, 0]; a 2 x 2 system for (x, y)
+                _policy_column(g - i, roll0[i, j], start1[j, i:], win0, pvec, p_bust, a0, b0)
+                den = 1.0 - b0[0] * b1[0]
+                if den <= 1e-300:  # both pass or bust from here for ever: the game never ends
+                    out[0] += 1
+                    x, y = 0.0, 0.0
                 else:
-                    a1[k] = p * ra + (1.0 - p) * start0[i, j + k]
-                    b1[k] = p * rb
-            c, d = a1[0], b1[0]
-            # the responder at (i, j): a maximum of affine functions of y = w1[j, i, 0]
-            y = start1[j, i + 1] if i + 1 < g else 0.5  # a guess from the level above
-            for k in range(g - i, w):
-                a0[k] = 1.0
-                b0[k] = 0.0
-            passes = 0
-            while True:
-                passes += 1
-                for k in range(g - i - 1, -1, -1):
-                    ra = 0.0
-                    rb = p_bust
-                    for r in range(m):
-                        ra += pvec[r] * a0[k + r + 1]
-                        rb += pvec[r] * b0[k + r + 1]
-                    if k == 0:
-                        ha, hb = 0.0, 1.0
-                    else:
-                        ha, hb = start1[j, i + k], 0.0
-                    ga[k] = ra - ha
-                    gb[k] = rb - hb
-                    gap = ga[k] + gb[k] * y
-                    # ties: hold for k >= 1, roll at k = 0 (as pigtheory.sequential.solve)
-                    roll = gap > _TIE if k > 0 else gap >= -_TIE
-                    ch[k] = roll
-                    if roll:
-                        a0[k], b0[k] = ra, rb
-                    else:
-                        a0[k], b0[k] = ha, hb
-                den = 1.0 - d * b0[0]
-                y = c if den <= 1e-300 else (c + d * a0[0]) / den
-                # policy iteration: stop once every choice is greedy at its own fixed point
-                # (the roll - hold gaps are affine in y while the choices above stay put)
-                stable = True
-                for k in range(g - i):
-                    gap = ga[k] + gb[k] * y
-                    if abs(gap) > _TIE and (gap > 0) != ch[k]:
-                        stable = False
+                    x = (a0[0] + b0[0] * a1[0]) / den
+                    y = a1[0] + b1[0] * x
+            else:
+                # the responder at (i, j): a maximum of affine functions of y = x1[j, i, 0]
+                c, d = a1[0], b1[0]
+                y = start1[j, i + 1] if i + 1 < g else 0.5  # a guess from the level above
+                for k in range(g - i, w):
+                    a0[k] = win0
+                    b0[k] = 0.0
+                top = g - i - 1
+                passes = 0
+                while True:
+                    passes += 1
+                    for k in range(top, -1, -1):
+                        ra = 0.0
+                        rb = p_bust
+                        for r in range(lo, m):
+                            ra += pvec[r] * a0[k + r + 1]
+                            rb += pvec[r] * b0[k + r + 1]
+                        if k == 0:
+                            ha, hb = 0.0, 1.0
+                        else:
+                            ha, hb = start1[j, i + k], 0.0
+                        ga[k] = ra - ha
+                        gb[k] = rb - hb
+                        gap = ga[k] + gb[k] * y
+                        # ties: hold for k >= 1, roll at k = 0 (as pigtheory.sequential.solve)
+                        roll = gap > _TIE if k > 0 else gap >= -_TIE
+                        ch[k] = roll
+                        if roll:
+                            a0[k], b0[k] = ra, rb
+                        else:
+                            a0[k], b0[k] = ha, hb
+                    den = 1.0 - d * b0[0]
+                    y = c if den <= 1e-300 else (c + d * a0[0]) / den
+                    # policy iteration: stop once every choice is greedy at its own fixed point
+                    # (the roll - hold gaps are affine in y while the choices above stay put)
+                    top = -1
+                    for k in range(g - i - 1, -1, -1):
+                        gap = ga[k] + gb[k] * y
+                        if abs(gap) > _TIE and (gap > 0) != ch[k]:
+                            top = k
+                            break
+                    if top < 0:
                         break
-                if stable:
-                    break
-                if passes >= max_passes:
-                    out[1] += 1
-                    break
-            out[0] += passes
-            x = a0[0] + b0[0] * y
+                    if passes >= max_passes:
+                        out[1] += 1
+                        break
+                out[0] += passes
+                x = a0[0] + b0[0] * y
+                for k in range(g - i):
+                    choice[i, j, k] = ch[k]
             start0[i, j] = x
             start1[j, i] = y
             for k in range(g - i):
-                w0[i, j, k] = a0[k] + b0[k] * y
-                choice[i, j, k] = ch[k]
+                x0[i, j, k] = a0[k] + b0[k] * y
             for k in range(g - j):
-                w1[j, i, k] = a1[k] + b1[k] * x
+                x1[j, i, k] = a1[k] + b1[k] * x
+
+
+def _horizon_move(
+    last, draw, g, pvec, p_bust, own, k, col, pay, bust, hold, optimise, sign, p
+):  # pragma: no cover - compiled
+    """One decision of the horizon layers: the payoff of rolling (``col[k']``: the mover's state
+    at turn total k' one layer later; ``pay`` at the goal; ``bust`` after a bust) against that of
+    holding (``hold``); a draw when the move made now is the last one. ``optimise``: the mover
+    maximises the payoff (``sign`` 1) or minimises it (``sign`` -1), ties as in the best
+    response; otherwise it rolls with probability ``p``."""
+    if last:
+        roll = draw
+        hold = draw
+    else:
+        roll = p_bust * bust
+        for r in range(pvec.size):
+            kk = k + r + 1
+            roll += pvec[r] * (pay if own + kk >= g else col[kk])
+    if not optimise:
+        return p * roll + (1.0 - p) * hold
+    gap = sign * (roll - hold)
+    if k == 0:
+        return roll if gap >= -_TIE else hold
+    return roll if gap > _TIE else hold
 
 
 def _horizon_layers(
@@ -205,7 +211,6 @@ def _horizon_layers(
     wins and ``draw`` when the horizon is reached. ``mode`` 0: both policies fixed; 1: seat 0
     maximises the payoff; 2: seat 1 minimises it. On return ``v0``, ``v1`` hold layer
     ``horizon`` (layer 0 is the draw everywhere)."""
-    m = pvec.size
     n0 = np.full((g, g, g), draw)
     n1 = np.full((g, g, g), draw)
     for i in range(g):
@@ -217,44 +222,42 @@ def _horizon_layers(
         last = t == 1  # the move made now is the last one: anything but a win is a draw
         for i in range(g):
             for j in range(g):
-                for k in range(g - i):
-                    # seat 0 to move at (i, j, k)
-                    if last:
-                        roll = draw
-                        hold = draw
-                    else:
-                        roll = p_bust * v1[j, i, 0]
-                        for r in range(m):
-                            kk = k + r + 1
-                            roll += pvec[r] * (pay0 if i + kk >= g else v0[i, j, kk])
-                        hold = v1[j, i + k, 0] if k > 0 else v1[j, i, 0]
-                    if mode == 1:
-                        if k == 0:
-                            n0[i, j, k] = roll if roll >= hold - _TIE else hold
-                        else:
-                            n0[i, j, k] = roll if roll > hold + _TIE else hold
-                    else:
-                        p = roll0[i, j, k]
-                        n0[i, j, k] = p * roll + (1.0 - p) * hold
-                for k in range(g - j):
-                    # seat 1 to move at (j, i, k): own score j
-                    if last:
-                        roll = draw
-                        hold = draw
-                    else:
-                        roll = p_bust * v0[i, j, 0]
-                        for r in range(m):
-                            kk = k + r + 1
-                            roll += pvec[r] * (pay1 if j + kk >= g else v1[j, i, kk])
-                        hold = v0[i, j + k, 0] if k > 0 else v0[i, j, 0]
-                    if mode == 2:
-                        if k == 0:
-                            n1[j, i, k] = roll if roll <= hold + _TIE else hold
-                        else:
-                            n1[j, i, k] = roll if roll < hold - _TIE else hold
-                    else:
-                        p = roll1[j, i, k]
-                        n1[j, i, k] = p * roll + (1.0 - p) * hold
+                for k in range(g - i):  # seat 0 to move at (i, j, k)
+                    hold = v1[j, i + k, 0]  # k = 0: a pass, to the same state as a bust
+                    n0[i, j, k] = _horizon_move(
+                        last,
+                        draw,
+                        g,
+                        pvec,
+                        p_bust,
+                        i,
+                        k,
+                        v0[i, j],
+                        pay0,
+                        v1[j, i, 0],
+                        hold,
+                        mode == 1,
+                        1.0,
+                        roll0[i, j, k],
+                    )
+                for k in range(g - j):  # seat 1 to move at (j, i, k): own score j
+                    hold = v0[i, j + k, 0]
+                    n1[j, i, k] = _horizon_move(
+                        last,
+                        draw,
+                        g,
+                        pvec,
+                        p_bust,
+                        j,
+                        k,
+                        v1[j, i],
+                        pay1,
+                        v0[i, j, 0],
+                        hold,
+                        mode == 2,
+                        -1.0,
+                        roll1[j, i, k],
+                    )
         for i in range(g):
             for j in range(g):
                 for k in range(g):
@@ -319,19 +322,23 @@ def _occupancy_pair(g, pvec, p_bust, roll0, roll1, first, d0, d1):  # pragma: no
 @cache
 def _compiled(name: str) -> Any:
     from numba import njit
+    from numba.core.registry import CPUDispatcher
 
-    return njit(cache=True, nogil=True)(globals()[name])
+    space = globals()
+    for helper in (
+        "_first_face",
+        "_policy_column",
+        "_horizon_move",
+    ):  # the kernels' shared helpers, compiled first
+        if not isinstance(space[helper], CPUDispatcher):
+            space[helper] = njit(cache=True, nogil=True)(space[helper])
+    return njit(cache=True, nogil=True)(space[name])
 
 
-def evaluate_pair() -> Any:
-    """The compiled evaluation kernel (numba imported and the kernel compiled or loaded from
-    numba's disk cache on the first call in a process)."""
-    return _compiled("_evaluate_pair")
-
-
-def best_response_pair() -> Any:
-    """The compiled best-response kernel."""
-    return _compiled("_best_response_pair")
+def pair() -> Any:
+    """The compiled kernel of evaluation and best response (numba imported and the kernel
+    compiled or loaded from numba's disk cache on the first call in a process)."""
+    return _compiled("_pair")
 
 
 def horizon_layers() -> Any:
@@ -351,8 +358,9 @@ def warm_up() -> None:
     r = np.full((g, g, g), 0.5)
     x0 = np.zeros((g, g, g))
     x1 = np.zeros((g, g, g))
-    evaluate_pair()(g, pvec, 0.5, r, r, 1.0, 0.0, x0, x1, np.zeros(1))
-    best_response_pair()(g, pvec, 0.5, r, 50, x0, x1, np.zeros((g, g, g), dtype=np.bool_), np.zeros(2))
+    choice = np.zeros((g, g, g), dtype=np.bool_)
+    pair()(g, pvec, 0.5, r, r, 1.0, 0.0, False, 1, x0, x1, choice, np.zeros(2))
+    pair()(g, pvec, 0.5, r, r, 1.0, 0.0, True, 50, x0, x1, choice, np.zeros(2))
     occupancy_pair()(g, pvec, 0.5, r, r, 0, x0, x1)
     v0 = np.zeros((g, g, g))
     v1 = np.zeros((g, g, g))

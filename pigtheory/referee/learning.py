@@ -99,10 +99,21 @@ def _seed(rng: Any) -> int:
     return int(check_rng(rng).integers(2**31 - 1))
 
 
+def _roll(pvec_cum, p_bust):  # pragma: no cover - compiled
+    """One roll from one uniform draw: 0 for a bust, else the points it adds
+    (``pvec_cum[r]``: P(a scoring roll adds at most r + 1 points))."""
+    u = np.random.random()  # noqa: NPY002 - numba seeds its own generator
+    if u < p_bust:
+        return 0
+    for r in range(pvec_cum.size):
+        if u < p_bust + pvec_cum[r]:
+            return r + 1
+    return 1
+
+
 def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no cover - compiled
     """``episodes`` self-play games of Q-learning on ``q[i, j, k, a]`` (a = 0 roll, 1 hold)."""
     np.random.seed(seed)  # noqa: NPY002 - numba seeds its own generator
-    m = pvec_cum.size
     for _ in range(episodes):
         scores = np.zeros(2, dtype=np.int64)
         p = 0
@@ -127,16 +138,11 @@ def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no 
                 k = 0
                 p = 1 - p
                 continue
-            u = np.random.random()  # noqa: NPY002 - numba seeds its own generator
-            if u < p_bust:
+            gain = _roll(pvec_cum, p_bust)
+            if gain == 0:  # a bust
                 k = 0
                 p = 1 - p
                 continue
-            gain = 1
-            for r in range(m):
-                if u < p_bust + pvec_cum[r]:
-                    gain = r + 1
-                    break
             k += gain
             if i + k >= g:
                 winner = p
@@ -150,7 +156,6 @@ def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no 
 def _play(g, pvec_cum, p_bust, roll0, roll1, games, seed, wins):  # pragma: no cover - compiled
     """``games`` games of two tables; ``wins[n]`` = 1 if seat 0 won game n."""
     np.random.seed(seed)  # noqa: NPY002 - numba seeds its own generator
-    m = pvec_cum.size
     for n in range(games):
         s0 = 0
         s1 = 0
@@ -168,16 +173,11 @@ def _play(g, pvec_cum, p_bust, roll0, roll1, games, seed, wins):  # pragma: no c
                 k = 0
                 p = 1 - p
                 continue
-            u = np.random.random()  # noqa: NPY002 - numba seeds its own generator
-            if u < p_bust:
+            gain = _roll(pvec_cum, p_bust)
+            if gain == 0:  # a bust
                 k = 0
                 p = 1 - p
                 continue
-            gain = 1
-            for rr in range(m):
-                if u < p_bust + pvec_cum[rr]:
-                    gain = rr + 1
-                    break
             k += gain
             if i + k >= g:
                 wins[n] = 1.0 if p == 0 else 0.0
@@ -187,8 +187,12 @@ def _play(g, pvec_cum, p_bust, roll0, roll1, games, seed, wins):  # pragma: no c
 @cache
 def _compiled(name: str) -> Any:
     from numba import njit
+    from numba.core.registry import CPUDispatcher
 
-    return njit(cache=True, nogil=True)(globals()[name])
+    space = globals()
+    if not isinstance(space["_roll"], CPUDispatcher):  # the kernels' shared helper, compiled first
+        space["_roll"] = njit(cache=True, nogil=True)(space["_roll"])
+    return njit(cache=True, nogil=True)(space[name])
 
 
 def q_learning(
@@ -407,7 +411,9 @@ def openspiel_q_learning(game: Any, *, checkpoints: Any = (500, 2000), rng: Any 
     cps = _checkpoints(checkpoints)
     seed = _seed(rng)
     np.random.seed(seed)  # noqa: NPY002 - the QLearner explores with the global one
-    env = rl_environment.Environment(game, seed=seed)
+    # the die's sampler seeded itself: Environment(game, seed=...) passes ``seed`` on as a game
+    # setting, which a loaded game ignores (the runs were not reproducible)
+    env = rl_environment.Environment(game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed))
     agents = [tabular_qlearner.QLearner(player_id=p, num_actions=2) for p in range(2)]
     g = rules.goal
     policies, done = [], 0

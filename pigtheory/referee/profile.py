@@ -18,6 +18,9 @@ Accepted policies
 * anything :func:`pigtheory.sequential.roll_table` reads: ``hold_at(n)``, an int n, a
   :class:`~pigtheory.sequential.policies.RollTable`, a threshold table, the optimum
   (:func:`pigtheory.sequential.solve`), the practical policies;
+* an n-player sequential policy, :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy`
+  or the :class:`~pigtheory.sequential.equilibrium.MultiplayerEquilibrium` that holds one
+  (:func:`pigtheory.sequential.equilibrium`), mixed states included;
 * an OpenSpiel policy for ``pig`` (an object with ``action_probabilities``, or a
   ``pyspiel.Policy``): read by :func:`pigtheory.referee.openspiel.from_openspiel_policy` on the policy's
   own ``game`` (or on the game of the rules, :func:`pigtheory.referee.openspiel.openspiel_game`).
@@ -62,12 +65,11 @@ def _from_array(table: np.ndarray, rules: Rules) -> np.ndarray:
         raise ValueError(
             f"policy: a table of roll probabilities for {rules} has shape {shape}, got {table.shape}"
         )
-    if table.dtype == bool:
-        table = table.astype(float)
-    if table.dtype.kind not in "iuf":
+    if table.dtype.kind not in "biuf":
         raise ValueError(f"policy: a table of roll probabilities holds numbers, got dtype {table.dtype}")
-    table = np.where(_live(rules), table.astype(float), 0.0)
-    if not np.all(np.isfinite(table)) or table.min() < 0.0 or table.max() > 1.0:
+    # one pass to a float copy, 0 at the dead states; NaN fails both comparisons below
+    table = np.where(_live(rules), table, np.float64(0.0)).astype(np.float64, copy=False)
+    if not (table.min() >= 0.0 and table.max() <= 1.0):
         raise ValueError("policy: roll probabilities must lie in [0, 1]")
     return table
 
@@ -91,6 +93,25 @@ def _from_callable(policy: Callable[..., Any], rules: Rules) -> np.ndarray:
     return table
 
 
+def _is_multiplayer(policy: Any) -> bool:
+    from ..sequential.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy
+
+    return isinstance(policy, (MultiplayerEquilibrium, MultiplayerPolicy))
+
+
+def _from_multiplayer(policy: Any, rules: Rules) -> np.ndarray:
+    """The table of a :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy` (or of an
+    equilibrium's policy): its pure choices with its mixed states' roll probabilities."""
+    pol = getattr(policy, "policy", policy)
+    r = pol.rules
+    if (r.players, r.goal, r.roll_distribution()) != (rules.players, rules.goal, rules.roll_distribution()):
+        raise ValueError(f"policy: a multiplayer sequential policy for {r}, not for {rules}")
+    table = pol.roll_table().astype(float)
+    for row, p in zip(pol.mixed_states, pol.mixed_prob, strict=True):
+        table[tuple(int(x) for x in row)] = float(p)
+    return _from_array(table, rules)
+
+
 def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     """Any policy of sequential Pig as the table ``roll[i, j, k]`` = P(roll).
 
@@ -99,8 +120,8 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     policy : policy
         See the module docstring (tables, callables, pigtheory policies, OpenSpiel policies).
     rules : Rules
-        One die, ``rules.players`` players (OpenSpiel policies and callables: any number;
-        pigtheory's sequential policies: two).
+        One die, ``rules.players`` players (OpenSpiel policies, tables, callables and
+        multiplayer policies: any number; pigtheory's two-player sequential policies: two).
 
     Returns
     -------
@@ -132,6 +153,8 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     elif callable(policy) and not hasattr(policy, "roll_table"):
         table = _from_callable(policy, rules)
         table = _from_array(table, rules)
+    elif _is_multiplayer(policy):
+        table = _from_multiplayer(policy, rules)
     else:
         if rules.players != 2:
             raise ValueError(

@@ -8,9 +8,9 @@ Imported only inside :mod:`pigtheory.sequential.certificates`. Notation as in
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-from .group_kernels import group_info, hold_values, rotate, turn_pass
+from .group_kernels import group_info, hold_values, rotate, turn_outcome
 
 __all__ = ["deviation_gains", "best_response_level"]
 
@@ -30,81 +30,166 @@ def _unpack(bits, idx, K, roll):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, v):  # pragma: no cover
+    """The mover's own value ``v[k]`` under ``roll`` (mixing at ``mixk``) backward over the
+    turn, and the largest one-shot gain ``max(roll value, hold value) - v[k]`` where it may
+    hold (``m`` products per turn total)."""
+    m = pvec.size
+    for k in range(K, K + m):
+        v[k] = 1.0
+    gain = 0.0
+    for k in range(K - 1, -1, -1):
+        rv = p_bust * y
+        for gg in range(m):
+            rv += pvec[gg] * v[k + 1 + gg]
+        hv = HV[k, 0] if k >= 1 else y
+        can_hold = k >= 1 or allow_pass
+        q = 1.0 if roll[k] else 0.0
+        if k == mixk:
+            q = mixp
+        if not can_hold:
+            q = 1.0
+        v[k] = q * rv + (1.0 - q) * hv
+        if can_hold:
+            best = rv if rv > hv else hv
+            if best - v[k] > gain:
+                gain = best - v[k]
+    return gain
+
+
+@njit(cache=True, parallel=True)
 def deviation_gains(
     n, g, pvec, p_bust, allow_pass, W, bits, mix_idx, mix_k, mix_p, gains
 ):  # pragma: no cover
     """For every tuple: the largest one-shot gain of the mover over its turn totals, given the
     stored values (``gains[idx]``); returns the largest violation of the stored start values'
-    own equations ``W_r = H_r + beta_r S W_{r+1}``."""
+    own equations ``W_r = H_r + beta_r S W_{r+1}`` (the turn's outcome computed forward,
+    :func:`~pigtheory.sequential.group_kernels.turn_outcome`). Chunks of tuples in parallel."""
     m = pvec.size
-    HV = np.zeros((g + m + 1, n))
-    A = np.zeros((g + m + 1, n))
-    b = np.zeros(g + m + 1)
-    roll = np.zeros(g + m + 1, dtype=np.bool_)
-    resid = 0.0
-    for idx in range(g**n):
-        first = idx // g ** (n - 1)
-        K = g - first
-        hold_values(idx, first, n, g, W, HV)
-        nxt = rotate(idx, 1, n, g)
-        y = W[nxt, n - 1]
-        _unpack(bits, idx, K, roll)
-        mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
-        _, gain = turn_pass(K, y, HV, pvec, p_bust, allow_pass, 0.0, 1, roll, roll, mk, mp, A, b)
-        gains[idx] = gain
-        for o in range(n):
-            v = A[0, o] + b[0] * W[nxt, (o - 1) % n]
-            if abs(v - W[idx, o]) > resid:
-                resid = abs(v - W[idx, o])
-    return resid
+    total = g**n
+    n_chunks = min(total, 256)
+    resid_chunk = np.zeros(n_chunks)
+    for c in prange(n_chunks):
+        HV = np.zeros((g + m + 1, n))
+        v = np.zeros(g + m + 1)
+        reach = np.zeros(g + m + 1)
+        H = np.zeros(n)
+        roll = np.zeros(g + m + 1, dtype=np.bool_)
+        resid = 0.0
+        for idx in range((c * total) // n_chunks, ((c + 1) * total) // n_chunks):
+            first = idx // g ** (n - 1)
+            K = g - first
+            hold_values(idx, first, n, g, W, HV)
+            nxt = rotate(idx, 1, n, g)
+            y = W[nxt, n - 1]
+            _unpack(bits, idx, K, roll)
+            mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
+            gains[idx] = _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mk, mp, v)
+            beta = turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mk, mp, reach, H)
+            for o in range(n):
+                dv = abs(H[o] + beta * W[nxt, (o - 1) % n] - W[idx, o])
+                if dv > resid:
+                    resid = dv
+        resid_chunk[c] = resid
+    return resid_chunk.max()
 
 
 @njit(cache=True)
-def _chain_turn(
-    K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, mixk, mixp, y, a, b
-):  # pragma: no cover
-    """One turn seen by one player (the deviator): its value ``a[k] + b[k] * y`` at turn total
-    k, ``y`` its value after a bust. Mode 0: the deviator moves and best responds (writes
-    ``roll``); mode 1: the mover follows ``roll`` (mixing at ``mixk``). ``win``: what the
-    deviator gets when the mover reaches the goal (1 if it is the mover, else 0)."""
+def _improve(K, y, HVd, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no cover - compiled
+    """Policy improvement of the deviator's turn at ``y`` (its value after a bust): roll where
+    rolling beats holding by more than ``tie`` (at k = 0 passing, if allowed, where rolling
+    is worse by more than ``tie``), own values ``v`` carried backward. Returns whether a
+    choice in ``roll`` changed."""
     m = pvec.size
     for k in range(K, K + m):
-        a[k] = win
-        b[k] = 0.0
+        v[k] = 1.0
+    changed = False
     for k in range(K - 1, -1, -1):
-        ar = 0.0
-        br = p_bust
+        rv = p_bust * y
         for gg in range(m):
-            ar += pvec[gg] * a[k + 1 + gg]
-            br += pvec[gg] * b[k + 1 + gg]
+            rv += pvec[gg] * v[k + 1 + gg]
         if k >= 1:
-            ha = HVd[k]
-            hb = 0.0
+            hv = HVd[k]
+            c = rv > hv + tie
+        elif allow_pass:
+            hv = y
+            c = rv >= hv - tie
         else:
-            ha = 0.0
-            hb = 1.0
-        can_hold = k >= 1 or allow_pass
-        if mode == 0:
-            if not can_hold:
-                q = 1.0
-            elif k >= 1:
-                q = 1.0 if ar + br * y > ha + tie else 0.0
-            else:
-                q = 1.0 if ar + br * y >= y - tie else 0.0
-            roll[k] = q > 0.5
-        else:
-            q = 1.0 if roll[k] else 0.0
-            if k == mixk:
-                q = mixp
-            if not can_hold:
-                q = 1.0
-        a[k] = q * ar + (1.0 - q) * ha
-        b[k] = q * br + (1.0 - q) * hb
-    return a[0], b[0]
+            hv = y
+            c = True
+        if c != roll[k]:
+            changed = True
+            roll[k] = c
+        v[k] = rv if c else hv
+    return changed
 
 
 @njit(cache=True)
+def _hold_chances(K, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, hold):  # pragma: no cover
+    """Forward over one turn under ``roll`` (mixing at ``mixk``): ``hold[k]`` the chance the
+    mover holds at turn total k >= 1; returns the chance the turn ends in a bust or a pass."""
+    m = pvec.size
+    for k in range(K + m):
+        reach[k] = 0.0
+        hold[k] = 0.0
+    reach[0] = 1.0
+    out = 0.0
+    for k in range(K):
+        rk = reach[k]
+        if rk == 0.0:
+            continue
+        q = 1.0 if roll[k] else 0.0
+        if k == mixk:
+            q = mixp
+        if k == 0 and not allow_pass:
+            q = 1.0
+        if k >= 1:
+            hold[k] = (1.0 - q) * rk
+        else:
+            out += (1.0 - q) * rk
+        go = q * rk
+        if go > 0.0:
+            out += go * p_bust
+            for gg in range(m):
+                reach[k + 1 + gg] += go * pvec[gg]
+    return out
+
+
+@njit(cache=True, parallel=True)
 def best_response_level(
+    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, out
+):  # pragma: no cover - compiled
+    """:func:`_best_response_range` over the groups ``order[lo:hi]`` of one level, in parallel
+    chunks (the groups of a level are independent)."""
+    count = hi - lo
+    n_chunks = min(count, 64)
+    counts = np.zeros(max(n_chunks, 1))
+    for c in prange(n_chunks):
+        part = np.zeros(1)
+        _best_response_range(
+            order,
+            lo + (c * count) // n_chunks,
+            lo + ((c + 1) * count) // n_chunks,
+            n,
+            g,
+            pvec,
+            p_bust,
+            allow_pass,
+            tie,
+            W,
+            bits,
+            mix_idx,
+            mix_k,
+            mix_p,
+            U,
+            part,
+        )
+        counts[c] = part[0]
+    out[0] += counts.sum()
+
+
+@njit(cache=True)
+def _best_response_range(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, out
 ):  # pragma: no cover - compiled
     """Exact best-response values ``U[idx, delta]`` of a lone deviator ``delta`` seats after the
@@ -118,28 +203,34 @@ def best_response_level(
     a = np.zeros(g + m + 1)
     b = np.zeros(g + m + 1)
     roll = np.zeros(g + m + 1, dtype=np.bool_)
-    prev = np.zeros(g + m + 1, dtype=np.bool_)
     alpha = np.zeros(n)
     beta = np.zeros(n)
     Uc = np.zeros(n)
+    hold = np.zeros((n, g + m + 1))
+    bust = np.zeros(n)
+    v = np.zeros(g + m + 1)
     for t in range(lo, hi):
         idx = order[t]
         group_info(idx, n, g, rid, first)
+        # the movers' turns under the profile: the chance to hold at each k, to bust or pass
+        for r in range(n):
+            K = g - first[r]
+            _unpack(bits, rid[r], K, roll)
+            mk, mp = _mix_at(rid[r], mix_idx, mix_k, mix_p)
+            bust[r] = _hold_chances(K, pvec, p_bust, allow_pass, roll, mk, mp, a, hold[r])
         for p in range(n):  # the deviator's seat among the rotations: it moves at rotation p
             # the others' turns, as affine maps U_r = alpha_r + beta_r U_{r+1}
             for r in range(n):
                 delta = (p - r) % n
-                K = g - first[r]
-                base = (rid[r] % g ** (n - 1)) * g + first[r]
-                for k in range(1, K):
-                    HVd[k] = U[base + k, (delta - 1) % n]
                 if delta == 0:
                     continue
-                _unpack(bits, rid[r], K, roll)
-                mk, mp = _mix_at(rid[r], mix_idx, mix_k, mix_p)
-                alpha[r], beta[r] = _chain_turn(
-                    K, HVd, 0.0, pvec, p_bust, allow_pass, 0.0, 1, roll, mk, mp, 0.0, a, b
-                )
+                K = g - first[r]
+                base = (rid[r] % g ** (n - 1)) * g + first[r]
+                acc = 0.0
+                for k in range(1, K):
+                    acc += hold[r, k] * U[base + k, (delta - 1) % n]
+                alpha[r] = acc
+                beta[r] = bust[r]
             # compose the others from rotation p + 1 around to p: U_{p+1} = c + e U_p
             c = 0.0
             e = 1.0
@@ -152,22 +243,23 @@ def best_response_level(
             base = (rid[p] % g ** (n - 1)) * g + first[p]
             for k in range(1, K):
                 HVd[k] = U[base + k, n - 1]
-            x = 0.5
-            for k in range(g + m + 1):
-                prev[k] = False
-            for it in range(200):
-                y = c + e * x
-                a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, 0, roll, -1, 0.0, y, a, b)
+            # policy iteration from the profile's own policy (usually confirmed at once): evaluate
+            # the policy forward, x = (a0 + b0 c) / (1 - b0 e); improve it at y = c + e x
+            _unpack(bits, rid[p], K, roll)
+            a0 = 0.0
+            b0 = 0.0
+            x = 0.0
+            for _it in range(200):
+                b0 = _hold_chances(K, pvec, p_bust, allow_pass, roll, -1, 0.0, a, b)
+                a0 = 0.0
+                for k in range(1, K):
+                    a0 += b[k] * HVd[k]
+                for k in range(K, K + m):
+                    a0 += a[k]
                 out[0] += 1
                 den = 1.0 - b0 * e
-                xn = (a0 + b0 * c) / den if den > 0.0 else 0.0
-                same = it > 0
-                for k in range(K):
-                    if roll[k] != prev[k]:
-                        same = False
-                    prev[k] = roll[k]
-                x = xn
-                if same:
+                x = (a0 + b0 * c) / den if den > 0.0 else 0.0
+                if not _improve(K, c + e * x, HVd, pvec, p_bust, allow_pass, tie, roll, v):
                     break
             alpha[p] = a0
             beta[p] = b0

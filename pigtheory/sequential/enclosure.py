@@ -5,15 +5,17 @@ arithmetic at 200 bits: the roll probabilities of the die exactly, the hold valu
 values of the groups above, as the solver stored them) as balls of radius ``eps`` (default
 ``1e-13``: the stored values' own equations hold to about ``1e-16``, and the levels above
 add their rounding). The
-breakpoints ``y*`` of the mixing movers and the coefficients of the (multi-affine) indifference
-equations follow as balls; Krawczyk's test on a small box around the float solution proves that
+breakpoints ``y*`` of the mixing movers follow as balls and the indifference equations are
+evaluated in balls, with their Jacobian (forward differentiation); Krawczyk's test on a small box around the float solution proves that
 the box holds exactly one solution and gives a ball around it, and the group's values follow.
 The float solution must lie inside (checked by :func:`enclose_group`'s caller; tested).
 
 What this certifies: the mixing probabilities and values of the group, for values of the groups
 above within ``eps`` of the stored ones (not a bound of the whole game's rounding, which would
 need the enclosure carried through every level). Groups solved by Newton's
-method (three or more mixing movers, or symmetric groups) are not enclosed here (NaN).
+method (three or more mixing movers) and symmetric groups (fewer distinct rotations than
+players, where the equations have degree ``n / d`` in each unknown) are enclosed the same
+way: the Jacobian over the box comes from forward differentiation in ball arithmetic.
 
 References
 ----------
@@ -66,34 +68,79 @@ def _values(flint, H, beta, d, n):
     return W
 
 
-def _krawczyk(flint, coef, qhat):
-    """A ball vector proven (Krawczyk's test) to hold the unique root of the multi-affine
-    residuals near ``qhat``, or None."""
+class _Dual:
+    """An arb ball with its gradient (forward-mode differentiation): evaluated on a box, the
+    gradient is an enclosure of the Jacobian over the box."""
+
+    __slots__ = ("v", "d")
+
+    def __init__(self, v, d):
+        self.v, self.d = v, d
+
+    @staticmethod
+    def _lift(x, mu):
+        return x if isinstance(x, _Dual) else _Dual(x, [0] * mu)
+
+    def __add__(self, o):
+        o = self._lift(o, len(self.d))
+        return _Dual(self.v + o.v, [a + b for a, b in zip(self.d, o.d, strict=True)])
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return _Dual(-self.v, [-a for a in self.d])
+
+    def __sub__(self, o):
+        return self + (-self._lift(o, len(self.d)))
+
+    def __rsub__(self, o):
+        return (-self) + o
+
+    def __mul__(self, o):
+        o = self._lift(o, len(self.d))
+        return _Dual(self.v * o.v, [self.v * b + o.v * a for a, b in zip(self.d, o.d, strict=True)])
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, o):
+        o = self._lift(o, len(self.d))
+        w = self.v / o.v
+        return _Dual(w, [(a - w * b) / o.v for a, b in zip(self.d, o.d, strict=True)])
+
+    def __rtruediv__(self, o):
+        return self._lift(o, len(self.d)) / self
+
+
+def _krawczyk(flint, F, qhat):
+    """A ball vector proven (Krawczyk's test) to hold the unique root of ``F`` (residuals of
+    a list of ``_Dual`` unknowns) near ``qhat``, or None.
+
+    With ``Y`` the inverse of the Jacobian at ``qhat`` (floats) and ``J(X)`` an enclosure of the
+    Jacobian over the box ``X`` (forward differentiation in ball arithmetic),
+    ``K = qhat - Y F(qhat) + (I - Y J(X)) (X - qhat)``; ``K`` inside ``X`` proves one root in
+    ``X``, and it lies in ``K``."""
     mu = qhat.size
 
-    def F(x):
-        if mu == 1:
-            return [coef[0][0] + coef[1][0] * x[0]]
-        a, b, c, d = coef
-        return [a[i] + b[i] * x[0] + c[i] * x[1] + d[i] * x[0] * x[1] for i in range(2)]
-
-    def J(x):
-        if mu == 1:
-            return [[coef[1][0]]]
-        _, b, c, d = coef
-        return [[b[i] + d[i] * x[1], c[i] + d[i] * x[0]] for i in range(2)]
+    def unknowns(balls):
+        return [
+            _Dual(x, [flint.arb(1) if i == j else flint.arb(0) for j in range(mu)])
+            for i, x in enumerate(balls)
+        ]
 
     pt = [flint.arb(float(v)) for v in qhat]
-    Jm = np.array([[float(v.mid()) for v in row] for row in J(pt)])
+    Fp = F(unknowns(pt))
+    Jm = np.array([[float(v.mid()) for v in f.d] for f in Fp])
     try:
         Y = np.linalg.inv(Jm)
     except np.linalg.LinAlgError:
         return None
+    if not np.all(np.isfinite(Y)):
+        return None
     Ya = [[flint.arb(float(v)) for v in row] for row in Y]
-    Fq = F(pt)
+    Fq = [f.v for f in Fp]
     for delta in (1e-12, 1e-10, 1e-8, 1e-6, 1e-4):
         X = [flint.arb(float(v), delta) for v in qhat]
-        JX = J(X)
+        JX = [f.d for f in F(unknowns(X))]
         K = []
         for i in range(mu):
             v = pt[i] - sum((Ya[i][j] * Fq[j] for j in range(mu)), flint.arb(0))
@@ -135,7 +182,7 @@ def enclose_group(prob, steps, q_float, p_exact, eps=1e-13):
 
     mixing = [r for r, s in enumerate(steps) if s[1] is not None]
     mu = len(mixing)
-    if prob.d != prob.n or mu not in (1, 2):
+    if mu == 0:
         return None
     old = flint.ctx.prec
     flint.ctx.prec = _PREC
@@ -173,23 +220,11 @@ def enclose_group(prob, steps, q_float, p_exact, eps=1e-13):
             prod = flint.arb(1)
             for x in beta:
                 prod *= x
-            # N - y* D = (y - y*) D: multi-affine in q
+            # (y - y*) times 1 - prod(beta) > 0: the same roots; with d = n it is N - y* D,
+            # multi-affine in q
             return [x * (1 - prod) for x in res], H, beta
 
-        # the residuals are multi-affine: F_i(q) = a_i + b_i q1 + c_i q2 + d_i q1 q2 (c = d = 0
-        # with one unknown), coefficients from the corners of the unit box
-        zero, one = flint.arb(0), flint.arb(1)
-        if mu == 1:
-            a = residual([zero])[0]
-            coef = [a, [residual([one])[0][0] - a[0]]]
-        else:
-            corner = {(u, v): residual([flint.arb(u), flint.arb(v)])[0] for u in (0, 1) for v in (0, 1)}
-            a = corner[0, 0]
-            bq = [corner[1, 0][i] - a[i] for i in range(2)]
-            cq = [corner[0, 1][i] - a[i] for i in range(2)]
-            dq = [corner[1, 1][i] - a[i] - bq[i] - cq[i] for i in range(2)]
-            coef = [a, bq, cq, dq]
-        q = _krawczyk(flint, coef, np.asarray(q_float, dtype=float))
+        q = _krawczyk(flint, lambda x: residual(x)[0], np.asarray(q_float, dtype=float))
         if q is None:
             return None
         _, H, beta = residual(q)

@@ -266,6 +266,7 @@ def equilibrium(
     enclose: bool = True,
     progress: bool | None = None,
     max_memory: Any = None,
+    threads: int = 1,
 ) -> MultiplayerEquilibrium:
     """A stationary (Markov) equilibrium of sequential Pig with ``rules.players`` players.
 
@@ -296,6 +297,11 @@ def equilibrium(
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
+    threads : int
+        Threads of the compiled level and certificate kernels (the groups of one score-sum
+        level are independent), 1 .. numba's ``NUMBA_NUM_THREADS`` (the cores); default 1.
+        The result does not depend on it. More threads help on an idle machine only: on a
+        busy shared one the threads wait for each other and burn CPU time.
 
     Returns
     -------
@@ -320,7 +326,21 @@ def equilibrium(
     if not isinstance(enclose, bool):
         raise ValueError(f"enclose must be True or False, got {enclose!r}")
     check_progress(progress)
+    import numba
+
+    threads = check_int("threads", threads, low=1, high=int(numba.config.NUMBA_NUM_THREADS))
     check_memory(sequential_equilibrium_estimate(rules, certify=certify), max_memory)
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        return _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress)
+    finally:
+        numba.set_num_threads(before)
+
+
+def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
+    """The body of :func:`equilibrium` (arguments checked)."""
 
     from . import group_kernels as gk
     from .enclosure import enclose_group

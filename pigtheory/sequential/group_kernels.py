@@ -16,7 +16,7 @@ keeps the machine code on disk, ``cache=True``). Shapes and notation are those o
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 __all__ = [
     "rotate",
@@ -26,6 +26,8 @@ __all__ = [
     "turn_pass",
     "cyclic_values",
     "start_guess",
+    "best_turn",
+    "turn_outcome",
     "solve_level",
 ]
 
@@ -231,25 +233,99 @@ def start_guess(rid_r, first_r, n, g, W, kind):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def best_turn(K, y, HV, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no cover - compiled
+    """The mover's best response at ``y`` (its value after a bust or pass), from turn total
+    ``K - 1`` down to 0, with the tie rule of :func:`turn_pass` (mode 0; the old choice in
+    ``roll`` is kept where the two actions differ by at most ``tie``). Only the mover's own
+    value is carried: ``v[k] = max(roll value, hold value)``, one pass of ``m`` products per
+    turn total (the values of the other players follow from :func:`turn_outcome`, and only
+    where the choice changed). Returns whether a choice changed."""
+    m = pvec.size
+    for k in range(K, K + m):
+        v[k] = 1.0
+    changed = False
+    for k in range(K - 1, -1, -1):
+        rv = p_bust * y
+        for gg in range(m):
+            rv += pvec[gg] * v[k + 1 + gg]
+        old = roll[k]
+        if k >= 1:
+            hv = HV[k, 0]
+            c = rv > hv + tie
+        elif allow_pass:
+            hv = y
+            c = rv >= hv - tie
+        else:
+            hv = y
+            c = True
+        if c != old and (k >= 1 or allow_pass) and abs(rv - hv) <= tie:
+            c = old
+        if c != old:
+            changed = True
+        roll[k] = c
+        v[k] = rv if c else hv
+    return changed
+
+
+@njit(cache=True)
+def turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, H):  # pragma: no cover
+    """The outcome of one turn under ``roll`` (roll probability ``mixp`` at ``mixk``; -1: none),
+    forward over the turn totals: ``H[o]``, the value of offset o summed over the holds and the
+    goal, and the returned ``beta``, the chance the turn ends in a bust or a pass (then the next
+    rotation moves). ``reach[k]`` is left holding the chance of reaching turn total k.
+    ``m + n`` products per turn total."""
+    n = H.shape[0]
+    m = pvec.size
+    for k in range(K + m):
+        reach[k] = 0.0
+    for o in range(n):
+        H[o] = 0.0
+    reach[0] = 1.0
+    beta = 0.0
+    for k in range(K):
+        rk = reach[k]
+        if rk == 0.0:
+            continue
+        q = 1.0 if roll[k] else 0.0
+        if k == mixk:
+            q = mixp
+        if k == 0 and not allow_pass:
+            q = 1.0
+        stay = (1.0 - q) * rk
+        if stay > 0.0:
+            if k >= 1:
+                for o in range(n):
+                    H[o] += stay * HV[k, o]
+            else:
+                beta += stay
+        go = q * rk
+        if go > 0.0:
+            beta += go * p_bust
+            for gg in range(m):
+                reach[k + 1 + gg] += go * pvec[gg]
+    for k in range(K, K + m):
+        H[0] += reach[k]
+    return beta
+
+
+@njit(cache=True)
 def _iterate(
-    d, n, K, HVs, pvec, p_bust, allow_pass, tie, y, rolls, H, beta, Wg, A, b, hist, max_passes
+    d, n, K, HVs, pvec, p_bust, allow_pass, tie, y, rolls, H, beta, Wg, v, reach, hist, max_passes
 ):  # pragma: no cover
     """Best-response iteration of one group from the guesses ``y``: every mover best responds
     to its value after a bust, the group's values follow exactly (:func:`cyclic_values`),
     until no choice changes by more than ``tie`` (returns 0 and the passes), a profile comes
-    back (1: a cycle) or ``max_passes`` passes (2)."""
+    back (1: a cycle) or ``max_passes`` passes (2). A mover whose choices did not change keeps
+    its turn's outcome from the pass before."""
     for it in range(max_passes):
         any_changed = False
         h = np.uint64(14695981039346656037)
         for r in range(d):
-            changed, _ = turn_pass(
-                K[r], y[r], HVs[r], pvec, p_bust, allow_pass, tie, 0, rolls[r], rolls[r], -1, 0.0, A, b
-            )
+            changed = best_turn(K[r], y[r], HVs[r], pvec, p_bust, allow_pass, tie, rolls[r], v)
             if changed:
                 any_changed = True
-            for o in range(n):
-                H[r, o] = A[0, o]
-            beta[r] = b[0]
+            if changed or it == 0:
+                beta[r] = turn_outcome(K[r], HVs[r], pvec, p_bust, allow_pass, rolls[r], -1, 0.0, reach, H[r])
             for k in range(K[r]):
                 h = (h ^ np.uint64(rolls[r, k] + 2 * r + 7)) * _FNV
         if it > 0 and not any_changed:
@@ -265,6 +341,73 @@ def _iterate(
 
 
 @njit(cache=True)
+def _solve_group(
+    idx, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls, hist
+):  # pragma: no cover - compiled
+    """One group of :func:`solve_level` with the scratch arrays ``sc`` of its thread. Returns
+    ``(status, passes)``."""
+    m = pvec.size
+    rid, first, K, HVs, best_W, H, beta, Wg, v, reach, y = sc
+    d = group_info(idx, n, g, rid, first)
+    for r in range(d):
+        K[r] = g - first[r]
+        hold_values(rid[r], first[r], n, g, W, HVs[r])
+    st = 0
+    best_count = -1
+    passes = 0
+    for s in range(n_starts):
+        for r in range(d):
+            y[r] = start_guess(rid[r], first[r], n, g, W, s)
+            for k in range(g + m + 1):
+                rolls[r, k] = False
+        code, p = _iterate(
+            d, n, K, HVs, pvec, p_bust, allow_pass, tie, y, rolls, H, beta, Wg, v, reach, hist, max_passes
+        )
+        passes += p
+        if code != 0:
+            st = 2
+            break
+        count = 0
+        for r in range(d):
+            for k in range(K[r]):
+                if rolls[r, k]:
+                    count += 1
+        if best_count >= 0:
+            same = True
+            for r in range(d):
+                for k in range(K[r]):
+                    if rolls[r, k] != best_rolls[r, k]:
+                        same = False
+            diff = 0.0
+            for r in range(d):
+                for o in range(n):
+                    diff = max(diff, abs(Wg[r, o] - best_W[r, o]))
+            if not same and diff > 1e-12:
+                st = 1
+            if count >= best_count:
+                continue
+        best_count = count
+        for r in range(d):
+            for k in range(K[r]):
+                best_rolls[r, k] = rolls[r, k]
+            for o in range(n):
+                best_W[r, o] = Wg[r, o]
+    if st == 2:
+        return st, passes
+    nb = bits.shape[1]
+    for r in range(d):
+        ri = rid[r]
+        for o in range(n):
+            W[ri, o] = best_W[r, o]
+        for j in range(nb):
+            bits[ri, j] = 0
+        for k in range(K[r]):
+            if best_rolls[r, k]:
+                bits[ri, k >> 3] |= np.uint8(1 << (k & 7))
+    return st, passes
+
+
+@njit(cache=True, parallel=True)
 def solve_level(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status, passes_out
 ):  # pragma: no cover - compiled
@@ -272,77 +415,171 @@ def solve_level(
     ``n_starts`` first guesses (extrapolated; 0; 1), writing ``W`` and ``bits`` of every
     rotation. ``status[t]`` for the t-th group: 0 every start reached the same pure
     equilibrium; 1 several pure equilibria (the one with the fewest rolling states written);
-    2 some start did not settle (nothing written: the group goes to the mixed solver)."""
+    2 some start did not settle (nothing written: the group goes to the mixed solver).
+
+    The groups of one level are independent (a hold leaves for a higher level, a bust stays in
+    the group): they are split into chunks solved in parallel (``numba.prange``), each chunk
+    with its own scratch arrays."""
     m = pvec.size
-    rid = np.zeros(n, dtype=np.int64)
-    first = np.zeros(n, dtype=np.int64)
-    K = np.zeros(n, dtype=np.int64)
-    HVs = np.zeros((n, g + m + 1, n))
-    rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-    best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-    best_W = np.zeros((n, n))
-    H = np.zeros((n, n))
-    beta = np.zeros(n)
-    Wg = np.zeros((n, n))
-    A = np.zeros((g + m + 1, n))
-    b = np.zeros(g + m + 1)
-    y = np.zeros(n)
-    hist = np.zeros(max_passes + 1, dtype=np.uint64)
-    nb = bits.shape[1]
-    for t in range(lo, hi):
-        idx = order[t]
-        d = group_info(idx, n, g, rid, first)
-        for r in range(d):
-            K[r] = g - first[r]
-            hold_values(rid[r], first[r], n, g, W, HVs[r])
-        st = 0
-        best_count = -1
-        for s in range(n_starts):
-            for r in range(d):
-                y[r] = start_guess(rid[r], first[r], n, g, W, s)
-                for k in range(g + m + 1):
-                    rolls[r, k] = False
-            code, p = _iterate(
-                d, n, K, HVs, pvec, p_bust, allow_pass, tie, y, rolls, H, beta, Wg, A, b, hist, max_passes
+    count = hi - lo
+    n_chunks = min(count, 64)
+    per_chunk = np.zeros(max(n_chunks, 1), dtype=np.int64)
+    for c in prange(n_chunks):
+        a = lo + (c * count) // n_chunks
+        z = lo + ((c + 1) * count) // n_chunks
+        sc = (
+            np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64),
+            np.zeros(n, dtype=np.int64),
+            np.zeros((n, g + m + 1, n)),
+            np.zeros((n, n)),
+            np.zeros((n, n)),
+            np.zeros(n),
+            np.zeros((n, n)),
+            np.zeros(g + m + 1),
+            np.zeros(g + m + 1),
+            np.zeros(n),
+        )
+        rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+        best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+        hist = np.zeros(max_passes + 1, dtype=np.uint64)
+        for t in range(a, z):
+            st, p = _solve_group(
+                order[t],
+                n,
+                g,
+                pvec,
+                p_bust,
+                allow_pass,
+                tie,
+                max_passes,
+                n_starts,
+                W,
+                bits,
+                sc,
+                rolls,
+                best_rolls,
+                hist,
             )
-            passes_out[0] += p
-            if code != 0:
-                st = 2
-                break
-            count = 0
-            for r in range(d):
-                for k in range(K[r]):
-                    if rolls[r, k]:
-                        count += 1
-            if best_count >= 0:
-                same = True
-                for r in range(d):
-                    for k in range(K[r]):
-                        if rolls[r, k] != best_rolls[r, k]:
-                            same = False
-                diff = 0.0
-                for r in range(d):
-                    for o in range(n):
-                        diff = max(diff, abs(Wg[r, o] - best_W[r, o]))
-                if not same and diff > 1e-12:
-                    st = 1
-                if count >= best_count:
-                    continue
-            best_count = count
-            for r in range(d):
-                for k in range(K[r]):
-                    best_rolls[r, k] = rolls[r, k]
-                for o in range(n):
-                    best_W[r, o] = Wg[r, o]
-        status[t - lo] = st
-        if st == 2:
-            continue
-        for r in range(d):
-            ri = rid[r]
+            status[t - lo] = st
+            per_chunk[c] += p
+    passes_out[0] += per_chunk.sum()
+
+
+@njit(cache=True)
+def num_den(H, beta, d, n, N):  # pragma: no cover - compiled
+    """Numerators ``N[r0, o]`` of the group's values from the turns' outcomes ``H``, ``beta``
+    (the sum of :func:`cyclic_values` before the division); returns the denominator
+    ``1 - prod(beta)`` around the n rotations."""
+    prod0 = 1.0
+    for r0 in range(d):
+        prod = 1.0
+        for o in range(n):
+            N[r0, o] = 0.0
+        for t in range(n):
+            r = (r0 + t) % d
             for o in range(n):
-                W[ri, o] = best_W[r, o]
-            for j in range(nb):
-                bits[ri, j] = 0
-            for k in range(K[r]):
-                if best_rolls[r, k]:
-                    bits[ri, k >> 3] |= np.uint8(1 << (k & 7))
+                N[r0, o] += prod * H[r, (o - t) % n]
+            prod *= beta[r]
+        if r0 == 0:
+            prod0 = prod
+    return 1.0 - prod0
+
+
+@njit(cache=True)
+def mix_residuals(H0, H1, b0, b1, mixr, q, ystar, n, H, beta, N, res):  # pragma: no cover
+    """Indifference residuals ``N_r(q) - y*_r D(q)`` of the mixing movers ``mixr`` (rotation r
+    mixes its lower and upper ladder steps with weight ``q[i]`` on the upper one; the pure
+    movers have ``H1 = H0``): writes ``res``, the mixed outcomes ``H``, ``beta`` and the
+    numerators ``N``; returns ``D``."""
+    d = H0.shape[0]
+    for r in range(d):
+        for o in range(n):
+            H[r, o] = H0[r, o]
+        beta[r] = b0[r]
+    for i in range(mixr.size):
+        r = mixr[i]
+        qi = q[i]
+        for o in range(n):
+            H[r, o] = (1.0 - qi) * H0[r, o] + qi * H1[r, o]
+        beta[r] = (1.0 - qi) * b0[r] + qi * b1[r]
+    D = num_den(H, beta, d, n, N)
+    for i in range(mixr.size):
+        r = mixr[i]
+        res[i] = N[(r + 1) % d, n - 1] - ystar[i] * D
+    return D
+
+
+@njit(cache=True)
+def _solve_small(J, rhs, x):  # pragma: no cover - compiled
+    """Gaussian elimination with partial pivoting of a small dense system (``J`` is
+    overwritten); returns False if it is singular."""
+    mu = rhs.size
+    for i in range(mu):
+        x[i] = rhs[i]
+    for c in range(mu):
+        p = c
+        for r in range(c + 1, mu):
+            if abs(J[r, c]) > abs(J[p, c]):
+                p = r
+        if J[p, c] == 0.0:
+            return False
+        if p != c:
+            for k in range(mu):
+                J[c, k], J[p, k] = J[p, k], J[c, k]
+            x[c], x[p] = x[p], x[c]
+        for r in range(c + 1, mu):
+            f = J[r, c] / J[c, c]
+            for k in range(c, mu):
+                J[r, k] -= f * J[c, k]
+            x[r] -= f * x[c]
+    for c in range(mu - 1, -1, -1):
+        s = x[c]
+        for k in range(c + 1, mu):
+            s -= J[c, k] * x[k]
+        x[c] = s / J[c, c]
+    return True
+
+
+@njit(cache=True)
+def mix_newton(H0, H1, b0, b1, mixr, ystar, n, q, iters):  # pragma: no cover - compiled
+    """Newton's method on the indifference equations of :func:`mix_residuals` from ``q``
+    (overwritten), with a forward-difference Jacobian (step 1e-7), until the residuals are
+    below 1e-17, a step below 1e-15, or ``iters`` steps. Returns 0, or 1 if an iterate was
+    not finite (no solution from this start)."""
+    d = H0.shape[0]
+    mu = q.size
+    H = np.zeros((d, n))
+    beta = np.zeros(d)
+    N = np.zeros((d, n))
+    res = np.zeros(mu)
+    res2 = np.zeros(mu)
+    dq = np.zeros(mu)
+    J = np.zeros((mu, mu))
+    step = np.zeros(mu)
+    h = 1e-7
+    for _ in range(iters):
+        mix_residuals(H0, H1, b0, b1, mixr, q, ystar, n, H, beta, N, res)
+        big = 0.0
+        for i in range(mu):
+            big = max(big, abs(res[i]))
+        if big < 1e-17:
+            break
+        for i in range(mu):
+            for k in range(mu):
+                dq[k] = q[k]
+            dq[i] += h
+            mix_residuals(H0, H1, b0, b1, mixr, dq, ystar, n, H, beta, N, res2)
+            for k in range(mu):
+                J[k, i] = (res2[k] - res[k]) / h
+        if not _solve_small(J, res, step):
+            return 0
+        big = 0.0
+        for i in range(mu):
+            q[i] -= step[i]
+            if not np.isfinite(q[i]):
+                return 1
+            big = max(big, abs(step[i]))
+        if big < 1e-15:
+            break
+    return 0

@@ -212,29 +212,11 @@ def ladder(prob, r):
     return Ladder(np.array(breaks), np.array(flips, dtype=np.int64), rolls)
 
 
-def _num_den(H, beta, d, n):
-    """Numerators ``N[r0, o]`` and denominator of the group's values (module Notes)."""
-    N = np.zeros((d, n), dtype=H.dtype)
-    shift = _SHIFTS.get(n)
-    if shift is None:
-        shift = _SHIFTS[n] = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [t, o] = o - t
-    prod0 = None
-    for r0 in range(d):
-        prod = 1.0
-        acc = N[r0]
-        for t in range(n):
-            r = (r0 + t) % d
-            acc += prod * H[r][shift[t]]
-            prod = prod * beta[r]
-        prod0 = prod if prod0 is None else prod0
-    return N, 1.0 - prod0
-
-
-_SHIFTS: dict = {}
-
-
 def _values(H, beta, d, n):
-    N, D = _num_den(H, beta, d, n)
+    from . import group_kernels as gk
+
+    N = np.zeros((d, n))
+    D = gk.num_den(np.ascontiguousarray(H, dtype=float), np.ascontiguousarray(beta, dtype=float), d, n, N)
     return N / D if D > 0 else np.zeros_like(N)
 
 
@@ -242,7 +224,7 @@ class _Candidates:
     """Turn outcomes of ladder steps, cached: (H, beta) of mover r at step j."""
 
     def __init__(self, prob, ladders):
-        self.prob, self.ladders, self.cache = prob, ladders, {}
+        self.prob, self.ladders, self.cache, self.arrays = prob, ladders, {}, {}
 
     def outcome(self, r, j):
         if (r, j) not in self.cache:
@@ -251,25 +233,44 @@ class _Candidates:
         return self.cache[r, j]
 
 
+def _choice_arrays(cands, choice):
+    """The compiled kernels' view of a candidate: the lower and upper steps' outcomes
+    ``H0, H1`` (d, n) and ``b0, b1`` (d) (equal for the pure movers), the mixing rotations and
+    their breakpoints."""
+    key = tuple(choice)
+    hit = cands.arrays.get(key)
+    if hit is not None:
+        return hit
+    prob = cands.prob
+    H0 = np.zeros((prob.d, prob.n))
+    H1 = np.zeros((prob.d, prob.n))
+    b0 = np.zeros(prob.d)
+    b1 = np.zeros(prob.d)
+    mixr, ystar = [], []
+    for r, (kind, j) in enumerate(choice):
+        H0[r], b0[r] = cands.outcome(r, j)
+        if kind == "mix":
+            H1[r], b1[r] = cands.outcome(r, j + 1)
+            mixr.append(r)
+            ystar.append(cands.ladders[r].breaks[j])
+        else:
+            H1[r], b1[r] = H0[r], b0[r]
+    out = (H0, H1, b0, b1, np.array(mixr, dtype=np.int64), np.array(ystar, dtype=float))
+    cands.arrays[key] = out
+    return out
+
+
 def _residuals(cands, choice, q):
     """Indifference residuals ``N_r - y* D`` of the mixing movers at mixing probabilities q."""
+    from . import group_kernels as gk
+
     prob = cands.prob
+    H0, H1, b0, b1, mixr, ystar = _choice_arrays(cands, choice)
     H = np.zeros((prob.d, prob.n))
     beta = np.zeros(prob.d)
-    mixing = [r for r, (kind, _) in enumerate(choice) if kind == "mix"]
-    for r, (kind, j) in enumerate(choice):
-        H0, b0 = cands.outcome(r, j)
-        if kind == "mix":
-            H1, b1 = cands.outcome(r, j + 1)
-            qr = q[mixing.index(r)]
-            H[r] = (1 - qr) * H0 + qr * H1
-            beta[r] = (1 - qr) * b0 + qr * b1
-        else:
-            H[r], beta[r] = H0, b0
-    N, D = _num_den(H, beta, prob.d, prob.n)
-    res = np.array(
-        [N[(r + 1) % prob.d, prob.n - 1] - cands.ladders[r].breaks[choice[r][1]] * D for r in mixing]
-    )
+    N = np.zeros((prob.d, prob.n))
+    res = np.zeros(mixr.size)
+    gk.mix_residuals(H0, H1, b0, b1, mixr, np.asarray(q, dtype=float), ystar, prob.n, H, beta, N, res)
     return res, H, beta
 
 
@@ -319,29 +320,16 @@ def _solve_indifference(cands, choice, mu):
 
 
 def _newton(cands, choice, q, iters=30):
-    """Polish a root of the indifference equations (finite-difference Jacobian)."""
+    """Polish a root of the indifference equations (finite-difference Jacobian, compiled:
+    :func:`~pigtheory.sequential.group_kernels.mix_newton`)."""
+    from . import group_kernels as gk
+
     q = np.asarray(q, dtype=float).copy()
     if np.any(q < -0.5) or np.any(q > 1.5):
         return q  # far outside [0, 1]: rejected by the checks, no need to polish
-    for _ in range(iters):
-        res = _residuals(cands, choice, q)[0]
-        if np.max(np.abs(res)) < 1e-17:
-            break
-        J = np.zeros((q.size, q.size))
-        h = 1e-7
-        for i in range(q.size):
-            dq = q.copy()
-            dq[i] += h
-            J[:, i] = (_residuals(cands, choice, dq)[0] - res) / h
-        try:
-            step = np.linalg.solve(J, res)
-        except np.linalg.LinAlgError:
-            return q
-        q = q - step
-        if not np.all(np.isfinite(q)):
-            return None
-        if np.max(np.abs(step)) < 1e-15:
-            break
+    H0, H1, b0, b1, mixr, ystar = _choice_arrays(cands, choice)
+    if gk.mix_newton(H0, H1, b0, b1, mixr, ystar, cands.prob.n, q, iters):
+        return None
     return q
 
 

@@ -40,11 +40,11 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import check_memory, super_six_estimate
+from ..guard import BASE_BYTES, Estimate, check_memory
 from ..results import Result
 from ..validation import ConvergenceWarning, check_int, check_tol
 
-__all__ = ["SuperSixRules", "SuperSixSolution", "super_six"]
+__all__ = ["SuperSixRules", "SuperSixSolution", "super_six", "estimate_memory"]
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,15 @@ def _states(sticks: int) -> list[tuple[int, int, int, int]]:
     ]
 
 
+def estimate_memory(sticks: Any) -> Estimate | None:
+    """:func:`pigtheory.sequential.super_six`: two float tables and the list of states
+    (a Python tuple each) over ``6 * (sticks + 1) ** 2 * 2`` states."""
+    if not isinstance(sticks, int) or isinstance(sticks, bool) or sticks < 2:
+        return None
+    states = 12 * (sticks + 1) ** 2
+    return Estimate(f"Super Six ({sticks} sticks)", states, 160 * states + BASE_BYTES, "use fewer sticks")
+
+
 def super_six(
     sticks: int = 7, *, tol: float = 1e-15, max_iter: int = 100_000, max_memory: Any = None
 ) -> SuperSixSolution:
@@ -182,7 +191,7 @@ def super_six(
     sticks = check_int("sticks", sticks, low=2)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
-    check_memory(super_six_estimate(sticks), max_memory)
+    check_memory(estimate_memory(sticks), max_memory)
     n = sticks
     states = _states(n)
     p = np.full((6, n + 1, n + 1, 2), np.nan)

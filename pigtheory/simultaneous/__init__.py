@@ -22,6 +22,7 @@ eqs. (18)-(19), Algorithm 0.3, Fig. 6, Table S4    :func:`best_response` (3+ pla
 the ``strategies="stopping"`` solvers go beyond the paper (every stopping rule; equilibria of three or more players).
 """
 
+from .._compat import renamed
 from .best_response import best_response
 from .certify import StoppingClasses, certify_classes
 from .chunked import ChunkedSolution, chunked_best_response
@@ -30,11 +31,11 @@ from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
 from .multiplayer import ReducedSolution, reduced_best_response
 from .nash import CycleNash, cycle_nash, exploitability
-from .resumable import SweepTable, hold_at_table, sweep_tasks
+from .resumable import hold_at_table, sweep_tasks
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
 from .stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
-from .sweep import HoldAtSweep, best_responses, hold_at_sweep
+from .sweep import HoldAtTable, best_responses, hold_at_sweep
 from .symmetric import SymmetricEquilibrium, SymmetricPolicy, symmetric_equilibrium
 from .symmetric_response import (
     SymmetricBestResponse,
@@ -49,9 +50,8 @@ __all__ = [
     "win_probability",
     "win_probabilities",
     "hold_at_sweep",
-    "HoldAtSweep",
+    "HoldAtTable",
     "hold_at_table",
-    "SweepTable",
     "sweep_tasks",
     "limit",
     "LimitAnalysis",
@@ -80,3 +80,11 @@ __all__ = [
     "symmetric_dynamics",
     "SymmetricDynamics",
 ]
+
+__getattr__ = renamed(
+    __name__,
+    {
+        "HoldAtSweep": "pigtheory.simultaneous.sweep:HoldAtTable",
+        "SweepTable": "pigtheory.simultaneous.sweep:HoldAtTable",
+    },
+)

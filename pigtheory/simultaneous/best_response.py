@@ -115,8 +115,9 @@ def best_response(
         Value iteration: at most this many sweeps (>= 1); if reached, a
         :class:`~pigtheory.validation.ConvergenceWarning`.
     engine : {"auto", "numba", "numpy"}
-        Exact method: compiled loops or batched numpy (same answers to rounding);
-        ``"auto"`` decides by the size of the solve (:mod:`pigtheory.engine`).
+        Exact method: compiled loops or batched numpy (same answers to rounding; for two
+        players the same bits); ``"auto"`` decides by the size of the solve, and for two
+        players also takes numba in a warm process (:mod:`pigtheory.engine`).
     progress : bool, optional
         Value iteration: a progress bar on stderr (default: when stderr is a terminal).
     max_memory : int or str, optional

@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import numba_installed
-from ..guard import check_disk, check_memory, chunked_disk, chunked_estimate
+from ..guard import BASE_BYTES, FEWER, Estimate, check_disk, check_memory, players_text, with_roll_model
 from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
 from ..results import Result
@@ -70,7 +70,14 @@ from .core import read_opponents
 from .level_store import LevelStore, block_id
 from .multiplayer import ReducedSolution, separable_moves
 
-__all__ = ["chunked_best_response", "ChunkedSolution", "chunk_columns", "store_summary"]
+__all__ = [
+    "chunked_best_response",
+    "ChunkedSolution",
+    "chunk_columns",
+    "store_summary",
+    "estimate_memory",
+    "estimate_disk",
+]
 
 _CHUNK_BYTES = 64 * 2**20
 """Default budget for one task's output (values and the A_t it writes)."""
@@ -193,6 +200,27 @@ def chunk_columns(rules: Rules, budget: int = _CHUNK_BYTES) -> int:
     return int(max(64, budget // (m * (g + 1) * 8)))
 
 
+@with_roll_model(name="chunked")
+def estimate_memory(rules: Any, *, chunk: int) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.chunked_best_response`: the memory of one chunk of
+    columns and its score level (the store itself is on disk, see :func:`estimate_disk`)."""
+    if not isinstance(rules, Rules) or not isinstance(chunk, int):
+        return None
+    g, n = rules.goal, rules.players
+    level = comb(g + n - 2, n - 2)  # the columns of one score level (multisets of the others)
+    need = 8 * (g + 1) * chunk * (n + 3) + 8 * g * g * n + 8 * n * level + BASE_BYTES
+    return Estimate(
+        f"chunked best response ({players_text(rules)}, chunks of {chunk})", (g + 1) * chunk, need, FEWER
+    )
+
+
+def estimate_disk(rules: Any) -> int:
+    """Bytes the store of a chunked best response holds when done: value and policy of every
+    reduced state (own score times the multisets of the opponents' scores)."""
+    g, n = rules.goal, rules.players
+    return 16 * (g + 1) * comb(g + n - 1, n - 1)
+
+
 def chunked_best_response(
     opponents: Any,
     *,
@@ -260,8 +288,8 @@ def chunked_best_response(
         raise ValueError(f"rules.players must be >= 2, got {rules.players}")
     if chunk is not None:
         chunk = check_int("chunk", chunk, low=1)
-    check_memory(chunked_estimate(rules, chunk=chunk or chunk_columns(rules)), max_memory)
-    check_disk(store, chunked_disk(rules), f"chunked best response ({rules})")
+    check_memory(estimate_memory(rules, chunk=chunk or chunk_columns(rules)), max_memory)
+    check_disk(store, estimate_disk(rules), f"chunked best response ({rules})")
     opps = read_opponents(opponents, rules)
     dest_all, prob_all = separable_moves(opps, rules)
     if any(

@@ -22,57 +22,32 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..guard import check_memory, grid_estimate
+from .._compat import renamed
+from ..guard import Estimate, best_response_estimate, check_memory, players_text, with_roll_model
 from ..io import cached
 from ..parallel import check_executor, run_tasks
-from ..results import Result
 from ..rules import Rules
 from ..validation import check_ints, check_optional_path, check_progress, check_rules
-from .sweep import start_value
+from .sweep import HoldAtTable, start_value
 
-__all__ = ["hold_at_grid", "HoldAtGrid", "cached_hold_at_grid"]
+__all__ = ["hold_at_grid", "cached_hold_at_grid", "estimate_memory"]
+
+__getattr__ = renamed(__name__, {"HoldAtGrid": "pigtheory.simultaneous.sweep:HoldAtTable"})
 
 
-@dataclass(frozen=True, eq=False)
-class HoldAtGrid(Result):
-    """Best-response values at (0, 0, 0) against "hold at n1" and "hold at n2" (Zhu, Ma, Chen &
-    Liu 2023, Figure 6 and Supplementary Table S4; three players, Algorithm 0.3).
-
-    Attributes
-    ----------
-    value : numpy.ndarray, shape ``(len(ns), len(ns))``
-        ``value[a, b]``: the best response's win probability at (0, 0, 0) when the opponents
-        hold at ``ns[a]`` and ``ns[b]`` (symmetric in a and b).
-    policy : numpy.ndarray of int, shape ``(len(ns), len(ns))``
-        The best response's threshold at (0, 0, 0).
-    residual : float
-        0.0 (every solve is exact).
-    method : str
-    rules : Rules
-    ns : numpy.ndarray of int, shape ``(len(ns),)``
-        The thresholds, ascending.
-    best_pair : tuple of int
-        The opponents' pair (n1 <= n2) that leaves the responder the least.
-    """
-
-    value: np.ndarray
-    policy: np.ndarray
-    residual: float
-    method: str
-    rules: Rules
-    ns: np.ndarray
-    best_pair: tuple[int, int]
-
-    @property
-    def n_pairs(self) -> int:
-        """Number of best responses solved (pairs n1 <= n2)."""
-        return self.ns.size * (self.ns.size + 1) // 2
+@with_roll_model(name="grid")
+def estimate_memory(rules: Any, *, workers: int | None = 1) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.grid.hold_at_grid`: a best response per worker at once."""
+    one = best_response_estimate(rules)
+    if one is None:
+        return None
+    w = max(int(workers), 1) if isinstance(workers, int) else 1
+    return Estimate(f"hold-at grid ({w} workers, {players_text(rules)})", one.states, w * one.bytes, one.hint)
 
 
 def hold_at_grid(
@@ -83,7 +58,7 @@ def hold_at_grid(
     progress: bool | None = None,
     executor: Any = None,
     max_memory: Any = None,
-) -> HoldAtGrid:
+) -> HoldAtTable:
     """Solve the best response to every pair of "hold at n" opponents, n in ``ns``.
 
     Parameters
@@ -107,8 +82,9 @@ def hold_at_grid(
 
     Returns
     -------
-    HoldAtGrid
-        ``value`` and ``policy`` of shape ``(len(ns), len(ns))``.
+    HoldAtTable
+        ``value`` and ``policy`` of shape ``(len(ns), len(ns))``, ``thresholds[a, b] =
+        (ns[a], ns[b])``; ``best_pair`` the pair n1 <= n2 that concedes least.
 
     Examples
     --------
@@ -118,7 +94,7 @@ def hold_at_grid(
     """
     check_rules(rules)
     ns = check_ints("ns", ns, low=1, high=10**6)
-    check_memory(grid_estimate(rules, workers=workers), max_memory)
+    check_memory(estimate_memory(rules, workers=workers), max_memory)
     ns_arr = np.array(sorted(set(int(n) for n in ns)), dtype=np.int64)
     if ns_arr.size == 0 or ns_arr[0] < 1:
         raise ValueError(f"ns must be non-empty thresholds >= 1, got {list(ns_arr)}")
@@ -143,18 +119,8 @@ def hold_at_grid(
     for (a, b), (v, k) in zip(pairs, done, strict=True):
         value[pos[a], pos[b]] = value[pos[b], pos[a]] = v
         policy[pos[a], pos[b]] = policy[pos[b], pos[a]] = k
-    lo, hi = np.unravel_index(
-        np.argmin(np.where(np.triu(np.ones_like(value, bool)), value, np.inf)), value.shape
-    )
-    return HoldAtGrid(
-        value=value,
-        policy=policy,
-        residual=0.0,
-        method="exact-separable",
-        rules=rules,
-        ns=ns_arr,
-        best_pair=(int(ns_arr[lo]), int(ns_arr[hi])),
-    )
+    pairs = np.stack(np.meshgrid(ns_arr, ns_arr, indexing="ij"), axis=-1)
+    return HoldAtTable.of_rules(value, policy, rules, pairs, "exact-separable")
 
 
 def cached_hold_at_grid(
@@ -165,7 +131,7 @@ def cached_hold_at_grid(
     progress: bool | None = None,
     executor: Any = None,
     cache_dir: str | os.PathLike | None = None,
-) -> HoldAtGrid:
+) -> HoldAtTable:
     """:func:`hold_at_grid`, saved in the cache folder and loaded from it by its parameters
     (not by ``workers`` or ``executor``: the table is the same whichever runs it).
 
@@ -179,7 +145,7 @@ def cached_hold_at_grid(
 
     Returns
     -------
-    HoldAtGrid
+    HoldAtTable
     """
     check_rules(rules)
     ns = check_ints("ns", ns, low=1, high=10**6)
@@ -191,5 +157,5 @@ def cached_hold_at_grid(
         params,
         lambda: hold_at_grid(ns_list, rules=rules, workers=workers, progress=progress, executor=executor),
         cache_dir=cache_dir,
-        expected=HoldAtGrid,
+        expected=HoldAtTable,
     )

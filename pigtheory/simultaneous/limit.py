@@ -42,14 +42,14 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import check_memory, limit_estimate
+from ..guard import BASE_BYTES, Estimate, check_memory, with_roll_model
 from ..results import Solution
 from ..rules import Rules
 from ..turn_total import turn_total_table
 from ..validation import check_int, check_simultaneous_rules
 from .core import TIE_TOL, action_set
 
-__all__ = ["limit", "LimitAnalysis"]
+__all__ = ["limit", "LimitAnalysis", "estimate_memory"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -113,6 +113,22 @@ class LimitAnalysis(Solution):
         return n - 2
 
 
+@with_roll_model(name="limit")
+def estimate_memory(rules: Any, *, n_max: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.limit`: arrays of one row per n and one column per score."""
+    if not isinstance(rules, Rules) or not isinstance(n_max, int) or n_max < 2:
+        return None
+    g = rules.goal
+    rows = n_max - 1
+    width = len(rules.roll_distribution())
+    return Estimate(
+        f"limit (n = 2..{n_max}, goal {g})",
+        rows * g,
+        rows * (g + 1) * (40 + 16 * width) + BASE_BYTES,
+        "lower n_max or the goal",
+    )
+
+
 def limit(
     n_max: int = 200, *, rules: Rules = Rules(), strategies: str = "thresholds", max_memory: Any = None
 ) -> LimitAnalysis:
@@ -153,7 +169,7 @@ def limit(
     >>> bool(res.deviation_value[res.row(3)] > 1 / 3)
     True
     """
-    check_memory(limit_estimate(rules, n_max=n_max), max_memory)
+    check_memory(estimate_memory(rules, n_max=n_max), max_memory)
     n_max = check_int("n_max", n_max, low=2)
     check_simultaneous_rules(rules)
     actions = action_set(strategies, rules)

@@ -9,9 +9,11 @@ lost cluster) resumes where it stopped when run again with the same ``out``.
 
 Shapes
 ------
-:class:`SweepTable` has one row per task: ``goal[r]``, ``players[r]``, ``die_faces[r]``,
-``thresholds[r, :players[r] - 1]`` (the opponents' n in ascending order; 0 pads the unused
-columns), ``value[r]`` and ``policy[r]`` (the best response's threshold at the start).
+:func:`hold_at_table` returns a :class:`~pigtheory.simultaneous.sweep.HoldAtTable` with one
+row per task: ``goal[r]``, ``players[r]``, ``die_faces[r]``, ``thresholds[r, :players[r] - 1]``
+(the opponents' n in ascending order; 0 pads the unused columns), ``value[r]`` and
+``policy[r]`` (the best response's threshold at the start); ``rules`` is the first row's
+(``rules_at(r)`` any row's).
 
 Files (``out``)
 ---------------
@@ -40,7 +42,7 @@ Examples
 >>> from pigtheory.simultaneous import hold_at_sweep, hold_at_table
 >>> table = hold_at_table(goals=[20, 30], ns=[4, 6])
 >>> sweep = hold_at_sweep([4, 6], rules=Rules(goal=30))
->>> table.value.size, bool(table.value[table.row(goal=30, thresholds=(6,))] == sweep.value(6))
+>>> table.value.size, bool(table.value[table.row(goal=30, thresholds=(6,))] == sweep.at(6))
 (4, True)
 """
 
@@ -50,7 +52,6 @@ import csv
 import os
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import partial
 from itertools import combinations_with_replacement, islice
 from math import comb
@@ -59,77 +60,21 @@ from typing import Any
 
 import numpy as np
 
+from .._compat import renamed
 from ..guard import check_memory, reduced_estimate
 from ..io import atomic_write
 from ..io.records import DamagedRecord, read_record, write_record
 from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
-from ..results import Result
 from ..rules import Rules
 from ..validation import check_int, check_optional_path, check_progress
-from .sweep import start_value
+from .sweep import HoldAtTable, start_value
 
-__all__ = ["SweepTable", "hold_at_table", "sweep_tasks"]
+__all__ = ["hold_at_table", "sweep_tasks"]
+
+__getattr__ = renamed(__name__, {"SweepTable": "pigtheory.simultaneous.sweep:HoldAtTable"})
 
 FORMAT = "pigtheory-sweep"
-
-
-@dataclass(frozen=True, eq=False)
-class SweepTable(Result):
-    """Best-response values at the start against "hold at n" opponents, one row per task
-    (see the module docstring for the shapes).
-
-    Attributes
-    ----------
-    goal : numpy.ndarray of int, shape ``(R,)``
-        The goal of row r.
-    players : numpy.ndarray of int, shape ``(R,)``
-    die_faces : numpy.ndarray of int, shape ``(R,)``
-    thresholds : numpy.ndarray of int, shape ``(R, P - 1)``
-        The opponents' n, ascending, in ``thresholds[r, :players[r] - 1]`` (0 pads the rest;
-        P the most players of the sweep).
-    value : numpy.ndarray, shape ``(R,)``
-        The best response's win probability at the start, every score 0 (for two players:
-        the curve of Zhu, Ma, Chen & Liu 2023, Fig. 2 / Table S1; three: Fig. 6 / Table S4).
-    policy : numpy.ndarray of int, shape ``(R,)``
-        Its threshold there.
-    method : str
-    """
-
-    goal: np.ndarray
-    players: np.ndarray
-    die_faces: np.ndarray
-    thresholds: np.ndarray
-    value: np.ndarray
-    policy: np.ndarray
-    method: str
-
-    def row(self, *, goal: int, thresholds: tuple[int, ...], die_faces: int = 6) -> int:
-        """Row of a task (thresholds in any order); ``ValueError`` if the sweep has none.
-
-        Parameters
-        ----------
-        goal : int
-        thresholds : tuple of int
-            The opponents' n, one per opponent.
-        die_faces : int
-
-        Returns
-        -------
-        int
-            The row r of every array.
-        """
-        ns = sorted(int(n) for n in thresholds)
-        padded = ns + [0] * (self.thresholds.shape[1] - len(ns))
-        hits = np.flatnonzero(
-            (self.goal == goal)
-            & (self.players == len(ns) + 1)
-            & (self.die_faces == die_faces)
-            & np.all(self.thresholds == padded, axis=1)
-        )
-        if hits.size == 0:
-            raise ValueError(f"no task with goal={goal}, thresholds={tuple(ns)}, die_faces={die_faces}")
-        return int(hits[0])
 
 
 MAX_TASKS = 1_000_000
@@ -188,7 +133,7 @@ def hold_at_table(
     out: str | os.PathLike | None = None,
     executor: Any = None,
     progress: bool | None = None,
-) -> SweepTable:
+) -> HoldAtTable:
     """Best response to every choice of "hold at n" opponents, for every goal, number of
     players and die: its value and threshold at the start.
 
@@ -207,7 +152,7 @@ def hold_at_table(
 
     Returns
     -------
-    SweepTable
+    HoldAtTable
         One row per task (:func:`sweep_tasks`' order): arrays of shape ``(R,)``, and
         ``thresholds`` ``(R, max(players) - 1)``.
 
@@ -300,12 +245,15 @@ def _checked_row(row: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def _table(rows: list[dict[str, Any]]) -> SweepTable:
+def _table(rows: list[dict[str, Any]]) -> HoldAtTable:
     width = max(r["players"] for r in rows) - 1
     th = np.zeros((len(rows), width), dtype=np.int64)
     for i, r in enumerate(rows):
         th[i, : len(r["thresholds"])] = r["thresholds"]
-    return SweepTable(
+    first = rows[0]
+    return HoldAtTable(
+        rules=Rules(goal=first["goal"], players=first["players"], die_faces=first["die_faces"]),
+        ns=np.unique(th[th > 0]),
         goal=np.array([r["goal"] for r in rows], dtype=np.int64),
         players=np.array([r["players"] for r in rows], dtype=np.int64),
         die_faces=np.array([r["die_faces"] for r in rows], dtype=np.int64),
@@ -316,7 +264,7 @@ def _table(rows: list[dict[str, Any]]) -> SweepTable:
     )
 
 
-def _write_csv(path: str, table: SweepTable) -> None:
+def _write_csv(path: str, table: HoldAtTable) -> None:
     with open(path, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["goal", "players", "die_faces", "thresholds", "value", "policy"])

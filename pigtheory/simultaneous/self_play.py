@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import check_memory, self_play_estimate
+from ..guard import BASE_BYTES, Estimate, check_memory, with_roll_model
 from ..policies import Mixture, as_mixture, hold_at
 from ..progress import progress_bar
 from ..results import Solution
@@ -66,7 +66,7 @@ from ..validation import (
 )
 from .core import Thresholds, continuation, one_blas_thread, score_levels, terminal_values
 
-__all__ = ["SelfPlay", "self_play"]
+__all__ = ["SelfPlay", "self_play", "estimate_memory"]
 
 _ORDERS = ("increasing", "decreasing")
 _SWEEPS = ("gauss-seidel", "jacobi")
@@ -132,6 +132,21 @@ class SelfPlay(Solution):
     coupling: Any
 
 
+@with_roll_model(name="self play")
+def estimate_memory(rules: Any, *, max_iter: Any = 200) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.self_play`: every sweep's policy and value is kept."""
+    if not isinstance(rules, Rules) or not isinstance(max_iter, int) or max_iter < 1:
+        return None
+    g = rules.goal
+    states = (g + 1) ** 2
+    return Estimate(
+        f"self-play (goal {g}, up to {max_iter} sweeps)",
+        states,
+        (24 * max_iter + 300) * states + 48 * g**3 + BASE_BYTES,
+        "lower the goal or max_iter",
+    )
+
+
 def self_play(
     *,
     rules: Rules = Rules(),
@@ -182,7 +197,7 @@ def self_play(
     (True, 1, 0)
     """
     check_number("tol", tol)
-    check_memory(self_play_estimate(rules, max_iter=max_iter), max_memory)
+    check_memory(estimate_memory(rules, max_iter=max_iter), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("order", order, _ORDERS)
     check_choice("sweep", sweep, _SWEEPS)

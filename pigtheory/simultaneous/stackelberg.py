@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import check_memory, stackelberg_estimate
+from ..guard import BASE_BYTES, Estimate, check_memory, with_roll_model
 from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
@@ -64,7 +64,7 @@ from .core import (
     terminal_values,
 )
 
-__all__ = ["Stackelberg", "stackelberg"]
+__all__ = ["Stackelberg", "stackelberg", "estimate_memory"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -107,6 +107,18 @@ class Stackelberg(Solution):
     differences: np.ndarray
 
 
+@with_roll_model(name="stackelberg")
+def estimate_memory(rules: Any, *, method: str = "exact") -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.stackelberg`: the follower's answer to every leader
+    threshold at a whole score level at once (thresholds by states)."""
+    if not isinstance(rules, Rules):
+        return None
+    g = rules.goal
+    states = (g + 1) ** 2
+    need = 120 * states + 48 * g**3 + BASE_BYTES
+    return Estimate(f"Stackelberg ({method}, goal {g})", states, need, "lower the goal")
+
+
 def stackelberg(
     *,
     rules: Rules = Rules(),
@@ -147,7 +159,7 @@ def stackelberg(
     >>> round(st.leader_value, 12), st.differing_states
     (0.5, ())
     """
-    check_memory(stackelberg_estimate(rules, method=method), max_memory)
+    check_memory(estimate_memory(rules, method=method), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("method", method, ("exact", "value_iteration"))
     tol = check_tol(tol)

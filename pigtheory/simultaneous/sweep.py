@@ -18,6 +18,8 @@ Supplementary Table S1.
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -25,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import check_memory, sweep_estimate
+from .._compat import renamed
+from ..guard import Estimate, best_response_estimate, check_memory, with_roll_model
 from ..parallel import check_executor, run_tasks
 from ..policies import hold_at
 from ..results import Result, Solution
@@ -34,39 +37,300 @@ from ..validation import check_choice, check_int, check_ints, check_progress, ch
 from .best_response import best_response
 from .core import ENGINES, read_opponents
 
-__all__ = ["HoldAtSweep", "hold_at_sweep", "start_value", "best_responses"]
+__all__ = ["HoldAtTable", "hold_at_sweep", "start_value", "best_responses", "estimate_memory"]
+
+__getattr__ = renamed(__name__, {"HoldAtSweep": f"{__name__}:HoldAtTable"})
+
+
+class _Lookup(np.ndarray):
+    """``HoldAtTable.value``: a read-only array that can still be called as the old
+    ``HoldAtSweep.value(n)`` method was (deprecated: use :meth:`HoldAtTable.at`)."""
+
+    _table: Any = None
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self._table = getattr(obj, "_table", None)
+
+    def __reduce__(self) -> Any:  # pickles (and saves) as a plain array
+        return np.asarray(self).copy().__reduce__()
+
+    def __call__(self, *ns: int) -> float:
+        warnings.warn(
+            "HoldAtSweep.value(n) is deprecated: use HoldAtTable.at(n) (value is the array)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if self._table is None:
+            raise TypeError("this array is not the value of a HoldAtTable")
+        return self._table.at(*ns)
 
 
 @dataclass(frozen=True, eq=False)
-class HoldAtSweep(Result):
-    """Best-response values against "hold at n", one per n.
+class HoldAtTable(Result):
+    """Value at the start (every score 0) of the exact best response to "hold at n" opponents:
+    the one table type of :func:`hold_at_sweep` (one opponent, an axis of n),
+    :func:`~pigtheory.simultaneous.grid.hold_at_grid` (two opponents, a grid of n1 x n2) and
+    :func:`~pigtheory.simultaneous.hold_at_table` (a row per task over goals, players and dice).
+
+    Every array but ``ns`` is indexed by cell, ``value.shape``: ``(N,)`` for a sweep, ``(N, N)``
+    for a grid, ``(R,)`` for a table of R tasks.
 
     Attributes
     ----------
-    ns : numpy.ndarray of int, shape ``(N,)``
-        The thresholds n of the opponent, ascending.
-    values : numpy.ndarray of float, shape ``(N,)``
-        ``values[t]``: the best response's win probability at (0, 0) against ``hold_at(ns[t])``
-        (Zhu, Ma, Chen & Liu 2023, Fig. 2 and Supplementary Table S1).
-    best_n : int
-        The n with the smallest value: the "hold at n" opponent that concedes least.
-    local_minima : tuple of int
-        Every interior n whose value is strictly below both neighbours' in ``ns``.
+    value : numpy.ndarray of float
+        The best response's win probability at the start (Zhu, Ma, Chen & Liu 2023: Fig. 2 /
+        Table S1 for two players, Fig. 6 / Table S4 for three).
+    policy : numpy.ndarray of int or None
+        The best response's threshold at the start; ``None`` only in a table loaded from a
+        file of the old ``HoldAtSweep``, which did not record it.
     rules : Rules
+        The rules solved. A table over several goals, player counts or dice holds the rules of
+        its first cell here; :meth:`rules_at` gives every cell's (they differ only in
+        ``goal``, ``players`` and ``die_faces``).
+    ns : numpy.ndarray of int, shape ``(N,)``
+        The opponents' thresholds, ascending and distinct: the axis of a sweep or a grid.
+    thresholds : numpy.ndarray of int, shape ``value.shape + (P - 1,)``
+        The opponents' n in each cell, one per opponent (0 pads a cell with fewer opponents
+        than the table's most, P - 1). A grid's ``thresholds[a, b]`` is ``(ns[a], ns[b])``.
+    goal, players, die_faces : numpy.ndarray of int, shape ``value.shape``
+        Each cell's rules (see ``rules``).
+    method : str
     """
 
-    ns: np.ndarray
-    values: np.ndarray
-    best_n: int
-    local_minima: tuple[int, ...]
+    value: np.ndarray
+    policy: np.ndarray | None
     rules: Rules
+    ns: np.ndarray
+    thresholds: np.ndarray
+    goal: np.ndarray
+    players: np.ndarray
+    die_faces: np.ndarray
+    method: str = "exact"
 
-    def value(self, n: int) -> float:
-        """The value against ``hold_at(n)``."""
-        hits = np.flatnonzero(self.ns == n)
-        if hits.size == 0:
-            raise ValueError(f"n: {n} is not in the sweep ({self.ns.min()}..{self.ns.max()})")
-        return float(self.values[hits[0]])
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"rules must be a pigtheory.Rules, got {type(self.rules).__name__}")
+        if not isinstance(self.value, np.ndarray) or not isinstance(self.thresholds, np.ndarray):
+            raise ValueError("value and thresholds must be numpy arrays")
+        if self.thresholds.ndim != self.value.ndim + 1:
+            raise ValueError(
+                f"thresholds: shape value.shape + (opponents,) = {self.value.shape} + (P - 1,), "
+                f"got {self.thresholds.shape}"
+            )
+        view = np.asarray(self.value).view(_Lookup)
+        view._table = self
+        object.__setattr__(self, "value", view)
+        super().__post_init__()
+
+    def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
+        cells = self.value.shape
+        shapes = {name: cells for name in ("policy", "goal", "players", "die_faces")}
+        shapes["thresholds"] = cells + self.thresholds.shape[-1:]
+        shapes["ns"] = (int(np.unique(self.thresholds[self.thresholds > 0]).size),)
+        return shapes
+
+    @classmethod
+    def of_rules(
+        cls, value: np.ndarray, policy: np.ndarray | None, rules: Rules, thresholds: np.ndarray, method: str
+    ) -> HoldAtTable:
+        """A table whose every cell has the same ``rules`` (a sweep or a grid).
+
+        Parameters
+        ----------
+        value, policy : numpy.ndarray
+            By cell.
+        rules : Rules
+        thresholds : numpy.ndarray of int, shape ``value.shape + (rules.players - 1,)``
+        method : str
+
+        Returns
+        -------
+        HoldAtTable
+        """
+        value = np.asarray(value, dtype=np.float64)
+        thresholds = np.asarray(thresholds, dtype=np.int64)
+        ns = np.unique(thresholds[thresholds > 0])
+        return cls(
+            value=value,
+            policy=None if policy is None else np.asarray(policy, dtype=np.int64),
+            rules=rules,
+            ns=ns,
+            thresholds=thresholds,
+            goal=np.full(value.shape, rules.goal, dtype=np.int64),
+            players=np.full(value.shape, rules.players, dtype=np.int64),
+            die_faces=np.full(value.shape, rules.die_faces, dtype=np.int64),
+            method=method,
+        )
+
+    @classmethod
+    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
+        """The fields of a file saved as one of the three old types (before issue 20)."""
+        if "values" in fields:  # HoldAtSweep: ns, values, best_n, local_minima, rules
+            ns = np.asarray(fields["ns"], dtype=np.int64)
+            old = cls.of_rules(fields["values"], None, fields["rules"], ns[:, None], "exact")
+        elif "best_pair" in fields:  # HoldAtGrid: value, policy, residual, method, rules, ns, best_pair
+            ns = np.asarray(fields["ns"], dtype=np.int64)
+            pairs = np.stack(np.meshgrid(ns, ns, indexing="ij"), axis=-1)
+            old = cls.of_rules(fields["value"], fields["policy"], fields["rules"], pairs, fields["method"])
+        elif "rules" not in fields and "thresholds" in fields:  # SweepTable: no rules
+            goal, players, faces = (np.asarray(fields[k]) for k in ("goal", "players", "die_faces"))
+            th = np.asarray(fields["thresholds"], dtype=np.int64)
+            first = Rules(goal=int(goal[0]), players=int(players[0]), die_faces=int(faces[0]))
+            return {**fields, "rules": first, "ns": np.unique(th[th > 0])}
+        else:
+            return fields
+        return {f.name: getattr(old, f.name) for f in dataclasses.fields(old)}
+
+    def rules_at(self, cell: int | tuple[int, ...]) -> Rules:
+        """The rules of one cell (an index into ``value``)."""
+        return dataclasses.replace(
+            self.rules,
+            goal=int(self.goal[cell]),
+            players=int(self.players[cell]),
+            die_faces=int(self.die_faces[cell]),
+        )
+
+    def row(
+        self, *, thresholds: Sequence[int], goal: int | None = None, die_faces: int | None = None
+    ) -> int | tuple[int, ...]:
+        """The cell of a task: the index into ``value`` (an int for a sweep or a table, a pair
+        for a grid).
+
+        Parameters
+        ----------
+        thresholds : sequence of int
+            The opponents' n, one per opponent, in any order.
+        goal, die_faces : int, optional
+            Default: any (the first cell that matches).
+
+        Returns
+        -------
+        int or tuple of int
+
+        Raises
+        ------
+        ValueError
+            The table has no such cell.
+        """
+        ns = sorted(int(n) for n in thresholds)
+        width = self.thresholds.shape[-1]
+        if len(ns) > width:
+            raise ValueError(f"thresholds: at most {width} opponents in this table, got {len(ns)}")
+        padded = np.array(ns + [0] * (width - len(ns)), dtype=np.int64)
+        hit = (self.players == len(ns) + 1) & np.all(
+            np.sort(self.thresholds, axis=-1) == np.sort(padded), axis=-1
+        )
+        if goal is not None:
+            hit &= self.goal == goal
+        if die_faces is not None:
+            hit &= self.die_faces == die_faces
+        where = np.argwhere(hit)
+        if where.size == 0:
+            raise ValueError(f"no task with goal={goal}, thresholds={tuple(ns)}, die_faces={die_faces}")
+        cell = tuple(int(i) for i in where[0])
+        return cell[0] if len(cell) == 1 else cell
+
+    def at(self, *thresholds: int, goal: int | None = None, die_faces: int | None = None) -> float:
+        """The value against opponents holding at ``thresholds`` (one n per opponent).
+
+        Examples
+        --------
+        >>> sweep = hold_at_sweep([3, 5], rules=Rules(goal=10))
+        >>> bool(sweep.at(5) == sweep.value[1])
+        True
+        """
+        return float(self.value[self.row(thresholds=thresholds, goal=goal, die_faces=die_faces)])
+
+    def _single(self, opponents: int, what: str) -> None:
+        if (
+            self.value.ndim != opponents
+            or self.thresholds.shape[-1] != opponents
+            or self.goal.min() != self.goal.max()
+        ):
+            raise ValueError(
+                f"{what} is defined for a table over n with {opponents} opponent(s) and one goal"
+            )
+
+    @property
+    def best_n(self) -> int:
+        """Of a sweep (one opponent): the n with the smallest value, the "hold at n" opponent that
+        concedes least."""
+        self._single(1, "best_n")
+        return int(self.thresholds[int(np.argmin(self.value)), 0])
+
+    @property
+    def local_minima(self) -> tuple[int, ...]:
+        """Of a sweep: every interior n whose value is strictly below both neighbours' (the end
+        points, with one neighbour, never are)."""
+        self._single(1, "local_minima")
+        v = np.asarray(self.value)
+        inner = (v[1:-1] < v[:-2]) & (v[1:-1] < v[2:])
+        return tuple(int(n) for n in self.thresholds[1:-1, 0][inner])
+
+    @property
+    def best_pair(self) -> tuple[int, int]:
+        """Of a grid (two opponents): the pair n1 <= n2 that leaves the responder the least."""
+        self._single(2, "best_pair")
+        v = np.asarray(self.value)
+        upper = np.where(np.triu(np.ones_like(v, dtype=bool)), v, np.inf)
+        a, b = np.unravel_index(int(np.argmin(upper)), v.shape)
+        return int(self.thresholds[a, b, 0]), int(self.thresholds[a, b, 1])
+
+    @property
+    def n_solves(self) -> int:
+        """Number of best responses solved: one per distinct task (a grid solves each pair
+        n1 <= n2 once)."""
+        keys = np.concatenate(
+            [
+                np.stack([self.goal, self.players, self.die_faces], axis=-1).reshape(-1, 3),
+                np.sort(self.thresholds, axis=-1).reshape(-1, self.thresholds.shape[-1]),
+            ],
+            axis=1,
+        )
+        return int(np.unique(keys, axis=0).shape[0])
+
+    def to_frame(self) -> Any:
+        """One row per cell (``pandas``, the extra ``pigtheory[pandas]``): the opponents'
+        thresholds ``n1``, ``n2``, ... (0 where a cell has fewer opponents), then ``value``,
+        ``policy``, ``goal``, ``players`` and ``die_faces``.
+
+        Examples
+        --------
+        >>> hold_at_sweep([3, 5], rules=Rules(goal=10)).to_frame().columns.tolist()
+        ['n1', 'value', 'policy', 'goal', 'players', 'die_faces']
+        """
+        frame = super().to_frame()  # by cell, in the order of value.ravel()
+        keep = [c for c in ("value", "policy", "goal", "players", "die_faces") if c in frame.columns]
+        frame = frame[keep]
+        th = self.thresholds.reshape(self.value.size, -1)
+        for q in range(th.shape[1]):
+            frame.insert(q, f"n{q + 1}", th[:, q])
+        return frame
+
+    @property
+    def values(self) -> np.ndarray:
+        """Deprecated: ``value`` (the old ``HoldAtSweep.values``)."""
+        warnings.warn(
+            "HoldAtSweep.values is deprecated: use HoldAtTable.value", DeprecationWarning, stacklevel=2
+        )
+        return self.value
+
+    @property
+    def n_pairs(self) -> int:
+        """Deprecated: ``n_solves`` (the old ``HoldAtGrid.n_pairs``)."""
+        warnings.warn(
+            "HoldAtGrid.n_pairs is deprecated: use HoldAtTable.n_solves", DeprecationWarning, stacklevel=2
+        )
+        return self.n_solves
+
+
+@with_roll_model(name="sweep")
+def estimate_memory(rules: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.hold_at_sweep`: one two-player best response at a time."""
+    one = best_response_estimate(rules)
+    if one is None:
+        return None
+    return Estimate(f"hold-at sweep (goal {rules.goal})", one.states, one.bytes, one.hint)
 
 
 def hold_at_sweep(
@@ -77,7 +341,7 @@ def hold_at_sweep(
     progress: bool | None = None,
     executor: Any = None,
     max_memory: Any = None,
-) -> HoldAtSweep:
+) -> HoldAtTable:
     """Value at (0, 0) of the exact best response to ``hold_at(n)`` for every n in ``ns``.
 
     Parameters
@@ -99,24 +363,25 @@ def hold_at_sweep(
 
     Returns
     -------
-    HoldAtSweep
-        ``ns`` and ``values`` of shape ``(len(ns),)``, ``ns`` ascending.
+    HoldAtTable
+        ``value`` and ``policy`` of shape ``(len(ns),)``, one cell per n of ``ns`` (ascending);
+        ``best_n`` and ``local_minima`` read the curve, ``at(n)`` one value.
 
     Notes
     -----
-    ``values[t] = max_pi P(A wins from (0, 0) | A plays pi, B holds at ns[t])``, each by the
+    ``value[t] = max_pi P(A wins from (0, 0) | A plays pi, B holds at ns[t])``, each by the
     exact solver of :func:`best_response`: the curve of Zhu, Ma, Chen & Liu (2023) Fig. 2
-    (numbered Fig. 1 in its text) and Supplementary Table S1, there by Algorithm 0.1. A local minimum is ``values[t] < values[t - 1]`` and
-    ``values[t] < values[t + 1]``, neighbours taken in the sorted ``ns`` (the end points, with one
+    (numbered Fig. 1 in its text) and Supplementary Table S1, there by Algorithm 0.1. A local
+    minimum is ``value[t] < value[t - 1]`` and ``value[t] < value[t + 1]``, neighbours taken in the sorted ``ns`` (the end points, with one
     neighbour, are never local minima).
 
     Examples
     --------
     >>> sw = hold_at_sweep(range(2, 9), rules=Rules(goal=20))
-    >>> sw.best_n in sw.ns, bool(sw.values.min() == sw.value(sw.best_n))
+    >>> sw.best_n in sw.ns, bool(sw.value.min() == sw.at(sw.best_n))
     (True, True)
     """
-    check_memory(sweep_estimate(rules), max_memory)
+    check_memory(estimate_memory(rules), max_memory)
     check_simultaneous_rules(rules, players=2)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
@@ -129,10 +394,9 @@ def hold_at_sweep(
         raise ValueError(f"ns must hold distinct integers >= 1, got {arr.tolist()}")
     tasks = [partial(start_value, (int(n),), rules=rules, engine=engine) for n in arr]
     done = run_tasks(tasks, executor=executor, progress=progress, desc="hold-at sweep")
-    values = np.array([value for value, _ in done])
-    inner = (values[1:-1] < values[:-2]) & (values[1:-1] < values[2:])
-    minima = tuple(int(n) for n in arr[1:-1][inner])
-    return HoldAtSweep(arr, values, int(arr[int(np.argmin(values))]), minima, rules)
+    value = np.array([v for v, _ in done])
+    policy = np.array([k for _, k in done], dtype=np.int64)
+    return HoldAtTable.of_rules(value, policy, rules, arr[:, None], "exact")
 
 
 def start_value(thresholds: Sequence[int], *, rules: Rules, engine: str = "auto") -> tuple[float, int]:

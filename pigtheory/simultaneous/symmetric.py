@@ -58,12 +58,13 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from math import comb
 from typing import Any
 
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
-from ..guard import Estimate, check_memory, symmetric_estimate
+from ..guard import BASE_BYTES, FEWER, Estimate, check_memory, players_text, with_roll_model
 from ..policies import MixedPolicy
 from ..progress import progress_bar
 from ..results import Result, Saveable, freeze
@@ -75,6 +76,7 @@ from .core.step import band_of
 from .core.symmetric_kernels import binomials, multisets, ranks, terminal_table
 
 __all__ = [
+    "estimate_memory",
     "SymmetricPolicy",
     "ViewTable",
     "SymmetricEquilibrium",
@@ -195,7 +197,19 @@ class SymmetricPolicy(Saveable):
 
     @cached_property
     def _mixed(self) -> MixedPolicy:
-        return self.to_mixed()
+        g = self.rules.goal
+        codes = np.moveaxis(self.actions[full_columns(self.rules, g)], -1, 0)
+        used = self.mix_weights > 0
+        width = max(1, int(used.sum(axis=1).max())) if used.size else 1
+        th = np.ones(codes.shape + (width,), dtype=np.int64)
+        w = np.zeros(codes.shape + (width,))
+        pure = codes > 0
+        th[pure, 0] = codes[pure]
+        w[pure, 0] = 1.0
+        mixed = ~pure
+        th[mixed] = self.mix_thresholds[-codes[mixed] - 1, :width]
+        w[mixed] = self.mix_weights[-codes[mixed] - 1, :width]
+        return MixedPolicy(th, w, self.name)
 
     @property
     def thresholds(self) -> np.ndarray:
@@ -214,21 +228,10 @@ class SymmetricPolicy(Saveable):
         Returns
         -------
         MixedPolicy
-            ``thresholds`` and ``weights`` of shape ``(goal,) * players + (W,)``.
+            ``thresholds`` and ``weights`` of shape ``(goal,) * players + (W,)``; built on the
+            first call and shared by later ones (it is immutable).
         """
-        g = self.rules.goal
-        codes = np.moveaxis(self.actions[full_columns(self.rules, g)], -1, 0)
-        used = self.mix_weights > 0
-        width = max(1, int(used.sum(axis=1).max())) if used.size else 1
-        th = np.ones(codes.shape + (width,), dtype=np.int64)
-        w = np.zeros(codes.shape + (width,))
-        pure = codes > 0
-        th[pure, 0] = codes[pure]
-        w[pure, 0] = 1.0
-        mixed = ~pure
-        th[mixed] = self.mix_thresholds[-codes[mixed] - 1, :width]
-        w[mixed] = self.mix_weights[-codes[mixed] - 1, :width]
-        return MixedPolicy(th, w, self.name)
+        return self._mixed
 
 
 @dataclass(frozen=True, eq=False)
@@ -428,6 +431,19 @@ class SymmetricEquilibrium(Result):
             raise ValueError(f"scores: {n} scores in 0..{g} expected, got {scores!r}")
 
 
+@with_roll_model(name="symmetric")
+def estimate_memory(rules: Any) -> Estimate | None:
+    """:func:`~pigtheory.simultaneous.symmetric_equilibrium` and ``symmetric_dynamics``: the
+    value, action and gain tables over (own score, multiset of the others' scores), and the
+    full value array ``value[i, j, ...]`` the result builds when asked."""
+    if not isinstance(rules, Rules):
+        return None
+    g, n = rules.goal, rules.players
+    states = (g + 1) ** n
+    need = 8 * states + 20 * (g + 1) * comb(g + n - 1, n - 1) + BASE_BYTES
+    return Estimate(f"symmetric equilibrium ({players_text(rules)})", states, need, FEWER)
+
+
 def symmetric_equilibrium(
     *,
     rules: Rules = Rules(players=3),
@@ -486,7 +502,7 @@ def symmetric_equilibrium(
     tol = check_tol(tol)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
-    check_memory(symmetric_estimate(rules), max_memory)
+    check_memory(estimate_memory(rules), max_memory)
     g, n = rules.goal, rules.players
     binom, others, _, _ = layout(rules)
     band = band_of(rules)

@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
-from ..guard import check_memory, symmetric_estimate
+from ..guard import check_memory
 from ..policies import HoldAt, hold_at
 from ..progress import progress_bar
 from ..results import Result
@@ -57,7 +57,7 @@ from ..validation import check_choice, check_int, check_progress, check_simultan
 from .core import TIE_TOL, symmetric_stage
 from .core.step import band_of
 from .core.symmetric_kernels import Response, Strategy, terminal_table
-from .symmetric import SymmetricEquilibrium, SymmetricPolicy, ViewTable, _deprecated, layout
+from .symmetric import SymmetricEquilibrium, SymmetricPolicy, ViewTable, _deprecated, estimate_memory, layout
 
 __all__ = ["SymmetricBestResponse", "symmetric_best_response", "SymmetricDynamics", "symmetric_dynamics"]
 
@@ -355,7 +355,7 @@ def symmetric_dynamics(
     if not isinstance(damping, (int, float)) or isinstance(damping, bool) or not 0 < damping < 1:
         raise ValueError(f"damping must be a number in (0, 1), got {damping!r}")
     check_progress(progress)
-    check_memory(symmetric_estimate(rules), max_memory)
+    check_memory(estimate_memory(rules), max_memory)
     history = [_start_actions(start, rules)]
     epsilon, largest = [], []
     policy = SymmetricPolicy(history[0], np.ones((0, 1), dtype=np.int64), np.zeros((0, 1)), rules, "start")

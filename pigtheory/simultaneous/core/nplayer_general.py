@@ -24,8 +24,22 @@ At state ``s = (i, j_1, .., j_m)`` (all below the goal) opponent q's turn from `
 
 .. math:: u[x] = \\sum_{d_1, \\dots, d_m} \\prod_q P_q(d_q)\\; V(\\min(i + x, g), d),
 
-with :math:`V(s) = 0` while s is solved (the self-loop in closed form, :mod:`.step`). States are
-solved by decreasing flat index: every successor (componentwise larger, not equal) comes first.
+with :math:`V(s) = 0` while s is solved (the self-loop in closed form, :mod:`.step`).
+
+States are solved column by column (the opponents' scores j, by decreasing flat index), and
+within a column by decreasing own score i: every successor (componentwise larger, not equal)
+comes first. Along a column the opponents' joint turn changes only where one of their mixes
+does (at about one own score in eight for the three-player symmetric equilibrium at goal 100),
+so it is expanded once per *run* of equal mixes, not per state: at the run's first state,
+:math:`W(a) = E[V(a, j + Y)]` for every solved own score ``a > i``; at each state of the run
+the part of :math:`W(i)` without the state itself (one term per joint outcome), the threshold
+step on ``W[i:]``, and :math:`W(i)` completed with the state's new value. The run's
+continuation costs the joint outcomes times the room once, instead of at every state.
+
+Three players against one policy that is the same at (own, a, b) and (own, b, a) (a symmetric
+equilibrium's) have :math:`V(i, j_1, j_2) = V(i, j_2, j_1)`: only the columns
+:math:`j_1 \\le j_2` are solved and each is copied to its mirror image (whose successors' twins
+all come earlier in the order above).
 
 References
 ----------
@@ -63,9 +77,13 @@ def opponent_arrays(mixtures: list[Any], rules: Rules) -> Opponents:
     which = np.zeros(len(mixtures), dtype=np.int64)
     for q, mix in enumerate(mixtures):
         for u, other in enumerate(distinct):
-            if other is mix or (
-                np.array_equal(other.thresholds, mix.thresholds)
-                and np.array_equal(other.weights, mix.weights)
+            if (
+                other is mix
+                or (other.thresholds is mix.thresholds and other.weights is mix.weights)
+                or (
+                    np.array_equal(other.thresholds, mix.thresholds)
+                    and np.array_equal(other.weights, mix.weights)
+                )
             ):
                 which[q] = u
                 break
@@ -125,8 +143,35 @@ def _outcomes(x, th_row, wt_row, g, band, acc, dest, prob):  # pragma: no cover 
 
 
 @kernel
-def _solve(g, n, opps, band, tie_tol, vt, policy):  # pragma: no cover - compiled
-    """Every non-terminal state by decreasing flat index (module Notes)."""
+def _same_rows(opps, views, prev_views, m):  # pragma: no cover - compiled
+    """Whether every opponent's threshold mix at the views ``views`` equals the one at
+    ``prev_views`` (then the opponents' joint turn is the same)."""
+    for q in range(m):
+        pol = opps.which[q]
+        a, b = views[q], prev_views[q]
+        if a == b:
+            continue
+        for e in range(opps.th.shape[2]):
+            if opps.th[pol, a, e] != opps.th[pol, b, e] or opps.wt[pol, a, e] != opps.wt[pol, b, e]:
+                return False
+    return True
+
+
+@kernel
+def _views(s, n, g, views):  # pragma: no cover - compiled
+    """``views[q - 1]``: the flat index of state ``s`` as opponent q sees it (its own score
+    first, then the seats after it, cyclically)."""
+    for q in range(1, n):
+        view = 0
+        for t in range(n):
+            view = view * g + s[(q + t) % n]
+        views[q - 1] = view
+
+
+@kernel
+def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover - compiled
+    """Every non-terminal state, column by column, a run of equal mixes at a time (module
+    Notes)."""
     m = n - 1
     w = band.band_t.shape[0]
     G = g + 1
@@ -136,62 +181,101 @@ def _solve(g, n, opps, band, tie_tol, vt, policy):  # pragma: no cover - compile
     prob = np.zeros((m, g + 1))
     lens = np.zeros(m, np.int64)
     idx = np.zeros(m, np.int64)
-    u = np.zeros(g + w + 1)
+    views = np.zeros(m, np.int64)
+    run_views = np.zeros(m, np.int64)
+    other = np.zeros(g + 1)  # E[V(a, j + Y)] without the outcome j (everybody busts)
+    wv = np.zeros(2 * g + w + 1)  # W(a) = E[V(a, j + Y)] at the solved own scores a > i
+    inv = np.zeros(g + 1)
     vals = np.zeros(g + 1)
-    total = g**n
-    for f in range(total - 1, -1, -1):
-        rest = f
-        for p in range(n - 1, -1, -1):
+    total = g**m
+    for c in range(total - 1, -1, -1):
+        rest = c
+        col_row = 0
+        scale = 1
+        for p in range(n - 1, 0, -1):
             s[p] = rest % g
             rest //= g
-        i = s[0]
-        room = g - i
-        opp_bust = 1.0
-        for q in range(1, n):
-            view = 0
-            for t in range(n):
-                view = view * g + s[(q + t) % n]
-            pol = opps.which[q - 1]
-            lens[q - 1], b = _outcomes(
-                s[q], opps.th[pol, view], opps.wt[pol, view], g, band, acc, dest[q - 1], prob[q - 1]
-            )
-            opp_bust *= b
-        for x in range(room + 1):
-            u[x] = 0.0
-        for q in range(m):
-            idx[q] = 0
-        while True:
-            pc = 1.0
-            row = 0
-            for q in range(m):
-                pc *= prob[q, idx[q]]
-                row = row * G + dest[q, idx[q]]
-            if pc != 0.0:
-                vr = vt[row]
-                for x in range(room + 1):
-                    u[x] += pc * vr[i + x]
-            q = m - 1
-            while q >= 0:
-                idx[q] += 1
-                if idx[q] < lens[q]:
+            col_row += s[p] * scale
+            scale *= G
+        if mirror and s[1] > s[2]:
+            continue  # its mirror image (j2, j1) is solved, and copied here
+        hi = g - 1
+        while hi >= 0:
+            # the run: own scores hi down to lo where every opponent mixes as at (hi, j)
+            s[0] = hi
+            _views(s, n, g, run_views)
+            lo = hi
+            while lo > 0:
+                s[0] = lo - 1
+                _views(s, n, g, views)
+                if not _same_rows(opps, views, run_views, m):
                     break
+                lo -= 1
+            # the opponents' joint turn, expanded once for the run
+            self_p = 1.0
+            for q in range(m):
+                pol = opps.which[q]
+                lens[q], b = _outcomes(
+                    s[q + 1],
+                    opps.th[pol, run_views[q]],
+                    opps.wt[pol, run_views[q]],
+                    g,
+                    band,
+                    acc,
+                    dest[q],
+                    prob[q],
+                )
+                self_p *= b
                 idx[q] = 0
-                q -= 1
-            if q < 0:
-                break
-        for x in range(room + 1, room + w):
-            u[x] = u[room]
-        best, k = threshold_step(band, u, u[0], room, opp_bust, vals, True, tie_tol, vals, vals)
-        own_row = 0
-        for q in range(1, n):
-            own_row = own_row * G + s[q]
-        vt[own_row, i] = best
-        policy[f] = k
+            for a in range(lo, g + 1):
+                other[a] = 0.0
+            while True:
+                pc = 1.0
+                row = 0
+                for q in range(m):
+                    pc *= prob[q, idx[q]]
+                    row = row * G + dest[q, idx[q]]
+                if pc != 0.0 and row != col_row:
+                    vr = vt[row]
+                    for a in range(lo, g + 1):
+                        other[a] += pc * vr[a]
+                q = m - 1
+                while q >= 0:
+                    idx[q] += 1
+                    if idx[q] < lens[q]:
+                        break
+                    idx[q] = 0
+                    q -= 1
+                if q < 0:
+                    break
+            vc = vt[col_row]
+            for a in range(hi + 1, g + 1):
+                wv[a] = other[a] + self_p * vc[a]
+            for a in range(g + 1, g + w + 1):
+                wv[a] = wv[g]
+            for k in range(1, g - lo + 1):
+                inv[k] = 1.0 / (1.0 - band.bust[k] * self_p)
+            for i in range(hi, lo - 1, -1):
+                best, k = threshold_step(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals, vals)
+                vc[i] = best
+                wv[i] = other[i] + self_p * best
+                policy[i * total + c] = k
+            hi = lo - 1
+        if mirror and s[1] < s[2]:
+            twin = s[2] * G + s[1]
+            for a in range(g):
+                vt[twin, a] = vt[col_row, a]
+            tc = s[2] * g + s[1]
+            for i in range(g):
+                policy[i * total + tc] = policy[i * total + c]
 
 
 def best_response_general(opps: Opponents, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
     """``(value (goal + 1,) * players, policy (goal,) * players)``: the exact best response to
-    the threshold mixes ``opps`` (own score first), compiled (module Notes)."""
+    the threshold mixes ``opps`` (own score first), compiled (module Notes).
+
+    Three players against the same policy, symmetric in the scores of the two players it
+    faces (a symmetric equilibrium's), solve only the columns ``j1 <= j2`` (module Notes)."""
     g, n = rules.goal, rules.players
     G, m = g + 1, n - 1
     band = band_of(rules)
@@ -201,6 +285,14 @@ def best_response_general(opps: Opponents, rules: Rules, tie_tol: float) -> tupl
     vt[:, :G] = term.reshape(G, G**m).T
     vt[:, G:] = vt[:, g : g + 1]
     policy = np.zeros(g**n, dtype=np.int64)
-    jit_compiled(_solve)(g, n, opps, band, tie_tol, vt, policy)
+    mirror = n == 3 and bool(opps.which[0] == opps.which[1]) and _symmetric_in_others(opps, g)
+    jit_compiled(_solve)(g, n, opps, band, tie_tol, mirror, vt, policy)
     value = np.ascontiguousarray(vt[:, :G].T).reshape((G,) * n)
     return value, policy.reshape((g,) * n)
+
+
+def _symmetric_in_others(opps: Opponents, g: int) -> bool:
+    """Three players: whether the (one) policy is the same at (own, a, b) and (own, b, a)."""
+    th = opps.th[opps.which[0]].reshape(g, g, g, -1)
+    wt = opps.wt[opps.which[0]].reshape(g, g, g, -1)
+    return bool(np.array_equal(th, th.transpose(0, 2, 1, 3)) and np.array_equal(wt, wt.transpose(0, 2, 1, 3)))

@@ -19,10 +19,13 @@ Strided views
 -------------
 Along a batch, ``W[j, i + x]`` (any table stored by B's score first) is one strided view with
 steps ``(R, R - 1, 1)`` in ``(t, q, x)``, R the row length, so reading the continuation values
-needs no fancy indexing and the ``x`` axis is contiguous, which lets BLAS read the view as is.
-The action values of all thresholds are then one matrix product with the banded matrix
-``M[x, k - 1] = P(X_k = x)`` (``x = 0`` the bust), clipped gains reading padded columns that
-repeat the terminal value.
+needs no fancy indexing. The action values of all thresholds read only the band of X_k, its
+``w + 1`` non-zeros ``P(X_k = 0)`` and ``P(X_k = k + r)``, ``r < w`` (the dense matrix
+``M[x, k - 1] = P(X_k = x)`` is about ``goal / (w + 1)`` times larger): the ``w + 1`` products
+are stacked, the bust first, and summed along the stack one after the other, the order of the
+compiled :func:`~.step.threshold_values`. With the thresholds above a state's room masked
+and the same self-loop factors, the numpy engine gives the compiled engine's bits, which
+lets ``engine="auto"`` use either (:func:`~pigtheory.engine.choose_engine`, ``same_bits``).
 
 When B's turn does not depend on A's score (``hold_at``, a table by B's score only), the
 continuation ``U[a, j] = E_Y[V(a, min(j + Y, g))]`` is itself a stored table: each new value
@@ -39,14 +42,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...engine import choose_engine
+from ...engine import choose_engine, numpy_clock
 from ...rules import Rules
 from ...stopping import TurnPolicy
 from ...turn_total import turn_total_table
 from . import kernels
-from .actions import TIE_TOL, greedy, threshold_matrix
+from .actions import TIE_TOL, greedy
 from .step import Roll, band_of
-from .threads import one_blas_thread
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,7 +70,6 @@ class _Geometry:
     i: np.ndarray  # own score of every batch entry, in batch order (clamped into the board)
     j: np.ndarray  # opponent score (clamped)
     valid: np.ndarray
-    M: np.ndarray  # (goal + width, goal): M[x, k - 1] = P(X_k = x), x = 0 the bust
 
 
 @lru_cache(maxsize=8)
@@ -98,23 +99,33 @@ def batch_geometry(rules: Rules) -> _Geometry:
     i_all, j_all, ok_all = (np.concatenate(a) for a in (iis, jjs, oks))
     for a in (i_all, j_all, ok_all):
         a.setflags(write=False)
-    return _Geometry(g, m0, w, tuple(batches), i_all, j_all, ok_all, threshold_matrix(rules))
+    return _Geometry(g, m0, w, tuple(batches), i_all, j_all, ok_all)
 
 
-def _view(buf: np.ndarray, row0: int, b: _Batch, m0: int, length: int, col_step: int = 1) -> np.ndarray:
-    """``view[t, q, x] = buf[row0 + j, i + x]`` at the batch entries (see the module docstring).
+def _view(
+    buf: np.ndarray,
+    row0: int,
+    b: _Batch,
+    m0: int,
+    length: int,
+    col_step: int = 1,
+    col0: int = 0,
+    shifts: int = 0,
+) -> np.ndarray:
+    """``view[t, q, x] = buf[row0 + j, col0 + i + x]`` at the batch entries (see the module
+    docstring).
 
-    With ``col_step = 0`` the column does not move with the state: ``buf[row0 + j, x]``.
+    With ``col_step = 0`` the column does not move with the state: ``buf[row0 + j, col0 + x]``.
+    With ``shifts = w > 0``, ``view[r, t, q, x] = buf[row0 + j, i + 1 + r + x]`` for ``r < w``:
+    the gains ``x + 1 + r`` of the band of X_{x + 1}.
     """
-    R = buf.shape[1]
-    first = (row0 + b.d0 - b.ihi) * R + col_step * b.ihi
-    return np.ndarray(
-        (m0, b.n, length),
-        buf.dtype,
-        buf,
-        first * buf.itemsize,
-        (R * buf.itemsize, (R - col_step) * buf.itemsize, buf.itemsize),
-    )
+    R, s = buf.shape[1], buf.itemsize
+    first = (row0 + b.d0 - b.ihi) * R + col_step * b.ihi + col0
+    if shifts:
+        return np.ndarray(
+            (shifts, m0, b.n, length), buf.dtype, buf, (first + 1) * s, (s, R * s, (R - col_step) * s, s)
+        )
+    return np.ndarray((m0, b.n, length), buf.dtype, buf, first * s, (R * s, (R - col_step) * s, s))
 
 
 def best_response_two(
@@ -135,7 +146,8 @@ def best_response_two(
         The tie rule of :func:`greedy`.
     engine : {"auto", "numba", "numpy"}
         ``"numpy"`` (batched, this module), ``"numba"`` (compiled loops) or ``"auto"``
-        (:func:`~pigtheory.engine.choose_engine`, by the work ``goal**3 / 2``).
+        (:func:`~pigtheory.engine.choose_engine`, by the work ``goal**3 / 2``, or numba in a
+        warm process: the two engines give the same bits).
 
     Returns
     -------
@@ -145,9 +157,11 @@ def best_response_two(
         A's best threshold.
     """
     g = rules.goal
-    if choose_engine(engine, g * g * g / 2) == "numba":
+    if choose_engine(engine, g * g * g / 2, same_bits=True) == "numba":
         return _solve_jit(opp, rules, tie_tol)  # type: ignore[return-value]
-    with one_blas_thread():
+    if engine == "numpy":
+        return _solve(opp, rules, tie_tol)
+    with numpy_clock():
         return _solve(opp, rules, tie_tol)
 
 
@@ -218,7 +232,8 @@ def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, n
     geo = batch_geometry(rules)
     g, m0, w = geo.goal, geo.m0, geo.width
     G = g + 1
-    bust = geo.M[0]
+    band = band_of(rules)
+    bust, band_t = band.bust, band.band_t[:, None, None, :]
     own, opp_j, ok = geo.i, geo.j, geo.valid
     # Tables by B's score first, m0 padding rows on both sides for batch entries off the board;
     # columns run past the goal, where they repeat the terminal value.
@@ -235,10 +250,11 @@ def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, n
         cz, pz = np.minimum(js[:, None] + gains[:, 1:], g), probs[:, 1:]
         ut = np.zeros(shape)
         ut[m0 : m0 + g, g:] = (pb + (vt[m0 + cz, g] * pz).sum(axis=1))[:, None]
-        tbuf = np.ones((G + 2 * m0, g))
+        # the factors 1 / (1 - P(Y = 0) P(X_k = 0)), as the compiled kernel forms them
+        tbuf = np.ones((G + 2 * m0, g + 1))
         tbuf[m0 : m0 + g] = 1.0 / (1.0 - pb[:, None] * bust[None, :])
         # Z(i, j) = sum over Y > 0 of P(Y) V(i, j + Y): flat positions in vt and weights, by
-        # outcome first (numpy is slow on a short last axis).
+        # outcome first (summed along that axis: in the compiled kernel's order).
         fz = np.take(np.ascontiguousarray((cz - js[:, None]).T), opp_j, axis=1)
         fz *= shape[1]
         fz += (m0 + opp_j) * shape[1] + own
@@ -250,54 +266,52 @@ def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, n
         gains, probs = opp.outcomes((jj, ii))
         p_all = np.where(ok[:, None], probs[own, opp_j], 0.0)
         c_all = m0 + np.minimum(jj[..., None] + gains, g)[own, opp_j]
+        p_all = np.ascontiguousarray(np.moveaxis(p_all, -1, 0)[..., None])  # outcome first
     flat = vt.reshape(-1)
     for b in geo.batches:
         s0, s1 = b.start, b.start + m0 * b.n
         K, L = b.K, b.K + w
+        terms = np.empty((w + 1, m0, b.n, K))
         if indep:
-            zd = np.einsum("rs,rs->s", flat[fz[:, s0:s1]], wz[:, s0:s1]).reshape(m0, b.n)
-            uv = _view(ut, m0, b, m0, L)
-            uv[..., 0] = zd
-            vals = _threshold_values(uv, geo.M, K, w)
-            vals *= _view(tbuf, m0, b, m0, K, col_step=0)
+            zd = np.add.reduce(flat[fz[:, s0:s1]] * wz[:, s0:s1], axis=0).reshape(m0, b.n)
+            np.multiply(zd[..., None], bust[1 : K + 1], out=terms[0])
+            np.multiply(band_t[..., 1 : K + 1], _view(ut, m0, b, m0, K, shifts=w), out=terms[1:])
+            vals = np.add.reduce(terms, axis=0)
+            vals *= _view(tbuf, m0, b, m0, K, col_step=0, col0=1)
         else:
-            p = p_all[s0:s1].reshape(m0, b.n, -1)
+            p = p_all[:, s0:s1].reshape(-1, m0, b.n, 1)
             win = np.lib.stride_tricks.sliding_window_view(vt, L, axis=1)
-            gathered = win[c_all[s0:s1], own[s0:s1, None]].reshape(m0, b.n, -1, L)
-            u = np.matmul(p[..., None, :], gathered)[..., 0, :]
-            vals = _threshold_values(u, geo.M, K, w)
-            vals /= 1.0 - p[..., :1] * bust[:K]
-        # Rows with i > ilo also get thresholds k > goal - i, unmasked: with gains clipped at the
-        # goal, such a k is "reach the goal" with a larger bust probability, never better than
-        # k = goal - i (up to rounding), and ties go to the smaller k.
+            gathered = win[c_all[s0:s1], own[s0:s1, None]]  # (entries, outcomes, L)
+            gathered = np.moveaxis(gathered.reshape(m0, b.n, -1, L), 2, 0)
+            gathered *= p
+            u = np.add.reduce(gathered, axis=0)
+            np.multiply(u[..., :1], bust[1 : K + 1], out=terms[0])
+            np.multiply(band_t[..., 1 : K + 1], _shifted(u, K, w), out=terms[1:])
+            vals = np.add.reduce(terms, axis=0)
+            vals /= 1.0 - bust[1 : K + 1] * p[0]
+        # thresholds above an entry's room (k > goal - i) are not actions there
+        np.copyto(vals, -np.inf, where=_too_big(g, b.ihi, b.n, K))
         best, k = greedy(vals.reshape(-1, K), tie_tol)
         best = best.reshape(m0, b.n)
         _view(vt, m0, b, m0, 1)[..., 0] = best
         _view(pol, m0, b, m0, 1)[..., 0] = k.reshape(m0, b.n)
         if indep:
-            uv[..., 0] += pb_all[s0:s1].reshape(m0, b.n) * best
+            _view(ut, m0, b, m0, 1)[..., 0] = zd + pb_all[s0:s1].reshape(m0, b.n) * best
     value = vt[m0 : m0 + G, :G].T.copy()
     policy = pol[m0 : m0 + g, :g].T.copy()
     return value, policy
 
 
-_BLOCK = 100
+def _shifted(u: np.ndarray, K: int, w: int) -> np.ndarray:
+    """``out[r, ..., k - 1] = u[..., k + r]`` (r < w, k = 1..K): a view."""
+    s = u.strides
+    return np.ndarray((w,) + u.shape[:-1] + (K,), u.dtype, u, s[-1], (s[-1],) + s)
 
 
-def _threshold_values(u: np.ndarray, M: np.ndarray, K: int, w: int) -> np.ndarray:
-    """``out[..., k - 1] = sum_x u[..., x] P(X_k = x)`` for k = 1..K, by blocks of k.
-
-    Each block of thresholds reads only the bust column and a band of ``u``, so the work stays
-    proportional to ``K * (block + w)`` instead of ``K * (K + w)``.
-    """
-    if K <= _BLOCK:
-        return np.matmul(u[..., : K + w], M[: K + w, :K])
-    out = np.empty(u.shape[:-1] + (K,))
-    for k1 in range(0, K, _BLOCK):
-        k2 = min(k1 + _BLOCK, K)
-        if k1 == 0:
-            out[..., :k2] = np.matmul(u[..., : k2 + w], M[: k2 + w, :k2])
-        else:
-            out[..., k1:k2] = np.matmul(u[..., k1 : k2 + w], M[k1 : k2 + w, k1:k2])
-            out[..., k1:k2] += u[..., :1] * M[0, k1:k2]
-    return out
+@lru_cache(maxsize=512)
+def _too_big(g: int, ihi: int, n: int, K: int) -> np.ndarray:
+    """``mask[q, k - 1]``: threshold k is above the room ``goal - i`` of own score ``i = ihi - q``."""
+    room = g - (ihi - np.arange(n))
+    mask = np.arange(1, K + 1)[None, :] > room[:, None]
+    mask.setflags(write=False)
+    return mask

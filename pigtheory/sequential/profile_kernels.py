@@ -1,0 +1,225 @@
+"""Compiled loops (numba) of the exact referee with n players: any profile of stochastic
+stationary policies of multiplayer sequential Pig, evaluated or best-responded to by one seat.
+
+Notation as in :mod:`pigtheory.sequential.group_kernels`. A profile is either one table of roll
+probabilities per seat, ``probs[seat, idx, k]`` (the referee, :mod:`pigtheory.referee`), or,
+when ``probs`` holds no table, one shared pure policy in packed bits with its mixed states given
+by three arrays sorted by tuple: ``mix_idx`` (flat tuple index), ``mix_k`` (turn total) and
+``mix_p`` (roll probability). :func:`profile_response_level` evaluates the profile for one seat
+(``follow``) or computes that seat's exact best response to the others, level by level.
+
+The equilibrium's own certificate (:mod:`pigtheory.sequential.certificate_kernels`) uses a
+faster specialised kernel for its shared pure policy; the two agree (tested).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .certificate_kernels import _mix_at
+from .group_kernels import group_info, rotate
+
+__all__ = ["policy_row", "profile_response_level", "turn_table"]
+
+
+@njit(cache=True)
+def policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q):  # pragma: no cover - compiled
+    """The mover's roll probabilities ``q[0:K]`` at tuple ``idx``. Two sources: ``probs`` with
+    ``S >= 1`` tables (``probs[seat % S, idx, k]``, one table per seat of the mover, or one for
+    everybody), or, when ``probs`` holds no table (``S == 0``), the shared pure policy ``bits``
+    with its mixed state (``mix_*``)."""
+    S = probs.shape[0]
+    if S > 0:
+        s = seat % S
+        for k in range(K):
+            q[k] = probs[s, idx, k]
+        return
+    for k in range(K):
+        q[k] = 1.0 if (bits[idx, k >> 3] >> (k & 7)) & 1 == 1 else 0.0
+    mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
+    if mk >= 0:
+        q[mk] = mp
+
+
+@njit(cache=True)
+def _chain_turn(K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a, b):  # pragma: no cover
+    """One turn seen by one player (the deviator): its value ``a[k] + b[k] * y`` at turn total
+    k, ``y`` its value after a bust. Mode 0: the deviator moves and best responds (writes
+    ``roll``); mode 1: the mover rolls with probability ``q[k]``. ``win``: what the deviator
+    gets when the mover reaches the goal (1 if it is the mover, else 0)."""
+    m = pvec.size
+    for k in range(K, K + m):
+        a[k] = win
+        b[k] = 0.0
+    for k in range(K - 1, -1, -1):
+        ar = 0.0
+        br = p_bust
+        for gg in range(m):
+            ar += pvec[gg] * a[k + 1 + gg]
+            br += pvec[gg] * b[k + 1 + gg]
+        if k >= 1:
+            ha = HVd[k]
+            hb = 0.0
+        else:
+            ha = 0.0
+            hb = 1.0
+        can_hold = k >= 1 or allow_pass
+        if mode == 0:
+            if not can_hold:
+                p = 1.0
+            elif k >= 1:
+                p = 1.0 if ar + br * y > ha + tie else 0.0
+            else:
+                p = 1.0 if ar + br * y >= y - tie else 0.0
+            roll[k] = p > 0.5
+        else:
+            p = q[k] if can_hold else 1.0
+        a[k] = p * ar + (1.0 - p) * ha
+        b[k] = p * br + (1.0 - p) * hb
+    return a[0], b[0]
+
+
+@njit(cache=True)
+def profile_response_level(
+    order,
+    lo,
+    hi,
+    n,
+    g,
+    pvec,
+    p_bust,
+    allow_pass,
+    tie,
+    bits,
+    mix_idx,
+    mix_k,
+    mix_p,
+    probs,
+    seat,
+    follow,
+    draw,
+    max_passes,
+    U,
+    out,
+):  # pragma: no cover - compiled
+    """Values ``U[idx, delta]`` of one player ``delta`` seats after the mover (the deviator),
+    the others following their policies (:func:`policy_row`), for the groups ``order[lo:hi]``
+    (groups of higher score sum first, as :func:`~pigtheory.sequential.group_kernels.level_order`
+    lists them).
+
+    The deviator is seat ``seat``: the mover at ``delta`` is seat ``seat - delta`` (mod n),
+    which matters only for per-seat tables. ``follow`` False: the deviator best responds;
+    around a group's n rotations it moves once, and its turn is a one-dimensional fixed point
+    ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration (at most ``max_passes``).
+    ``follow`` True: it plays its own policy and ``x = (a + b c) / (1 - b e)`` (evaluation).
+    A cycle the play never leaves (every turn busts or passes for sure) is worth ``draw``.
+    ``out`` accumulates [passes, groups stopped at max_passes, cycles never left]."""
+    m = pvec.size
+    rid = np.zeros(n, dtype=np.int64)
+    first = np.zeros(n, dtype=np.int64)
+    HVd = np.zeros(g + m + 1)
+    a = np.zeros(g + m + 1)
+    b = np.zeros(g + m + 1)
+    q = np.zeros(g + m + 1)
+    roll = np.zeros(g + m + 1, dtype=np.bool_)
+    prev = np.zeros(g + m + 1, dtype=np.bool_)
+    alpha = np.zeros(n)
+    beta = np.zeros(n)
+    Uc = np.zeros(n)
+    for t in range(lo, hi):
+        idx = order[t]
+        group_info(idx, n, g, rid, first)
+        for p in range(n):  # the deviator's place among the rotations: it moves at rotation p
+            # the others' turns, as affine maps U_r = alpha_r + beta_r U_{r+1}
+            for r in range(n):
+                delta = (p - r) % n
+                if delta == 0:
+                    continue
+                K = g - first[r]
+                base = (rid[r] % g ** (n - 1)) * g + first[r]
+                for k in range(1, K):
+                    HVd[k] = U[base + k, (delta - 1) % n]
+                policy_row(rid[r], K, seat - delta, bits, mix_idx, mix_k, mix_p, probs, q)
+                alpha[r], beta[r] = _chain_turn(
+                    K, HVd, 0.0, pvec, p_bust, allow_pass, 0.0, 1, roll, q, 0.0, a, b
+                )
+            # compose the others from rotation p + 1 around to p: U_{p+1} = c + e U_p
+            c = 0.0
+            e = 1.0
+            for s in range(n - 1, 0, -1):
+                r = (p + s) % n
+                c = alpha[r] + beta[r] * c
+                e = beta[r] * e
+            # the deviator's own turn at rotation p
+            K = g - first[p]
+            base = (rid[p] % g ** (n - 1)) * g + first[p]
+            for k in range(1, K):
+                HVd[k] = U[base + k, n - 1]
+            if follow:
+                policy_row(rid[p], K, seat, bits, mix_idx, mix_k, mix_p, probs, q)
+                a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, 0.0, 1, roll, q, 0.0, a, b)
+                den = 1.0 - b0 * e
+                if den > 1e-300:
+                    x = (a0 + b0 * c) / den
+                else:
+                    x = draw
+                    out[2] += 1
+            else:
+                x = 0.5
+                for k in range(g + m + 1):
+                    prev[k] = False
+                for it in range(max_passes):
+                    y = c + e * x
+                    a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, 0, roll, q, y, a, b)
+                    out[0] += 1
+                    den = 1.0 - b0 * e
+                    xn = (a0 + b0 * c) / den if den > 1e-300 else draw
+                    same = it > 0
+                    for k in range(K):
+                        if roll[k] != prev[k]:
+                            same = False
+                        prev[k] = roll[k]
+                    x = xn
+                    if same:
+                        break
+                    if it == max_passes - 1:
+                        out[1] += 1
+            # values around the chain, from rotation p backwards
+            Uc[p] = x
+            nxt = x
+            for s in range(n - 1, 0, -1):
+                r = (p + s) % n
+                Uc[r] = alpha[r] + beta[r] * nxt
+                nxt = Uc[r]
+            for r in range(n):
+                U[rid[r], (p - r) % n] = Uc[r]
+
+
+@njit(cache=True)
+def turn_table(
+    n, g, pvec, p_bust, allow_pass, tie, mode, seat, U, bits, mix_idx, mix_k, mix_p, probs, value, choice
+):  # pragma: no cover - compiled
+    """The deviator's value ``value[idx, k]`` when it is the mover at tuple ``idx`` with turn
+    total k, from its start-of-turn values ``U`` (:func:`best_response_level`): mode 0 best
+    responds (its choices in ``choice[idx, k]``), mode 1 follows seat ``seat``'s policy.
+    Entries with ``t_0 + k >= g`` are left as they are."""
+    m = pvec.size
+    HVd = np.zeros(g + m + 1)
+    a = np.zeros(g + m + 1)
+    b = np.zeros(g + m + 1)
+    q = np.zeros(g + m + 1)
+    roll = np.zeros(g + m + 1, dtype=np.bool_)
+    for idx in range(g**n):
+        first = idx // g ** (n - 1)
+        K = g - first
+        base = (idx % g ** (n - 1)) * g + first
+        for k in range(1, K):
+            HVd[k] = U[base + k, n - 1]
+        y = U[rotate(idx, 1, n, g), n - 1]
+        if mode == 1:
+            policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q)
+        _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a, b)
+        for k in range(K):
+            value[idx, k] = a[k] + b[k] * y
+            choice[idx, k] = roll[k]
