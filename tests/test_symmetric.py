@@ -27,6 +27,7 @@ from pigtheory.simultaneous import (
     symmetric_equilibrium,
     win_probabilities,
 )
+from pigtheory.simultaneous.core import symmetric_stage
 
 SMALL = [Rules(goal=g, players=3) for g in range(3, 9)]
 MIXED = [
@@ -93,6 +94,23 @@ def test_the_compiled_and_the_interpreted_engines_agree():
     np.testing.assert_allclose(fast.value.table, slow.value.table, rtol=0, atol=1e-15)
     np.testing.assert_array_equal(fast.policy.actions, slow.policy.actions)
     np.testing.assert_allclose(fast.policy.mix_weights, slow.policy.mix_weights, atol=1e-15)
+
+
+def test_the_wider_search_closes_states_the_ordinary_search_leaves_open(monkeypatch):
+    # An ordinary search of one candidate per role cannot mix: the mixed states stay open
+    # (certificate above tol) unless the wider search of step 5 re-solves them.
+    rules = Rules(goal=12, die_faces=2, players=3)
+    reference = symmetric_equilibrium(rules=rules, engine="numpy")
+    assert reference.n_mixed > 0
+    crippled = symmetric_stage.Limits(1, 1, 1, 1, 60, 1)
+    monkeypatch.setattr(symmetric_stage, "ORDINARY", crippled)
+    monkeypatch.setattr(symmetric_stage, "WIDE", crippled)
+    open_ = symmetric_equilibrium(rules=rules, engine="numpy")
+    assert open_.n_mixed == 0 and open_.residual > 1e-6
+    monkeypatch.setattr(symmetric_stage, "WIDE", symmetric_stage.Limits(12, 5, 10, 80, 200, 6000))
+    closed = symmetric_equilibrium(rules=rules, engine="numpy")
+    assert closed.residual <= 1e-12 and closed.n_mixed == reference.n_mixed
+    np.testing.assert_allclose(closed.value.table, reference.value.table, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("rules", MIXED[:2] + [Rules(goal=45)], ids=str)

@@ -105,7 +105,8 @@ def main():
             "-",
             f"{eq4.n_states}; {eq4.n_mixed}; {_mix(eq4.strategy(0, 0, 0, 0))}; {tiny(eq4.epsilon_start)}; {tiny(eq4.residual)}",
             EXTENSION,
-            f"{eq4.n_fallback} fallback states",
+            f"{eq4.n_fallback} fallback states; {int((eq4.state_epsilon()[1] > 1e-12).sum())} states with epsilon "
+            "above 1e-12 (the stage solver re-solves any such state with wider limits)",
         ),
         Row(
             "Z23.S6",

@@ -517,8 +517,8 @@ def symmetric_equilibrium(
     actions = np.zeros((others.shape[0], g), dtype=np.int32)
     gain = np.zeros((others.shape[0], g))
     cap = max(256, states.shape[0] // 50)
-    mix_th = np.ones((cap, symmetric_stage.MAX_CAND), dtype=np.int64)
-    mix_w = np.zeros((cap, symmetric_stage.MAX_CAND))
+    mix_th = np.ones((cap, symmetric_stage.WIDTH), dtype=np.int64)
+    mix_w = np.zeros((cap, symmetric_stage.WIDTH))
     counts = np.zeros(len(symmetric_stage.COUNTERS), dtype=np.int64)
     visited = np.zeros(cap, dtype=np.int64)
     done = 0

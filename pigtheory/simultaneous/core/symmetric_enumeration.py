@@ -18,16 +18,18 @@ from .symmetric_payoffs import certify, evaluate, keep, normalise
 __all__ = ["ENUM_CAND", "enumerate_supports"]
 
 ENUM_CAND = 4
-"""Candidates per role that the enumeration combines (one fewer for four roles or more)."""
+"""Candidates per role that the enumeration combines (one fewer for four roles or more; the
+ordinary :class:`~.symmetric_payoffs.Limits`)."""
 
 
 @kernel
 def enumerate_supports(
-    R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s
+    R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s, lim
 ):  # pragma: no cover
     """Support enumeration over the first few candidates of each role, smallest supports
     first (Porter, Nudelman & Shoham): Newton's method on each support profile from the
-    uniform mix, kept if its weights are a mix and its certificate holds."""
+    uniform mix, kept if its weights are a mix and its certificate holds (``lim.enum_cand``
+    candidates per role, :class:`~.symmetric_payoffs.Limits`)."""
     b, bb, acont, digits, jac, rhs, vals, val, gain, reply = (
         s.b,
         s.bb,
@@ -40,36 +42,55 @@ def enumerate_supports(
         s.gain,
         s.reply,
     )
-    lim = np.zeros(R, np.int64)
+    top = np.zeros(R, np.int64)
     most = 0
     combos = 1
-    each = ENUM_CAND if R <= 3 else ENUM_CAND - 1
+    each = lim.enum_cand if R <= 3 else lim.enum_cand - 1
     for r in range(R):
-        lim[r] = min(ncand[r], each)
-        most += lim[r]
-        combos *= (1 << lim[r]) - 1
+        top[r] = min(ncand[r], each)
+        most += top[r]
+        combos *= (1 << top[r]) - 1
     masks = np.zeros(R, np.int64)
     for size in range(R, most + 1):
         for code in range(combos):
             x = code
             total = 0
             for r in range(R):
-                base = (1 << lim[r]) - 1
+                base = (1 << top[r]) - 1
                 masks[r] = x % base + 1
                 x //= base
-                for j in range(lim[r]):
+                for j in range(top[r]):
                     total += (masks[r] >> j) & 1
             if total != size:
                 continue
             for r in range(R):
                 cnt = 0
                 for j in range(wts.shape[1]):
-                    sup[r, j] = j < lim[r] and ((masks[r] >> j) & 1) == 1
+                    sup[r, j] = j < top[r] and ((masks[r] >> j) & 1) == 1
                     cnt += sup[r, j]
                 for j in range(wts.shape[1]):
                     wts[r, j] = 1.0 / cnt if sup[r, j] else 0.0
             if not newton(
-                R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs
+                R,
+                m,
+                t,
+                orole,
+                cand,
+                ncand,
+                nc,
+                ten,
+                wts,
+                sup,
+                val,
+                g,
+                bust,
+                b,
+                bb,
+                acont,
+                digits,
+                jac,
+                rhs,
+                lim.newton_iter,
             ):
                 continue
             mix = True

@@ -16,14 +16,16 @@ from .symmetric_payoffs import add_candidate, build_tensors, certify, evaluate, 
 __all__ = ["FP_ITER", "fictitious_play"]
 
 FP_ITER = 600
-"""Fictitious-play iterations of the fallback."""
+"""Fictitious-play iterations of the fallback (the ordinary :class:`~.symmetric_payoffs.Limits`)."""
 
 
 @kernel
 def fictitious_play(
-    R, m, t, orole, cand, ncand, nc, ten, wts, g, binom, band, table, tie_tol, w, s
+    R, m, t, orole, cand, ncand, nc, ten, wts, g, binom, band, table, tie_tol, w, s, lim
 ):  # pragma: no cover
-    """Fictitious play on the state from ``wts``; leaves the empirical mixes in ``wts``."""
+    """Fictitious play on the state from ``wts`` (``lim.fp_iter`` iterations, at most
+    ``lim.cand`` candidates per role, :class:`~.symmetric_payoffs.Limits`); leaves the
+    empirical mixes in ``wts``."""
     bust = band.bust
     b, bb, acont, digits, vals, val, gain, reply = (
         s.b,
@@ -39,13 +41,13 @@ def fictitious_play(
     for r in range(R):
         for j in range(ncand[r]):
             cnt[r, j] = wts[r, j]
-    for _ in range(FP_ITER):
+    for _ in range(lim.fp_iter):
         evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
         worst = certify(R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply)
         keep(R, ncand, wts, val, gain, reply, worst, s, cand)
         grown = False
         for r in range(R):
-            j, new = add_candidate(r, reply[r], cand, ncand)
+            j, new = add_candidate(r, reply[r], cand, ncand, lim.cand)
             if j < 0:
                 continue  # no room for another candidate: this role stays as it is
             grown = grown or new

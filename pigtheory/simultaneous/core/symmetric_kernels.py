@@ -217,7 +217,9 @@ def strategy_outcomes(t, code, mix_th, mix_w, g, band, acc, dest, prob):  # prag
 def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # pragma: no cover
     """``u[x]``, ``x = 0..goal - t``, for a player at own score t whose m others end their
     turns on ``dest[p, :lens[p]]`` with ``prob[p, :lens[p]]`` (module Notes); past the room
-    ``u`` repeats ``u[goal - t]`` to its end (the padding of :mod:`.step`)."""
+    ``u`` repeats ``u[goal - t]`` to its end (the padding of :mod:`.step`). An outcome that
+    puts another player at the goal reads one entry, the own goal's (every other entry of a
+    terminal column is 0, :func:`terminal_table`), so only ``u[goal - t]`` changes."""
     room = g - t
     for x in range(room + 1):
         u[x] = 0.0
@@ -236,8 +238,11 @@ def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # p
                     q -= 1
                 buf[q] = v
             row = table[rank(buf, m, binom)]
-            for x in range(room + 1):
-                u[x] += pc * row[t + x]
+            if buf[m - 1] >= g:  # some other at the goal: the row is 0 below the goal
+                u[room] += pc * row[g]
+            else:
+                for x in range(room + 1):
+                    u[x] += pc * row[t + x]
         p = m - 1
         while p >= 0:
             idx[p] += 1

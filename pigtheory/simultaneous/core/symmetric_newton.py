@@ -11,23 +11,33 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .symmetric_payoffs import add_candidate, build_tensors, certify, evaluate, keep, lin_solve, normalise
+from .symmetric_payoffs import (
+    add_candidate,
+    build_tensors,
+    certify,
+    evaluate,
+    evaluate_candidates,
+    keep,
+    lin_solve,
+    normalise,
+)
 
 __all__ = ["NEWTON_ITER", "MAX_ROUNDS", "newton", "supports"]
 
 NEWTON_ITER = 60
-"""Newton steps on one support profile."""
+"""Newton steps on one support profile (the ordinary :class:`~.symmetric_payoffs.Limits`)."""
 
 MAX_ROUNDS = 30
-"""Support changes per attempt of the double oracle."""
+"""Support changes per attempt of the double oracle (the ordinary limits)."""
 
 
 @kernel
 def newton(
-    R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs
+    R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs, iters
 ):  # pragma: no cover
     """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
-    weights ``wts`` and values ``val``, in place. Returns True on convergence."""
+    weights ``wts`` and values ``val``, in place, in at most ``iters`` steps. Returns True on
+    convergence."""
     # variable numbering: the support weights of role 0, its value, then role 1, ...
     off = np.zeros(R + 1, np.int64)
     pos = np.full((R, wts.shape[1]), -1, np.int64)
@@ -39,15 +49,15 @@ def newton(
                 c += 1
         off[r + 1] = c + 1  # + the value
     nvar = off[R]
-    evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
+    evaluate_candidates(R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits)
     for r in range(R):  # start the values from the weights
         a = 0.0
         for j in range(ncand[r]):
             a += wts[r, j] * acont[r, cand[r, j]]
         val[r] = a / (1.0 - b[r] * bb[r])
     last = np.inf
-    for _ in range(NEWTON_ITER):
-        evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
+    for _ in range(iters):
+        evaluate_candidates(R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits)
         for i in range(nvar):
             rhs[i] = 0.0
             for j in range(nvar):
@@ -122,10 +132,11 @@ def newton(
 
 @kernel
 def supports(
-    R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s
+    R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s, lim
 ):  # pragma: no cover
-    """Step 2 of the module Notes from the supports ``sup`` and weights ``wts``; keeps the best
-    profile seen in ``s`` (its weights, values, gains and the largest gain ``s_best[0]``)."""
+    """Step 2 of the module Notes from the supports ``sup`` and weights ``wts``, within the
+    :class:`~.symmetric_payoffs.Limits` ``lim``; keeps the best profile seen in ``s`` (its
+    weights, values, gains and the largest gain ``s_best[0]``)."""
     bust = band.bust
     b, bb, acont, digits, jac, rhs, vals, val, gain, reply = (
         s.b,
@@ -139,9 +150,28 @@ def supports(
         s.gain,
         s.reply,
     )
-    for _ in range(MAX_ROUNDS):
+    for _ in range(lim.max_rounds):
         ok = newton(
-            R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs
+            R,
+            m,
+            t,
+            orole,
+            cand,
+            ncand,
+            nc,
+            ten,
+            wts,
+            sup,
+            val,
+            g,
+            bust,
+            b,
+            bb,
+            acont,
+            digits,
+            jac,
+            rhs,
+            lim.newton_iter,
         )
         if not ok:
             return False
@@ -180,7 +210,7 @@ def supports(
         for r in range(R):
             if gain[r] > gain[rstar]:
                 rstar = r
-        j, new = add_candidate(rstar, reply[rstar], cand, ncand)
+        j, new = add_candidate(rstar, reply[rstar], cand, ncand, lim.cand)
         if j < 0 or sup[rstar, j]:
             return False
         if new:  # the payoff tensors of every role grow

@@ -17,6 +17,7 @@ from .jit import kernel
 from .symmetric_kernels import action_values, best_action, continuation_row, pure_outcomes
 
 __all__ = [
+    "Limits",
     "Work",
     "tensor_row",
     "forget_tensors",
@@ -24,6 +25,7 @@ __all__ = [
     "lin_solve",
     "build_tensors",
     "evaluate",
+    "evaluate_candidates",
     "certify",
     "add_candidate",
     "normalise",
@@ -31,6 +33,21 @@ __all__ = [
     "by_weight",
     "refocus",
 ]
+
+
+class Limits(NamedTuple):
+    """How far the mixed solvers search at one state: ``cand`` candidate thresholds per role
+    (at most the width of the scratch arrays), ``enum_cand`` of them combined by the support
+    enumeration (one fewer for four roles or more), ``enum_rounds`` enumerations, ``max_rounds``
+    support changes of the double oracle, ``newton_iter`` Newton steps per support profile and
+    ``fp_iter`` fictitious-play iterations (:mod:`.symmetric_stage`)."""
+
+    cand: int
+    enum_cand: int
+    enum_rounds: int
+    max_rounds: int
+    newton_iter: int
+    fp_iter: int
 
 
 class Work(NamedTuple):
@@ -221,6 +238,41 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
 
 
 @kernel
+def evaluate_candidates(
+    R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits
+):  # pragma: no cover - compiled
+    """:func:`evaluate` at each role's candidate thresholds only (the same sums in the same
+    order, so the same numbers there): what Newton's method reads. The other entries of
+    ``acont`` are left as they were."""
+    for r in range(R):
+        s = 0.0
+        for j in range(ncand[r]):
+            s += wts[r, j] * bust[cand[r, j]]
+        b[r] = s
+    for r in range(R):
+        p = 1.0
+        for q in range(m):
+            p *= b[orole[r, q]]
+        bb[r] = p
+        for j in range(ncand[r]):
+            acont[r, cand[r, j]] = 0.0
+        for ci in range(nc[r]):
+            x = ci
+            wgt = 1.0
+            for q in range(m - 1, -1, -1):
+                base = ncand[orole[r, q]]
+                digits[q] = x % base
+                x //= base
+                wgt *= wts[orole[r, q], digits[q]]
+            if wgt == 0.0:
+                continue
+            row = ten[r, ci]
+            for j in range(ncand[r]):
+                k = cand[r, j]
+                acont[r, k] += wgt * row[k]
+
+
+@kernel
 def certify(
     R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply
 ):  # pragma: no cover
@@ -244,13 +296,13 @@ def certify(
 
 
 @kernel
-def add_candidate(r, k, cand, ncand):  # pragma: no cover - compiled
+def add_candidate(r, k, cand, ncand, cap):  # pragma: no cover - compiled
     """``(index, new)`` of threshold k among role r's candidates, adding it if it is new and
-    there is room (index -1 if there is none)."""
+    there is room for it among ``cap`` (index -1 if there is none)."""
     for j in range(ncand[r]):
         if cand[r, j] == k:
             return j, False
-    if ncand[r] >= cand.shape[1]:
+    if ncand[r] >= min(cap, cand.shape[1]):
         return -1, False
     cand[r, ncand[r]] = k
     ncand[r] += 1
@@ -308,11 +360,11 @@ def by_weight(R, cand, ncand, wts):  # pragma: no cover - compiled
 
 
 @kernel
-def refocus(R, cand, ncand, wts, s, tol):  # pragma: no cover - compiled
+def refocus(R, cand, ncand, wts, s, tol, cap):  # pragma: no cover - compiled
     """Order each role's candidates as the best profile so far uses them (its support by
     weight, weights under 1% not counted, then the best reply of a role that gains more than
-    ``tol``, then the rest), the replies joining the candidates; returns whether any reply was
-    new."""
+    ``tol``, then the rest), the replies joining the candidates (at most ``cap``); returns
+    whether any reply was new."""
     best_w, best_th, best_gain, best_reply = s.best_w, s.best_th, s.best_gain, s.best_reply
     grown = False
     for r in range(R):
@@ -323,7 +375,7 @@ def refocus(R, cand, ncand, wts, s, tol):  # pragma: no cover - compiled
                 if best_th[r, q] == cand[r, j] and best_w[r, q] >= 0.01:
                     wts[r, j] = best_w[r, q]
         if best_gain[r] > tol:
-            j, new = add_candidate(r, best_reply[r], cand, ncand)
+            j, new = add_candidate(r, best_reply[r], cand, ncand, cap)
             if j >= 0 and wts[r, j] == 0.0:
                 wts[r, j] = 1e-9
             grown = grown or new

@@ -49,8 +49,12 @@ the best threshold against :math:`\\sigma_{-r}` (:func:`~.symmetric_kernels.best
    (ahead of the rest) and the enumeration repeats.
 4. **Fallback.** Fictitious play on the state (each role best-replies to the others' empirical
    mixes, any threshold, new thresholds joining the candidates) orders the candidates for
-   steps 2 and 3 once more. The profile with the smallest certificate seen is kept, and its
-   certificate reported.
+   steps 2 and 3 once more. The profile with the smallest certificate seen is kept.
+5. **Wider search.** A state whose certificate is still above ``tol`` is solved again from
+   the cycle with the :data:`WIDE` limits (more candidates per role, larger enumerations, more
+   Newton steps, support changes and fictitious-play iterations); the profile with the
+   smaller certificate is kept, and its certificate reported. The values and certificates
+   stored are always recomputed from fresh payoff tensors on the kept supports.
 
 References
 ----------
@@ -72,11 +76,12 @@ import numpy as np
 from .jit import compiled as jit_compiled
 from .jit import kernel
 from .symmetric_dynamics import best_response_dynamics
-from .symmetric_enumeration import enumerate_supports
-from .symmetric_fictitious import fictitious_play
+from .symmetric_enumeration import ENUM_CAND, enumerate_supports
+from .symmetric_fictitious import FP_ITER, fictitious_play
 from .symmetric_kernels import rank, respond_columns
-from .symmetric_newton import supports
+from .symmetric_newton import MAX_ROUNDS, NEWTON_ITER, supports
 from .symmetric_payoffs import (
+    Limits,
     Scratch,
     Work,
     add_candidate,
@@ -93,6 +98,9 @@ __all__ = [
     "StageTables",
     "MAX_PASSES",
     "MAX_CAND",
+    "ORDINARY",
+    "WIDE",
+    "WIDTH",
     "COUNTERS",
     "solve_states",
     "solve_mixed",
@@ -104,10 +112,20 @@ MAX_PASSES = 40
 """Best-response passes at a state before it is treated as mixed."""
 
 MAX_CAND = 8
-"""Candidate thresholds per role in the mixed solver (and the widest stored mix)."""
+"""Candidate thresholds per role in the ordinary search of the mixed solver."""
 
 ENUM_ROUNDS = 4
 """Enumerations, each after the best profile's replies joined the candidates."""
+
+ORDINARY = Limits(MAX_CAND, ENUM_CAND, ENUM_ROUNDS, MAX_ROUNDS, NEWTON_ITER, FP_ITER)
+"""The search every mixed state gets first (:class:`~.symmetric_payoffs.Limits`)."""
+
+WIDE = Limits(12, 5, 10, 80, 200, 6000)
+"""The wider search of a state whose certificate is still above ``tol`` after the ordinary
+one (step 5 of the module Notes), with up to four roles (``12 ** 3`` payoff rows per role)."""
+
+WIDTH = WIDE.cand
+"""The widest mix :func:`solve_states` stores (columns of ``mix_th``/``mix_w``)."""
 
 
 class StageTables(NamedTuple):
@@ -124,16 +142,17 @@ class StageTables(NamedTuple):
     mixed: np.ndarray
 
 
-COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "passes", "mixed_views")
+COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "passes", "mixed_views", "wide")
 """Meaning of the entries of the ``counts`` array of :func:`solve_states`."""
 
 
 @kernel
 def solve_mixed(
-    R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, tol, w, s, ten, nc, sup
+    R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, tol, w, s, ten, nc, sup, lim
 ):  # pragma: no cover
-    """Steps 2 and 3 of the module Notes; returns 1 (certified without the fallback) or 2
-    (fictitious play was needed; the certificate of the best profile found says how well)."""
+    """Steps 2 and 3 of the module Notes within the :class:`~.symmetric_payoffs.Limits`
+    ``lim``; returns 1 (certified without the fallback) or 2 (fictitious play was needed; the
+    certificate of the best profile found says how well)."""
     bust = band.bust
     s_best = s.s_best
     s_best[0] = np.inf
@@ -141,12 +160,14 @@ def solve_mixed(
     for r in range(R):
         for j in range(sup.shape[1]):
             sup[r, j] = j < ncand[r] and wts[r, j] > 0.0
-    if supports(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s):
+    if supports(
+        R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s, lim
+    ):
         return 1
-    for _ in range(ENUM_ROUNDS):
-        if enumerate_supports(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s):
+    for _ in range(lim.enum_rounds):
+        if enumerate_supports(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s, lim):
             return 1
-        grown = refocus(R, cand, ncand, wts, s, tol)
+        grown = refocus(R, cand, ncand, wts, s, tol, lim.cand)
         # the candidates were reordered, perhaps grown: the tensors follow them
         build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
         if not grown:
@@ -154,7 +175,7 @@ def solve_mixed(
     for r in range(R):  # fallback: fictitious play from a uniform mix of the candidates
         for j in range(wts.shape[1]):
             wts[r, j] = 1.0 / ncand[r] if j < ncand[r] else 0.0
-    fictitious_play(R, m, t, orole, cand, ncand, nc, ten, wts, g, binom, band, table, tie_tol, w, s)
+    fictitious_play(R, m, t, orole, cand, ncand, nc, ten, wts, g, binom, band, table, tie_tol, w, s, lim)
     by_weight(R, cand, ncand, wts)
     build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
     for r in range(R):
@@ -163,16 +184,78 @@ def solve_mixed(
             if not sup[r, j]:
                 wts[r, j] = 0.0
         normalise(r, ncand, wts)
-    if supports(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s):
+    if supports(
+        R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s, lim
+    ):
         return 2
-    for _ in range(ENUM_ROUNDS):
-        if enumerate_supports(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s):
+    for _ in range(lim.enum_rounds):
+        if enumerate_supports(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s, lim):
             break
-        grown = refocus(R, cand, ncand, wts, s, tol)
+        grown = refocus(R, cand, ncand, wts, s, tol, lim.cand)
         build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
         if not grown:
             break
     return 2
+
+
+@kernel
+def cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, cap):  # pragma: no cover
+    """The thresholds of passes ``cycle_from..last`` of ``hist`` as each role's candidates,
+    weighted by how often they were played (at most ``cap`` per role)."""
+    for r in range(R):
+        ncand[r] = 0
+        for j in range(wts.shape[1]):
+            wts[r, j] = 0.0
+        for it in range(cycle_from, last + 1):
+            j, _ = add_candidate(r, hist[it, r], cand, ncand, cap)
+            if j >= 0:
+                wts[r, j] += 1.0
+        normalise(r, ncand, wts)
+
+
+@kernel
+def recertify(
+    R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc
+):  # pragma: no cover
+    """Values and certificates of the best profile kept in ``s``, recomputed from fresh
+    tensors on its supports (whatever path found it) and stored back in ``s``; returns its
+    largest gain."""
+    best_w, best_th, best_val, best_gain = s.best_w, s.best_th, s.best_val, s.best_gain
+    width = wts.shape[1]
+    for r in range(R):
+        ncand[r] = 0
+        for j in range(width):
+            if best_w[r, j] > 0.0:
+                cand[r, ncand[r]] = best_th[r, j]
+                wts[r, ncand[r]] = best_w[r, j]
+                ncand[r] += 1
+        for j in range(ncand[r], width):
+            wts[r, j] = 0.0
+    build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
+    evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, band.bust, s.b, s.bb, s.acont, s.digits)
+    worst = certify(
+        R,
+        t,
+        cand,
+        ncand,
+        wts,
+        g,
+        band.bust,
+        s.b,
+        s.bb,
+        s.acont,
+        tie_tol,
+        s.vals,
+        best_val,
+        best_gain,
+        s.reply,
+    )
+    for r in range(R):
+        for j in range(width):
+            best_w[r, j] = wts[r, j] if j < ncand[r] else 0.0
+            best_th[r, j] = cand[r, j] if j < ncand[r] else 1
+    s.s_best[0] = worst
+    return worst
 
 
 @kernel
@@ -186,10 +269,19 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
     """
     table, act, gain, mix_th, mix_w = out.table, out.act, out.gain, out.mix_th, out.mix_w
     counts, mixed = out.counts, out.mixed
-    bust = band.bust
     n = states.shape[1]
     m = n - 1
     L = g + 2
+    # the wide search's candidates, unless their payoff tensors (width ** m rows) grow too big
+    width = min(WIDTH, mix_th.shape[1]) if m <= 3 else min(ORDINARY.cand, mix_th.shape[1])
+    wide = Limits(
+        min(WIDE.cand, width),
+        WIDE.enum_cand,
+        WIDE.enum_rounds,
+        WIDE.max_rounds,
+        WIDE.newton_iter,
+        WIDE.fp_iter,
+    )
     dest = np.zeros((max(m, 1), L), np.int64)
     prob = np.zeros((max(m, 1), L))
     lens = np.zeros(max(m, 1), np.int64)
@@ -209,10 +301,10 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         idx,
         buf,
         digits,
-        np.zeros((n, MAX_CAND), np.int64),
+        np.zeros((n, width), np.int64),
         np.zeros(n, np.int64),
-        np.zeros((n, MAX_CAND ** max(m, 1)), np.bool_),
-        np.zeros((n, MAX_CAND ** max(m, 1), g + 1)),
+        np.zeros((n, width ** max(m, 1)), np.bool_),
+        np.zeros((n, width ** max(m, 1), g + 1)),
     )
     t = np.zeros(n, np.int64)
     mult = np.zeros(n, np.int64)
@@ -225,12 +317,16 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
     hist = np.zeros((MAX_PASSES, n), np.int64)
     val = np.zeros(n)
     gn = np.zeros(n)
-    cand = np.zeros((n, MAX_CAND), np.int64)
+    cand = np.zeros((n, width), np.int64)
     ncand = np.zeros(n, np.int64)
-    wts = np.zeros((n, MAX_CAND))
-    sup = np.zeros((n, MAX_CAND), np.bool_)
-    nvar = n * (MAX_CAND + 1)
-    ten = np.zeros((n, MAX_CAND**m, g + 1))
+    wts = np.zeros((n, width))
+    sup = np.zeros((n, width), np.bool_)
+    nvar = n * (width + 1)
+    ten = np.zeros((n, width**m, g + 1))
+    keep_w = np.zeros((n, width))
+    keep_th = np.ones((n, width), np.int64)
+    keep_val = np.zeros(n)
+    keep_gain = np.zeros(n)
     nc = np.zeros(n, np.int64)
     s = Scratch(
         b=np.zeros(n),
@@ -243,8 +339,8 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         val=np.zeros(n),
         gain=np.zeros(n),
         reply=np.zeros(n, np.int64),
-        best_w=np.zeros((n, MAX_CAND)),
-        best_th=np.ones((n, MAX_CAND), np.int64),
+        best_w=np.zeros((n, width)),
+        best_th=np.ones((n, width), np.int64),
         best_val=np.zeros(n),
         best_gain=np.zeros(n),
         s_best=np.zeros(1),
@@ -314,40 +410,72 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         if cycle_from < 0:
             cycle_from = max(0, MAX_PASSES - 8)
             last = MAX_PASSES - 1
-        for r in range(R):
-            ncand[r] = 0
-            for j in range(MAX_CAND):
-                wts[r, j] = 0.0
-            for it in range(cycle_from, last + 1):
-                j, _ = add_candidate(r, hist[it, r], cand, ncand)
-                if j >= 0:
-                    wts[r, j] += 1.0
-            normalise(r, ncand, wts)
+        cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, ORDINARY.cand)
         forget_tensors(w)
         status = solve_mixed(
-            R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, tol, w, s, ten, nc, sup
+            R,
+            m,
+            t,
+            orole,
+            cand,
+            ncand,
+            wts,
+            g,
+            binom,
+            band,
+            table,
+            tie_tol,
+            tol,
+            w,
+            s,
+            ten,
+            nc,
+            sup,
+            ORDINARY,
         )
+        worst = recertify(R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc)
+        if worst > tol:
+            # 5. the wider search, from the cycle again; the better certificate is kept
+            for r in range(R):
+                for j in range(width):
+                    keep_w[r, j] = s.best_w[r, j]
+                    keep_th[r, j] = s.best_th[r, j]
+                keep_val[r] = s.best_val[r]
+                keep_gain[r] = s.best_gain[r]
+            cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, wide.cand)
+            solve_mixed(
+                R,
+                m,
+                t,
+                orole,
+                cand,
+                ncand,
+                wts,
+                g,
+                binom,
+                band,
+                table,
+                tie_tol,
+                tol,
+                w,
+                s,
+                ten,
+                nc,
+                sup,
+                wide,
+            )
+            counts[7] += 1
+            if (
+                recertify(R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc)
+                >= worst
+            ):
+                for r in range(R):
+                    for j in range(width):
+                        s.best_w[r, j] = keep_w[r, j]
+                        s.best_th[r, j] = keep_th[r, j]
+                    s.best_val[r] = keep_val[r]
+                    s.best_gain[r] = keep_gain[r]
         best_w, best_th, best_val, best_gain = s.best_w, s.best_th, s.best_val, s.best_gain
-        # The values and certificates stored are those of the strategies stored, recomputed
-        # from fresh tensors on their supports (whatever path found them).
-        for r in range(R):
-            ncand[r] = 0
-            for j in range(MAX_CAND):
-                if best_w[r, j] > 0.0:
-                    cand[r, ncand[r]] = best_th[r, j]
-                    wts[r, ncand[r]] = best_w[r, j]
-                    ncand[r] += 1
-            for j in range(ncand[r], MAX_CAND):
-                wts[r, j] = 0.0
-        build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
-        evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, s.b, s.bb, s.acont, digits)
-        certify(
-            R, t, cand, ncand, wts, g, bust, s.b, s.bb, s.acont, tie_tol, vals, best_val, best_gain, s.reply
-        )
-        for r in range(R):
-            for j in range(MAX_CAND):
-                best_w[r, j] = wts[r, j] if j < ncand[r] else 0.0
-                best_th[r, j] = cand[r, j] if j < ncand[r] else 1
         counts[2] += 1
         if status == 2:
             counts[3] += 1
@@ -355,7 +483,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         for r in range(R):
             size = 0
             kpure = 0
-            for j in range(MAX_CAND):
+            for j in range(width):
                 if best_w[r, j] > 0.0:
                     size += 1
                     kpure = best_th[r, j]
@@ -370,10 +498,10 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
             if size > counts[4]:
                 counts[4] = size
             q = 0
-            for j in range(MAX_CAND):
+            for j in range(mix_th.shape[1]):
                 mix_th[e, j] = 1
                 mix_w[e, j] = 0.0
-            for j in range(MAX_CAND):
+            for j in range(width):
                 if best_w[r, j] > 0.0:
                     mix_th[e, q] = best_th[r, j]
                     mix_w[e, q] = best_w[r, j]
