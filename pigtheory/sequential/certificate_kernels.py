@@ -159,7 +159,7 @@ def _hold_chances(K, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, hold):  
 def best_response_level(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, out
 ):  # pragma: no cover - compiled
-    """:func:`_best_response_range` over the groups ``order[lo:hi]`` of one level, in parallel
+    """``_best_response_range`` over the groups ``order[lo:hi]`` of one level, in parallel
     chunks (the groups of a level are independent)."""
     count = hi - lo
     n_chunks = min(count, 64)

@@ -201,7 +201,7 @@ def turn_table(
     n, g, pvec, p_bust, allow_pass, tie, mode, seat, U, bits, mix_idx, mix_k, mix_p, probs, value, choice
 ):  # pragma: no cover - compiled
     """The deviator's value ``value[idx, k]`` when it is the mover at tuple ``idx`` with turn
-    total k, from its start-of-turn values ``U`` (:func:`best_response_level`): mode 0 best
+    total k, from its start-of-turn values ``U`` (:func:`profile_response_level`): mode 0 best
     responds (its choices in ``choice[idx, k]``), mode 1 follows seat ``seat``'s policy.
     Entries with ``t_0 + k >= g`` are left as they are."""
     m = pvec.size

@@ -128,6 +128,16 @@ def _view(
     return np.ndarray((m0, b.n, length), buf.dtype, buf, first * s, (R * s, (R - col_step) * s, s))
 
 
+def _sum_in_order(terms: np.ndarray) -> np.ndarray:
+    """``terms[0] + terms[1] + ...`` added one after the other, as the compiled kernels add
+    (``np.add.reduce`` may pair the terms when the summed axis becomes its inner loop, which
+    changes the last bits: a die of span 7 showed it)."""
+    total = terms[0].copy()
+    for t in terms[1:]:
+        total += t
+    return total
+
+
 def best_response_two(
     opp: TurnPolicy, rules: Rules, tie_tol: float = TIE_TOL, engine: str = "auto"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -273,10 +283,10 @@ def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, n
         K, L = b.K, b.K + w
         terms = np.empty((w + 1, m0, b.n, K))
         if indep:
-            zd = np.add.reduce(flat[fz[:, s0:s1]] * wz[:, s0:s1], axis=0).reshape(m0, b.n)
+            zd = _sum_in_order(flat[fz[:, s0:s1]] * wz[:, s0:s1]).reshape(m0, b.n)
             np.multiply(zd[..., None], bust[1 : K + 1], out=terms[0])
             np.multiply(band_t[..., 1 : K + 1], _view(ut, m0, b, m0, K, shifts=w), out=terms[1:])
-            vals = np.add.reduce(terms, axis=0)
+            vals = _sum_in_order(terms)
             vals *= _view(tbuf, m0, b, m0, K, col_step=0, col0=1)
         else:
             p = p_all[:, s0:s1].reshape(-1, m0, b.n, 1)
@@ -287,7 +297,7 @@ def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, n
             u = np.add.reduce(gathered, axis=0)
             np.multiply(u[..., :1], bust[1 : K + 1], out=terms[0])
             np.multiply(band_t[..., 1 : K + 1], _shifted(u, K, w), out=terms[1:])
-            vals = np.add.reduce(terms, axis=0)
+            vals = _sum_in_order(terms)
             vals /= 1.0 - bust[1 : K + 1] * p[0]
         # thresholds above an entry's room (k > goal - i) are not actions there
         np.copyto(vals, -np.inf, where=_too_big(g, b.ihi, b.n, K))
