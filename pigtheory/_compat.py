@@ -38,3 +38,16 @@ def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], Any]:
         return getattr(importlib.import_module(where), new)
 
     return __getattr__
+
+
+def renamed_field(old: str, new: str) -> Any:
+    """A read-only property ``old`` of a result class that warns and returns the field ``new``
+    (a result field renamed for the shared vocabulary)."""
+
+    def get(self: Any) -> Any:
+        cls = type(self).__name__
+        warnings.warn(f"{cls}.{old} is deprecated: use {cls}.{new}", DeprecationWarning, stacklevel=2)
+        return getattr(self, new)
+
+    get.__doc__ = f"Deprecated: ``{new}``."
+    return property(get)

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from .._compat import renamed_field
 from ..guard import check_memory
 from ..results import Result
 from ..rules import Rules
@@ -99,15 +100,7 @@ class BestResponse(Result):
     rules: Rules
     horizon: int | None
 
-    @property
-    def start(self) -> Any:
-        """Deprecated: ``value_start``."""
-        warnings.warn(
-            f"{type(self).__name__}.start is deprecated: use {type(self).__name__}.value_start",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.value_start
+    start = renamed_field("start", "value_start")
 
     @classmethod
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
@@ -304,7 +297,9 @@ def exploitability(
         br = np.array([_best_response_n(tables, p, rules, 200, turns=False).value_start for p in range(n)])
     else:
         ev = _evaluate_tables(tables[0], tables[1], rules, horizon)
-        br = np.array([_best_response(tables, p, rules, horizon, 100, full=False).value_start for p in range(2)])
+        br = np.array(
+            [_best_response(tables, p, rules, horizon, 100, full=False).value_start for p in range(2)]
+        )
     gains = br - ev.value_start
     nc = float(gains.sum())
     return Exploitability(ev.value_start, br, gains, nc, nc / n, nc / (n - 1), rules, horizon)

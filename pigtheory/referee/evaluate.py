@@ -41,12 +41,12 @@ Neller & Presser, slides "Policy Comparison" (Algorithm 1), here solved exactly.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .._compat import renamed_field
 from ..guard import Estimate, check_memory
 from ..results import Result
 from ..rules import Rules
@@ -98,21 +98,9 @@ class Evaluation(Result):
     rules: Rules
     horizon: int | None
 
-    @property
-    def win(self) -> np.ndarray:
-        """Deprecated: ``wins``."""
-        warnings.warn("Evaluation.win is deprecated: use Evaluation.wins", DeprecationWarning, stacklevel=2)
-        return self.wins
+    win = renamed_field("win", "wins")
 
-    @property
-    def start(self) -> Any:
-        """Deprecated: ``value_start``."""
-        warnings.warn(
-            f"{type(self).__name__}.start is deprecated: use {type(self).__name__}.value_start",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.value_start
+    start = renamed_field("start", "value_start")
 
     @classmethod
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
