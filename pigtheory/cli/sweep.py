@@ -103,6 +103,7 @@ def _sweep(args: argparse.Namespace) -> int:
         elif args.workers is not None:
             executor = stack.enter_context(local_cluster(args.workers))
         table = hold_at_table(**params, out=args.out, executor=executor, progress=args.progress)
+    assert table.policy is not None  # a sweep table always records the thresholds
     rows = range(table.value.size)
     show = list(rows) if len(rows) <= 40 else list(rows[:20]) + [-1] + list(rows[-10:])
     print(f"{'goal':>5} {'players':>7} {'faces':>5}  {'opponents hold at':<20} {'value':>12} {'k':>4}")

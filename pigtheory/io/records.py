@@ -70,7 +70,11 @@ def write_record(path: str | os.PathLike, fields: dict[str, Any]) -> Path:
         raise ValueError(f"fields: {FIELD!r} is the checksum's own field")
     doc = {**fields, FIELD: checksum(fields)}
     text = json.dumps(doc, indent=1, allow_nan=False) + "\n"
-    return atomic_write(path, lambda tmp: Path(tmp).write_text(text))
+
+    def write(tmp: str) -> None:
+        Path(tmp).write_text(text)
+
+    return atomic_write(path, write)
 
 
 def read_record(path: str | os.PathLike) -> dict[str, Any]:

@@ -328,7 +328,8 @@ def equilibrium(
     check_progress(progress)
     import numba
 
-    threads = check_int("threads", threads, low=1, high=int(numba.config.NUMBA_NUM_THREADS))
+    max_threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    threads = check_int("threads", threads, low=1, high=max_threads)
     check_memory(sequential_equilibrium_estimate(rules, certify=certify), max_memory)
 
     before = numba.get_num_threads()

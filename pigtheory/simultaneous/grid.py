@@ -119,8 +119,8 @@ def hold_at_grid(
     for (a, b), (v, k) in zip(pairs, done, strict=True):
         value[pos[a], pos[b]] = value[pos[b], pos[a]] = v
         policy[pos[a], pos[b]] = policy[pos[b], pos[a]] = k
-    pairs = np.stack(np.meshgrid(ns_arr, ns_arr, indexing="ij"), axis=-1)
-    return HoldAtTable.of_rules(value, policy, rules, pairs, "exact-separable")
+    grid_pairs = np.stack(np.meshgrid(ns_arr, ns_arr, indexing="ij"), axis=-1)
+    return HoldAtTable.of_rules(value, policy, rules, grid_pairs, "exact-separable")
 
 
 def cached_hold_at_grid(

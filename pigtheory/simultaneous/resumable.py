@@ -180,8 +180,9 @@ def hold_at_table(
     ValueError
         A parameter out of range, or ``out`` holding another sweep.
     """
-    if check_optional_path("out", out) is not None:
-        check_writable(Path(out) / "index.json", "out")  # a file, a link to nowhere: now, not later
+    out_path = check_optional_path("out", out)
+    if out_path is not None:
+        check_writable(Path(out_path) / "index.json", "out")  # a file, a link to nowhere: now, not later
     tasks = sweep_tasks(goals, ns, players, die_faces)
     largest = max(tasks, key=lambda t: (t["goal"] + 1) ** t["players"] * t["die_faces"])
     rules = Rules(goal=largest["goal"], players=largest["players"], die_faces=largest["die_faces"])
@@ -288,6 +289,7 @@ def _write_csv(path: str, table: HoldAtTable) -> None:
     with open(path, "w", newline="") as f:
         out = csv.writer(f)
         out.writerow(["goal", "players", "die_faces", "thresholds", "value", "policy"])
+        assert table.policy is not None  # a sweep table always records the thresholds
         for r in range(table.value.size):
             ns = table.thresholds[r, : table.players[r] - 1]
             out.writerow(
