@@ -55,9 +55,12 @@ from .evaluate import (
     _evaluate_n,
     _evaluate_tables,
     _model,
-    _no_horizon_beyond_two,
+    _dead_n,
+    _evaluate_horizon_n,
+    _horizon_seat,
     check_horizon,
     evaluate,
+    horizon_estimate,
     referee_estimate,
 )
 from .profile import check_referee_rules, read_profile, roll_probabilities
@@ -186,12 +189,15 @@ def best_response(
     """
     check_referee_rules(rules)
     horizon = check_horizon(horizon)
-    _no_horizon_beyond_two(rules, horizon)
     seat = _check_seat(seat, rules)
     max_iter = check_int("max_iter", max_iter, low=1, high=10**6)
+    if rules.players > 2 and horizon is not None:
+        check_memory(horizon_estimate(rules, horizon, targets=1), max_memory)
     check_memory(referee_estimate(rules), max_memory)
     tables = read_profile(profile, rules)
     if rules.players > 2:
+        if horizon is not None:
+            return _best_response_horizon_n(tables, seat, rules, horizon)
         return _best_response_n(tables, seat, rules, max_iter, turns=True)
     return _best_response(tables, seat, rules, horizon, max_iter)
 
@@ -214,6 +220,19 @@ def _best_response_n(tables: list[np.ndarray], seat: int, rules: Rules, max_iter
         value, policy = seat_turns(probs, seat, rules, U, follow=False)
     start = float(U[0, seat])
     return BestResponse(value, policy, start, seat, int(out[0]), 0.0, "exact", rules, None)
+
+
+def _best_response_horizon_n(tables: list[np.ndarray], seat: int, rules: Rules, horizon: int) -> BestResponse:
+    """Any number of players with OpenSpiel's horizon: the responder maximises its score (a draw
+    worth ``1/n``) layer by layer over the moves left (:func:`pigtheory.referee.kernels.horizon_n`)."""
+    from ._multiplayer import stack_tables
+
+    n, g = rules.players, rules.goal
+    probs = stack_tables(tables, rules)
+    cur = _horizon_seat(probs, rules, horizon, seat, True, 1.0 / n)
+    value = cur[seat].reshape((g,) * (n + 1))
+    value[_dead_n(rules)] = np.nan
+    return BestResponse(value, None, float(cur[0, 0, 0]), seat, horizon, 0.0, "exact-horizon", rules, horizon)
 
 
 def _best_response(
@@ -288,11 +307,15 @@ def exploitability(
     """
     check_referee_rules(rules)
     horizon = check_horizon(horizon)
-    _no_horizon_beyond_two(rules, horizon)
+    n = rules.players
+    if n > 2 and horizon is not None:
+        check_memory(horizon_estimate(rules, horizon, targets=2 * n), max_memory)
     check_memory(referee_estimate(rules), max_memory)
     tables = [np.ascontiguousarray(t, dtype=np.float64) for t in read_profile(profile, rules)]
-    n = rules.players
-    if n > 2:
+    if n > 2 and horizon is not None:
+        ev = _evaluate_horizon_n(tables, rules, horizon)
+        br = np.array([_best_response_horizon_n(tables, p, rules, horizon).value_start for p in range(n)])
+    elif n > 2:
         ev = _evaluate_n(tables, rules, full=False)
         br = np.array([_best_response_n(tables, p, rules, 200, turns=False).value_start for p in range(n)])
     else:

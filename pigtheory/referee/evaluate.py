@@ -132,12 +132,24 @@ def referee_estimate(rules: Any, *, tables: int = 8) -> Estimate | None:
     return Estimate(f"referee ({rules})", states, 8 * tables * states + 10**6, "lower the goal")
 
 
-def _no_horizon_beyond_two(rules: Rules, horizon: int | None) -> None:
-    if rules.players > 2 and horizon is not None:
-        raise NotImplementedError(
-            f"horizon: OpenSpiel's move limit is solved for two players; with {rules.players} players "
-            "the referee solves the game without it (horizon=None)"
+MAX_HORIZON_WORK = 2 * 10**10
+"""Most decisions (states x moves left x target seats) an n-player horizon solve may take."""
+
+
+def horizon_estimate(rules: Rules, horizon: int, *, targets: int) -> Estimate:
+    """Memory of an n-player horizon solve (two layers of every mover's states, the values and
+    their sum: ``5 n goal^(n+1)`` floats), after refusing one whose work ``targets x horizon x
+    n goal^(n+1)`` decisions is above :data:`MAX_HORIZON_WORK` (a ``ValueError`` on ``horizon``)."""
+    n, g = rules.players, rules.goal
+    states = n * g ** (n + 1)
+    work = targets * horizon * states
+    if work > MAX_HORIZON_WORK:
+        raise ValueError(
+            f"horizon: {n} players, goal {g} with horizon={horizon} is {work:.1e} decisions of work "
+            f"({states:,} states x {horizon} moves left x {targets} seat(s)), above the limit of "
+            f"{MAX_HORIZON_WORK:.0e}; lower the horizon or the goal"
         )
+    return Estimate(f"referee with horizon ({rules})", states, 8 * 5 * states + 10**6, "lower the goal")
 
 
 def _model(rules: Rules) -> tuple[np.ndarray, float]:
@@ -186,10 +198,13 @@ def evaluate(
     """
     check_referee_rules(rules)
     horizon = check_horizon(horizon)
-    _no_horizon_beyond_two(rules, horizon)
+    if rules.players > 2 and horizon is not None:
+        check_memory(horizon_estimate(rules, horizon, targets=rules.players), max_memory)
     check_memory(referee_estimate(rules), max_memory)
     tables = read_profile(profile, rules)
     if rules.players > 2:
+        if horizon is not None:
+            return _evaluate_horizon_n(tables, rules, horizon)
         return _evaluate_n(tables, rules)
     r0, r1 = (np.ascontiguousarray(t, dtype=np.float64) for t in tables)
     return _evaluate_tables(r0, r1, rules, horizon)
@@ -215,6 +230,51 @@ def _evaluate_n(tables: list[np.ndarray], rules: Rules, full: bool = True) -> Ev
             value[s] = seat_turns(probs, s, rules, U, follow=True)[0]
     draw = float(max(0.0, 1.0 - win.sum()))
     return Evaluation(value, start, win, draw, n * (g - 1) + 1, 0.0, "exact", rules, None)
+
+
+def _horizon_seat(
+    probs: np.ndarray, rules: Rules, horizon: int, target: int, respond: bool, draw: float
+) -> np.ndarray:
+    """Layer ``horizon`` of :func:`pigtheory.referee.kernels.horizon_n`: ``cur[m, idx, k]``."""
+    n, g = rules.players, rules.goal
+    pvec, p_bust = _model(rules)
+    cur = np.empty((n, g**n, g))
+    prev = np.empty((n, g**n, g))
+    kernels.horizon_n()(n, g, horizon, pvec, p_bust, probs, target, respond, draw, cur, prev)
+    return cur
+
+
+def _evaluate_horizon_n(tables: list[np.ndarray], rules: Rules, horizon: int) -> Evaluation:
+    """Any number of players with OpenSpiel's horizon: each seat's win probability by the layers
+    over the moves left (:func:`pigtheory.referee.kernels.horizon_n`), the draw (the horizon
+    reached) the rest, worth ``1/n`` to each seat."""
+    from ._multiplayer import stack_tables
+
+    n, g = rules.players, rules.goal
+    probs = stack_tables(tables, rules)
+    own = np.empty((n, g**n, g))  # own[s]: seat s's win probability when it moves
+    total = np.zeros((n, g**n, g))  # total[m]: P(some seat wins) when seat m moves
+    win = np.empty(n)
+    for s in range(n):
+        cur = _horizon_seat(probs, rules, horizon, s, False, 0.0)
+        own[s] = cur[s]
+        total += cur
+        win[s] = cur[0, 0, 0]
+    draws = np.clip(1.0 - total, 0.0, 1.0)
+    value = (own + draws / n).reshape((n,) + (g,) * (n + 1))
+    dead = _dead_n(rules)
+    value[:, dead] = np.nan
+    draw = float(draws[0, 0, 0])
+    start = win + draw / n
+    return Evaluation(value, start, win, draw, horizon, 0.0, "exact-horizon", rules, horizon)
+
+
+def _dead_n(rules: Rules) -> np.ndarray:
+    """``own + k >= goal`` over the shape ``(goal,) * (players + 1)``."""
+    n, g = rules.players, rules.goal
+    own = np.arange(g).reshape((g,) + (1,) * n)
+    k = np.arange(g).reshape((1,) * n + (g,))
+    return np.broadcast_to(own + k >= g, (g,) * (n + 1))
 
 
 def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int | None) -> Evaluation:

@@ -26,7 +26,9 @@ choices, make the choices greedy at the new values, repeat) ends at the exact fi
 With a horizon H (OpenSpiel's ``horizon``: every roll and every stop is a move; a game whose
 H-th move is not a win is a draw), the state also carries the moves left t, and every decision
 moves to t - 1: no equation couples states of the same t, and the layers t = 1..H are computed in
-order (work ``O(H goal^3 w)``, w the largest roll).
+order (work ``O(H goal^3 w)``, w the largest roll). With n players the same layers run over
+the states (mover, score tuple in turn order from the mover, turn total), one target seat at a
+time (:func:`horizon_n`, work ``O(H n goal^(n+1) w)`` per target).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["pair", "horizon_layers", "occupancy_pair", "warm_up"]
+__all__ = ["pair", "horizon_layers", "horizon_n", "occupancy_pair", "warm_up"]
 
 _TIE = 1e-13
 
@@ -265,6 +267,47 @@ def _horizon_layers(
                     v1[i, j, k] = n1[i, j, k]
 
 
+def _horizon_n(n, g, horizon, pvec, p_bust, probs, target, respond, draw, cur, prev):  # pragma: no cover
+    """Layers t = 1..horizon of the n-player game with t moves left, for one target seat.
+
+    ``cur[m, idx, k]``: the target's payoff (1 if it wins, 0 if another seat wins, ``draw`` at
+    the horizon) when seat m moves at the score tuple ``idx`` (C order, base ``goal``, scores in
+    turn order from the mover) and turn total k. Seat m rolls with probability
+    ``probs[m, idx, k]`` (``probs[0]`` for every seat if ``probs.shape[0] == 1``); with
+    ``respond`` the target maximises instead. ``prev`` is scratch of the same shape. On return
+    ``cur`` holds layer ``horizon``; entries with ``own + k >= goal`` hold no value."""
+    size = g**n
+    top = g ** (n - 1)
+    m_ = pvec.size
+    shared = probs.shape[0] == 1
+    cur[:] = draw  # layer 0: the horizon is reached
+    for t in range(1, horizon + 1):
+        if t == 1:  # the move made now is the last one: anything but a win is a draw
+            cur[:] = draw
+            continue
+        prev[:] = cur
+        for mv in range(n):
+            nx = (mv + 1) % n
+            win = 1.0 if mv == target else 0.0
+            tab = 0 if shared else mv
+            best = respond and mv == target
+            for idx in range(size):
+                t0 = idx // top
+                base = (idx % top) * g + t0  # the next mover's view: (t_1, ..., t_{n-1}, t_0)
+                bust = prev[nx, base, 0]
+                for k in range(g - t0):
+                    roll = p_bust * bust
+                    for r in range(m_):
+                        kk = k + r + 1
+                        roll += pvec[r] * (win if t0 + kk >= g else prev[mv, idx, kk])
+                    hold = prev[nx, base + k, 0]  # k = 0: a pass, to the same state as a bust
+                    if best:
+                        cur[mv, idx, k] = roll if roll > hold else hold
+                    else:
+                        p = probs[tab, idx, k]
+                        cur[mv, idx, k] = p * roll + (1.0 - p) * hold
+
+
 def _occupancy_pair(g, pvec, p_bust, roll0, roll1, first, d0, d1):  # pragma: no cover - compiled
     """Expected visits ``d0[i, j, k]`` of seat 0's decision states (own score i) and ``d1[j, i, k]``
     of seat 1's, in a game that starts with seat ``first`` to move at (0, 0, 0); ``inf`` where the
@@ -344,6 +387,11 @@ def pair() -> Any:
 def horizon_layers() -> Any:
     """The compiled kernel of the layers over the moves left."""
     return _compiled("_horizon_layers")
+
+
+def horizon_n() -> Any:
+    """The compiled kernel of the n-player layers over the moves left."""
+    return _compiled("_horizon_n")
 
 
 def occupancy_pair() -> Any:
