@@ -287,8 +287,8 @@ def test_validation():
         evaluate(hold_at(3), rules=Rules(goal=5, dice=2))
     with pytest.raises(ValueError, match="2 policies"):
         evaluate([hold_at(3)] * 3, rules=Rules(goal=5))
-    with pytest.raises(NotImplementedError, match="horizon"):
-        evaluate(lambda i, j, k, m: 1.0, rules=Rules(goal=5, players=3), horizon=50)
+    with pytest.raises(ValueError, match="horizon"):
+        evaluate(lambda i, j, k, m: 1.0, rules=Rules(goal=5, players=3), horizon=0)
     with pytest.raises(ValueError, match="two-player sequential policy"):
         evaluate(hold_at(3), rules=Rules(goal=5, players=3))
 

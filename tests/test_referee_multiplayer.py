@@ -243,8 +243,8 @@ def test_nash_conv_of_the_equilibrium_is_zero_and_of_hold_at_positive(rules):
 
 
 def test_validation_with_three_players():
-    with pytest.raises(NotImplementedError, match="horizon"):
-        evaluate(np.full((5,) * 4, 0.5), rules=Rules(goal=5, players=3), horizon=10)
+    with pytest.raises(ValueError, match="horizon"):
+        evaluate(np.full((5,) * 4, 0.5), rules=Rules(goal=5, players=3), horizon=-1)
     with pytest.raises(ValueError, match="seat"):
         best_response(np.full((5,) * 4, 0.5), seat=3, rules=Rules(goal=5, players=3))
     eq = sequential.equilibrium(rules=Rules(goal=5, players=3))

@@ -21,7 +21,10 @@ With n >= 3 players the responder's MDP is solved by the kernel of the NashConv 
 rotation groups of score tuples from the highest score sum down, the others' turns affine maps
 of the responder's value, its own turn a one-dimensional fixed point solved by policy
 iteration. ``value`` and ``policy`` then have shape ``(goal,) * (players + 1)``, the scores in
-turn order from the responder; a game that never ends counts ``1/n`` (a draw).
+turn order from the responder; a game that never ends counts ``1/n`` (a draw). With a horizon
+the responder maximises layer by layer over the moves left
+(:func:`pigtheory.referee.kernels.horizon_n`); ``value`` is then its score with all ``horizon``
+moves left.
 
 NashConv is the sum over seats of what a best response gains over the profile,
 :math:`\\sum_p (\\max_{\\pi'_p} v_p(\\pi'_p, \\pi_{-p}) - v_p(\\pi))`, and the exploitability here
@@ -52,12 +55,12 @@ from ..validation import ConvergenceWarning, check_int
 from . import kernels
 from .evaluate import (
     _dead,
-    _evaluate_n,
-    _evaluate_tables,
-    _model,
     _dead_n,
     _evaluate_horizon_n,
+    _evaluate_n,
+    _evaluate_tables,
     _horizon_seat,
+    _model,
     check_horizon,
     evaluate,
     horizon_estimate,
@@ -168,7 +171,8 @@ def best_response(
     rules : Rules
         One die, 2..10 players.
     horizon : int, optional
-        OpenSpiel's move limit (a draw counts 1/2); None: no limit. Two players only.
+        OpenSpiel's move limit (a draw counts ``1/players``); None: no limit. Any number of
+        players (the best response then depends on the moves left: ``policy`` is None).
     max_iter : int
         Policy-iteration passes per pair of states (>= 1); a pair that needs more warns with
         :class:`~pigtheory.validation.ConvergenceWarning` (three at most are seen at goal 100).
@@ -289,7 +293,7 @@ def exploitability(
     rules : Rules
         One die, 2..10 players.
     horizon : int, optional
-        OpenSpiel's move limit; None: no limit. Two players only.
+        OpenSpiel's move limit; None: no limit. Any number of players.
     max_memory : int or str, optional
 
     Returns

@@ -31,7 +31,10 @@ the highest score sum down by the kernel of the NashConv certificate of
 :func:`pigtheory.sequential.equilibrium`
 (:func:`pigtheory.sequential.profile_kernels.profile_response_level`), once per seat, with the
 per-seat tables of roll probabilities: exact up to rounding, ``O(n^3 goal^(n+1) w)`` work.
-OpenSpiel's horizon is solved for two players only.
+With OpenSpiel's horizon and n >= 3 players the state also carries the moves left and the
+mover's seat: the layers over the moves left run once per seat for its win probability
+(:func:`pigtheory.referee.kernels.horizon_n`), ``O(n^2 H goal^(n+1) w)`` work, checked against
+``MAX_HORIZON_WORK`` and the memory limit before it starts; the draw is what no seat wins.
 
 References
 ----------
@@ -55,7 +58,7 @@ from ..validation import check_int
 from . import kernels
 from .profile import check_referee_rules, read_profile
 
-__all__ = ["Evaluation", "evaluate", "check_horizon", "referee_estimate"]
+__all__ = ["Evaluation", "evaluate", "check_horizon", "referee_estimate", "horizon_estimate"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,7 +142,7 @@ MAX_HORIZON_WORK = 2 * 10**10
 def horizon_estimate(rules: Rules, horizon: int, *, targets: int) -> Estimate:
     """Memory of an n-player horizon solve (two layers of every mover's states, the values and
     their sum: ``5 n goal^(n+1)`` floats), after refusing one whose work ``targets x horizon x
-    n goal^(n+1)`` decisions is above :data:`MAX_HORIZON_WORK` (a ``ValueError`` on ``horizon``)."""
+    n goal^(n+1)`` decisions is above ``MAX_HORIZON_WORK`` (a ``ValueError`` on ``horizon``)."""
     n, g = rules.players, rules.goal
     states = n * g ** (n + 1)
     work = targets * horizon * states
@@ -173,7 +176,7 @@ def evaluate(
     horizon : int, optional
         OpenSpiel's ``horizon``: every roll and every stop is a move, and a game whose last move
         is not a win is a draw. None: no limit (pigtheory's game; OpenSpiel's with an
-        unreachable horizon). Two players only (:class:`NotImplementedError` with more).
+        unreachable horizon). Any number of players (a draw is worth ``1/players``).
     max_memory : int or str, optional
         Refuse the solve before it starts if its estimated memory is above this size.
 
@@ -186,7 +189,9 @@ def evaluate(
     Without a horizon: backward induction over score sums with each pair of start values from a
     2 x 2 linear system (module Notes), ``O(goal^3 w)`` for w faces. With a horizon H: layers
     over the moves left, ``O(H goal^3 w)`` work and ``O(goal^3)`` memory. With n >= 3 players:
-    the rotation groups of the multiplayer solver, one pass per seat (module Notes).
+    the rotation groups of the multiplayer solver, one pass per seat (module Notes); with a
+    horizon, the layers over the moves left once per seat, ``O(n^2 H goal^(n+1) w)`` work and
+    ``O(n goal^(n+1))`` memory.
 
     Examples
     --------
