@@ -59,11 +59,11 @@ from .evaluate import (
     _evaluate_horizon_n,
     _evaluate_n,
     _evaluate_tables,
+    _horizon_estimate,
     _horizon_seat,
     _model,
     check_horizon,
     evaluate,
-    horizon_estimate,
     referee_estimate,
 )
 from .profile import check_referee_rules, read_profile, roll_probabilities
@@ -196,7 +196,7 @@ def best_response(
     seat = _check_seat(seat, rules)
     max_iter = check_int("max_iter", max_iter, low=1, high=10**6)
     if rules.players > 2 and horizon is not None:
-        check_memory(horizon_estimate(rules, horizon, targets=1), max_memory)
+        check_memory(_horizon_estimate(rules, horizon, targets=1), max_memory)
     check_memory(referee_estimate(rules), max_memory)
     tables = read_profile(profile, rules)
     if rules.players > 2:
@@ -313,7 +313,7 @@ def exploitability(
     horizon = check_horizon(horizon)
     n = rules.players
     if n > 2 and horizon is not None:
-        check_memory(horizon_estimate(rules, horizon, targets=2 * n), max_memory)
+        check_memory(_horizon_estimate(rules, horizon, targets=2 * n), max_memory)
     check_memory(referee_estimate(rules), max_memory)
     tables = [np.ascontiguousarray(t, dtype=np.float64) for t in read_profile(profile, rules)]
     if n > 2 and horizon is not None:

@@ -58,7 +58,7 @@ from ..validation import check_int
 from . import kernels
 from .profile import check_referee_rules, read_profile
 
-__all__ = ["Evaluation", "evaluate", "check_horizon", "referee_estimate", "horizon_estimate"]
+__all__ = ["Evaluation", "evaluate", "check_horizon", "referee_estimate"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -139,7 +139,7 @@ MAX_HORIZON_WORK = 2 * 10**10
 """Most decisions (states x moves left x target seats) an n-player horizon solve may take."""
 
 
-def horizon_estimate(rules: Rules, horizon: int, *, targets: int) -> Estimate:
+def _horizon_estimate(rules: Rules, horizon: int, *, targets: int) -> Estimate:
     """Memory of an n-player horizon solve (two layers of every mover's states, the values and
     their sum: ``5 n goal^(n+1)`` floats), after refusing one whose work ``targets x horizon x
     n goal^(n+1)`` decisions is above ``MAX_HORIZON_WORK`` (a ``ValueError`` on ``horizon``)."""
@@ -204,7 +204,7 @@ def evaluate(
     check_referee_rules(rules)
     horizon = check_horizon(horizon)
     if rules.players > 2 and horizon is not None:
-        check_memory(horizon_estimate(rules, horizon, targets=rules.players), max_memory)
+        check_memory(_horizon_estimate(rules, horizon, targets=rules.players), max_memory)
     check_memory(referee_estimate(rules), max_memory)
     tables = read_profile(profile, rules)
     if rules.players > 2:
