@@ -407,3 +407,129 @@ def test_krawczyk_encloses_the_root_of_a_nonlinear_system():
         assert ball.contains(flint.fmpq(exact.numerator, exact.denominator))
         assert float(ball.rad()) < 1e-9
     assert _krawczyk(flint, F, np.array([0.6, 0.2, 0.02])) is None
+
+
+# --- the compiled shortcuts against the plain computations ----------------------------------
+
+
+def _plain_solve_group(idx, n, g, pvec, p_bust, W, max_passes=60, n_starts=3):
+    """Every start iterated in full (no shortcut for a start that meets a profile an earlier
+    start settled on): (status, passes, best rolls, best values) as the kernel defines them."""
+    from pigtheory.sequential import group_kernels as gk
+
+    m = pvec.size
+    rid, first = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    d = gk.group_info(idx, n, g, rid, first)
+    K = np.array([g - first[r] for r in range(n)], dtype=np.int64)
+    HVs = np.zeros((n, g + m + 1, n))
+    for r in range(d):
+        gk.hold_values(rid[r], first[r], n, g, W, HVs[r])
+    st, passes, best = 0, 0, None
+    for s in range(n_starts):
+        y = np.array([gk.start_guess(rid[r], first[r], n, g, W, s) for r in range(n)])
+        rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+        H, beta, Wg = np.zeros((n, n)), np.zeros(n), np.zeros((n, n))
+        v, reach = np.zeros(g + m + 1), np.zeros(g + m + 1)
+        hist = np.zeros(max_passes + 1, dtype=np.uint64)
+        code, p = gk._iterate(
+            d, n, K, HVs, pvec, p_bust, False, 1e-13, y, rolls, H, beta, Wg, v, reach, hist, max_passes,
+            rolls.copy(), False, np.zeros(n, dtype=np.bool_),
+        )  # fmt: skip
+        passes += p
+        if code != 0:
+            return 2, passes, None, None
+        here = [rolls[r, : K[r]].copy() for r in range(d)]
+        if best is not None:
+            same = all(np.array_equal(a, b) for a, b in zip(here, best[0], strict=True))
+            if not same and np.max(np.abs(Wg[:d] - best[1])) > 1e-12:
+                st = 1
+            if sum(int(a.sum()) for a in here) >= sum(int(a.sum()) for a in best[0]):
+                continue
+        best = (here, Wg[:d].copy())
+    return st, passes, best[0], best[1]
+
+
+@pytest.mark.parametrize("rules", [Rules(goal=16, players=3), Rules.piglet(goal=6, players=4)], ids=str)
+def test_group_solver_shortcut_equals_every_start_in_full(rules):
+    """A start that meets the profile an earlier start settled on stops there (its values are
+    known): status, passes, rolls and values of every group equal those of iterating every
+    start in full, bit for bit, level by level on the same solved levels above."""
+    from pigtheory.sequential import group_kernels as gk
+    from pigtheory.sequential.model import roll_model
+
+    n, g = rules.players, rules.goal
+    model = roll_model(rules)
+    pvec, pb = np.ascontiguousarray(model.free_vector(), dtype=float), float(model.p_bust)
+    eq = sequential.equilibrium(rules=rules, certify=False)
+    W = np.array(eq.value).reshape(g**n, n)  # the levels above every group are solved
+    order, starts = gk.level_order(n, g)
+    bits = np.zeros((g**n, (g + 7) // 8), dtype=np.uint8)
+    statuses = set()
+    for L in range(starts.size - 1):
+        lo, hi = int(starts[L]), int(starts[L + 1])
+        if hi == lo:
+            continue
+        Wk = W.copy()
+        status, passes = np.zeros(hi - lo, dtype=np.int8), np.zeros(1, dtype=np.int64)
+        gk.solve_level(order, lo, hi, n, g, pvec, pb, False, 1e-13, 60, 3, Wk, bits, status, passes)
+        total = 0
+        for t in range(lo, hi):
+            st, p, rolls, Wg = _plain_solve_group(int(order[t]), n, g, pvec, pb, W)
+            assert st == status[t - lo]
+            statuses.add(st)
+            total += p
+            if st == 2:
+                continue
+            rid = np.zeros(n, dtype=np.int64)
+            d = gk.group_info(int(order[t]), n, g, rid, np.zeros(n, dtype=np.int64))
+            for r in range(d):
+                assert np.array_equal(Wk[rid[r]], Wg[r])
+                row = np.unpackbits(bits[rid[r]], bitorder="little")[: rolls[r].size].astype(bool)
+                assert np.array_equal(row, rolls[r])
+        assert passes[0] == total
+    assert 0 in statuses
+
+
+def test_certify_in_one_pass_equals_the_two_certificates():
+    """The one pass of the certificates (gains and residual beside the best responses) gives
+    what the flat one-shot kernel and the best-response kernel give apart, bit for bit: on the
+    equilibrium, on a profile with a profitable deviation (one decision flipped) and on one
+    that mixes at two states."""
+    from pigtheory.sequential.certificates import best_response_values, certify, deviation_gains
+    from pigtheory.sequential.group_kernels import level_order
+    from pigtheory.sequential.model import roll_model
+
+    numba = pytest.importorskip("numba")
+    rules = Rules(goal=24, players=3)
+    eq = sequential.equilibrium(rules=rules)
+    n, g = 3, 24
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)  # a parallel region per level waits for busy cores
+    model = roll_model(rules)
+    base = np.array(eq.policy.roll_bits).reshape(g**n, -1)
+    assert eq.policy.roll_probability((0, 0, 0))[5] == 1.0
+    flipped = base.copy()
+    flipped[0, 0] &= np.uint8(255 - (1 << 5))  # hold at 5 at the start
+    mixed = (np.array([[0, 0, 0, 5], [3, 9, 0, 2]]), np.array([0.5, 0.25]))
+    order, starts = level_order(n, g)
+    cases = [(base, None, False), (flipped, None, True), (base, mixed, True)]
+    try:
+        for bits, mix, deviates in cases:
+            kw = dict(
+                W=np.array(eq.value).reshape(g**n, n),
+                bits=bits,
+                mix_states=np.zeros((0, n + 1), dtype=int) if mix is None else mix[0],
+                mix_prob=np.zeros(0) if mix is None else mix[1],
+                n=n,
+                g=g,
+                pvec=np.ascontiguousarray(model.free_vector(), dtype=float),
+                p_bust=float(model.p_bust),
+                allow_pass=False,
+            )
+            gains, resid = deviation_gains(**kw)
+            U = best_response_values(order=order, starts=starts, **kw)
+            gains1, resid1, U1 = certify(order=order, starts=starts, **kw)
+            assert np.array_equal(gains, gains1) and resid == resid1 and np.array_equal(U, U1)
+            assert (gains.max() > 1e-6) == deviates and (resid > 1e-6) == deviates
+    finally:
+        numba.set_num_threads(before)

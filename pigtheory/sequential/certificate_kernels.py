@@ -157,15 +157,18 @@ def _hold_chances(K, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, hold):  
 
 @njit(cache=True, parallel=True)
 def best_response_level(
-    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, out
+    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, out
 ):  # pragma: no cover - compiled
     """``_best_response_range`` over the groups ``order[lo:hi]`` of one level, in parallel
-    chunks (the groups of a level are independent)."""
+    chunks (the groups of a level are independent). ``out[0]`` counts passes; with ``gains``
+    of size ``g**n`` (size 0: skipped), the one-shot deviation gains of the level's tuples are
+    written there (as :func:`deviation_gains` does) and ``out[1]`` keeps the largest residual."""
     count = hi - lo
     n_chunks = min(count, 64)
     counts = np.zeros(max(n_chunks, 1))
+    resids = np.zeros(max(n_chunks, 1))
     for c in prange(n_chunks):
-        part = np.zeros(1)
+        part = np.zeros(2)
         _best_response_range(
             order,
             lo + (c * count) // n_chunks,
@@ -182,21 +185,31 @@ def best_response_level(
             mix_k,
             mix_p,
             U,
+            gains,
             part,
         )
         counts[c] = part[0]
+        resids[c] = part[1]
     out[0] += counts.sum()
+    out[1] = max(out[1], resids.max())
 
 
 @njit(cache=True)
 def _best_response_range(
-    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, out
+    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, out
 ):  # pragma: no cover - compiled
     """Exact best-response values ``U[idx, delta]`` of a lone deviator ``delta`` seats after the
     mover, the others keeping the stored policy, for the groups ``order[lo:hi]``. Around a
     group's n rotations the deviator moves once; its turn is a one-dimensional fixed point
-    ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration. ``out[0]`` counts passes."""
+    ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration. ``out[0]`` counts passes.
+
+    With ``gains`` of size ``g**n``, also the one-shot deviation gains of the groups' tuples
+    and the largest residual of their start values (into ``out[1]``), as
+    :func:`deviation_gains` computes them: the turn's outcome comes from the same forward pass
+    (the hold chances), summed in the same order, so the numbers are the same to the bit."""
     m = pvec.size
+    do_gains = gains.size > 0
+    HV = np.zeros((g + m + 1, n))
     rid = np.zeros(n, dtype=np.int64)
     first = np.zeros(n, dtype=np.int64)
     HVd = np.zeros(g + m + 1)
@@ -208,16 +221,38 @@ def _best_response_range(
     Uc = np.zeros(n)
     hold = np.zeros((n, g + m + 1))
     bust = np.zeros(n)
+    tail = np.zeros((n, m))
+    mixes = np.zeros(n, dtype=np.bool_)
     v = np.zeros(g + m + 1)
     for t in range(lo, hi):
         idx = order[t]
-        group_info(idx, n, g, rid, first)
-        # the movers' turns under the profile: the chance to hold at each k, to bust or pass
+        d = group_info(idx, n, g, rid, first)
+        # the movers' turns under the profile: the chance to hold at each k, to bust or pass,
+        # and to reach the goal (``tail``, by the turn total reached)
         for r in range(n):
             K = g - first[r]
             _unpack(bits, rid[r], K, roll)
             mk, mp = _mix_at(rid[r], mix_idx, mix_k, mix_p)
             bust[r] = _hold_chances(K, pvec, p_bust, allow_pass, roll, mk, mp, a, hold[r])
+            mixes[r] = mk >= 0
+            for j in range(m):
+                tail[r, j] = a[K + j]
+            if do_gains and r < d:
+                # the one-shot gains and the residual of the start values at rotation r
+                hold_values(rid[r], first[r], n, g, W, HV)
+                nxt = rid[(r + 1) % n]
+                y = W[nxt, n - 1]
+                gains[rid[r]] = _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mk, mp, v)
+                for o in range(n):
+                    h = 0.0
+                    for k in range(1, K):
+                        h += hold[r, k] * HV[k, o]
+                    if o == 0:
+                        for j in range(m):
+                            h += tail[r, j]
+                    dv = abs(h + bust[r] * W[nxt, (o - 1) % n] - W[rid[r], o])
+                    if dv > out[1]:
+                        out[1] = dv
         for p in range(n):  # the deviator's seat among the rotations: it moves at rotation p
             # the others' turns, as affine maps U_r = alpha_r + beta_r U_{r+1}
             for r in range(n):
@@ -250,12 +285,21 @@ def _best_response_range(
             b0 = 0.0
             x = 0.0
             for _it in range(200):
-                b0 = _hold_chances(K, pvec, p_bust, allow_pass, roll, -1, 0.0, a, b)
-                a0 = 0.0
-                for k in range(1, K):
-                    a0 += b[k] * HVd[k]
-                for k in range(K, K + m):
-                    a0 += a[k]
+                if _it == 0 and not mixes[p]:
+                    # the profile's own pure turn: its forward pass is the one above
+                    b0 = bust[p]
+                    a0 = 0.0
+                    for k in range(1, K):
+                        a0 += hold[p, k] * HVd[k]
+                    for j in range(m):
+                        a0 += tail[p, j]
+                else:
+                    b0 = _hold_chances(K, pvec, p_bust, allow_pass, roll, -1, 0.0, a, b)
+                    a0 = 0.0
+                    for k in range(1, K):
+                        a0 += b[k] * HVd[k]
+                    for k in range(K, K + m):
+                        a0 += a[k]
                 out[0] += 1
                 den = 1.0 - b0 * e
                 x = (a0 + b0 * c) / den if den > 0.0 else 0.0

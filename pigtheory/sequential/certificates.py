@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["deviation_gains", "best_response_values"]
+__all__ = ["deviation_gains", "best_response_values", "certify"]
 
 
 def _mix_arrays(mix_states, mix_prob, n, g):
@@ -66,11 +66,24 @@ def deviation_gains(*, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_
 def best_response_values(*, order, starts, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_pass):
     """``U[idx, delta]``: the exact best-response value of a lone deviator ``delta`` seats after
     the mover, everybody else following the profile (flat tuples, shape ``(g**n, n)``)."""
+    _, _, U = _certify(order, starts, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_pass, False)
+    return U
+
+
+def certify(*, order, starts, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_pass):
+    """``(gains, residual, U)``: :func:`deviation_gains` and :func:`best_response_values` in one
+    pass over the groups (the same numbers, to the bit: the turn's outcome under the profile is
+    computed once for both)."""
+    return _certify(order, starts, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_pass, True)
+
+
+def _certify(order, starts, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_pass, with_gains):
     from . import certificate_kernels as ck
 
     mi, mk, mp = _mix_arrays(mix_states, mix_prob, n, g)
     U = np.zeros((g**n, n))
-    out = np.zeros(1)
+    gains = np.zeros(g**n if with_gains else 0)
+    out = np.zeros(2)
     for L in range(starts.size - 1):
         ck.best_response_level(
             order,
@@ -88,6 +101,7 @@ def best_response_values(*, order, starts, W, bits, mix_states, mix_prob, n, g, 
             mk,
             mp,
             U,
+            gains,
             out,
         )
-    return U
+    return gains, float(out[1]), U

@@ -420,7 +420,7 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
     ms = np.array(mixed_states, dtype=np.int64).reshape(-1, n + 1)
     mp = np.array(mixed_prob, dtype=float)
     if certify:
-        from .certificates import best_response_values, deviation_gains
+        from .certificates import certify as certify_profile
 
         kw = dict(
             W=W,
@@ -433,8 +433,7 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
             p_bust=p_bust,
             allow_pass=allow_pass,
         )
-        gains, residual = deviation_gains(**kw)
-        U = best_response_values(order=order, starts=level_starts, **kw)
+        gains, residual, U = certify_profile(order=order, starts=level_starts, **kw)
         seat_gain = U[0] - W[0]
         del U
     else:

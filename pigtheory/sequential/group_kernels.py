@@ -44,6 +44,21 @@ def rotate(idx, r, n, g):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _canonical_sum(idx, n, g):  # pragma: no cover - compiled
+    """The score sum of tuple ``idx`` if it is canonical (no rotation has a smaller flat
+    index), else -1."""
+    for r in range(1, n):
+        if rotate(idx, r, n, g) < idx:
+            return -1
+    x = idx
+    s = 0
+    for _i in range(n):
+        s += x % g
+        x //= g
+    return s
+
+
+@njit(cache=True)
 def level_order(n, g):  # pragma: no cover - compiled
     """Canonical tuples (smallest flat index among their rotations), by score sum descending.
 
@@ -54,40 +69,18 @@ def level_order(n, g):  # pragma: no cover - compiled
     total = g**n
     top = n * (g - 1)
     counts = np.zeros(top + 2, dtype=np.int64)
-    digits = np.zeros(n, dtype=np.int64)
     for idx in range(total):
-        canon = True
-        for r in range(1, n):
-            if rotate(idx, r, n, g) < idx:
-                canon = False
-                break
-        if not canon:
-            continue
-        x = idx
-        s = 0
-        for _i in range(n):
-            s += x % g
-            x //= g
-        counts[top - s + 1] += 1
+        s = _canonical_sum(idx, n, g)
+        if s >= 0:
+            counts[top - s + 1] += 1
     starts = np.cumsum(counts)
     fill = starts[:-1].copy()
     order = np.empty(starts[-1], dtype=np.int64)
     for idx in range(total):
-        canon = True
-        for r in range(1, n):
-            if rotate(idx, r, n, g) < idx:
-                canon = False
-                break
-        if not canon:
-            continue
-        x = idx
-        s = 0
-        for i in range(n):
-            digits[i] = x % g
-            s += digits[i]
-            x //= g
-        order[fill[top - s]] = idx
-        fill[top - s] += 1
+        s = _canonical_sum(idx, n, g)
+        if s >= 0:
+            order[fill[top - s]] = idx
+            fill[top - s] += 1
     return order, starts
 
 
@@ -113,8 +106,9 @@ def hold_values(rid_r, first_r, n, g, W, HV):  # pragma: no cover - compiled
     base = (rid_r % g ** (n - 1)) * g + first_r
     for k in range(1, g - first_r):
         nxt = base + k
-        for o in range(n):
-            HV[k, o] = W[nxt, (o - 1) % n]
+        HV[k, 0] = W[nxt, n - 1]
+        for o in range(1, n):
+            HV[k, o] = W[nxt, o - 1]
 
 
 @njit(cache=True)
@@ -310,26 +304,65 @@ def turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, H):  
 
 @njit(cache=True)
 def _iterate(
-    d, n, K, HVs, pvec, p_bust, allow_pass, tie, y, rolls, H, beta, Wg, v, reach, hist, max_passes
+    d,
+    n,
+    K,
+    HVs,
+    pvec,
+    p_bust,
+    allow_pass,
+    tie,
+    y,
+    rolls,
+    H,
+    beta,
+    Wg,
+    v,
+    reach,
+    hist,
+    max_passes,
+    known,
+    have_known,
+    chg,
 ):  # pragma: no cover
     """Best-response iteration of one group from the guesses ``y``: every mover best responds
     to its value after a bust, the group's values follow exactly (:func:`cyclic_values`),
     until no choice changes by more than ``tie`` (returns 0 and the passes), a profile comes
     back (1: a cycle) or ``max_passes`` passes (2). A mover whose choices did not change keeps
-    its turn's outcome from the pass before."""
+    its turn's outcome from the pass before.
+
+    With ``have_known``, ``known`` is a profile an earlier start settled on. If a pass's best
+    responses are that profile (and the pass changed a choice), the rest is known without
+    computing it: the profile's values are a function of the profile alone, so the next pass
+    sees the ``y`` at which the earlier start confirmed it, confirms it again and stops (the
+    profile cannot have come earlier in this start: the pass after it would have stopped).
+    Returns 3 and the passes the iteration would have taken; the values are the earlier
+    start's. ``chg``: scratch, one flag per mover."""
     for it in range(max_passes):
         any_changed = False
+        for r in range(d):
+            chg[r] = best_turn(K[r], y[r], HVs[r], pvec, p_bust, allow_pass, tie, rolls[r], v)
+            if chg[r]:
+                any_changed = True
+        if it > 0 and not any_changed:
+            return 0, it + 1
+        if have_known:
+            same = True
+            for r in range(d):
+                for k in range(K[r]):
+                    if rolls[r, k] != known[r, k]:
+                        same = False
+                        break
+                if not same:
+                    break
+            if same and it + 1 < max_passes:
+                return 3, it + 2
         h = np.uint64(14695981039346656037)
         for r in range(d):
-            changed = best_turn(K[r], y[r], HVs[r], pvec, p_bust, allow_pass, tie, rolls[r], v)
-            if changed:
-                any_changed = True
-            if changed or it == 0:
+            if chg[r] or it == 0:
                 beta[r] = turn_outcome(K[r], HVs[r], pvec, p_bust, allow_pass, rolls[r], -1, 0.0, reach, H[r])
             for k in range(K[r]):
                 h = (h ^ np.uint64(rolls[r, k] + 2 * r + 7)) * _FNV
-        if it > 0 and not any_changed:
-            return 0, it + 1
         for j in range(it):
             if hist[j] == h:
                 return 1, it + 1
@@ -342,7 +375,7 @@ def _iterate(
 
 @njit(cache=True)
 def _solve_group(
-    idx, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls, hist
+    idx, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls, hist, chg
 ):  # pragma: no cover - compiled
     """One group of :func:`solve_level` with the scratch arrays ``sc`` of its thread. Returns
     ``(status, passes)``."""
@@ -361,9 +394,30 @@ def _solve_group(
             for k in range(g + m + 1):
                 rolls[r, k] = False
         code, p = _iterate(
-            d, n, K, HVs, pvec, p_bust, allow_pass, tie, y, rolls, H, beta, Wg, v, reach, hist, max_passes
+            d,
+            n,
+            K,
+            HVs,
+            pvec,
+            p_bust,
+            allow_pass,
+            tie,
+            y,
+            rolls,
+            H,
+            beta,
+            Wg,
+            v,
+            reach,
+            hist,
+            max_passes,
+            best_rolls,
+            best_count >= 0,
+            chg,
         )
         passes += p
+        if code == 3:  # the kept profile again, with its values: nothing to compare
+            continue
         if code != 0:
             st = 2
             break
@@ -443,6 +497,7 @@ def solve_level(
         rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
         best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
         hist = np.zeros(max_passes + 1, dtype=np.uint64)
+        chg = np.zeros(n, dtype=np.bool_)
         for t in range(a, z):
             st, p = _solve_group(
                 order[t],
@@ -460,6 +515,7 @@ def solve_level(
                 rolls,
                 best_rolls,
                 hist,
+                chg,
             )
             status[t - lo] = st
             per_chunk[c] += p
