@@ -9,7 +9,13 @@ by three arrays sorted by tuple: ``mix_idx`` (flat tuple index), ``mix_k`` (turn
 (``follow``) or computes that seat's exact best response to the others, level by level.
 
 The equilibrium's own certificate (:mod:`pigtheory.sequential.certificate_kernels`) uses a
-faster specialised kernel for its shared pure policy; the two agree (tested).
+faster specialised kernel for its shared pure policy; the two agree (tested). It is kept apart
+because it is about twice as fast on the certificate's work (4 players at goal 30: 0.9-1.0 s
+against 1.8 s, one thread): the shared policy lets it compute each mover's turn once per group
+and forward (the chance to hold at each turn total), not once per deviator and backward; it
+starts the deviator's policy iteration from the profile's own policy, and it computes the
+one-shot gains in the same pass. This kernel serves per-seat tables, evaluation and
+never-ending cycles; giving it those shortcuts would change the referee's values by rounding.
 """
 
 from __future__ import annotations
