@@ -27,12 +27,21 @@ compiled :func:`~.step.threshold_values`. With the thresholds above a state's ro
 and the same self-loop factors, the numpy engine gives the compiled engine's bits, which
 lets ``engine="auto"`` use either (:func:`~pigtheory.engine.choose_engine`, ``same_bits``).
 
+Flat rows
+---------
 When B's turn does not depend on A's score (``hold_at``, a table by B's score only), the
 continuation ``U[a, j] = E_Y[V(a, min(j + Y, g))]`` is itself a stored table: each new value
 ``V(i, j)`` enters ``U(i, j)`` as ``P(Y = 0 | j) V(i, j)`` on top of ``Z(i, j)``, the part with
-``Y > 0``, which is known before the batch. The self-loop factors ``1 / (1 - P(Y = 0 | j) P(X_k = 0))``
-then form a table by ``(j, k)``, read through another strided view. Otherwise (B's turn
-depends on A's score) ``U`` is gathered per batch from the transposed value table.
+``Y > 0``, which is known before the batch (for several batches at once: a batch reads ``V``
+only from levels at least B's smallest gain higher). The tables have rows of ``R = L + 1``
+numbers, ``L = goal + w``, so that the entries of one level, ``i`` falling by 1 as ``j`` rises
+by 1, start exactly ``L`` numbers apart: the action values of a whole level, every threshold
+``1..L`` of every entry, are one contiguous run of ``U`` for each gain ``k + r``, and every
+operation of the step (the band's products, the sum in the compiled order, the self-loop
+factors by ``(j, k)``, the mask of thresholds above the room, the greedy choice) is one long
+numpy loop rather than one short loop per entry. Thresholds above an entry's room read past
+its row; they are masked with ``-inf`` before the choice. Otherwise (B's turn depends on A's
+score) ``U`` is gathered per batch from the transposed value table.
 """
 
 from __future__ import annotations
@@ -239,74 +248,217 @@ def best_stopping_two(
 
 
 def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    if opp.reads_own_score_only():
+        return _solve_independent(opp, rules, tie_tol)
+    return _solve_general(opp, rules, tie_tol)
+
+
+@dataclass(frozen=True, eq=False)
+class _FlatPlan:
+    """The flat layout of :func:`_solve_independent` for one ``rules`` (module docstring, "Flat
+    rows"): row length ``L`` of the work arrays, ``R = L + 1`` of the tables, the mask by room,
+    the band tiled over ``rows`` rows, the bust row, every entry's flat position in a table, and
+    one tuple of offsets per piece (a batch, or part of a batch of more than ``rows`` rows)."""
+
+    L: int
+    R: int
+    rows: int
+    mask: np.ndarray  # mask[room * L + k - 1]: 0 for k <= room, -inf above
+    tile: np.ndarray  # tile[r, q * L + k - 1] = P(X_k = k + r) (0 for k > goal), q < rows
+    bust: np.ndarray  # bust[k - 1] = P(X_k = 0) (0 for k > goal)
+    pos: np.ndarray  # every entry's flat position (m0 + j) * R + i in a table
+    own: np.ndarray  # i
+    opp: np.ndarray  # j clipped into the board
+    ok: np.ndarray  # the entry is on the board
+    pieces: tuple[tuple[int, ...], ...]
+
+
+_TILE_ELEMENTS = 1 << 16  # rows of the band tile: at most this many elements per gain
+
+
+@lru_cache(maxsize=4)
+def _flat_plan(rules: Rules) -> _FlatPlan:
+    geo = batch_geometry(rules)
+    g, m0, w = geo.goal, geo.m0, geo.width
+    L = g + w
+    R = L + 1
+    band = band_of(rules)
+    k = np.arange(1, L + 1)
+    mask = np.where(k[None, :] > np.arange(g + 1)[:, None], -np.inf, 0.0).reshape(-1)
+    nmax = max(b.n for b in geo.batches)
+    rows = max(1, min(nmax, _TILE_ELEMENTS // L))
+    tile = np.zeros((w, rows, L))
+    tile[:, :, :g] = band.band_t[:, None, 1:]
+    tile = tile.reshape(w, rows * L)
+    bust = np.zeros(L)
+    bust[:g] = band.bust[1:]
+    pos_parts, pieces = [], []
+    e = 0  # entries are numbered piece by piece, (t, q) in each
+    for b in geo.batches:
+        for q0 in range(0, b.n, rows):
+            q1 = min(b.n, q0 + rows)
+            i = b.ihi - np.arange(q0, q1)
+            j = b.d0 + np.arange(m0)[:, None] - i[None, :]
+            pos_parts.append(((m0 + j) * R + i).ravel())
+            i0 = b.ihi - q0  # own score of the piece's first row
+            row0 = m0 + b.d0 - i0  # table row of entry (t = 0, q = q0)
+            n = q1 - q0
+            pieces.append(
+                (
+                    e,
+                    e + m0 * n,
+                    n * L,
+                    (g - i0) * L,  # mask offset: rows of rooms g - i0, g - i0 + 1, ...
+                    (row0 * R + i0 + 1) * 8,  # byte offset of u[1] of entry (0, q0) in ut
+                    row0 * L * 8,  # byte offset of the self-loop factors of entry (0, q0)
+                )
+            )
+            e += m0 * n
+    pos = np.concatenate(pos_parts)
+    own, jj = pos % R, pos // R - m0
+    ok = (jj >= 0) & (jj < g)
+    opp = np.clip(jj, 0, g - 1)
+    for a in (mask, tile, bust, pos, own, opp, ok):
+        a.setflags(write=False)
+    return _FlatPlan(L, R, rows, mask, tile, bust, pos, own, opp, ok, tuple(pieces))
+
+
+def _solve_independent(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """The numpy engine when B's turn reads B's score only (module docstring, "Flat rows")."""
+    geo, plan = batch_geometry(rules), _flat_plan(rules)
+    g, m0, w = geo.goal, geo.m0, geo.width
+    L, R = plan.L, plan.R
+    G = g + 1
+    nrows = G + 2 * m0
+    js = np.arange(g)
+    gains, probs = opp.outcomes((js, np.zeros_like(js)))
+    pb = probs[:, 0]
+    cz, pz = np.minimum(js[:, None] + gains[:, 1:], g), probs[:, 1:]
+    # V by B's score first (vt[m0 + j, i] = V(i, j)) and U (ut[m0 + j, a] = E_Y[V(a, j + Y)]),
+    # both with rows of R: the padding columns from the goal on hold the terminal values
+    vtf = np.zeros(nrows * R)
+    vt = vtf.reshape(nrows, R)
+    vt[m0 : m0 + g, g:] = 1.0
+    vt[m0 + g, g:] = 0.5
+    polf = np.zeros(nrows * R, dtype=np.int64)
+    utf = np.zeros((nrows + 1) * R + w)  # a spare row: flat reads of masked thresholds run past
+    ut = utf[: nrows * R].reshape(nrows, R)
+    ut[m0 : m0 + g, g:] = (pb + (vt[m0 + cz, g] * pz).sum(axis=1))[:, None]
+    # the factors 1 / (1 - P(Y = 0) P(X_k = 0)), as the compiled kernel forms them, by (j, k - 1)
+    inv = np.ones((nrows, L))
+    inv[m0 : m0 + g, :g] = 1.0 / (1.0 - pb[:, None] * band_of(rules).bust[None, 1:])
+    # Z(i, j) = sum over Y > 0 of P(Y) V(i, j + Y), in the compiled kernel's order, for several
+    # batches at once: a batch reads V only from levels at least the smallest gain of B higher
+    live = (pz > 0) & (cz < g)
+    lag = max(1, int(gains[:, 1:][live].min()) // m0) if live.any() else len(geo.batches)
+    czt = np.ascontiguousarray(((m0 + cz) * R).T)  # (outcomes, j)
+    pzt = np.ascontiguousarray(pz.T)
+    own, jc, ok = plan.own, plan.opp, plan.ok
+    pb_all = pb[jc] * ok
+    tile, mask, bust, pos = plan.tile, plan.mask, plan.bust, plan.pos
+    rows = plan.rows
+    size = m0 * rows * L
+    abuf = np.empty(size)
+    tbuf = np.empty(size if w * size > 1 << 18 else w * size)
+    tile3 = tile.reshape(w, 1, -1)
+    rowoff = np.arange(m0 * rows) * L
+    ndarray, multiply = np.ndarray, np.multiply
+    R8, L8 = R * 8, L * 8
+    zlo = zhi = 0
+    z_all = np.empty(0)
+    starts = [piece[0] for piece in plan.pieces]
+    for nb, (e0, e1, nl, mo, first, irow) in enumerate(plan.pieces):
+        if e1 > zhi:  # the Z of the next `lag` pieces' entries
+            zlo, zhi = e0, starts[nb + lag] if nb + lag < len(starts) else pos.size
+            jz = jc[zlo:zhi]
+            zz = vtf[czt[:, jz] + own[zlo:zhi]]
+            zz *= pzt[:, jz]
+            zz *= ok[zlo:zhi]
+            z_all = zz[0]
+            for r in range(1, zz.shape[0]):
+                z_all += zz[r]
+        z = z_all[e0 - zlo : e1 - zlo]
+        N = e1 - e0
+        acc3 = abuf[: N * L].reshape(N, L)
+        multiply(z[:, None], bust, out=acc3)
+        acc = acc3.reshape(m0, nl)
+        acc += mask[mo : mo + nl]
+        src = ndarray((w, m0, nl), float, utf, first, (8, R8, 8))
+        if tbuf.size >= w * N * L:  # all gains in one product, then added in order
+            terms = tbuf[: w * N * L].reshape(w, m0, nl)
+            multiply(tile3[:, :, :nl], src, out=terms)
+            for r in range(w):
+                acc += terms[r]
+        else:
+            term = tbuf[: N * L].reshape(m0, nl)
+            for r in range(w):
+                multiply(tile[r, :nl], src[r], out=term)
+                acc += term
+        acc *= ndarray((m0, nl), float, inv, irow, (L8, 8))
+        # greedy: the first maximum; where another threshold is within tie_tol, the first such
+        am = acc3.argmax(axis=1)
+        at = am + rowoff[:N]
+        best = abuf[at]
+        thr = best - tie_tol
+        abuf[at] = -np.inf
+        second = acc3.argmax(axis=1)
+        second += rowoff[:N]
+        near = abuf[second] >= thr
+        near &= ok[e0:e1]
+        am += 1
+        if near.any():
+            abuf[at] = best
+            sel = np.flatnonzero(near)
+            am[sel] = np.argmax(acc3[sel] >= thr[sel, None], axis=1) + 1
+        p = pos[e0:e1]
+        vtf[p] = best
+        polf[p] = am
+        best *= pb_all[e0:e1]
+        best += z
+        utf[p] = best
+    value = vt[m0 : m0 + G, :G].T.copy()
+    policy = polf.reshape(nrows, R)[m0 : m0 + g, :g].T.copy()
+    return value, policy
+
+
+def _solve_general(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """The numpy engine for any opponent: B's continuation gathered per batch."""
     geo = batch_geometry(rules)
     g, m0, w = geo.goal, geo.m0, geo.width
     G = g + 1
     band = band_of(rules)
     bust, band_t = band.bust, band.band_t[:, None, None, :]
     own, opp_j, ok = geo.i, geo.j, geo.valid
-    # Tables by B's score first, m0 padding rows on both sides for batch entries off the board;
-    # columns run past the goal, where they repeat the terminal value.
     shape = (G + 2 * m0, 2 * g + w + 2)
     vt = np.zeros(shape)
     vt[m0 : m0 + g, g:] = 1.0
     vt[m0 + g, g:] = 0.5
     pol = np.zeros(shape, dtype=np.int64)
-    indep = opp.reads_own_score_only()
-    if indep:
-        js = np.arange(g)
-        gains, probs = opp.outcomes((js, np.zeros_like(js)))
-        pb = probs[:, 0]
-        cz, pz = np.minimum(js[:, None] + gains[:, 1:], g), probs[:, 1:]
-        ut = np.zeros(shape)
-        ut[m0 : m0 + g, g:] = (pb + (vt[m0 + cz, g] * pz).sum(axis=1))[:, None]
-        # the factors 1 / (1 - P(Y = 0) P(X_k = 0)), as the compiled kernel forms them
-        tbuf = np.ones((G + 2 * m0, g + 1))
-        tbuf[m0 : m0 + g] = 1.0 / (1.0 - pb[:, None] * bust[None, :])
-        # Z(i, j) = sum over Y > 0 of P(Y) V(i, j + Y): flat positions in vt and weights, by
-        # outcome first (summed along that axis: in the compiled kernel's order).
-        fz = np.take(np.ascontiguousarray((cz - js[:, None]).T), opp_j, axis=1)
-        fz *= shape[1]
-        fz += (m0 + opp_j) * shape[1] + own
-        wz = np.take(np.ascontiguousarray(pz.T), opp_j, axis=1)
-        wz *= ok
-        pb_all = pb[opp_j] * ok
-    else:
-        ii, jj = np.indices((g, g))
-        gains, probs = opp.outcomes((jj, ii))
-        p_all = np.where(ok[:, None], probs[own, opp_j], 0.0)
-        c_all = m0 + np.minimum(jj[..., None] + gains, g)[own, opp_j]
-        p_all = np.ascontiguousarray(np.moveaxis(p_all, -1, 0)[..., None])  # outcome first
-    flat = vt.reshape(-1)
+    ii, jj = np.indices((g, g))
+    gains, probs = opp.outcomes((jj, ii))
+    p_all = np.where(ok[:, None], probs[own, opp_j], 0.0)
+    c_all = m0 + np.minimum(jj[..., None] + gains, g)[own, opp_j]
+    p_all = np.ascontiguousarray(np.moveaxis(p_all, -1, 0)[..., None])  # outcome first
     for b in geo.batches:
         s0, s1 = b.start, b.start + m0 * b.n
         K, L = b.K, b.K + w
         terms = np.empty((w + 1, m0, b.n, K))
-        if indep:
-            zd = _sum_in_order(flat[fz[:, s0:s1]] * wz[:, s0:s1]).reshape(m0, b.n)
-            np.multiply(zd[..., None], bust[1 : K + 1], out=terms[0])
-            np.multiply(band_t[..., 1 : K + 1], _view(ut, m0, b, m0, K, shifts=w), out=terms[1:])
-            vals = _sum_in_order(terms)
-            vals *= _view(tbuf, m0, b, m0, K, col_step=0, col0=1)
-        else:
-            p = p_all[:, s0:s1].reshape(-1, m0, b.n, 1)
-            win = np.lib.stride_tricks.sliding_window_view(vt, L, axis=1)
-            gathered = win[c_all[s0:s1], own[s0:s1, None]]  # (entries, outcomes, L)
-            gathered = np.moveaxis(gathered.reshape(m0, b.n, -1, L), 2, 0)
-            gathered *= p
-            u = np.add.reduce(gathered, axis=0)
-            np.multiply(u[..., :1], bust[1 : K + 1], out=terms[0])
-            np.multiply(band_t[..., 1 : K + 1], _shifted(u, K, w), out=terms[1:])
-            vals = _sum_in_order(terms)
-            vals /= 1.0 - bust[1 : K + 1] * p[0]
+        p = p_all[:, s0:s1].reshape(-1, m0, b.n, 1)
+        win = np.lib.stride_tricks.sliding_window_view(vt, L, axis=1)
+        gathered = win[c_all[s0:s1], own[s0:s1, None]]  # (entries, outcomes, L)
+        gathered = np.moveaxis(gathered.reshape(m0, b.n, -1, L), 2, 0)
+        gathered *= p
+        u = np.add.reduce(gathered, axis=0)
+        np.multiply(u[..., :1], bust[1 : K + 1], out=terms[0])
+        np.multiply(band_t[..., 1 : K + 1], _shifted(u, K, w), out=terms[1:])
+        vals = _sum_in_order(terms)
+        vals /= 1.0 - bust[1 : K + 1] * p[0]
         # thresholds above an entry's room (k > goal - i) are not actions there
         np.copyto(vals, -np.inf, where=_too_big(g, b.ihi, b.n, K))
         best, k = greedy(vals.reshape(-1, K), tie_tol)
         best = best.reshape(m0, b.n)
         _view(vt, m0, b, m0, 1)[..., 0] = best
         _view(pol, m0, b, m0, 1)[..., 0] = k.reshape(m0, b.n)
-        if indep:
-            _view(ut, m0, b, m0, 1)[..., 0] = zd + pb_all[s0:s1].reshape(m0, b.n) * best
     value = vt[m0 : m0 + G, :G].T.copy()
     policy = pol[m0 : m0 + g, :g].T.copy()
     return value, policy
