@@ -256,7 +256,7 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover -
             for k in range(1, g - lo + 1):
                 inv[k] = 1.0 / (1.0 - band.bust[k] * self_p)
             for i in range(hi, lo - 1, -1):
-                best, k = threshold_step(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals, vals)
+                best, k = threshold_step(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals)
                 vc[i] = best
                 wv[i] = other[i] + self_p * best
                 policy[i * total + c] = k
