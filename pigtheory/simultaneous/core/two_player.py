@@ -424,12 +424,15 @@ def _solve_general(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.nd
     for e0, e1, nl, mo, _, _ in plan.pieces:
         N = e1 - e0
         # u[e, x] = sum over B's outcomes of P(Y) V(i + x, j + Y), added in the kernel's order
-        gathered = win[c_all[:, e0:e1], own[None, e0:e1]]  # (outcomes, N, L)
+        # (only x < the piece's largest room + w: the columns after that feed masked thresholds)
+        width = min(L, mo // L + nl // L - 1 + w)
+        gathered = win[c_all[:, e0:e1], own[None, e0:e1], :width]  # (outcomes, N, width)
         gathered *= p_all[:, e0:e1, None]
         u = ubuf[: N * L].reshape(N, L)
-        np.copyto(u, gathered[0])
+        part = u[:, :width]
+        np.copyto(part, gathered[0])
         for r in range(1, gathered.shape[0]):
-            u += gathered[r]
+            part += gathered[r]
         acc3 = abuf[: N * L].reshape(N, L)
         multiply(u[:, :1], bust, out=acc3)
         acc = acc3.reshape(m0, nl)
