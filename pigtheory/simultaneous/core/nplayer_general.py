@@ -162,8 +162,12 @@ def _views(s, n, g, views):  # pragma: no cover - compiled
     first, then the seats after it, cyclically)."""
     for q in range(1, n):
         view = 0
-        for t in range(n):
-            view = view * g + s[(q + t) % n]
+        p = q
+        for _ in range(n):
+            view = view * g + s[p]
+            p += 1
+            if p == n:
+                p = 0
         views[q - 1] = view
 
 
