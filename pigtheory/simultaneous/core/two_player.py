@@ -255,9 +255,9 @@ def _flat_plan(rules: Rules) -> _FlatPlan:
     mask = np.where(k[None, :] > np.arange(g + 1)[:, None], -np.inf, 0.0).reshape(-1)
     nmax = max(b.n for b in geo.batches)
     rows = max(1, min(nmax, _TILE_ELEMENTS // L))
-    tile = np.zeros((w, rows, L))
-    tile[:, :, :g] = band.band_t[:, None, 1:]
-    tile = tile.reshape(w, rows * L)
+    tiled = np.zeros((w, rows, L))
+    tiled[:, :, :g] = band.band_t[:, None, 1:]
+    tile = tiled.reshape(w, rows * L)
     bust = np.zeros(L)
     bust[:g] = band.bust[1:]
     pos_parts, pieces = [], []
