@@ -175,10 +175,14 @@ def extrapolate(players: int, goal: int, players0: int, goal0: int, states0: int
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--goal", type=int, default=60, help="goal of the 5-player chunked solve")
+    parser.add_argument(
+        "--goal", type=int, default=None, help="goal of the 5-player chunked solve (30; --full: 60)"
+    )
+    parser.add_argument("--full", action="store_true", help="the 5-player chunked solve at goal 60")
     parser.add_argument("--skip-sweeps", action="store_true")
     parser.add_argument("--keep", metavar="DIR", help="keep the 5-player store in DIR")
     args = parser.parse_args(argv or [])
+    goal = args.goal if args.goal is not None else (60 if args.full else 30)
     out: dict[str, float] = {}
     warm()
     t0 = time.perf_counter()
@@ -187,7 +191,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         print(f"LocalCluster of 2 workers started and warmed in {time.perf_counter() - t0:.1f} s")
         if not args.skip_sweeps:
             out.update(sweeps(client))
-        out.update(showcase(client, args.goal, args.keep))
+        out.update(showcase(client, goal, args.keep))
     return out
 
 

@@ -4,7 +4,8 @@ Prints, in one process (medians of wall-clock time, numba kernels loaded before 
 
 * exact evaluation of a tabular two-player sequential profile (the optimum against a stochastic
   table; target <= 50 ms), its exploitability (two best responses and one evaluation; target
-  <= 100 ms), and the same with OpenSpiel's horizon of 1000 moves (layers over the moves left);
+  <= 100 ms), and the same with OpenSpiel's horizon of 100 moves (layers over the moves left;
+  ``--full``: 1000 moves);
 * ``from_openspiel_policy`` on OpenSpiel's ``pig`` at winscore 100 (target <= 10 s) for the
   uniform random policy, and the read-back of a policy made by ``to_openspiel_policy``;
 * for scale, pigtheory's optimal solver and Neller & Presser's policy comparison on the same
@@ -15,6 +16,7 @@ Prints, in one process (medians of wall-clock time, numba kernels loaded before 
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
@@ -24,7 +26,8 @@ from pigtheory import Rules, hold_at, sequential
 from pigtheory.referee import evaluate, exploitability, kernels
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    horizon = 1000 if "--full" in (sys.argv[1:] if argv is None else argv) else 100  # --full: 1000
     rules = Rules()
     kernels.warm_up()
     opt = sequential.solve(rules=rules)
@@ -50,10 +53,10 @@ def main() -> None:
     print(f"for scale: sequential.solve (goal 100): {1e3 * t_solve:.1f} ms")
     three_players()
     t0, c0 = time.perf_counter(), time.process_time()
-    ev_h = evaluate([opt.policy, table], rules=rules, horizon=1000)
+    ev_h = evaluate([opt.policy, table], rules=rules, horizon=horizon)
     t_h, c_h = time.perf_counter() - t0, time.process_time() - c0
     print(
-        f"evaluate with horizon 1000: {t_h:.2f} s wall, {c_h:.2f} s CPU; P(horizon reached) = {ev_h.draw:.3e}; "
+        f"evaluate with horizon {horizon}: {t_h:.2f} s wall, {c_h:.2f} s CPU; P(horizon reached) = {ev_h.draw:.3e}; "
         f"first seat {ev_h.value_start[0]:.12f} vs {evaluate([opt.policy, table], rules=rules).value_start[0]:.12f} without"
     )
     try:
@@ -94,4 +97,4 @@ def three_players() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

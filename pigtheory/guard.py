@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import time
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
@@ -185,7 +186,22 @@ def _cgroup_room() -> int | None:
 
 
 def available_memory() -> tuple[int, str]:
-    """Bytes of memory available now, and where the number comes from."""
+    """Bytes of memory available now, and where the number comes from (read at most once a
+    second: a process that solves many small games does not read the system's files for each)."""
+    now = time.monotonic()
+    cached = _MEMORY_READ[0]
+    if cached is not None and now - cached[0] < _MEMORY_TTL:
+        return cached[1]
+    found = _read_available_memory()
+    _MEMORY_READ[0] = (now, found)
+    return found
+
+
+_MEMORY_TTL = 1.0
+_MEMORY_READ: list[tuple[float, tuple[int, str]] | None] = [None]
+
+
+def _read_available_memory() -> tuple[int, str]:
     try:
         with open("/proc/meminfo") as f:
             for line in f:

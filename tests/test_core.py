@@ -273,3 +273,32 @@ def test_solver_arguments_are_keyword_only():
         best_response(hold_at(3), Rules(goal=6))  # type: ignore[misc]
     with pytest.raises(TypeError):
         win_probability(hold_at(3), hold_at(3), Rules(goal=6))  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("faces", range(2, 12))
+def test_numpy_engine_gives_the_compiled_bits_over_dice(faces, monkeypatch):
+    """The numpy engine (flat rows for opponents by their own score, gathered otherwise) against
+    the compiled kernels, bit for bit: every bust face class, hold-at, own-score, mixed and
+    full-table opponents, and a band tile of a few rows (batches cut into pieces)."""
+    from pigtheory.simultaneous.core import numba_installed, two_player
+
+    if not numba_installed():
+        pytest.skip("numba is not installed")
+    rng = np.random.default_rng(faces)
+    for tile in (None, 3 * (23 + faces)):
+        if tile is not None:
+            monkeypatch.setattr(two_player, "_TILE_ELEMENTS", tile)
+            two_player._flat_plan.cache_clear()
+        for bust in sorted({1, faces, (faces + 1) // 2}):
+            rules = Rules(goal=23, die_faces=faces, bust_face=bust)
+            g = rules.goal
+            room = g - np.arange(g)
+            own = np.minimum(rng.integers(1, g + 1, g), room)
+            mixed = MixedPolicy.of([(hold_at(2), 0.3), (ThresholdTable(own), 0.7)], rules)
+            table = np.minimum(rng.integers(1, g + 1, (g, g)), room[:, None])
+            for opp in (hold_at(int(rng.integers(1, g))), ThresholdTable(own), mixed, table):
+                mix = read_opponents(opp, rules)[0]
+                v_np, p_np = best_response_two(mix, rules, engine="numpy")
+                v_nb, p_nb = best_response_two(mix, rules, engine="numba")
+                assert np.array_equal(v_np, v_nb) and np.array_equal(p_np, p_nb), (rules, opp, tile)
+    two_player._flat_plan.cache_clear()

@@ -54,6 +54,7 @@ from ..rules import Rules
 from ..stopping import TurnPolicy
 from ..validation import METHODS, check_choice, check_int, check_progress, check_tol
 from .core import (
+    ACTION_SETS,
     TIE_TOL,
     action_set,
     best_response_two,
@@ -156,7 +157,9 @@ def best_response(
     check_memory(best_response_estimate(rules, method=method, strategies=strategies), max_memory)
     check_choice("method", method, METHODS)
     opps = read_opponents(opponents, rules)
-    actions = action_set(strategies, rules, engine)
+    check_choice("strategies", strategies, tuple(ACTION_SETS))
+    # thresholds: built by the level loop if it runs (the two-player engines do not need it)
+    actions = None if strategies == "thresholds" else action_set(strategies, rules, engine)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
     check_choice("engine", engine, ("auto", "numba", "numpy"))

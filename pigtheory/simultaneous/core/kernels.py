@@ -57,7 +57,7 @@ def _independent(band, opp, tie_tol, V, UT, policy):  # pragma: no cover - compi
             for r in range(opp.pz.shape[1]):
                 z += opp.pz[j, r] * V[i, opp.cz[j, r]]
             # Until solved, V(i, j) counts as 0: the self-loop is in the factors inv.
-            best, k = threshold_step(band, UT[j, i:], z, g - i, 0.0, opp.inv[j], False, tie_tol, vals, vals)
+            best, k = threshold_step(band, UT[j, i:], z, g - i, 0.0, opp.inv[j], False, tie_tol, vals)
             V[i, j] = best
             policy[i, j] = k
             UT[j, i] = z + opp.pb[j] * best
@@ -91,7 +91,7 @@ def _general(band, opp, tie_tol, VT, policy):  # pragma: no cover - compiled
             j = d - i
             room = g - i
             _continuation(u, opp, VT, i, j, room, w)
-            best, k = threshold_step(band, u, u[0], room, opp.P[i, j, 0], vals, True, tie_tol, vals, vals)
+            best, k = threshold_step(band, u, u[0], room, opp.P[i, j, 0], vals, True, tie_tol, vals)
             VT[j, i] = best
             policy[i, j] = k
 
@@ -132,7 +132,7 @@ def _stop_independent(band, opp, roll, tie_tol, max_passes, V, UT, rule, tval, t
             for r in range(opp.pz.shape[1]):
                 z += opp.pz[j, r] * V[i, opp.cz[j, r]]
             row = UT[j, i:]
-            t_best, k = threshold_step(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals, vals)
+            t_best, k = threshold_step(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals)
             tval[i, j] = t_best
             tk[i, j] = k
             for t in range(k):  # start from the best threshold's rule: one pass if it is optimal
@@ -159,7 +159,7 @@ def _stop_general(band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk):  # 
             j = d - i
             room = g - i
             _continuation(u, opp, VT, i, j, room, w)
-            t_best, k = threshold_step(band, u, u[0], room, opp.P[i, j, 0], vals, True, tie_tol, vals, vals)
+            t_best, k = threshold_step(band, u, u[0], room, opp.P[i, j, 0], vals, True, tie_tol, vals)
             tval[i, j] = t_best
             tk[i, j] = k
             for t in range(k):

@@ -132,7 +132,7 @@ def solve_column(g, z, cm, band, tie_tol, u, inv, vals, v, pol):  # pragma: no c
     for k in range(1, g + 1):
         inv[k] = 1.0 / (1.0 - bust[k] * cm)
     for i in range(g - 1, -1, -1):
-        best, k_best = threshold_step(band, u[i:], z[i], g - i, 0.0, inv, False, tie_tol, vals, vals)
+        best, k_best = threshold_step(band, u[i:], z[i], g - i, 0.0, inv, False, tie_tol, vals)
         v[i] = best
         pol[i] = k_best
         u[i] = z[i] + cm * best

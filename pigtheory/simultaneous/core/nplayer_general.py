@@ -55,7 +55,6 @@ import numpy as np
 from ...rules import Rules
 from .jit import compiled as jit_compiled
 from .jit import kernel
-from .levels import terminal_values
 from .step import band_of, threshold_step
 
 __all__ = ["Opponents", "opponent_arrays", "best_response_general"]
@@ -163,8 +162,12 @@ def _views(s, n, g, views):  # pragma: no cover - compiled
     first, then the seats after it, cyclically)."""
     for q in range(1, n):
         view = 0
-        for t in range(n):
-            view = view * g + s[(q + t) % n]
+        p = q
+        for _ in range(n):
+            view = view * g + s[p]
+            p += 1
+            if p == n:
+                p = 0
         views[q - 1] = view
 
 
@@ -256,7 +259,7 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover -
             for k in range(1, g - lo + 1):
                 inv[k] = 1.0 / (1.0 - band.bust[k] * self_p)
             for i in range(hi, lo - 1, -1):
-                best, k = threshold_step(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals, vals)
+                best, k = threshold_step(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals)
                 vc[i] = best
                 wv[i] = other[i] + self_p * best
                 policy[i * total + c] = k
@@ -280,10 +283,11 @@ def best_response_general(opps: Opponents, rules: Rules, tie_tol: float) -> tupl
     G, m = g + 1, n - 1
     band = band_of(rules)
     w = band.band_t.shape[0]
-    term = terminal_values(rules)  # own score first
+    # the terminal values (terminal_values, by the opponents' scores first): at own score g,
+    # 1 / (1 + the opponents at the goal); elsewhere 0 until solved
+    at_goal = (np.indices((G,) * m).reshape(m, -1) == g).sum(axis=0)
     vt = np.zeros((G**m, 2 * g + w + 1))
-    vt[:, :G] = term.reshape(G, G**m).T
-    vt[:, G:] = vt[:, g : g + 1]
+    vt[:, g:] = (1.0 / (1 + at_goal))[:, None]
     policy = np.zeros(g**n, dtype=np.int64)
     mirror = n == 3 and bool(opps.which[0] == opps.which[1]) and _symmetric_in_others(opps, g)
     jit_compiled(_solve)(g, n, opps, band, tie_tol, mirror, vt, policy)
@@ -293,6 +297,20 @@ def best_response_general(opps: Opponents, rules: Rules, tie_tol: float) -> tupl
 
 def _symmetric_in_others(opps: Opponents, g: int) -> bool:
     """Three players: whether the (one) policy is the same at (own, a, b) and (own, b, a)."""
-    th = opps.th[opps.which[0]].reshape(g, g, g, -1)
-    wt = opps.wt[opps.which[0]].reshape(g, g, g, -1)
-    return bool(np.array_equal(th, th.transpose(0, 2, 1, 3)) and np.array_equal(wt, wt.transpose(0, 2, 1, 3)))
+    u = opps.which[0]
+    return bool(jit_compiled(_mirrored)(opps.th[u], opps.wt[u], g))
+
+
+@kernel
+def _mirrored(th, wt, g):  # pragma: no cover - compiled
+    """Whether ``th`` and ``wt`` (rows by the flat index of (own, a, b)) are the same at (own,
+    a, b) and (own, b, a)."""
+    for x in range(g):
+        for a in range(g):
+            for b in range(a + 1, g):
+                r1 = (x * g + a) * g + b
+                r2 = (x * g + b) * g + a
+                for e in range(th.shape[1]):
+                    if th[r1, e] != th[r2, e] or wt[r1, e] != wt[r2, e]:
+                        return False
+    return True

@@ -44,6 +44,7 @@ W. Dinkelbach, "On nonlinear fractional programming", Management Science 13 (196
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -82,8 +83,9 @@ class Roll(NamedTuple):
     probs: np.ndarray
 
 
+@lru_cache(maxsize=16)
 def band_of(rules: Rules) -> Band:
-    """The :class:`Band` of ``rules`` (contiguous, read-only arrays)."""
+    """The :class:`Band` of ``rules`` (contiguous, read-only arrays; cached)."""
     bust, band_t = threshold_band(rules)
     band = np.ascontiguousarray(band_t.T)
     band.setflags(write=False)
@@ -171,12 +173,70 @@ def first_within(vals, room, best, tie_tol):  # pragma: no cover - compiled
 
 
 @kernel
-def threshold_step(band, u, u0, room, opp_bust, inv, divide, tie_tol, num, vals):  # pragma: no cover
-    """The threshold step (module Notes): fills ``num[1..room]`` (the numerators ``a_k``) and
-    ``vals[1..room]`` (the stationary values, :func:`self_loop_values`; ``vals`` may be
-    ``num``) and returns ``(best value, first k within tie_tol)``."""
-    threshold_values(band, u, u0, room, num)
-    self_loop_values(num, room, band.bust, opp_bust, inv, divide, vals)
+def _six_gains(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # pragma: no cover - compiled
+    """:func:`threshold_step` for a band of six gains: the values and self-loops in one loop
+    (the same operations in the same order, so the same bits), then the choice, all inline."""
+    bust, band_t = band.bust, band.band_t
+    bs, vv = bust[1:], vals[1:]
+    b0, b1, b2, b3, b4, b5 = (
+        band_t[0, 1:],
+        band_t[1, 1:],
+        band_t[2, 1:],
+        band_t[3, 1:],
+        band_t[4, 1:],
+        band_t[5, 1:],
+    )
+    x0, x1, x2, x3, x4, x5 = u[1:], u[2:], u[3:], u[4:], u[5:], u[6:]
+    if divide:
+        for k in range(room):
+            vv[k] = (
+                bs[k] * u0
+                + b0[k] * x0[k]
+                + b1[k] * x1[k]
+                + b2[k] * x2[k]
+                + b3[k] * x3[k]
+                + b4[k] * x4[k]
+                + b5[k] * x5[k]
+            ) / (1.0 - bs[k] * opp_bust)
+    else:
+        ss = inv[1:]
+        for k in range(room):
+            vv[k] = (
+                bs[k] * u0
+                + b0[k] * x0[k]
+                + b1[k] * x1[k]
+                + b2[k] * x2[k]
+                + b3[k] * x3[k]
+                + b4[k] * x4[k]
+                + b5[k] * x5[k]
+            ) * ss[k]
+    m0 = m1 = m2 = m3 = vals[1]
+    k = 2
+    while k + 4 <= room + 1:
+        m0 = max(m0, vals[k])
+        m1 = max(m1, vals[k + 1])
+        m2 = max(m2, vals[k + 2])
+        m3 = max(m3, vals[k + 3])
+        k += 4
+    while k <= room:
+        m0 = max(m0, vals[k])
+        k += 1
+    best = max(max(m0, m1), max(m2, m3))
+    for k in range(1, room + 1):
+        if vals[k] >= best - tie_tol:
+            return best, k
+    return best, 1
+
+
+@kernel
+def threshold_step(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # pragma: no cover
+    """The threshold step (module Notes): fills ``vals[1..room]`` with the stationary values
+    (:func:`threshold_values`, then :func:`self_loop_values` in place) and returns ``(best
+    value, first k within tie_tol)``. Six gains (one die) take one fused loop."""
+    if band.band_t.shape[0] == 6:
+        return _six_gains(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals)
+    threshold_values(band, u, u0, room, vals)
+    self_loop_values(vals, room, band.bust, opp_bust, inv, divide, vals)
     best = largest(vals, room)
     return best, first_within(vals, room, best, tie_tol)
 

@@ -15,24 +15,37 @@ are solved together. Batch arrays have shape ``(m0, n, ...)``; entry ``(t, q)`` 
 probabilities, so they compute exactly 0 and write it either into padding rows or into
 ``V(i, goal)``, whose terminal value is 0 anyway (``test_terminal_values`` guards this).
 
-Strided views
--------------
-Along a batch, ``W[j, i + x]`` (any table stored by B's score first) is one strided view with
-steps ``(R, R - 1, 1)`` in ``(t, q, x)``, R the row length, so reading the continuation values
-needs no fancy indexing. The action values of all thresholds read only the band of X_k, its
-``w + 1`` non-zeros ``P(X_k = 0)`` and ``P(X_k = k + r)``, ``r < w`` (the dense matrix
-``M[x, k - 1] = P(X_k = x)`` is about ``goal / (w + 1)`` times larger): the ``w + 1`` products
-are stacked, the bust first, and summed along the stack one after the other, the order of the
-compiled :func:`~.step.threshold_values`. With the thresholds above a state's room masked
-and the same self-loop factors, the numpy engine gives the compiled engine's bits, which
-lets ``engine="auto"`` use either (:func:`~pigtheory.engine.choose_engine`, ``same_bits``).
+The band
+--------
+The action values of all thresholds read only the band of X_k, its ``w + 1`` non-zeros
+``P(X_k = 0)`` and ``P(X_k = k + r)``, ``r < w`` (the dense matrix ``M[x, k - 1] = P(X_k = x)``
+is about ``goal / (w + 1)`` times larger). The products are added one after the other, the
+bust first, in the order of the compiled :func:`~.step.threshold_values`, and divided or
+multiplied by the same self-loop factors; with the thresholds above a state's room masked,
+the numpy engine gives the compiled engine's bits, which lets ``engine="auto"`` use either
+(:func:`~pigtheory.engine.choose_engine`, ``same_bits``). The greedy choice is the first
+maximum (``argmax``), and where a second threshold is within ``tie_tol`` of it (rare, and
+checked by a second ``argmax``) the first one within, as :func:`~.actions.greedy`.
+
+Flat rows
+---------
+Every entry of a level gets a row of ``L = goal + w`` thresholds (those above its room masked
+with ``-inf``), and the rows of a level are one contiguous block, so that each operation of
+the step (the band's products, the sum in the compiled order, the self-loop factors, the
+mask, the choice) is one long numpy loop rather than one short loop per entry; the products
+read the continuation ``u[k + r]`` of every entry as one run shifted by ``r`` (the thresholds
+above the room read past their row, and are masked). The band is tiled once per ``rules``
+(at most a few thousand rows: long levels are cut into pieces).
 
 When B's turn does not depend on A's score (``hold_at``, a table by B's score only), the
 continuation ``U[a, j] = E_Y[V(a, min(j + Y, g))]`` is itself a stored table: each new value
 ``V(i, j)`` enters ``U(i, j)`` as ``P(Y = 0 | j) V(i, j)`` on top of ``Z(i, j)``, the part with
-``Y > 0``, which is known before the batch. The self-loop factors ``1 / (1 - P(Y = 0 | j) P(X_k = 0))``
-then form a table by ``(j, k)``, read through another strided view. Otherwise (B's turn
-depends on A's score) ``U`` is gathered per batch from the transposed value table.
+``Y > 0``, which is known before the batch (for several batches at once: a batch reads ``V``
+only from levels at least B's smallest gain higher). Its rows have ``R = L + 1`` numbers: the
+entries of a level, ``i`` falling by 1 as ``j`` rises by 1, then start exactly ``L`` numbers
+apart, and the level's continuations are read in place. Otherwise (B's turn depends on A's
+score) each entry's continuation is gathered from the value table into its row, B's outcomes
+added in the compiled kernel's order.
 """
 
 from __future__ import annotations
@@ -47,7 +60,7 @@ from ...rules import Rules
 from ...stopping import TurnPolicy
 from ...turn_total import turn_total_table
 from . import kernels
-from .actions import TIE_TOL, greedy
+from .actions import TIE_TOL
 from .step import Roll, band_of
 
 
@@ -102,42 +115,6 @@ def batch_geometry(rules: Rules) -> _Geometry:
     return _Geometry(g, m0, w, tuple(batches), i_all, j_all, ok_all)
 
 
-def _view(
-    buf: np.ndarray,
-    row0: int,
-    b: _Batch,
-    m0: int,
-    length: int,
-    col_step: int = 1,
-    col0: int = 0,
-    shifts: int = 0,
-) -> np.ndarray:
-    """``view[t, q, x] = buf[row0 + j, col0 + i + x]`` at the batch entries (see the module
-    docstring).
-
-    With ``col_step = 0`` the column does not move with the state: ``buf[row0 + j, col0 + x]``.
-    With ``shifts = w > 0``, ``view[r, t, q, x] = buf[row0 + j, i + 1 + r + x]`` for ``r < w``:
-    the gains ``x + 1 + r`` of the band of X_{x + 1}.
-    """
-    R, s = buf.shape[1], buf.itemsize
-    first = (row0 + b.d0 - b.ihi) * R + col_step * b.ihi + col0
-    if shifts:
-        return np.ndarray(
-            (shifts, m0, b.n, length), buf.dtype, buf, (first + 1) * s, (s, R * s, (R - col_step) * s, s)
-        )
-    return np.ndarray((m0, b.n, length), buf.dtype, buf, first * s, (R * s, (R - col_step) * s, s))
-
-
-def _sum_in_order(terms: np.ndarray) -> np.ndarray:
-    """``terms[0] + terms[1] + ...`` added one after the other, as the compiled kernels add
-    (``np.add.reduce`` may pair the terms when the summed axis becomes its inner loop, which
-    changes the last bits: a die of span 7 showed it)."""
-    total = terms[0].copy()
-    for t in terms[1:]:
-        total += t
-    return total
-
-
 def best_response_two(
     opp: TurnPolicy, rules: Rules, tie_tol: float = TIE_TOL, engine: str = "auto"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -153,7 +130,7 @@ def best_response_two(
     rules : Rules
         One die, two players.
     tie_tol : float
-        The tie rule of :func:`greedy`.
+        The tie rule of :func:`~.actions.greedy`.
     engine : {"auto", "numba", "numpy"}
         ``"numpy"`` (batched, this module), ``"numba"`` (compiled loops) or ``"auto"``
         (:func:`~pigtheory.engine.choose_engine`, by the work ``goal**3 / 2``, or numba in a
@@ -239,89 +216,260 @@ def best_stopping_two(
 
 
 def _solve(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    if opp.reads_own_score_only():
+        return _solve_independent(opp, rules, tie_tol)
+    return _solve_general(opp, rules, tie_tol)
+
+
+@dataclass(frozen=True, eq=False)
+class _FlatPlan:
+    """The flat layout of :func:`_solve_independent` for one ``rules`` (module docstring, "Flat
+    rows"): row length ``L`` of the work arrays, ``R = L + 1`` of the tables, the mask by room,
+    the band tiled over ``rows`` rows, the bust row, every entry's flat position in a table, and
+    one tuple of offsets per piece (a batch, or part of a batch of more than ``rows`` rows)."""
+
+    L: int
+    R: int
+    rows: int
+    mask: np.ndarray  # mask[room * L + k - 1]: 0 for k <= room, -inf above
+    tile: np.ndarray  # tile[r, q * L + k - 1] = P(X_k = k + r) (0 for k > goal), q < rows
+    bust: np.ndarray  # bust[k - 1] = P(X_k = 0) (0 for k > goal)
+    pos: np.ndarray  # every entry's flat position (m0 + j) * R + i in a table
+    own: np.ndarray  # i
+    opp: np.ndarray  # j clipped into the board
+    ok: np.ndarray  # the entry is on the board
+    pieces: tuple[tuple[int, ...], ...]
+
+
+_TILE_ELEMENTS = 1 << 16  # rows of the band tile: at most this many elements per gain
+
+
+@lru_cache(maxsize=4)
+def _flat_plan(rules: Rules) -> _FlatPlan:
     geo = batch_geometry(rules)
     g, m0, w = geo.goal, geo.m0, geo.width
-    G = g + 1
+    L = g + w
+    R = L + 1
     band = band_of(rules)
-    bust, band_t = band.bust, band.band_t[:, None, None, :]
-    own, opp_j, ok = geo.i, geo.j, geo.valid
-    # Tables by B's score first, m0 padding rows on both sides for batch entries off the board;
-    # columns run past the goal, where they repeat the terminal value.
-    shape = (G + 2 * m0, 2 * g + w + 2)
-    vt = np.zeros(shape)
+    k = np.arange(1, L + 1)
+    mask = np.where(k[None, :] > np.arange(g + 1)[:, None], -np.inf, 0.0).reshape(-1)
+    nmax = max(b.n for b in geo.batches)
+    rows = max(1, min(nmax, _TILE_ELEMENTS // L))
+    tiled = np.zeros((w, rows, L))
+    tiled[:, :, :g] = band.band_t[:, None, 1:]
+    tile = tiled.reshape(w, rows * L)
+    bust = np.zeros(L)
+    bust[:g] = band.bust[1:]
+    pos_parts, pieces = [], []
+    e = 0  # entries are numbered piece by piece, (t, q) in each
+    for b in geo.batches:
+        for q0 in range(0, b.n, rows):
+            q1 = min(b.n, q0 + rows)
+            i = b.ihi - np.arange(q0, q1)
+            j = b.d0 + np.arange(m0)[:, None] - i[None, :]
+            pos_parts.append(((m0 + j) * R + i).ravel())
+            i0 = b.ihi - q0  # own score of the piece's first row
+            row0 = m0 + b.d0 - i0  # table row of entry (t = 0, q = q0)
+            n = q1 - q0
+            pieces.append(
+                (
+                    e,
+                    e + m0 * n,
+                    n * L,
+                    (g - i0) * L,  # mask offset: rows of rooms g - i0, g - i0 + 1, ...
+                    (row0 * R + i0 + 1) * 8,  # byte offset of u[1] of entry (0, q0) in ut
+                    row0 * L * 8,  # byte offset of the self-loop factors of entry (0, q0)
+                )
+            )
+            e += m0 * n
+    pos = np.concatenate(pos_parts)
+    own, jj = pos % R, pos // R - m0
+    ok = (jj >= 0) & (jj < g)
+    opp = np.clip(jj, 0, g - 1)
+    for a in (mask, tile, bust, pos, own, opp, ok):
+        a.setflags(write=False)
+    return _FlatPlan(L, R, rows, mask, tile, bust, pos, own, opp, ok, tuple(pieces))
+
+
+def _solve_independent(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """The numpy engine when B's turn reads B's score only (module docstring, "Flat rows")."""
+    geo, plan = batch_geometry(rules), _flat_plan(rules)
+    g, m0, w = geo.goal, geo.m0, geo.width
+    L, R = plan.L, plan.R
+    G = g + 1
+    nrows = G + 2 * m0
+    js = np.arange(g)
+    gains, probs = opp.outcomes((js, np.zeros_like(js)))
+    pb = probs[:, 0]
+    cz, pz = np.minimum(js[:, None] + gains[:, 1:], g), probs[:, 1:]
+    # V by B's score first (vt[m0 + j, i] = V(i, j)) and U (ut[m0 + j, a] = E_Y[V(a, j + Y)]),
+    # both with rows of R: the padding columns from the goal on hold the terminal values
+    vtf = np.zeros(nrows * R)
+    vt = vtf.reshape(nrows, R)
     vt[m0 : m0 + g, g:] = 1.0
     vt[m0 + g, g:] = 0.5
-    pol = np.zeros(shape, dtype=np.int64)
-    indep = opp.reads_own_score_only()
-    if indep:
-        js = np.arange(g)
-        gains, probs = opp.outcomes((js, np.zeros_like(js)))
-        pb = probs[:, 0]
-        cz, pz = np.minimum(js[:, None] + gains[:, 1:], g), probs[:, 1:]
-        ut = np.zeros(shape)
-        ut[m0 : m0 + g, g:] = (pb + (vt[m0 + cz, g] * pz).sum(axis=1))[:, None]
-        # the factors 1 / (1 - P(Y = 0) P(X_k = 0)), as the compiled kernel forms them
-        tbuf = np.ones((G + 2 * m0, g + 1))
-        tbuf[m0 : m0 + g] = 1.0 / (1.0 - pb[:, None] * bust[None, :])
-        # Z(i, j) = sum over Y > 0 of P(Y) V(i, j + Y): flat positions in vt and weights, by
-        # outcome first (summed along that axis: in the compiled kernel's order).
-        fz = np.take(np.ascontiguousarray((cz - js[:, None]).T), opp_j, axis=1)
-        fz *= shape[1]
-        fz += (m0 + opp_j) * shape[1] + own
-        wz = np.take(np.ascontiguousarray(pz.T), opp_j, axis=1)
-        wz *= ok
-        pb_all = pb[opp_j] * ok
-    else:
-        ii, jj = np.indices((g, g))
-        gains, probs = opp.outcomes((jj, ii))
-        p_all = np.where(ok[:, None], probs[own, opp_j], 0.0)
-        c_all = m0 + np.minimum(jj[..., None] + gains, g)[own, opp_j]
-        p_all = np.ascontiguousarray(np.moveaxis(p_all, -1, 0)[..., None])  # outcome first
-    flat = vt.reshape(-1)
-    for b in geo.batches:
-        s0, s1 = b.start, b.start + m0 * b.n
-        K, L = b.K, b.K + w
-        terms = np.empty((w + 1, m0, b.n, K))
-        if indep:
-            zd = _sum_in_order(flat[fz[:, s0:s1]] * wz[:, s0:s1]).reshape(m0, b.n)
-            np.multiply(zd[..., None], bust[1 : K + 1], out=terms[0])
-            np.multiply(band_t[..., 1 : K + 1], _view(ut, m0, b, m0, K, shifts=w), out=terms[1:])
-            vals = _sum_in_order(terms)
-            vals *= _view(tbuf, m0, b, m0, K, col_step=0, col0=1)
+    polf = np.zeros(nrows * R, dtype=np.int64)
+    utf = np.zeros((nrows + 1) * R + w)  # a spare row: flat reads of masked thresholds run past
+    ut = utf[: nrows * R].reshape(nrows, R)
+    ut[m0 : m0 + g, g:] = (pb + (vt[m0 + cz, g] * pz).sum(axis=1))[:, None]
+    # the factors 1 / (1 - P(Y = 0) P(X_k = 0)), as the compiled kernel forms them, by (j, k - 1)
+    inv = np.ones((nrows, L))
+    inv[m0 : m0 + g, :g] = 1.0 / (1.0 - pb[:, None] * band_of(rules).bust[None, 1:])
+    # Z(i, j) = sum over Y > 0 of P(Y) V(i, j + Y), in the compiled kernel's order, for several
+    # batches at once: a batch reads V only from levels at least the smallest gain of B higher
+    live = (pz > 0) & (cz < g)
+    lag = max(1, int(gains[:, 1:][live].min()) // m0) if live.any() else len(geo.batches)
+    czt = np.ascontiguousarray(((m0 + cz) * R).T)  # (outcomes, j)
+    pzt = np.ascontiguousarray(pz.T)
+    own, jc, ok = plan.own, plan.opp, plan.ok
+    pb_all = pb[jc] * ok
+    tile, mask, bust, pos = plan.tile, plan.mask, plan.bust, plan.pos
+    rows = plan.rows
+    size = m0 * rows * L
+    abuf = np.empty(size)
+    tbuf = np.empty(size if w * size > 1 << 18 else w * size)
+    tile3 = tile.reshape(w, 1, -1)
+    rowoff = np.arange(m0 * rows) * L
+    ndarray, multiply = np.ndarray, np.multiply
+    R8, L8 = R * 8, L * 8
+    zlo = zhi = 0
+    z_all = np.empty(0)
+    starts = [piece[0] for piece in plan.pieces]
+    for nb, (e0, e1, nl, mo, first, irow) in enumerate(plan.pieces):
+        if e1 > zhi:  # the Z of the next `lag` pieces' entries
+            zlo, zhi = e0, starts[nb + lag] if nb + lag < len(starts) else pos.size
+            jz = jc[zlo:zhi]
+            zz = vtf[czt[:, jz] + own[zlo:zhi]]
+            zz *= pzt[:, jz]
+            zz *= ok[zlo:zhi]
+            z_all = zz[0]
+            for r in range(1, zz.shape[0]):
+                z_all += zz[r]
+        z = z_all[e0 - zlo : e1 - zlo]
+        N = e1 - e0
+        acc3 = abuf[: N * L].reshape(N, L)
+        multiply(z[:, None], bust, out=acc3)
+        acc = acc3.reshape(m0, nl)
+        acc += mask[mo : mo + nl]
+        src = ndarray((w, m0, nl), float, utf, first, (8, R8, 8))
+        if tbuf.size >= w * N * L:  # all gains in one product, then added in order
+            terms = tbuf[: w * N * L].reshape(w, m0, nl)
+            multiply(tile3[:, :, :nl], src, out=terms)
+            for r in range(w):
+                acc += terms[r]
         else:
-            p = p_all[:, s0:s1].reshape(-1, m0, b.n, 1)
-            win = np.lib.stride_tricks.sliding_window_view(vt, L, axis=1)
-            gathered = win[c_all[s0:s1], own[s0:s1, None]]  # (entries, outcomes, L)
-            gathered = np.moveaxis(gathered.reshape(m0, b.n, -1, L), 2, 0)
-            gathered *= p
-            u = np.add.reduce(gathered, axis=0)
-            np.multiply(u[..., :1], bust[1 : K + 1], out=terms[0])
-            np.multiply(band_t[..., 1 : K + 1], _shifted(u, K, w), out=terms[1:])
-            vals = _sum_in_order(terms)
-            vals /= 1.0 - bust[1 : K + 1] * p[0]
-        # thresholds above an entry's room (k > goal - i) are not actions there
-        np.copyto(vals, -np.inf, where=_too_big(g, b.ihi, b.n, K))
-        best, k = greedy(vals.reshape(-1, K), tie_tol)
-        best = best.reshape(m0, b.n)
-        _view(vt, m0, b, m0, 1)[..., 0] = best
-        _view(pol, m0, b, m0, 1)[..., 0] = k.reshape(m0, b.n)
-        if indep:
-            _view(ut, m0, b, m0, 1)[..., 0] = zd + pb_all[s0:s1].reshape(m0, b.n) * best
+            term = tbuf[: N * L].reshape(m0, nl)
+            for r in range(w):
+                multiply(tile[r, :nl], src[r], out=term)
+                acc += term
+        acc *= ndarray((m0, nl), float, inv, irow, (L8, 8))
+        # greedy: the first maximum; where another threshold is within tie_tol, the first such
+        am = acc3.argmax(axis=1)
+        at = am + rowoff[:N]
+        best = abuf[at]
+        thr = best - tie_tol
+        abuf[at] = -np.inf
+        second = acc3.argmax(axis=1)
+        second += rowoff[:N]
+        near = abuf[second] >= thr
+        near &= ok[e0:e1]
+        am += 1
+        if near.any():
+            abuf[at] = best
+            sel = np.flatnonzero(near)
+            am[sel] = np.argmax(acc3[sel] >= thr[sel, None], axis=1) + 1
+        p = pos[e0:e1]
+        vtf[p] = best
+        polf[p] = am
+        best *= pb_all[e0:e1]
+        best += z
+        utf[p] = best
     value = vt[m0 : m0 + G, :G].T.copy()
-    policy = pol[m0 : m0 + g, :g].T.copy()
+    policy = polf.reshape(nrows, R)[m0 : m0 + g, :g].T.copy()
     return value, policy
 
 
-def _shifted(u: np.ndarray, K: int, w: int) -> np.ndarray:
-    """``out[r, ..., k - 1] = u[..., k + r]`` (r < w, k = 1..K): a view."""
-    s = u.strides
-    return np.ndarray((w,) + u.shape[:-1] + (K,), u.dtype, u, s[-1], (s[-1],) + s)
-
-
-@lru_cache(maxsize=512)
-def _too_big(g: int, ihi: int, n: int, K: int) -> np.ndarray:
-    """``mask[q, k - 1]``: threshold k is above the room ``goal - i`` of own score ``i = ihi - q``."""
-    room = g - (ihi - np.arange(n))
-    mask = np.arange(1, K + 1)[None, :] > room[:, None]
-    mask.setflags(write=False)
-    return mask
+def _solve_general(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """The numpy engine for any opponent: B's continuation of each entry gathered per level
+    into rows of ``L`` (module docstring), then the flat rows of :func:`_solve_independent`."""
+    geo, plan = batch_geometry(rules), _flat_plan(rules)
+    g, m0, w = geo.goal, geo.m0, geo.width
+    L = plan.L
+    G = g + 1
+    cols = 2 * g + w + 2
+    vt = np.zeros((G + 2 * m0, cols))  # vt[m0 + c, a] = V(a, c); columns past the goal terminal
+    vt[m0 : m0 + g, g:] = 1.0
+    vt[m0 + g, g:] = 0.5
+    vtf = vt.reshape(-1)
+    polf = np.zeros(vt.size, dtype=np.int64)
+    own, jc, ok = plan.own, plan.opp, plan.ok
+    pos = (plan.pos // plan.R) * cols + own  # the entries' places in vt
+    ii, jj = np.indices((g, g))
+    gains, probs = opp.outcomes((jj, ii))
+    # outcome first: P(Y) and the row of vt it lands on, every entry (zero off the board)
+    p_all = np.ascontiguousarray(np.moveaxis(probs[own, jc], -1, 0))
+    p_all *= ok
+    c_all = np.ascontiguousarray(np.moveaxis(m0 + np.minimum(jj[..., None] + gains, g)[own, jc], -1, 0))
+    win = np.lib.stride_tricks.sliding_window_view(vt, L, axis=1)
+    tile, mask, bust = plan.tile, plan.mask, plan.bust
+    rows = plan.rows
+    size = m0 * rows * L
+    abuf = np.empty(size)
+    ubuf = np.zeros(size + w + 1)  # rows u[x], x < L; masked thresholds read past the last row
+    dbuf = np.empty(size)
+    tbuf = np.empty(size if w * size > 1 << 18 else w * size)
+    tile3 = tile.reshape(w, 1, -1)
+    rowoff = np.arange(m0 * rows) * L
+    ndarray, multiply = np.ndarray, np.multiply
+    for e0, e1, nl, mo, _, _ in plan.pieces:
+        N = e1 - e0
+        # u[e, x] = sum over B's outcomes of P(Y) V(i + x, j + Y), added in the kernel's order
+        # (only x < the piece's largest room + w: the columns after that feed masked thresholds)
+        width = min(L, mo // L + nl // L - 1 + w)
+        gathered = win[c_all[:, e0:e1], own[None, e0:e1], :width]  # (outcomes, N, width)
+        gathered *= p_all[:, e0:e1, None]
+        u = ubuf[: N * L].reshape(N, L)
+        part = u[:, :width]
+        np.copyto(part, gathered[0])
+        for r in range(1, gathered.shape[0]):
+            part += gathered[r]
+        acc3 = abuf[: N * L].reshape(N, L)
+        multiply(u[:, :1], bust, out=acc3)
+        acc = acc3.reshape(m0, nl)
+        acc += mask[mo : mo + nl]
+        src = ndarray((w, m0, nl), float, ubuf, 8, (8, nl * 8, 8))
+        if tbuf.size >= w * N * L:
+            terms = tbuf[: w * N * L].reshape(w, m0, nl)
+            multiply(tile3[:, :, :nl], src, out=terms)
+            for r in range(w):
+                acc += terms[r]
+        else:
+            term = tbuf[: N * L].reshape(m0, nl)
+            for r in range(w):
+                multiply(tile[r, :nl], src[r], out=term)
+                acc += term
+        # the self-loop: a_k / (1 - P(X_k = 0) P(Y = 0)), as the compiled kernel divides
+        den = dbuf[: N * L].reshape(N, L)
+        multiply(p_all[0, e0:e1, None], bust, out=den)
+        np.subtract(1.0, den, out=den)
+        acc3 /= den
+        am = acc3.argmax(axis=1)
+        at = am + rowoff[:N]
+        best = abuf[at]
+        thr = best - tie_tol
+        abuf[at] = -np.inf
+        second = acc3.argmax(axis=1)
+        second += rowoff[:N]
+        near = abuf[second] >= thr
+        near &= ok[e0:e1]
+        am += 1
+        if near.any():
+            abuf[at] = best
+            sel = np.flatnonzero(near)
+            am[sel] = np.argmax(acc3[sel] >= thr[sel, None], axis=1) + 1
+        p = pos[e0:e1]
+        vtf[p] = best
+        polf[p] = am
+    value = vt[m0 : m0 + G, :G].T.copy()
+    policy = polf.reshape(vt.shape)[m0 : m0 + g, :g].T.copy()
+    return value, policy
