@@ -148,13 +148,13 @@ def call(target: str, args: tuple = ()) -> Any:
     return getattr(importlib.import_module(module), name)(*args)
 
 
-def _in_worker(target: str, args: tuple) -> tuple[Any, float]:
+def _in_worker(target: str, args: tuple) -> tuple[Any, float, float]:
     from pigtheory.parallel import one_blas_thread
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     with one_blas_thread():
         result = call(target, args)
-    return result, time.perf_counter() - t0
+    return result, time.perf_counter() - t0, time.process_time() - c0
 
 
 def run_jobs(
@@ -171,7 +171,8 @@ def run_jobs(
     workers : int
         Processes (>= 1); 1 runs the jobs here, one after another.
     log : callable, optional
-        Called with a line as each job finishes (name and seconds); None for silence.
+        Called with a line as each job finishes (name, wall-clock and CPU seconds); None
+        for silence.
 
     Returns
     -------
@@ -192,16 +193,16 @@ def run_jobs(
     level = critical_path(jobs)
     results: dict[str, tuple[Any, float]] = {}
 
-    def done(name: str, value: Any, seconds: float) -> None:
+    def done(name: str, value: Any, seconds: float, cpu: float) -> None:
         results[name] = (value, seconds)
         if log is not None:
-            log(f"# {name}: {seconds:.1f} s")
+            log(f"# {name}: {seconds:.1f} s (CPU {cpu:.1f} s)")
 
     if workers == 1:
         for job in _schedule(jobs, 1, lambda job: None):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             value = call(job.call, job.args)
-            done(job.name, value, time.perf_counter() - t0)
+            done(job.name, value, time.perf_counter() - t0, time.process_time() - c0)
         return results
 
     rank = {job.name: k for k, job in enumerate(jobs)}
@@ -221,13 +222,13 @@ def run_jobs(
             for future in finished:
                 job = running.pop(future)
                 try:
-                    value, seconds = future.result()
+                    value, seconds, cpu = future.result()
                 except BaseException as exc:  # noqa: BLE001 (re-raised below, after the others stop)
                     if failed is None:
                         failed = exc
                         exc.add_note(f"in job {job.name!r} ({job.call}{job.args!r})")
                     continue
-                done(job.name, value, seconds)
+                done(job.name, value, seconds, cpu)
                 for other in jobs:
                     if job.name in left[other.name]:
                         left[other.name].discard(job.name)
