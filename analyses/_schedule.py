@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Job", "critical_path", "order", "run_jobs"]
+__all__ = ["Job", "critical_path", "order", "makespan", "run_jobs"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +115,35 @@ def order(jobs: Sequence[Job]) -> list[str]:
     """The order one worker runs the jobs in: of the jobs ready, the longest chain first
     (ties: the order of ``jobs``)."""
     return [job.name for job in _schedule(jobs, 1, lambda job: None)]
+
+
+def makespan(jobs: Sequence[Job], workers: int) -> tuple[float, dict[str, tuple[int, float, float]]]:
+    """The schedule :func:`run_jobs` makes if every job takes exactly its ``cost``: the total
+    time and, for each job, its worker, start and end (for estimates; nothing measured).
+    """
+    level = critical_path(jobs)
+    rank = {job.name: k for k, job in enumerate(jobs)}
+    left = {job.name: set(job.after) for job in jobs}
+    ready = [job for job in jobs if not left[job.name]]
+    free = [0.0] * workers  # when each worker is next free
+    running: list[tuple[float, int, Job]] = []
+    plan: dict[str, tuple[int, float, float]] = {}
+    now = 0.0
+    while ready or running:
+        for w in range(workers):
+            if ready and free[w] <= now and all(r[1] != w for r in running):
+                job = _pick(ready, level, rank)
+                plan[job.name] = (w, now, now + job.cost)
+                running.append((now + job.cost, w, job))
+        running.sort(key=lambda r: (r[0], r[1]))
+        end, w, job = running.pop(0)
+        now, free[w] = end, end
+        for other in jobs:
+            if job.name in left[other.name]:
+                left[other.name].discard(job.name)
+                if not left[other.name]:
+                    ready.append(other)
+    return now, plan
 
 
 def _pick(ready: list[Job], level: dict[str, float], rank: dict[str, int]) -> Job:

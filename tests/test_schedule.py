@@ -13,7 +13,7 @@ import pytest
 
 from analyses import _plan, run_all
 from analyses._claims import recorded_tables, recorded_times
-from analyses._schedule import Job, critical_path, order, run_jobs
+from analyses._schedule import Job, critical_path, makespan, order, run_jobs
 from paper_figures import make_all
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,3 +193,20 @@ def test_every_analysis_and_figure_that_reads_a_cached_solve_waits_for_it():
         if READERS.search(_code(ROOT / "paper_figures" / f"{stem}.py")) and stem not in make_all.READS:
             missing.append(stem)
     assert missing == []
+
+
+def test_the_estimated_schedule_keeps_both_workers_busy_and_honours_the_order():
+    jobs = [
+        Job("small", "m:f", cost=3),
+        Job("solve", "m:f", cost=10),
+        Job("certificate", "m:f", after=("solve",), cost=10),
+        Job("big alone", "m:f", cost=15),
+        Job("report", "m:f", after=("certificate", "small"), cost=1),
+    ]
+    total, plan = makespan(jobs, 2)
+    # solve and big alone start at once; small follows big alone (15..18) while the
+    # certificate runs (10..20); the report waits for both
+    assert plan["solve"][1:] == (0, 10) and plan["big alone"][1:] == (0, 15)
+    assert plan["certificate"][1:] == (10, 20) and plan["small"][1:] == (15, 18)
+    assert plan["report"][1:] == (20, 21) and total == 21
+    assert makespan(jobs, 1)[0] == sum(j.cost for j in jobs)
