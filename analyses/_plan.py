@@ -55,6 +55,7 @@ STACKELBERG["value_iteration"] = _solve(
     "z23-stackelberg value_iteration", f"{_EQ}:stackelberg_data", ("value_iteration",), cost=65
 )
 GRID = _solve("z23-grid", f"{_EQ}:grid_data", cost=15)
+SWEEP = _solve("z23-hold-at-sweep", f"{_EQ}:sweep_data", cost=3)
 STOPPING = _solve(
     "z23-stopping-equilibrium", "analyses.z23.stopping_rules:stopping_equilibrium_data", cost=30
 )
@@ -132,6 +133,7 @@ READS: dict[str, tuple[str, ...]] = {
     "analyses.z23.cycle_nash": (SP,),
     "analyses.z23.equilibrium": (SP, STACKELBERG["exact"], EQUILIBRIUM),
     "analyses.z23.grid": (GRID,),
+    "analyses.z23.hold_at_sweep": (SWEEP,),
     "analyses.z23.scaling": (SCALING,),
     "analyses.z23.self_play_cycle": tuple(SELF_PLAY.values()),
     "analyses.z23.stackelberg": (*STACKELBERG.values(), SP, EQUILIBRIUM),

@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 READS: dict[str, tuple[str, ...]] = {
     "fig_cycling_states": (_plan.SP, _plan.EQUILIBRIUM),
     "fig_equilibrium_mixing": (_plan.EQUILIBRIUM,),
+    "fig_hold_at_sweep": (_plan.SWEEP,),
     "fig_scaling": (_plan.SCALING,),
     "fig_seq_hold_at": tuple(_plan.HOLD_AT.values()),
     "fig_seq_multiplayer": tuple(
@@ -46,7 +47,6 @@ READS: dict[str, tuple[str, ...]] = {
 COST: dict[str, float] = {
     "fig_learning": 60,
     "fig_stopping_rules": 10,
-    "fig_hold_at_sweep": 10,
     "fig_seq_one_die_practical": 10,
 }
 """Seconds of a figure once its solves are cached (the others take a few seconds)."""

@@ -159,7 +159,7 @@ READERS = re.compile(
     r"\b(symmetric|certificate|dynamics|self_play_data|self_play_seconds|stackelberg_data|"
     r"stackelberg_seconds|equilibrium_data|equilibrium_policy|grid_data|grid_seconds|"
     r"stopping_equilibrium_data|stopping_classes_data|measurements|solved|first_player_wins|"
-    r"first_player|optimal_vs_hold_at|two_player_opening)\("
+    r"first_player|optimal_vs_hold_at|two_player_opening|sweep_data)\("
 )
 
 
