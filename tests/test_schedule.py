@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # --- a package of fake analyses, importable by the pool's fresh processes ----------------------
 
-HELPERS = '''
+HELPERS = """
 import time
 from pathlib import Path
 
@@ -37,7 +37,7 @@ def read(path):
 
 def fail(message):
     raise RuntimeError(message)
-'''
+"""
 
 ANALYSIS = """
 import time
