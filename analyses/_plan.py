@@ -10,8 +10,9 @@ its own (:data:`SOLVES`), and each analysis runs after the solves it reads
 (:func:`analysis_after`) and only loads them. :func:`jobs` is the whole graph for
 :func:`analyses._schedule.run_jobs`.
 
-The ``cost`` of a job is the seconds it took in a cold run on the 2-core machine; it only
-decides which ready job starts first (the longest remaining chain), never a result.
+The ``cost`` of a job is about the CPU seconds it took in a cold run on the 2-core machine
+(measured in November 2026 on a loaded machine: rough); it only decides which ready job
+starts first (the longest remaining chain), never a result.
 
 An analysis not listed in :data:`READS` reads no cached solve of another job (or only its
 own, which it fills itself). :func:`check_plan` (run by the tests) verifies that every name
@@ -42,42 +43,38 @@ _Z22 = "analyses.z22._common"
 _MP = "analyses.multiplayer._sequential_data"
 
 # two-player simultaneous Pig, goal 100 (analyses/z23/_equilibrium_data.py)
-EQUILIBRIUM = _solve("z23-equilibrium", f"{_EQ}:equilibrium_data", cost=20)
+EQUILIBRIUM = _solve("z23-equilibrium", f"{_EQ}:equilibrium_data", cost=4)
 SELF_PLAY = {
-    v: _solve(f"z23-self-play {v[0]} {v[1]}", f"{_EQ}:self_play_data", v, cost=15)
+    v: _solve(f"z23-self-play {v[0]} {v[1]}", f"{_EQ}:self_play_data", v, cost=10)
     for v in (("increasing", "gauss-seidel"), ("decreasing", "gauss-seidel"), ("increasing", "jacobi"))
 }
 SP = SELF_PLAY["increasing", "gauss-seidel"]
-STACKELBERG = {
-    m: _solve(f"z23-stackelberg {m}", f"{_EQ}:stackelberg_data", (m,), cost=10) for m in ("exact",)
-}
+STACKELBERG = {m: _solve(f"z23-stackelberg {m}", f"{_EQ}:stackelberg_data", (m,), cost=3) for m in ("exact",)}
 STACKELBERG["value_iteration"] = _solve(
-    "z23-stackelberg value_iteration", f"{_EQ}:stackelberg_data", ("value_iteration",), cost=65
+    "z23-stackelberg value_iteration", f"{_EQ}:stackelberg_data", ("value_iteration",), cost=40
 )
-GRID = _solve("z23-grid", f"{_EQ}:grid_data", cost=15)
+GRID = _solve("z23-grid", f"{_EQ}:grid_data", cost=10)
 SWEEP = _solve("z23-hold-at-sweep", f"{_EQ}:sweep_data", cost=3)
-STOPPING = _solve(
-    "z23-stopping-equilibrium", "analyses.z23.stopping_rules:stopping_equilibrium_data", cost=30
-)
+STOPPING = _solve("z23-stopping-equilibrium", "analyses.z23.stopping_rules:stopping_equilibrium_data", cost=6)
 CLASSES = _solve(
-    "z23-stopping-classes", "analyses.z23.stopping_rules:stopping_classes_data", after=(STOPPING,), cost=30
+    "z23-stopping-classes", "analyses.z23.stopping_rules:stopping_classes_data", after=(STOPPING,), cost=115
 )
-SCALING = _solve("multiplayer_scaling", "analyses.z23._scaling_data:measurements", cost=60)
+SCALING = _solve("multiplayer_scaling", "analyses.z23._scaling_data:measurements", cost=40)
 
 # symmetric equilibria (analyses/z23/_symmetric_data.py); the certificate reads its equilibrium
 SYMMETRIC = {
-    (3, 100): _solve("z23-symmetric 3 100", f"{_SYM}:symmetric", (3, 100), cost=70),
+    (3, 100): _solve("z23-symmetric 3 100", f"{_SYM}:symmetric", (3, 100), cost=80),
     (2, 100): _solve("z23-symmetric 2 100", f"{_SYM}:symmetric", (2, 100), cost=5),
 }
-for _g, _cost in ((100, 240), (80, 55), (60, 6), (40, 2), (20, 1)):
+for _g, _cost in ((100, 230), (80, 50), (60, 5), (40, 1), (20, 1)):
     SYMMETRIC[4, _g] = _solve(f"z23-symmetric 4 {_g}", f"{_SYM}:symmetric", (4, _g), cost=_cost)
 CERTIFICATE = {
-    (3, 100): _solve("z23-symmetric-br 3 100", f"{_SYM}:certificate", (3, 100), (SYMMETRIC[3, 100],), 10),
-    (4, 100): _solve("z23-symmetric-br 4 100", f"{_SYM}:certificate", (4, 100), (SYMMETRIC[4, 100],), 280),
+    (3, 100): _solve("z23-symmetric-br 3 100", f"{_SYM}:certificate", (3, 100), (SYMMETRIC[3, 100],), 7),
+    (4, 100): _solve("z23-symmetric-br 4 100", f"{_SYM}:certificate", (4, 100), (SYMMETRIC[4, 100],), 315),
 }
 DYNAMICS = {
     label: _solve(f"z23-symmetric-dynamics {label}", f"{_SYM}:dynamics", (label,), cost=cost)
-    for label, cost in (("best response", 100), ("damped (1/2)", 100), ("fictitious play", 150))
+    for label, cost in (("best response", 56), ("damped (1/2)", 60), ("fictitious play", 100))
 }
 
 # two-dice Pig (analyses/z22/_common.py): Table A1's goals; the optima of Tables A2 and A3
@@ -86,13 +83,13 @@ A1_GOALS = (80, 90, 100, 110, 120, 130, 140, 150, 160, 180, 200)
 A1_TOL = 1e-10  # analyses/z22/a1_first_player.TOL (checked by check_plan)
 FIRST_PLAYER = {
     g: _solve(
-        f"sequential two dice goal {g}", f"{_Z22}:_first_player", (g, A1_TOL), cost=(g / 100) ** 3.5 * 8
+        f"sequential two dice goal {g}", f"{_Z22}:_first_player", (g, A1_TOL), cost=0.55 * (g / 100) ** 4.3
     )
     for g in A1_GOALS
 }
 HOLD_AT = {
-    dt: _solve(f"z22_hold_at double_trouble={dt}", f"{_Z22}:optimal_vs_hold_at", (rules,), cost=15)
-    for dt, rules in ((False, TWO), (True, DT))
+    dt: _solve(f"z22_hold_at double_trouble={dt}", f"{_Z22}:optimal_vs_hold_at", (rules,), cost=cost)
+    for dt, rules, cost in ((False, TWO, 12), (True, DT, 20))
 }
 
 # multiplayer sequential equilibria (analyses/multiplayer/_sequential_data.py)
@@ -104,7 +101,7 @@ SEQUENTIAL = {
         f"sequential_equilibrium {case[0]} {case[1]}{' pass' if case[2] else ''}",
         f"{_MP}:solved",
         case,
-        cost={(3, 100, False): 120, (4, 50, False): 30}.get(case, 5),
+        cost={(3, 100, False): 40, (4, 50, False): 30, (5, 20, False): 17, (6, 12, False): 12}.get(case, 3),
     )
     for case in _MP_CASES
 }
@@ -150,10 +147,11 @@ READS: dict[str, tuple[str, ...]] = {
 """For each analysis, the cached solves it reads (it runs after them)."""
 
 COST: dict[str, float] = {
-    "analyses.z22.dt_boundary": 15,
-    "analyses.z22.t1_game_length": 12,
-    "analyses.z23.three_players": 12,
-    "analyses.z23.symmetric": 20,
+    "analyses.multiplayer.sequential": 8,
+    "analyses.z22.dt_boundary": 9,
+    "analyses.z22.t1_game_length": 5,
+    "analyses.z23.three_players": 14,
+    "analyses.z23.symmetric": 12,
 }
 """Seconds of the analyses themselves once their solves are cached (the rest take ~1 s)."""
 
