@@ -74,7 +74,7 @@ CERTIFICATE = {
 }
 DYNAMICS = {
     label: _solve(f"z23-symmetric-dynamics {label}", f"{_SYM}:dynamics", (label,), cost=cost)
-    for label, cost in (("best response", 56), ("damped (1/2)", 60), ("fictitious play", 100))
+    for label, cost in (("best response", 56), ("damped (1/2)", 180), ("fictitious play", 180))
 }
 
 # two-dice Pig (analyses/z22/_common.py): Table A1's goals; the optima of Tables A2 and A3
