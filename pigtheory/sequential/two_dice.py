@@ -76,7 +76,7 @@ def turn_sweep(
         independent check of the boundary).
     engine : {"numpy", "numba", "auto"}
         Who does the step after the roll sums (adding the constant terms, comparing with
-        holding, storing): numpy, or one compiled loop (:func:`_settle`); the sums themselves
+        holding, storing): numpy, or one compiled loop; the roll sums themselves
         are numpy's in both, so both give the same bits. ``"auto"`` picks by the size
         (:func:`pigtheory.engine.choose_engine`).
 
