@@ -32,11 +32,14 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -n $(JOBS)
 
+# On JOBS processes ($PIGTHEORY_WORKERS if set): each cached solve is a job, each analysis and
+# figure runs after the solves it reads, longest chains first; the report is put together in
+# module order, byte for byte what one process writes.
 claims: $(STAMP)
-	$(PY) -m analyses.run_all
+	$(PY) -m analyses.run_all --workers $(or $(PIGTHEORY_WORKERS),$(JOBS))
 
 figures: $(STAMP) claims
-	$(PY) -m paper_figures.make_all
+	$(PY) -m paper_figures.make_all --workers $(or $(PIGTHEORY_WORKERS),$(JOBS))
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

@@ -5,10 +5,14 @@ its ``main()``, and tabulates the rows. ``python analyses/run_all.py [substring 
 ``python -m analyses.run_all``) runs only the modules whose path contains one of the
 substrings (the report is then not written).
 
-Analyses whose ``main`` takes ``executor=`` run their independent solves on a local pool of
-``--workers N`` processes (default: every core; ``$PIGTHEORY_WORKERS``), or on a running Dask
-scheduler with ``--scheduler ADDRESS`` (``$PIGTHEORY_SCHEDULER``, so that ``make claims`` can
-be pointed at a cluster); ``--workers 1`` runs everything in this process.
+``--workers N`` (``--jobs``, ``-j``; default: every core, or ``$PIGTHEORY_WORKERS``) runs the
+analyses on a local pool of N processes: every cached solve they read is a job of its own and
+each analysis runs after the solves it reads, the longest chains of work first
+(:mod:`analyses._plan`, :mod:`analyses._schedule`); the report is put together in module
+order, byte for byte what ``--workers 1`` (everything in this process, one module after the
+other) writes. With ``--scheduler ADDRESS`` (``$PIGTHEORY_SCHEDULER``, so that ``make claims``
+can be pointed at a cluster) the analyses run here, one after the other, and those whose
+``main`` takes ``executor=`` send their independent solves to that Dask scheduler.
 
 The report and ``results.json`` hold no wall-clock times, so running this twice leaves them
 unchanged; how long each module took, and the times the scripts recorded
@@ -21,18 +25,18 @@ import argparse
 import importlib
 import inspect
 import json
-import multiprocessing
 import os
 import platform
 import re
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from analyses._claims import Row, recorded_tables, recorded_times
+from analyses import _plan
+from analyses._claims import Row, record_table, record_time, recorded_tables, recorded_times
+from analyses._schedule import run_jobs
 from pigtheory.io import atomic_write
 from pigtheory.parallel import dask_client
 
@@ -64,23 +68,63 @@ def modules(only: list[str] | None = None) -> list[str]:
     return names
 
 
-def run(names: list[str], executor: Any = None) -> tuple[list[Row], dict[str, str], dict[str, float]]:
+def run_module(name: str, executor: Any = None) -> tuple[list[Row], str | None, float, list, dict[str, str]]:
+    """Run the analysis ``name``: its rows, its details (or None), its seconds, and the times
+    and tables it recorded for ``analyses/TIMINGS.md``."""
+    n_times, tables = len(recorded_times()), recorded_tables()
+    t0 = time.perf_counter()
+    main = importlib.import_module(name).main
+    takes = "executor" in inspect.signature(main).parameters
+    out = main(executor=executor) if takes else main()
+    seconds = time.perf_counter() - t0
+    md = None
+    if isinstance(out, tuple):
+        out, md = out
+    new_tables = {k: v for k, v in recorded_tables().items() if tables.get(k) != v}
+    return list(out), md, seconds, recorded_times()[n_times:], new_tables
+
+
+def run(
+    names: list[str], executor: Any = None, jobs: int = 1
+) -> tuple[list[Row], dict[str, str], dict[str, float]]:
+    """Run the analyses ``names``; their rows (sorted by claim id), details and seconds.
+
+    ``jobs`` > 1 runs them on that many processes (:mod:`analyses._plan`: every cached solve
+    a job of its own, each analysis after the solves it reads, the longest chains first);
+    the rows, details and recorded times are then put together in the order of ``names``, so
+    the report is the same, byte for byte, as one written by a serial run.
+    """
     rows: list[Row] = []
     details: dict[str, str] = {}
     times: dict[str, float] = {}
+    if jobs > 1:
+        done = run_jobs(_plan.jobs(names), workers=jobs, log=_log_job)
+        outputs = {name: done[name][0] for name in names}
+        for name, (_, seconds) in done.items():
+            if name not in outputs:
+                times[f"solve: {name}"] = seconds
+    else:
+        outputs = {}
+        for name in names:
+            outputs[name] = run_module(name, executor)
+            print(f"# {name}: {len(outputs[name][0])} rows in {outputs[name][2]:.1f} s", flush=True)
     for name in names:
-        t0 = time.perf_counter()
-        main = importlib.import_module(name).main
-        takes = "executor" in inspect.signature(main).parameters
-        out = main(executor=executor) if takes else main()
-        times[name] = time.perf_counter() - t0
-        if isinstance(out, tuple):
-            out, md = out
+        out, md, seconds, recorded, tables = outputs[name]
+        times[name] = seconds
+        if md is not None:
             details[name] = md
         rows.extend(out)
-        print(f"# {name}: {len(out)} rows in {times[name]:.1f} s", flush=True)
+        if jobs > 1:  # recorded in the workers: bring them here, for TIMINGS.md
+            for what, sec in recorded:
+                record_time(what, sec)
+            for title, md_table in tables.items():
+                record_table(title, md_table)
     rows.sort(key=lambda r: _natural(r.id))
     return rows, details, times
+
+
+def _log_job(line: str) -> None:
+    print(line, flush=True)
 
 
 def report(rows: list[Row], details: dict[str, str]) -> str:
@@ -143,13 +187,10 @@ def _paper_of(claim_id: str) -> str:
 
 
 def executor_from(args: argparse.Namespace, stack: ExitStack) -> Any:
-    """A Dask client for ``--scheduler``, a process pool for ``--workers`` > 1, else None."""
+    """A Dask client for ``--scheduler``, else None (one process: the analyses' solves run in
+    it; several: the analyses and their solves are the jobs of the pool, :func:`run`)."""
     if args.scheduler:
         return stack.enter_context(dask_client(args.scheduler))
-    if args.workers > 1:
-        # spawn: fresh workers, whatever threads this process has started
-        context = multiprocessing.get_context("spawn")
-        return stack.enter_context(ProcessPoolExecutor(args.workers, mp_context=context))
     return None
 
 
@@ -178,9 +219,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("only", nargs="*", help="run only the modules whose path contains one of these")
     parser.add_argument(
         "--workers",
+        "--jobs",
+        "-j",
         type=int,
         default=int(os.environ.get("PIGTHEORY_WORKERS") or os.cpu_count() or 1),
-        help="local processes for the independent solves (default: $PIGTHEORY_WORKERS or every core)",
+        help="local processes for the analyses and their solves (default: $PIGTHEORY_WORKERS or every core)",
     )
     parser.add_argument(
         "--scheduler",
@@ -188,9 +231,13 @@ def main(argv: list[str]) -> int:
         help="address of a running Dask scheduler (default: $PIGTHEORY_SCHEDULER); overrides --workers",
     )
     args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error(f"--workers must be >= 1, got {args.workers}")
     only = args.only or None
     with ExitStack() as stack:
-        rows, details, times = run(modules(only), executor_from(args, stack))
+        executor = executor_from(args, stack)
+        jobs = 1 if executor is not None else args.workers
+        rows, details, times = run(modules(only), executor, jobs=jobs)
     if only:
         return 0
     atomic_write(HERE / "TIMINGS.md", lambda tmp: Path(tmp).write_text(timings(times)))

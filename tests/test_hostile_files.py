@@ -123,6 +123,29 @@ def test_a_cache_entry_holding_another_rules_result_is_replaced(tmp_path):
     assert pigtheory.load(path).rules == Rules(goal=8)  # replaced, so the next run is right too
 
 
+@pytest.mark.parametrize("key", [Rules(goal=8), repr(Rules(goal=8))], ids=["rules", "repr"])
+def test_a_cache_entry_keyed_by_its_rules_or_their_repr_is_loaded_not_solved_again(tmp_path, key):
+    # the sequential solves key their entries by repr(rules): a load compared the Rules it
+    # recorded with that string, found them different and solved every entry again
+    calls = []
+
+    def solve():
+        calls.append(1)
+        return _solve(8)
+
+    first = cached("br", {"rules": key}, solve, cache_dir=tmp_path)
+    again = cached("br", {"rules": key}, solve, cache_dir=tmp_path)
+    assert len(calls) == 1
+    assert np.array_equal(again.value, first.value) and again.rules == Rules(goal=8)
+    other = repr(Rules(goal=9)) if isinstance(key, str) else Rules(goal=9)
+    _solve(9).save(pigtheory.io.cache_path("br", {"rules": other}, cache_dir=tmp_path))
+    assert cached("br", {"rules": other}, lambda: _solve(9), cache_dir=tmp_path).rules == Rules(goal=9)
+    path = pigtheory.io.cache_path("br", {"rules": key}, cache_dir=tmp_path)
+    _solve(9).save(path)  # another rules' result under this key: replaced
+    assert cached("br", {"rules": key}, solve, cache_dir=tmp_path).rules == Rules(goal=8)
+    assert len(calls) == 2
+
+
 def test_a_killed_cache_write_leaves_no_temporary_file_for_long(tmp_path):
     path = pigtheory.io.cache_path("br", {"rules": Rules(goal=8)}, cache_dir=tmp_path)
     stale = tmp_path / f".{path.name}.abc123.tmp.npz"

@@ -83,6 +83,33 @@ def test_paper_iteration_converges_to_the_exact_solution():
     assert ex.leader_value == pytest.approx(0.5, abs=1e-13) and ex.differing_states == ()
 
 
+def test_paper_iteration_is_the_per_state_stage_game_sweep_bit_for_bit():
+    # the iteration writes stage_game's products out (taking the X_k matrix and the
+    # double-bust products once): the same products of the same arrays, the same bits
+    from pigtheory.simultaneous.stackelberg import _commit
+
+    rules = Rules(goal=16)
+    g = rules.goal
+    ext = extended(terminal_values(rules), rules)
+    lead = np.zeros((g, g), dtype=np.int64)
+    follow = np.zeros((g, g), dtype=np.int64)
+    sweeps, residual = 0, np.inf
+    while residual >= 1e-12:
+        residual = 0.0
+        for i in range(g):
+            for j in range(g):
+                c, d = stage_game(ext, i, j, rules)
+                v, a, b = _commit(c + ext[i, j] * d)
+                residual = max(residual, abs(v - ext[i, j]))
+                ext[i, j] = v
+                lead[i, j], follow[i, j] = a, b
+        sweeps += 1
+    it = stackelberg(rules=rules, method="value_iteration", tol=1e-12)
+    assert (it.iterations, it.residual) == (sweeps, residual)
+    assert np.array_equal(it.value[:g, :g], ext[:g, :g])
+    assert np.array_equal(it.leader_policy, lead) and np.array_equal(it.follower_policy, follow.T)
+
+
 def test_bad_method():
     with pytest.raises(ValueError, match="method"):
         stackelberg(rules=Rules(goal=5), method="guess")

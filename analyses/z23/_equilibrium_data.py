@@ -30,12 +30,13 @@ from pigtheory.simultaneous import (
     stackelberg,
 )
 from pigtheory.simultaneous.grid import hold_at_grid
-from pigtheory.simultaneous.sweep import HoldAtTable
+from pigtheory.simultaneous.sweep import HoldAtTable, hold_at_sweep
 
 VERSION = 3
 RULES = Rules()
 GRID_NS = tuple(range(20, 31))
 GRID_RULES = Rules(players=3)
+SWEEP_NS = tuple(range(10, 41))
 
 
 def timed_cached(name: str, params: dict, solve: Callable[[], Any], expected: type) -> tuple[Any, float]:
@@ -133,3 +134,18 @@ def grid_data() -> HoldAtTable:
 def grid_seconds() -> float:
     """Wall-clock seconds of the grid's solve (on 2 processes)."""
     return _grid()[1]
+
+
+@functools.cache
+def _sweep() -> tuple[HoldAtTable, float]:
+    return timed_cached(
+        "z23-hold-at-sweep",
+        {"ns": list(SWEEP_NS), "rules": RULES},
+        lambda: hold_at_sweep(SWEEP_NS, rules=RULES, progress=False),
+        HoldAtTable,
+    )
+
+
+def sweep_data() -> HoldAtTable:
+    """The best response's value at (0, 0) against every "hold at n", n in 10..40 (Fig. 2)."""
+    return _sweep()[0]

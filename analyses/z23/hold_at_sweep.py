@@ -19,8 +19,9 @@ is strictly below both neighbours'.
 from __future__ import annotations
 
 from analyses._claims import DIFFERS, REPRODUCED, Row, exact, numeric, print_rows, tiny
+from analyses.z23._equilibrium_data import sweep_data
 from pigtheory import hold_at
-from pigtheory.simultaneous import best_response, hold_at_sweep
+from pigtheory.simultaneous import best_response
 
 SOURCE = "Z23 Fig. 2 / Table S1"
 CLAIMS = [
@@ -32,7 +33,7 @@ PAPER_BEST_N, PAPER_RATE, PAPER_MINIMA = 25, 0.5231, (16, 20, 25, 33)
 
 
 def main() -> tuple[list[Row], str]:
-    sweep = hold_at_sweep(range(10, 41), progress=False)
+    sweep = sweep_data()
     rows = [
         exact("Z23.3", SOURCE, "hardest 'hold at n' to exploit (best n)", PAPER_BEST_N, sweep.best_n),
         numeric(

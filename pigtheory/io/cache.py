@@ -189,10 +189,16 @@ def _remove_stale_temporaries(path: Path) -> None:
 
 def _fits(found: Any, params: dict) -> bool:
     """Whether a loaded entry is the computation ``params`` describes, as far as it can tell:
-    an entry whose recorded rules are not the parameters' rules is another computation's."""
+    an entry whose recorded rules are not the parameters' rules is another computation's.
+    The parameters may name the rules as a :class:`~pigtheory.rules.Rules` or as its
+    ``repr`` (as the sequential solves' entries do)."""
     rules = params.get("rules") if isinstance(params, dict) else None
     recorded = getattr(found, "rules", None)
-    return rules is None or recorded is None or recorded == rules
+    if rules is None or recorded is None:
+        return True
+    if isinstance(rules, str):
+        return repr(recorded) == rules
+    return bool(recorded == rules)
 
 
 def cached_arrays(

@@ -41,12 +41,15 @@ is a win (1) here.
 from __future__ import annotations
 
 import warnings
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
+from ..engine import ENGINES, choose_engine
 from ..progress import ProgressBar
 from ..rules import Rules
-from ..validation import ConvergenceWarning, check_int, check_progress, check_tol
+from ..validation import ConvergenceWarning, check_choice, check_int, check_progress, check_tol
 from .model import SequentialSolution, check_rules
 
 __all__ = ["solve_two_dice", "turn_sweep"]
@@ -54,7 +57,9 @@ __all__ = ["solve_two_dice", "turn_sweep"]
 _TIE = 1e-13
 
 
-def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: int = 0):
+def turn_sweep(
+    v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: int = 0, *, engine: str = "numpy"
+):
     """One whole-turn backward pass given start values ``v[i, j]`` (module Notes).
 
     Parameters
@@ -69,6 +74,11 @@ def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: i
         Double Trouble: ``> 0`` replaces the paper's boundary (Zhu & Ma 2022, eq. (6)) by the
         forced rolls themselves, followed for ``explicit_tail`` points past the goal (an
         independent check of the boundary).
+    engine : {"numpy", "numba", "auto"}
+        Who does the step after the roll sums (adding the constant terms, comparing with
+        holding, storing): numpy, or one compiled loop; the roll sums themselves
+        are numpy's in both, so both give the same bits. ``"auto"`` picks by the size
+        (:func:`pigtheory.engine.choose_engine`).
 
     Returns
     -------
@@ -77,63 +87,163 @@ def turn_sweep(v: np.ndarray, rules: Rules, full: bool = False, explicit_tail: i
         ``p1`` and ``roll`` of shape ``(goal, goal, goal)`` over (i, j, k): the values with
         ``l = 0`` and ``l = 1`` (``p1`` None unless Double Trouble) and the choice to roll.
     """
-    g = rules.goal
-    model = rules.roll_model()
-    m = model.max_gain
-    pfree, pforced = model.free_vector(), model.forced_vector()
-    dt = bool(pforced.any())
-    q_free, q_double = float(pfree.sum()), float(pforced.sum())
-    ii = np.arange(g)[:, None]
-    vpad_t = np.zeros((2 * g + m + 1, g))
-    vpad_t[:g] = v.T  # vpad_t[s, j] = V[j, s], 0 once s >= goal
-    const = float(model.p_bust) * (1.0 - v.T) + float(model.p_reset) * (1.0 - v[:, 0])[None, :]
-    kk = g + explicit_tail + m + 1
-    p0 = np.empty((kk, g, g))
-    k_all = np.arange(kk)[:, None, None]
-    done = (ii[None] + k_all) >= g
-    p0[:] = np.where(done, 1.0, 0.0)
-    # p1 (after a double) is used only for Double Trouble; always allocated for simplicity
-    p1 = np.empty((kk, g, g) if dt else (1, 1, 1))
-    if dt:
-        boundary = (q_free + const) / (1.0 - q_double)
-        p1[:] = np.where(done, boundary[None], 0.0)
-    roll = np.zeros((g, g, g) if full else (1, 1, 1), dtype=bool)
-    f0 = p0.reshape(kk, g * g)
-    f1 = p1.reshape(p1.shape[0], -1)
-    assert np.shares_memory(f0, p0) and np.shares_memory(f1, p1)
-    if dt and explicit_tail:
-        p1[g + explicit_tail :] = 0.0  # beyond the followed tail: needs ~tail/12 more doubles
-    tail = explicit_tail if dt else 0
-    for k in range(g - 1 + tail, -1, -1):
-        # only own scores i < goal - k are still playing (all rows when following the tail)
-        rows = g if tail else g - k
-        # (flattened over (i, j): the first rows are one strided block, no copy)
-        r = const[:rows] + (pfree @ f0[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
-        if dt:
-            r += (pforced @ f1[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
-            if tail:
-                p1[k] = r
-                if k >= g:
-                    continue
-        live = ii[:rows] + k < g
-        if k:
-            hold = 1.0 - vpad_t[k : k + rows]
-            ch = r > hold + _TIE
-        else:
-            hold = 1.0 - v.T
-            ch = r >= hold - _TIE
-        p0[k, :rows] = np.where(live, np.where(ch, r, hold), 1.0)
-        if dt and not tail:
-            p1[k, :rows] = r
-        if full:
-            roll[:rows, :, k] = ch & live
-    if not full:
-        return p0[0].copy()
+    return _Sweeps(rules, explicit_tail, engine)(v, full)
 
-    def ijk(a):
-        return np.ascontiguousarray(a[:g].transpose(1, 2, 0))
 
-    return p0[0].copy(), (ijk(p0), ijk(p1) if dt else None, roll)
+class _Sweeps:
+    """The sweeps of one solve (:func:`turn_sweep`), with their work arrays kept from sweep to
+    sweep: the entries of finished rows (``i + k >= goal``, value 1) are written once."""
+
+    def __init__(self, rules: Rules, explicit_tail: int, engine: str) -> None:
+        g = self.g = rules.goal
+        model = self.model = rules.roll_model()
+        m = self.m = model.max_gain
+        self.pfree, self.pforced = model.free_vector(), model.forced_vector()
+        dt = self.dt = bool(self.pforced.any())
+        self.tail = explicit_tail if dt else 0
+        kk = self.kk = g + explicit_tail + m + 1
+        self.settle = _compiled() if choose_engine(engine, g**3, same_bits=True) == "numba" else None
+        self.ii = np.arange(g)[:, None]
+        self.done = (self.ii[None] + np.arange(kk)[:, None, None]) >= g
+        # p1 (after a double) is used only for Double Trouble; always allocated for simplicity
+        self.p0 = np.empty((kk, g, g))
+        self.p0[:] = np.where(self.done, 1.0, 0.0)  # (the sweeps write the live entries only)
+        self.p1 = np.empty((kk, g, g) if dt else (1, 1, 1))
+        self.f0 = self.p0.reshape(kk, g * g)
+        self.f1 = self.p1.reshape(self.p1.shape[0], -1)
+        assert np.shares_memory(self.f0, self.p0) and np.shares_memory(self.f1, self.p1)
+        self.vpad_t = np.zeros((2 * g + m + 1, g))
+        self.x = np.empty(g * g)
+        self.y = np.empty(g * g if dt else 1)
+
+    def __call__(self, v: np.ndarray, full: bool):
+        g, m, dt, tail = self.g, self.m, self.dt, self.tail
+        model, pfree, pforced, ii = self.model, self.pfree, self.pforced, self.ii
+        p0, p1, f0, f1, vpad_t, settle = self.p0, self.p1, self.f0, self.f1, self.vpad_t, self.settle
+        q_free, q_double = float(pfree.sum()), float(pforced.sum())
+        vpad_t[:g] = v.T  # vpad_t[s, j] = V[j, s], 0 once s >= goal
+        const = float(model.p_bust) * (1.0 - v.T) + float(model.p_reset) * (1.0 - v[:, 0])[None, :]
+        boundary = np.ascontiguousarray((q_free + const) / (1.0 - q_double) if dt else const)
+        if dt and settle is None:
+            p1[:] = np.where(self.done, boundary[None], 0.0)
+        elif dt:  # the kernel writes the finished rows of turn totals k < goal
+            p1[g:] = boundary[None]
+        if dt and tail:
+            p1[g + tail :] = 0.0  # beyond the followed tail: needs ~tail/12 more doubles
+        roll = np.zeros((g, g, g) if full else (1, 1, 1), dtype=bool)
+        c = np.ascontiguousarray(const)
+        x, y = self.x, self.y
+        for k in range(g - 1 + tail, -1, -1):
+            # only own scores i < goal - k are still playing (all rows when following the tail)
+            rows = g if tail else g - k
+            if settle is not None:  # the same operations, after the same numpy sums
+                np.matmul(pfree, f0[k + 1 : k + 1 + m, : rows * g], out=x[: rows * g])
+                if dt:
+                    np.matmul(pforced, f1[k + 1 : k + 1 + m, : rows * g], out=y[: rows * g])
+                general, live, live_dt = settle
+                if full or tail or not k:
+                    general(k, rows, g, c, boundary, x, y, dt, tail, vpad_t, p0, p1, roll, full, _TIE)
+                elif dt:
+                    live_dt(k, rows, g, c, boundary, x, y, vpad_t, p0, p1, _TIE)
+                else:
+                    live(k, rows, g, c, x, vpad_t, p0, _TIE)
+                continue
+            # (flattened over (i, j): the first rows are one strided block, no copy)
+            r = const[:rows] + (pfree @ f0[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
+            if dt:
+                r += (pforced @ f1[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
+                if tail:
+                    p1[k] = r
+                    if k >= g:
+                        continue
+            live = ii[:rows] + k < g
+            if k:
+                hold = 1.0 - vpad_t[k : k + rows]
+                ch = r > hold + _TIE
+            else:
+                hold = 1.0 - v.T
+                ch = r >= hold - _TIE
+            p0[k, :rows] = np.where(live, np.where(ch, r, hold), 1.0)
+            if dt and not tail:
+                p1[k, :rows] = r
+            if full:
+                roll[:rows, :, k] = ch & live
+        if not full:
+            return p0[0].copy()
+
+        def ijk(a):
+            return np.ascontiguousarray(a[:g].transpose(1, 2, 0))
+
+        return p0[0].copy(), (ijk(p0), ijk(p1) if dt else None, roll)
+
+
+def _settle(k, rows, g, const, boundary, x, y, dt, tail, vpad_t, p0, p1, roll, full, tie):  # pragma: no cover
+    """Turn total ``k`` of :func:`turn_sweep` for own scores ``i < rows``, given the roll sums
+    ``x`` (and ``y`` after a double, Double Trouble): the numpy engine's elementwise steps, in
+    its order, in one loop (the same bits; no temporary arrays). Double Trouble without a tail:
+    the finished rows ``i >= rows`` (``i + k >= goal``) after a double get their boundary
+    value here too, which the numpy engine writes before the sweep."""
+    for i in range(rows):
+        live = i + k < g
+        for j in range(g):
+            r = const[i, j] + x[i * g + j]
+            if dt:
+                r = r + y[i * g + j]
+                if tail:
+                    p1[k, i, j] = r
+            if tail and k >= g:
+                continue
+            hold = 1.0 - vpad_t[k + i, j]
+            if k:
+                ch = r > hold + tie
+            else:
+                ch = r >= hold - tie
+            if live:
+                p0[k, i, j] = r if ch else hold
+            else:
+                p0[k, i, j] = 1.0
+            if dt and not tail:
+                p1[k, i, j] = r
+            if full:
+                roll[i, j, k] = ch and live
+    if dt and not tail:
+        for i in range(rows, g):
+            for j in range(g):
+                p1[k, i, j] = boundary[i, j]
+
+
+def _settle_live(k, rows, g, const, x, vpad_t, p0, tie):  # pragma: no cover - compiled
+    """:func:`_settle` for two dice at turn total ``k > 0``, without the roll choices: the
+    common case, as one branch-free loop."""
+    for i in range(rows):
+        for j in range(g):
+            r = const[i, j] + x[i * g + j]
+            hold = 1.0 - vpad_t[k + i, j]
+            p0[k, i, j] = r if r > hold + tie else hold
+
+
+def _settle_live_dt(k, rows, g, const, boundary, x, y, vpad_t, p0, p1, tie):  # pragma: no cover
+    """:func:`_settle` for Double Trouble at turn total ``k > 0``, without a tail or the
+    roll choices."""
+    for i in range(rows):
+        for j in range(g):
+            r = const[i, j] + x[i * g + j]
+            r = r + y[i * g + j]
+            hold = 1.0 - vpad_t[k + i, j]
+            p0[k, i, j] = r if r > hold + tie else hold
+            p1[k, i, j] = r
+    for i in range(rows, g):
+        for j in range(g):
+            p1[k, i, j] = boundary[i, j]
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> Any:
+    """:func:`_settle` and its two special cases compiled (numba imported here, on first use;
+    ``cache=True`` keeps the machine code on disk for later processes)."""
+    from numba import njit
+
+    return tuple(njit(cache=True, nogil=True)(f) for f in (_settle, _settle_live, _settle_live_dt))
 
 
 def solve_two_dice(
@@ -143,6 +253,7 @@ def solve_two_dice(
     max_iter: int = 100_000,
     progress: bool | None = None,
     explicit_tail: int = 0,
+    engine: str = "auto",
 ) -> SequentialSolution:
     """Optimal sequential two-dice Pig (or Double Trouble) by whole-turn value iteration.
 
@@ -163,6 +274,11 @@ def solve_two_dice(
     explicit_tail : int
         Double Trouble: follow the forced rolls this many points past the goal instead of
         using the paper's boundary value (a check of Zhu & Ma's argument; 0 = boundary).
+    engine : {"auto", "numba", "numpy"}
+        Who does each sweep's elementwise step (:func:`turn_sweep`); every engine gives the
+        same bits. ``"auto"``: compiled from goal 32 on (``goal**3`` cells a sweep, about
+        ``3 * goal`` sweeps; :func:`pigtheory.engine.choose_engine`) and in a process where
+        numba is loaded.
 
     Returns
     -------
@@ -184,13 +300,17 @@ def solve_two_dice(
     max_iter = check_int("max_iter", max_iter, low=1)
     check_progress(progress)
     explicit_tail = check_int("explicit_tail", explicit_tail, low=0)
+    check_choice("engine", engine, ENGINES)
     g = rules.goal
+    # the whole solve's work: goal**3 cells a sweep, about 3 * goal sweeps
+    engine = choose_engine(engine, 3.0 * g**4, same_bits=True)
     v = np.zeros((g, g))
+    sweep = _Sweeps(rules, explicit_tail, engine)
     residual, sweeps = np.inf, 0
     bar = ProgressBar(max(1, int(-np.log10(tol)) * 10), "sequential two dice", progress)
     shown = 0
     while residual >= tol and sweeps < max_iter:
-        new = turn_sweep(v, rules, explicit_tail=explicit_tail)
+        new = sweep(v, False)
         residual = float(np.max(np.abs(new - v)))
         v = new
         sweeps += 1
@@ -206,7 +326,7 @@ def solve_two_dice(
             ConvergenceWarning,
             stacklevel=2,
         )
-    _, (p0, p1, roll) = turn_sweep(v, rules, full=True, explicit_tail=explicit_tail)
+    _, (p0, p1, roll) = sweep(v, True)
     live = (np.arange(g)[:, None, None] + np.arange(g)[None, None, :]) < g
     value = np.where(live, p0, np.nan)
     if p1 is not None:

@@ -60,8 +60,8 @@ from .core import (
     extended,
     one_blas_thread,
     score_levels,
-    stage_game,
     terminal_values,
+    threshold_matrix,
 )
 
 __all__ = ["Stackelberg", "stackelberg", "estimate_memory"]
@@ -231,10 +231,18 @@ def _commit(m: np.ndarray) -> tuple[float, int, int]:
 
 
 def _iterate(rules, tol, max_iter, lead, follow_at, progress):
-    """Algorithm 0.2: in-place sweeps in the paper's order."""
+    """Algorithm 0.2: in-place sweeps in the paper's order.
+
+    Each state's stage game is :func:`~pigtheory.simultaneous.core.stage.stage_game`'s, with
+    the same products of the same arrays (so the same bits), written out here so that what
+    does not change from state to state (the X_k matrix, the double-bust products) is taken
+    once instead of at each of the 10,000 states of each sweep."""
     g = rules.goal
     value = terminal_values(rules)
     ext = extended(value, rules)
+    gains = threshold_matrix(rules).T  # gains[k - 1, x] = P(X_k = x), as in stage_game
+    m = gains.shape[1] - g
+    both_bust = np.outer(gains[:, 0], gains[:, 0])  # D of the state (i, j): its corner
     order = [(i, j) for i in range(g) for j in range(g)]
     residual = np.inf
     sweeps = 0
@@ -242,9 +250,12 @@ def _iterate(rules, tol, max_iter, lead, follow_at, progress):
         while residual >= tol and sweeps < max_iter:
             residual = 0.0
             for i, j in order:
-                c, d = stage_game(ext, i, j, rules)
+                na, nb = g - i, g - j
+                e = ext[i : i + na + m, j : j + nb + m].copy()
+                e[0, 0] = 0.0
+                c = gains[:na, : na + m] @ e @ gains[:nb, : nb + m].T
                 # eq. (17) for every leader action, then eq. (16), with the current p(i, j)
-                v, a, b = _commit(c + ext[i, j] * d)
+                v, a, b = _commit(c + ext[i, j] * both_bust[:na, :nb])
                 residual = max(residual, abs(v - ext[i, j]))
                 ext[i, j] = v
                 lead[i, j], follow_at[i, j] = a, b
