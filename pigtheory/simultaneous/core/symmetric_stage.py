@@ -78,7 +78,7 @@ from .jit import kernel
 from .symmetric_dynamics import best_response_dynamics
 from .symmetric_enumeration import ENUM_CAND, enumerate_supports
 from .symmetric_fictitious import FP_ITER, fictitious_play
-from .symmetric_kernels import rank, respond_columns
+from .symmetric_kernels import ViewCache, rank, respond_columns
 from .symmetric_newton import MAX_ROUNDS, NEWTON_ITER, supports
 from .symmetric_payoffs import (
     Limits,
@@ -131,7 +131,9 @@ WIDTH = WIDE.cand
 class StageTables(NamedTuple):
     """What :func:`solve_states` writes: the tables ``table``, ``act``, ``gain``, the mix
     tables ``mix_th``, ``mix_w`` (:mod:`.symmetric_kernels`), the ``counts`` of
-    :data:`COUNTERS` and the indices of the ``mixed`` states."""
+    :data:`COUNTERS`, the indices of the ``mixed`` states and the
+    :class:`~.symmetric_kernels.ViewCache` ``views`` of the continuations (kept from one call
+    to the next; zero rows: none kept)."""
 
     table: np.ndarray
     act: np.ndarray
@@ -140,6 +142,7 @@ class StageTables(NamedTuple):
     mix_w: np.ndarray
     counts: np.ndarray
     mixed: np.ndarray
+    views: ViewCache
 
 
 COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "passes", "mixed_views", "wide")
@@ -291,6 +294,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
     idx = np.zeros(max(m, 1), np.int64)
     buf = np.zeros(max(m, 1), np.int64)
     digits = np.zeros(max(m, 1), np.int64)
+    col = np.zeros(n, np.int64)
     w = Work(
         dest,
         prob,
@@ -305,12 +309,14 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         np.zeros(n, np.int64),
         np.zeros((n, width ** max(m, 1)), np.bool_),
         np.zeros((n, width ** max(m, 1), g + 1)),
+        col,
+        np.zeros(max(m, 1), np.int64),
+        out.views,
     )
     t = np.zeros(n, np.int64)
     mult = np.zeros(n, np.int64)
     first = np.zeros(n, np.int64)
     role_of = np.zeros(n, np.int64)
-    col = np.zeros(n, np.int64)
     orole = np.zeros((n, max(m, 1)), np.int64)
     view = np.zeros(max(m, 1), np.int64)
     k = np.zeros(n, np.int64)
