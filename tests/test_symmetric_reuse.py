@@ -35,7 +35,6 @@ def _outcomes(rules, rng, others):
 
 def _brute(t, g, dest, prob, lens, table, binom):
     """u[x] = sum over outcome profiles of their chance times the table at the sorted others."""
-    m = len(lens)
     u = np.zeros(g - t + 1)
     for idx in itertools.product(*(range(n) for n in lens)):
         pc = float(np.prod([prob[p, i] for p, i in enumerate(idx)]))
