@@ -109,3 +109,7 @@ def test_the_interpreted_engine_reuses_the_same_way():
     plain = symmetric._solve(rules, 1e-12, "numpy", False)
     np.testing.assert_array_equal(compiled.value.table, plain.value.table)
     np.testing.assert_array_equal(compiled.policy.actions, plain.policy.actions)
+    fast = symmetric_response._respond(compiled.policy, "numba", False)
+    slow = symmetric_response._respond(compiled.policy, "numpy", False)
+    np.testing.assert_array_equal(fast.value.table, slow.value.table)
+    np.testing.assert_array_equal(fast.profile_table, slow.profile_table)
