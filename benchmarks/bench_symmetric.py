@@ -12,7 +12,14 @@ Prints wall-clock and CPU time (CPU time is inflated less by a busy shared machi
   of :mod:`pigtheory.simultaneous.core.symmetric_stage`; issue 23 wants none), stopping after
   the first goal over 10 minutes. The issue-20 target for goal 100 is 30 s.
 
-``python benchmarks/bench_symmetric.py --quick`` stops the four-player ladder at goal 60.
+First, the issue-20 target: four players at goal 100 (``--quick``: goal 60), the equilibrium
+and its global certificate (Z23.S5, Z23.S6), each timed (CPU and wall) against the same solver
+summing every continuation afresh, without the view cache of
+:mod:`pigtheory.simultaneous.core.symmetric_kernels` (the code before issue 20's reuse, run in
+the same process), with a check that both give the same bits.
+
+``python benchmarks/bench_symmetric.py --quick`` (or ``PIGTHEORY_BENCH_QUICK=1``, for
+``make bench``) solves the first part at goal 60 and skips the four-player ladder.
 """
 
 from __future__ import annotations
@@ -24,13 +31,17 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from benchmarks._timing import timed
 from pigtheory import Rules, hold_at
-from pigtheory.simultaneous import best_response, symmetric_best_response, symmetric_equilibrium
+from pigtheory.simultaneous import best_response, symmetric, symmetric_best_response, symmetric_equilibrium
+from pigtheory.simultaneous.symmetric_response import _respond
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = 20.0
 LIMIT_SECONDS = 600.0
+FOUR_PLAYER_TARGET = 30.0  # issue 20: the four-player equilibrium at goal 100
 
 _CHILD = """
 import json, resource, sys, time
@@ -71,8 +82,67 @@ def _child(players: int, goal: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _clocked(fn):
+    """``(cpu seconds, wall seconds, result)`` of one call."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    return time.process_time() - c0, time.perf_counter() - t0, out
+
+
+def four_players(goal: int) -> dict:
+    """The four-player equilibrium and its certificate, with and without the view cache."""
+    rules = Rules(goal=goal, players=4)
+    symmetric._solve(Rules(goal=8, players=4), 1e-12, "numba", False)  # compile or load
+    c_new, w_new, eq = _clocked(lambda: symmetric._solve(rules, 1e-12, "numba", False))
+    c_old, w_old, ref = _clocked(lambda: symmetric._solve(rules, 1e-12, "numba", False, reuse=False))
+    same = all(
+        np.array_equal(a, b)
+        for a, b in [
+            (eq.value.table, ref.value.table),
+            (eq.gain, ref.gain),
+            (eq.policy.actions, ref.policy.actions),
+            (eq.policy.mix_weights, ref.policy.mix_weights),
+        ]
+    )
+    cb_new, wb_new, br = _clocked(lambda: _respond(eq.policy, "numba", False))
+    cb_old, wb_old, br_ref = _clocked(lambda: _respond(eq.policy, "numba", False, reuse=False))
+    same_br = np.array_equal(br.value.table, br_ref.value.table) and np.array_equal(
+        br.profile_table, br_ref.profile_table
+    )
+    _, eps = eq.state_epsilon()
+    print(f"four players, goal {goal} (CPU seconds; wall in brackets; fresh sums = no view cache)")
+    print(
+        f"  equilibrium   {c_new:8.1f} ({w_new:.1f})   fresh sums {c_old:8.1f} ({w_old:.1f})   "
+        f"{c_old / c_new:5.1f} x   same bits: {same}"
+    )
+    print(
+        f"  certificate   {cb_new:8.1f} ({wb_new:.1f})   fresh sums {cb_old:8.1f} ({wb_old:.1f})   "
+        f"{cb_old / cb_new:5.1f} x   same bits: {same_br}"
+    )
+    if goal == 100:
+        print(
+            f"  target: equilibrium <= {FOUR_PLAYER_TARGET:.0f} s: "
+            f"{'met' if c_new <= FOUR_PLAYER_TARGET else 'MISSED'} ({c_new:.0f} s CPU)"
+        )
+    print(
+        f"  mixed states {eq.n_mixed}, fallback {eq.n_fallback}, largest support {eq.largest_support}, "
+        f"open (eps > 1e-12) {int((eps > 1e-12).sum())}, exploitability {br.exploitability:.1e}"
+    )
+    return {
+        "goal": goal,
+        "cpu": c_new,
+        "wall": w_new,
+        "fresh_cpu": c_old,
+        "certificate_cpu": cb_new,
+        "fresh_certificate_cpu": cb_old,
+        "same": same and same_br,
+    }
+
+
 def main(argv: list[str] | None = None) -> dict:
-    quick = "--quick" in (sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else argv
+    quick = "--quick" in args or os.environ.get("PIGTHEORY_BENCH_QUICK") == "1"
+    four = four_players(60 if quick else 100)
     rules = Rules(players=3)
     symmetric_equilibrium(rules=Rules(goal=8, players=3), engine="numba")  # compile or load
     t_base, _ = timed(lambda: best_response([hold_at(25)] * 2, rules=rules), 3)
@@ -98,9 +168,12 @@ def main(argv: list[str] | None = None) -> dict:
     )
     print(f"  global best response                {t_br:8.2f} s   exploitability {br.exploitability:.1e}")
     ladder = []
-    print("four players (child processes)")
-    print("   goal   states     mixed   seconds   cpu s   peak MB   eps start   eps max   open (eps > 1e-12)")
-    for goal in (20, 40, 60) if quick else (20, 40, 60, 80, 100):
+    if not quick:
+        print("four players (child processes)")
+        print(
+            "   goal   states     mixed   seconds   cpu s   peak MB   eps start   eps max   open (eps > 1e-12)"
+        )
+    for goal in () if quick else (20, 40, 60, 80, 100):
         row = _child(4, goal)
         ladder.append({"goal": goal, **row})
         print(
@@ -111,6 +184,7 @@ def main(argv: list[str] | None = None) -> dict:
         if row["seconds"] > LIMIT_SECONDS:
             break
     return {
+        "four_players": four,
         "baseline": t_base,
         "three_players": t_eq,
         "three_players_cpu": c_eq,

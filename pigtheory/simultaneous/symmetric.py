@@ -73,7 +73,7 @@ from ..turn_total import turn_total_table
 from ..validation import check_choice, check_progress, check_simultaneous_rules, check_tol
 from .core import TIE_TOL, symmetric_stage
 from .core.step import band_of
-from .core.symmetric_kernels import binomials, multisets, ranks, terminal_table
+from .core.symmetric_kernels import binomials, multisets, ranks, terminal_table, view_cache
 
 __all__ = [
     "estimate_memory",
@@ -434,13 +434,14 @@ class SymmetricEquilibrium(Result):
 @with_roll_model(name="symmetric")
 def estimate_memory(rules: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.symmetric_equilibrium` and ``symmetric_dynamics``: the
-    value, action and gain tables over (own score, multiset of the others' scores), and the
-    full value array ``value[i, j, ...]`` the result builds when asked."""
+    value, action and gain tables over (own score, multiset of the others' scores), the view
+    cache of the continuations (one row per column), and the full value array
+    ``value[i, j, ...]`` the result builds when asked."""
     if not isinstance(rules, Rules):
         return None
     g, n = rules.goal, rules.players
     states = (g + 1) ** n
-    need = 8 * states + 20 * (g + 1) * comb(g + n - 1, n - 1) + BASE_BYTES
+    need = 8 * states + (28 * (g + 1) + 8 * n) * comb(g + n - 1, n - 1) + BASE_BYTES
     return Estimate(f"symmetric equilibrium ({players_text(rules)})", states, need, FEWER)
 
 
@@ -503,6 +504,14 @@ def symmetric_equilibrium(
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
     check_memory(estimate_memory(rules), max_memory)
+    return _solve(rules, tol, engine, progress)
+
+
+def _solve(
+    rules: Rules, tol: float, engine: str, progress: bool | None, reuse: bool = True
+) -> SymmetricEquilibrium:
+    """:func:`symmetric_equilibrium` on checked inputs; ``reuse=False`` sums every continuation
+    afresh instead of through the view cache (the reference the tests hold the cache to)."""
     g, n = rules.goal, rules.players
     binom, others, _, _ = layout(rules)
     band = band_of(rules)
@@ -521,6 +530,7 @@ def symmetric_equilibrium(
     mix_w = np.zeros((cap, symmetric_stage.WIDTH))
     counts = np.zeros(len(symmetric_stage.COUNTERS), dtype=np.int64)
     visited = np.zeros(cap, dtype=np.int64)
+    views = view_cache(others.shape[0] if reuse else 0, g, n - 1)
     done = 0
     with progress_bar(states.shape[0], "symmetric equilibrium", progress) as bar:
         while done < states.shape[0]:
@@ -534,7 +544,7 @@ def symmetric_equilibrium(
                 band,
                 TIE_TOL,
                 tol,
-                symmetric_stage.StageTables(table, actions, gain, mix_th, mix_w, counts, visited),
+                symmetric_stage.StageTables(table, actions, gain, mix_th, mix_w, counts, visited, views),
             )
             bar.update(reached - done)
             done = reached

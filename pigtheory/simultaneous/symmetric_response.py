@@ -176,6 +176,14 @@ def symmetric_best_response(
     strategy = _strategy_of(profile)
     check_choice("engine", engine, ENGINES)
     check_progress(progress)
+    return _respond(strategy, engine, progress)
+
+
+def _respond(
+    strategy: SymmetricPolicy, engine: str, progress: bool | None, reuse: bool = True
+) -> SymmetricBestResponse:
+    """:func:`symmetric_best_response` on checked inputs; ``reuse=False`` sums every
+    continuation afresh (the reference the tests hold the column reuse to)."""
     rules = strategy.rules
     g, n = rules.goal, rules.players
     binom, others, _, _ = layout(rules)
@@ -208,6 +216,7 @@ def symmetric_best_response(
                 TIE_TOL,
                 Strategy(act, mix_th, mix_w),
                 Response(br, br_act, ev),
+                reuse,
             )
             bar.update(hi - lo)
     live = (others < g).all(axis=1)

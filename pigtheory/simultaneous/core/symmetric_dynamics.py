@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .symmetric_kernels import action_values, best_action, continuation_row, pure_outcomes
+from .symmetric_kernels import action_values, best_action, pure_outcomes, view_continuation
 
 __all__ = ["best_response_dynamics"]
 
@@ -24,7 +24,9 @@ def best_response_dynamics(
     ``t``, others' roles ``orole``), at most ``hist.shape[0]``, each pass's profile recorded in
     ``hist``. Returns ``(converged, cycle_from, last, passes)``: on convergence ``k`` is a pure
     equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
-    ``hist`` form the cycle (``cycle_from`` -1 if none was found).
+    ``hist`` form the cycle (``cycle_from`` -1 if none was found). The continuations go through
+    the view cache of the :class:`~.symmetric_payoffs.Work` ``w`` (its ``col``, ``key``,
+    ``views``).
 
     A role whose others still play what they played when it last chose is not evaluated
     again: its values are the same numbers, so it stays, with the value and gain of the
@@ -60,10 +62,13 @@ def best_response_dynamics(
             opp_bust = 1.0
             for q in range(m):
                 rr = orole[r, q]
+                w.key[q] = k[rr]
                 lens[q] = pure_outcomes(t[rr], k[rr], g, band, dest[q], prob[q])
                 opp_bust *= bust[k[rr]]
             room = g - t[r]
-            continuation_row(t[r], g, m, dest, prob, lens, table, binom, u, idx, buf)
+            view_continuation(
+                t[r], w.col[r], w.key, g, m, dest, prob, lens, table, binom, u, idx, buf, w.views
+            )
             action_values(u, room, opp_bust, band, num, vals)
             best, kb = best_action(vals, room, tie_tol)
             cur = vals[k[r]]

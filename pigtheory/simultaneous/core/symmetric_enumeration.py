@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .symmetric_newton import newton
-from .symmetric_payoffs import certify, evaluate, keep, normalise
+from .symmetric_newton import score, solve_support
+from .symmetric_payoffs import normalise
 
 __all__ = ["ENUM_CAND", "enumerate_supports"]
 
@@ -30,18 +30,6 @@ def enumerate_supports(
     first (Porter, Nudelman & Shoham): Newton's method on each support profile from the
     uniform mix, kept if its weights are a mix and its certificate holds (``lim.enum_cand``
     candidates per role, :class:`~.symmetric_payoffs.Limits`)."""
-    b, bb, acont, digits, jac, rhs, vals, val, gain, reply = (
-        s.b,
-        s.bb,
-        s.acont,
-        s.digits,
-        s.jac,
-        s.rhs,
-        s.vals,
-        s.val,
-        s.gain,
-        s.reply,
-    )
     top = np.zeros(R, np.int64)
     most = 0
     combos = 1
@@ -70,28 +58,7 @@ def enumerate_supports(
                     cnt += sup[r, j]
                 for j in range(wts.shape[1]):
                     wts[r, j] = 1.0 / cnt if sup[r, j] else 0.0
-            if not newton(
-                R,
-                m,
-                t,
-                orole,
-                cand,
-                ncand,
-                nc,
-                ten,
-                wts,
-                sup,
-                val,
-                g,
-                bust,
-                b,
-                bb,
-                acont,
-                digits,
-                jac,
-                rhs,
-                lim.newton_iter,
-            ):
+            if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter):
                 continue
             mix = True
             for r in range(R):
@@ -104,9 +71,6 @@ def enumerate_supports(
                 for j in range(ncand[r]):
                     wts[r, j] = max(wts[r, j], 0.0)
                 normalise(r, ncand, wts)
-            evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
-            worst = certify(R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply)
-            keep(R, ncand, wts, val, gain, reply, worst, s, cand)
-            if worst <= tol:
+            if score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s) <= tol:
                 return True
     return False

@@ -22,7 +22,7 @@ from .symmetric_payoffs import (
     normalise,
 )
 
-__all__ = ["NEWTON_ITER", "MAX_ROUNDS", "newton", "supports"]
+__all__ = ["NEWTON_ITER", "MAX_ROUNDS", "newton", "solve_support", "score", "supports"]
 
 NEWTON_ITER = 60
 """Newton steps on one support profile (the ordinary :class:`~.symmetric_payoffs.Limits`)."""
@@ -131,6 +131,46 @@ def newton(
 
 
 @kernel
+def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, iters):  # pragma: no cover
+    """:func:`newton` on the supports ``sup`` in the scratch ``s``
+    (:class:`~.symmetric_payoffs.Scratch`): its weights ``wts`` and values ``s.val``."""
+    return newton(
+        R,
+        m,
+        t,
+        orole,
+        cand,
+        ncand,
+        nc,
+        ten,
+        wts,
+        sup,
+        s.val,
+        g,
+        bust,
+        s.b,
+        s.bb,
+        s.acont,
+        s.digits,
+        s.jac,
+        s.rhs,
+        iters,
+    )
+
+
+@kernel
+def score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s):  # pragma: no cover - compiled
+    """The profile ``wts``'s values and certificate in ``s`` (every threshold), kept if its
+    largest gain is the smallest so far; returns that largest gain."""
+    evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, s.b, s.bb, s.acont, s.digits)
+    worst = certify(
+        R, t, cand, ncand, wts, g, bust, s.b, s.bb, s.acont, tie_tol, s.vals, s.val, s.gain, s.reply
+    )
+    keep(R, ncand, wts, s.val, s.gain, s.reply, worst, s, cand)
+    return worst
+
+
+@kernel
 def supports(
     R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s, lim
 ):  # pragma: no cover
@@ -138,42 +178,9 @@ def supports(
     :class:`~.symmetric_payoffs.Limits` ``lim``; keeps the best profile seen in ``s`` (its
     weights, values, gains and the largest gain ``s_best[0]``)."""
     bust = band.bust
-    b, bb, acont, digits, jac, rhs, vals, val, gain, reply = (
-        s.b,
-        s.bb,
-        s.acont,
-        s.digits,
-        s.jac,
-        s.rhs,
-        s.vals,
-        s.val,
-        s.gain,
-        s.reply,
-    )
+    gain, reply = s.gain, s.reply
     for _ in range(lim.max_rounds):
-        ok = newton(
-            R,
-            m,
-            t,
-            orole,
-            cand,
-            ncand,
-            nc,
-            ten,
-            wts,
-            sup,
-            val,
-            g,
-            bust,
-            b,
-            bb,
-            acont,
-            digits,
-            jac,
-            rhs,
-            lim.newton_iter,
-        )
-        if not ok:
+        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter):
             return False
         worst_r, worst_j, worst_w = -1, -1, -1e-13
         for r in range(R):
@@ -200,10 +207,7 @@ def supports(
                     wts[r, j] = 0.0
                     sup[r, j] = False
             normalise(r, ncand, wts)
-        evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
-        worst = certify(R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply)
-        keep(R, ncand, wts, val, gain, reply, worst, s, cand)
-        if worst <= tol:
+        if score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s) <= tol:
             return True
         # the largest gain's reply joins its role's support
         rstar = 0

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import kernel
-from .symmetric_kernels import action_values, best_action, continuation_row, pure_outcomes
+from .symmetric_kernels import ViewCache, action_values, best_action, pure_outcomes, view_continuation
 
 __all__ = [
     "Limits",
@@ -57,7 +57,9 @@ class Work(NamedTuple):
     ``buf``, ``digits`` (``m``), and the payoffs kept at the state (:func:`tensor_row`):
     ``known[r, j]`` the j-th threshold role r has had as a candidate (``nk[r]`` of them),
     ``pool[r, code]`` the payoffs of a role-r player against the others' known thresholds
-    numbered ``code`` (radix ``known.shape[1]``), ``cached[r, code]`` whether computed."""
+    numbered ``code`` (radix ``known.shape[1]``), ``cached[r, code]`` whether computed; the
+    view column ``col[r]`` of each role, the others' thresholds ``key`` (``m``) of a
+    continuation and the :class:`~.symmetric_kernels.ViewCache` ``views`` it goes through."""
 
     dest: np.ndarray
     prob: np.ndarray
@@ -72,6 +74,9 @@ class Work(NamedTuple):
     nk: np.ndarray
     cached: np.ndarray
     pool: np.ndarray
+    col: np.ndarray
+    key: np.ndarray
+    views: ViewCache
 
 
 class Scratch(NamedTuple):
@@ -160,9 +165,10 @@ def tensor_row(r, digits, m, t, orole, cand, g, binom, band, table, w):  # pragm
         for q in range(m):
             rr = orole[r, q]
             kq = cand[rr, digits[q]]
+            w.key[q] = kq
             lens[q] = pure_outcomes(t[rr], kq, g, band, dest[q], prob[q])
             opp_bust *= bust[kq]
-        continuation_row(t[r], g, m, dest, prob, lens, table, binom, u, idx, buf)
+        view_continuation(t[r], w.col[r], w.key, g, m, dest, prob, lens, table, binom, u, idx, buf, w.views)
         action_values(u, g - t[r], opp_bust, band, num, vals)
         if code < 0:
             return num

@@ -75,10 +75,11 @@ import numpy as np
 
 from .jit import compiled as jit_compiled
 from .jit import kernel
+from .step import Band
 from .symmetric_dynamics import best_response_dynamics
 from .symmetric_enumeration import ENUM_CAND, enumerate_supports
 from .symmetric_fictitious import FP_ITER, fictitious_play
-from .symmetric_kernels import rank, respond_columns
+from .symmetric_kernels import ViewCache, rank, respond_columns
 from .symmetric_newton import MAX_ROUNDS, NEWTON_ITER, supports
 from .symmetric_payoffs import (
     Limits,
@@ -104,6 +105,8 @@ __all__ = [
     "COUNTERS",
     "solve_states",
     "solve_mixed",
+    "Mixed",
+    "search",
     "compiled",
     "interpreted",
 ]
@@ -131,7 +134,9 @@ WIDTH = WIDE.cand
 class StageTables(NamedTuple):
     """What :func:`solve_states` writes: the tables ``table``, ``act``, ``gain``, the mix
     tables ``mix_th``, ``mix_w`` (:mod:`.symmetric_kernels`), the ``counts`` of
-    :data:`COUNTERS` and the indices of the ``mixed`` states."""
+    :data:`COUNTERS`, the indices of the ``mixed`` states and the
+    :class:`~.symmetric_kernels.ViewCache` ``views`` of the continuations (kept from one call
+    to the next; zero rows: none kept)."""
 
     table: np.ndarray
     act: np.ndarray
@@ -140,6 +145,7 @@ class StageTables(NamedTuple):
     mix_w: np.ndarray
     counts: np.ndarray
     mixed: np.ndarray
+    views: ViewCache
 
 
 COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "passes", "mixed_views", "wide")
@@ -258,6 +264,45 @@ def recertify(
     return worst
 
 
+class Mixed(NamedTuple):
+    """What the mixed search at a state works on (:func:`search`): the roles' others
+    ``orole``, the candidates ``cand``/``ncand``, weights ``wts`` and supports ``sup``, the
+    payoff tensors ``ten``/``nc``, the game (``g``, ``binom``, ``band``, ``table``), the
+    tolerances ``tie_tol``, ``tol`` and the scratch ``w``, ``s``."""
+
+    orole: np.ndarray
+    cand: np.ndarray
+    ncand: np.ndarray
+    wts: np.ndarray
+    sup: np.ndarray
+    ten: np.ndarray
+    nc: np.ndarray
+    g: int
+    binom: np.ndarray
+    band: Band
+    table: np.ndarray
+    tie_tol: float
+    tol: float
+    w: Work
+    s: Scratch
+
+
+@kernel
+def search(R, m, t, hist, cycle_from, last, x, lim):  # pragma: no cover - compiled
+    """Steps 2-4 of the module Notes at the state of :class:`Mixed` ``x``, within the
+    :class:`~.symmetric_payoffs.Limits` ``lim``, from the thresholds of the best-response
+    cycle (passes ``cycle_from..last`` of ``hist``): returns the status of
+    :func:`solve_mixed` and the largest gain of the best profile, which :func:`recertify`
+    leaves in ``x.s``."""
+    orole, cand, ncand, wts, sup, ten, nc = x.orole, x.cand, x.ncand, x.wts, x.sup, x.ten, x.nc
+    g, binom, band, table, tie_tol, w, s = x.g, x.binom, x.band, x.table, x.tie_tol, x.w, x.s
+    cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, lim.cand)
+    status = solve_mixed(
+        R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, x.tol, w, s, ten, nc, sup, lim
+    )
+    return status, recertify(R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc)
+
+
 @kernel
 def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: no cover - compiled
     """Solve ``states[lo:hi]`` (in that order, every successor solved before) into the
@@ -291,6 +336,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
     idx = np.zeros(max(m, 1), np.int64)
     buf = np.zeros(max(m, 1), np.int64)
     digits = np.zeros(max(m, 1), np.int64)
+    col = np.zeros(n, np.int64)
     w = Work(
         dest,
         prob,
@@ -305,12 +351,14 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         np.zeros(n, np.int64),
         np.zeros((n, width ** max(m, 1)), np.bool_),
         np.zeros((n, width ** max(m, 1), g + 1)),
+        col,
+        np.zeros(max(m, 1), np.int64),
+        out.views,
     )
     t = np.zeros(n, np.int64)
     mult = np.zeros(n, np.int64)
     first = np.zeros(n, np.int64)
     role_of = np.zeros(n, np.int64)
-    col = np.zeros(n, np.int64)
     orole = np.zeros((n, max(m, 1)), np.int64)
     view = np.zeros(max(m, 1), np.int64)
     k = np.zeros(n, np.int64)
@@ -346,6 +394,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         s_best=np.zeros(1),
         best_reply=np.zeros(n, np.int64),
     )
+    mixed_at = Mixed(orole, cand, ncand, wts, sup, ten, nc, g, binom, band, table, tie_tol, tol, w, s)
     for si in range(lo, hi):
         if counts[0] + n > mix_th.shape[0] or counts[2] >= mixed.shape[0]:
             return si
@@ -410,30 +459,8 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         if cycle_from < 0:
             cycle_from = max(0, MAX_PASSES - 8)
             last = MAX_PASSES - 1
-        cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, ORDINARY.cand)
         forget_tensors(w)
-        status = solve_mixed(
-            R,
-            m,
-            t,
-            orole,
-            cand,
-            ncand,
-            wts,
-            g,
-            binom,
-            band,
-            table,
-            tie_tol,
-            tol,
-            w,
-            s,
-            ten,
-            nc,
-            sup,
-            ORDINARY,
-        )
-        worst = recertify(R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc)
+        status, worst = search(R, m, t, hist, cycle_from, last, mixed_at, ORDINARY)
         if worst > tol:
             # 5. the wider search, from the cycle again; the better certificate is kept
             for r in range(R):
@@ -442,33 +469,8 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
                     keep_th[r, j] = s.best_th[r, j]
                 keep_val[r] = s.best_val[r]
                 keep_gain[r] = s.best_gain[r]
-            cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, wide.cand)
-            solve_mixed(
-                R,
-                m,
-                t,
-                orole,
-                cand,
-                ncand,
-                wts,
-                g,
-                binom,
-                band,
-                table,
-                tie_tol,
-                tol,
-                w,
-                s,
-                ten,
-                nc,
-                sup,
-                wide,
-            )
             counts[7] += 1
-            if (
-                recertify(R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc)
-                >= worst
-            ):
+            if search(R, m, t, hist, cycle_from, last, mixed_at, wide)[1] >= worst:
                 for r in range(R):
                     for j in range(width):
                         s.best_w[r, j] = keep_w[r, j]
