@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import logging
+import os
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
@@ -55,6 +56,7 @@ from .validation import check_int, check_progress
 
 __all__ = [
     "one_blas_thread",
+    "idle_cores",
     "check_executor",
     "executor_kind",
     "run_tasks",
@@ -66,6 +68,35 @@ __all__ = [
 
 
 # --- BLAS threads ---------------------------------------------------------------------------
+
+
+def idle_cores(limit: int) -> int:
+    """How many threads a compiled solver should start now: the cores this process may use,
+    less those the other processes keep busy, between 1 and ``limit``.
+
+    Notes
+    -----
+    ``os.getloadavg()[0]`` (the runnable processes averaged over the last minute, this one
+    included) stands for the busy cores: ``idle = cores - load + 1``, rounded. On an idle
+    2-core machine that is 2; with one other busy process, 1. A guess only: solvers whose result
+    does not depend on their thread count use it, so it moves time, never bits. Threads that
+    wait for a busy core burn CPU time (numba's parallel regions spin), hence the care.
+
+    Examples
+    --------
+    >>> 1 <= idle_cores(4) <= 4
+    True
+    """
+    limit = check_int("limit", limit, low=1, high=1 << 16)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows
+        return 1
+    return max(1, min(limit, cores, int(cores - load + 1.5)))
 # The solvers make thousands of small products (about 100 x 100). A second BLAS thread gains
 # nothing there and, on a busy 2-core machine, waits for a time slice at every call: solves were
 # measured 3-6x slower with threading on. one_blas_thread limits BLAS to one thread for the

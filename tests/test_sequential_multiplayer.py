@@ -281,11 +281,33 @@ def test_value_sums_to_one_and_start_ordering(three_piglet4):
         ({"threads": 0}, "threads"),
         ({"threads": 2.0}, "threads"),
         ({"threads": 10_000}, "threads"),
+        ({"threads": "all"}, "threads must be 'auto'"),
     ],
 )
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         sequential.equilibrium(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "cores, load, limit, expected",
+    [
+        (2, 1.0, 2, 2),  # only this process runs: both cores
+        (2, 0.0, 2, 2),
+        (2, 2.0, 2, 1),  # one other busy process
+        (2, 9.0, 2, 1),  # a loaded machine: never below one
+        (8, 1.2, 4, 4),  # never above the limit
+        (8, 3.0, 16, 6),
+    ],
+)
+def test_idle_cores_counts_the_cores_others_leave(monkeypatch, cores, load, limit, expected):
+    import os
+
+    from pigtheory.parallel import idle_cores
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)), raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    assert idle_cores(limit) == expected
 
 
 def test_memory_guard_refuses_before_work():

@@ -72,6 +72,7 @@ import numpy as np
 
 from ..display import Display
 from ..guard import check_memory, sequential_equilibrium_estimate
+from ..parallel import idle_cores
 from ..progress import progress_bar
 from ..results import Result
 from ..rules import Rules
@@ -266,7 +267,7 @@ def equilibrium(
     enclose: bool = True,
     progress: bool | None = None,
     max_memory: Any = None,
-    threads: int = 1,
+    threads: int | str = "auto",
 ) -> MultiplayerEquilibrium:
     """A stationary (Markov) equilibrium of sequential Pig with ``rules.players`` players.
 
@@ -297,11 +298,13 @@ def equilibrium(
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
         (bytes, or "512M", "4G"); default half the available memory (:mod:`pigtheory.guard`).
-    threads : int
+    threads : int or "auto"
         Threads of the compiled level and certificate kernels (the groups of one score-sum
-        level are independent), 1 .. numba's ``NUMBA_NUM_THREADS`` (the cores); default 1.
-        The result does not depend on it. More threads help on an idle machine only: on a
-        busy shared one the threads wait for each other and burn CPU time.
+        level are independent), 1 .. numba's ``NUMBA_NUM_THREADS`` (the cores). The result
+        does not depend on it. More threads help on an idle machine only (4 players at goal
+        50 on 2 idle cores: 33 s with one thread, 20 s with two); on a busy one they wait for
+        each other and burn CPU time. ``"auto"`` (the default) takes the cores that are idle
+        now (:func:`pigtheory.parallel.idle_cores`).
 
     Returns
     -------
@@ -329,6 +332,10 @@ def equilibrium(
     import numba
 
     max_threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    if isinstance(threads, str):
+        if threads != "auto":
+            raise ValueError(f"threads must be 'auto' or an integer in 1..{max_threads}, got {threads!r}")
+        threads = idle_cores(max_threads)
     threads = check_int("threads", threads, low=1, high=max_threads)
     check_memory(sequential_equilibrium_estimate(rules, certify=certify), max_memory)
 
