@@ -97,6 +97,8 @@ def idle_cores(limit: int) -> int:
     except (AttributeError, OSError):  # Windows
         return 1
     return max(1, min(limit, cores, int(cores - load + 1.5)))
+
+
 # The solvers make thousands of small products (about 100 x 100). A second BLAS thread gains
 # nothing there and, on a busy 2-core machine, waits for a time slice at every call: solves were
 # measured 3-6x slower with threading on. one_blas_thread limits BLAS to one thread for the
