@@ -292,7 +292,7 @@ def search(R, m, t, hist, cycle_from, last, x, lim):  # pragma: no cover - compi
     """Steps 2-4 of the module Notes at the state of :class:`Mixed` ``x``, within the
     :class:`~.symmetric_payoffs.Limits` ``lim``, from the thresholds of the best-response
     cycle (passes ``cycle_from..last`` of ``hist``): returns the status of
-    :func:`solve_mixed` and the largest gain of the best profile, which :func:`recertify`
+    :func:`solve_mixed` and the largest gain of the best profile, which ``recertify``
     leaves in ``x.s``."""
     orole, cand, ncand, wts, sup, ten, nc = x.orole, x.cand, x.ncand, x.wts, x.sup, x.ten, x.nc
     g, binom, band, table, tie_tol, w, s = x.g, x.binom, x.band, x.table, x.tie_tol, x.w, x.s
