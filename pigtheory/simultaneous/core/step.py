@@ -175,7 +175,7 @@ def first_within(vals, room, best, tie_tol):  # pragma: no cover - compiled
 @kernel
 def _six_gains(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # pragma: no cover - compiled
     """:func:`threshold_step` for a band of six gains: the values and self-loops in one loop
-    (the same operations in the same order, so the same bits), then the choice, all inline."""
+    (the same operations in the same order, so the same bits), then the same choice."""
     bust, band_t = band.bust, band.band_t
     bs, vv = bust[1:], vals[1:]
     b0, b1, b2, b3, b4, b5 = (
@@ -210,22 +210,8 @@ def _six_gains(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # prag
                 + b4[k] * x4[k]
                 + b5[k] * x5[k]
             ) * ss[k]
-    m0 = m1 = m2 = m3 = vals[1]
-    k = 2
-    while k + 4 <= room + 1:
-        m0 = max(m0, vals[k])
-        m1 = max(m1, vals[k + 1])
-        m2 = max(m2, vals[k + 2])
-        m3 = max(m3, vals[k + 3])
-        k += 4
-    while k <= room:
-        m0 = max(m0, vals[k])
-        k += 1
-    best = max(max(m0, m1), max(m2, m3))
-    for k in range(1, room + 1):
-        if vals[k] >= best - tie_tol:
-            return best, k
-    return best, 1
+    best = largest(vals, room)
+    return best, first_within(vals, room, best, tie_tol)
 
 
 @kernel

@@ -291,6 +291,30 @@ def _flat_plan(rules: Rules) -> _FlatPlan:
     return _FlatPlan(L, R, rows, mask, tile, bust, pos, own, opp, ok, tuple(pieces))
 
 
+def _greedy_rows(
+    acc3: np.ndarray, abuf: np.ndarray, rowoff: np.ndarray, ok: np.ndarray, tie_tol: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The greedy choice of every row of ``acc3`` (a view of the flat ``abuf``, row r starting
+    at ``rowoff[r]``): its largest value and the first threshold k (1-based) within ``tie_tol``
+    of it. The first maximum answers unless a second entry lies within ``tie_tol`` (rows with
+    ``ok``); only those rows are searched again. ``abuf`` is left as it was found."""
+    am = acc3.argmax(axis=1)
+    at = am + rowoff
+    best = abuf[at]
+    thr = best - tie_tol
+    abuf[at] = -np.inf
+    second = acc3.argmax(axis=1)
+    second += rowoff
+    near = abuf[second] >= thr
+    near &= ok
+    am += 1
+    abuf[at] = best
+    if near.any():
+        sel = np.flatnonzero(near)
+        am[sel] = np.argmax(acc3[sel] >= thr[sel, None], axis=1) + 1
+    return best, am
+
+
 def _solve_independent(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
     """The numpy engine when B's turn reads B's score only (module docstring, "Flat rows")."""
     geo, plan = batch_geometry(rules), _flat_plan(rules)
@@ -364,20 +388,7 @@ def _solve_independent(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[n
                 acc += term
         acc *= ndarray((m0, nl), float, inv, irow, (L8, 8))
         # greedy: the first maximum; where another threshold is within tie_tol, the first such
-        am = acc3.argmax(axis=1)
-        at = am + rowoff[:N]
-        best = abuf[at]
-        thr = best - tie_tol
-        abuf[at] = -np.inf
-        second = acc3.argmax(axis=1)
-        second += rowoff[:N]
-        near = abuf[second] >= thr
-        near &= ok[e0:e1]
-        am += 1
-        if near.any():
-            abuf[at] = best
-            sel = np.flatnonzero(near)
-            am[sel] = np.argmax(acc3[sel] >= thr[sel, None], axis=1) + 1
+        best, am = _greedy_rows(acc3, abuf, rowoff[:N], ok[e0:e1], tie_tol)
         p = pos[e0:e1]
         vtf[p] = best
         polf[p] = am
@@ -453,20 +464,7 @@ def _solve_general(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.nd
         multiply(p_all[0, e0:e1, None], bust, out=den)
         np.subtract(1.0, den, out=den)
         acc3 /= den
-        am = acc3.argmax(axis=1)
-        at = am + rowoff[:N]
-        best = abuf[at]
-        thr = best - tie_tol
-        abuf[at] = -np.inf
-        second = acc3.argmax(axis=1)
-        second += rowoff[:N]
-        near = abuf[second] >= thr
-        near &= ok[e0:e1]
-        am += 1
-        if near.any():
-            abuf[at] = best
-            sel = np.flatnonzero(near)
-            am[sel] = np.argmax(acc3[sel] >= thr[sel, None], axis=1) + 1
+        best, am = _greedy_rows(acc3, abuf, rowoff[:N], ok[e0:e1], tie_tol)
         p = pos[e0:e1]
         vtf[p] = best
         polf[p] = am
