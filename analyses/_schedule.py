@@ -28,9 +28,11 @@ for them. The solvers' results do not depend on the number of BLAS threads.
 
 from __future__ import annotations
 
+import argparse
 import concurrent.futures as cf
 import importlib
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +64,26 @@ class Job:
     args: tuple = ()
     after: tuple[str, ...] = field(default=())
     cost: float = 1.0
+
+
+def add_workers_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--workers N`` (also ``--jobs``, ``-j``): processes for ``what``, at least 1; default
+    ``$PIGTHEORY_WORKERS`` or every core (the option of ``run_all`` and ``make_all``)."""
+
+    def positive(text: str) -> int:
+        n = int(text)
+        if n < 1:
+            raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
+        return n
+
+    parser.add_argument(
+        "--workers",
+        "--jobs",
+        "-j",
+        type=positive,
+        default=int(os.environ.get("PIGTHEORY_WORKERS") or os.cpu_count() or 1),
+        help=f"{what} (default: $PIGTHEORY_WORKERS or every core)",
+    )
 
 
 def _check(jobs: Sequence[Job]) -> dict[str, Job]:

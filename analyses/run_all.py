@@ -36,7 +36,7 @@ from typing import Any
 
 from analyses import _plan
 from analyses._claims import Row, record_table, record_time, recorded_tables, recorded_times
-from analyses._schedule import run_jobs
+from analyses._schedule import add_workers_option, run_jobs
 from pigtheory.io import atomic_write
 from pigtheory.parallel import dask_client
 
@@ -217,22 +217,13 @@ def timings(times: dict[str, float]) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Compute every claim; write REPORT.md and results.json.")
     parser.add_argument("only", nargs="*", help="run only the modules whose path contains one of these")
-    parser.add_argument(
-        "--workers",
-        "--jobs",
-        "-j",
-        type=int,
-        default=int(os.environ.get("PIGTHEORY_WORKERS") or os.cpu_count() or 1),
-        help="local processes for the analyses and their solves (default: $PIGTHEORY_WORKERS or every core)",
-    )
+    add_workers_option(parser, "local processes for the analyses and their solves")
     parser.add_argument(
         "--scheduler",
         default=os.environ.get("PIGTHEORY_SCHEDULER") or None,
         help="address of a running Dask scheduler (default: $PIGTHEORY_SCHEDULER); overrides --workers",
     )
     args = parser.parse_args(argv)
-    if args.workers < 1:
-        parser.error(f"--workers must be >= 1, got {args.workers}")
     only = args.only or None
     with ExitStack() as stack:
         executor = executor_from(args, stack)

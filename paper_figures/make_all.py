@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 import time
 from pathlib import Path
 
 from analyses import _plan
-from analyses._schedule import Job, run_jobs
+from analyses._schedule import Job, add_workers_option, run_jobs
 
 HERE = Path(__file__).resolve().parent
 
@@ -78,17 +77,8 @@ def jobs(stems: list[str]) -> list[Job]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Draw every figure (paper_figures/fig_*.py).")
     parser.add_argument("only", nargs="*", help="draw only the figures whose name contains one of these")
-    parser.add_argument(
-        "--workers",
-        "--jobs",
-        "-j",
-        type=int,
-        default=int(os.environ.get("PIGTHEORY_WORKERS") or os.cpu_count() or 1),
-        help="processes (default: $PIGTHEORY_WORKERS or every core)",
-    )
+    add_workers_option(parser, "processes")
     args = parser.parse_args(argv)
-    if args.workers < 1:
-        parser.error(f"--workers must be >= 1, got {args.workers}")
     stems = figures(args.only or None)
     if args.workers == 1:  # here, one after the other, in name order
         for stem in stems:

@@ -291,6 +291,25 @@ def _flat_plan(rules: Rules) -> _FlatPlan:
     return _FlatPlan(L, R, rows, mask, tile, bust, pos, own, opp, ok, tuple(pieces))
 
 
+def _add_gains(
+    acc: np.ndarray, src: np.ndarray, tile: np.ndarray, tile3: np.ndarray, tbuf: np.ndarray
+) -> None:
+    """``acc += tile[r] * src[r]`` for the gains r = 0..w-1, one after the other (the compiled
+    kernel's order, so the same bits): all products at once when the work buffer ``tbuf``
+    holds them, else one gain at a time."""
+    w, m0, nl = src.shape
+    if tbuf.size >= w * m0 * nl:
+        terms = tbuf[: w * m0 * nl].reshape(w, m0, nl)
+        np.multiply(tile3[:, :, :nl], src, out=terms)
+        for r in range(w):
+            acc += terms[r]
+    else:
+        term = tbuf[: m0 * nl].reshape(m0, nl)
+        for r in range(w):
+            np.multiply(tile[r, :nl], src[r], out=term)
+            acc += term
+
+
 def _greedy_rows(
     acc3: np.ndarray, abuf: np.ndarray, rowoff: np.ndarray, ok: np.ndarray, tie_tol: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -376,16 +395,7 @@ def _solve_independent(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[n
         acc = acc3.reshape(m0, nl)
         acc += mask[mo : mo + nl]
         src = ndarray((w, m0, nl), float, utf, first, (8, R8, 8))
-        if tbuf.size >= w * N * L:  # all gains in one product, then added in order
-            terms = tbuf[: w * N * L].reshape(w, m0, nl)
-            multiply(tile3[:, :, :nl], src, out=terms)
-            for r in range(w):
-                acc += terms[r]
-        else:
-            term = tbuf[: N * L].reshape(m0, nl)
-            for r in range(w):
-                multiply(tile[r, :nl], src[r], out=term)
-                acc += term
+        _add_gains(acc, src, tile, tile3, tbuf)
         acc *= ndarray((m0, nl), float, inv, irow, (L8, 8))
         # greedy: the first maximum; where another threshold is within tie_tol, the first such
         best, am = _greedy_rows(acc3, abuf, rowoff[:N], ok[e0:e1], tie_tol)
@@ -449,16 +459,7 @@ def _solve_general(opp: TurnPolicy, rules: Rules, tie_tol: float) -> tuple[np.nd
         acc = acc3.reshape(m0, nl)
         acc += mask[mo : mo + nl]
         src = ndarray((w, m0, nl), float, ubuf, 8, (8, nl * 8, 8))
-        if tbuf.size >= w * N * L:
-            terms = tbuf[: w * N * L].reshape(w, m0, nl)
-            multiply(tile3[:, :, :nl], src, out=terms)
-            for r in range(w):
-                acc += terms[r]
-        else:
-            term = tbuf[: N * L].reshape(m0, nl)
-            for r in range(w):
-                multiply(tile[r, :nl], src[r], out=term)
-                acc += term
+        _add_gains(acc, src, tile, tile3, tbuf)
         # the self-loop: a_k / (1 - P(X_k = 0) P(Y = 0)), as the compiled kernel divides
         den = dbuf[: N * L].reshape(N, L)
         multiply(p_all[0, e0:e1, None], bust, out=den)
