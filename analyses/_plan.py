@@ -119,7 +119,9 @@ SOLVES: tuple[Job, ...] = tuple(
 
 def warm_sequential() -> None:
     """Compile (or load) the kernels of :func:`pigtheory.sequential.equilibrium` and its
-    certificates: a 3-player game at goal 12, solved and dropped."""
+    certificates: a 3-player game at goal 12, solved and dropped (19 of the 24 kernels, 36 s
+    of CPU cold; the five of mixed groups, about 8 s, compile in the first solve that meets
+    one)."""
     from pigtheory import Rules
     from pigtheory.sequential import equilibrium
 
