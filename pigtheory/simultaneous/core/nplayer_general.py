@@ -114,10 +114,17 @@ def opponent_arrays(mixtures: list[Any], rules: Rules) -> Opponents:
 
 @kernel
 def _outcomes(x, th_row, wt_row, g, band, acc, dest, prob):  # pragma: no cover - compiled
-    """An opponent at score x mixing ``th_row`` with ``wt_row``: its new scores ``dest`` and
-    their probabilities ``prob`` (merged by score through ``acc``); returns ``(count, bust)``."""
+    """An opponent at score x mixing ``th_row`` with ``wt_row``: its new scores ``dest`` (in
+    increasing order) and their probabilities ``prob`` (merged by score through ``acc``);
+    returns ``(count, bust)``. Only the scores its thresholds reach are cleared and read."""
     bust, tab = band.bust, band.band
-    for v in range(x, g + 1):
+    w = tab.shape[1]
+    low, top = g + 1, x
+    for e in range(th_row.shape[0]):
+        if wt_row[e] != 0.0:
+            low = min(low, x + th_row[e])
+            top = max(top, min(x + th_row[e] + w - 1, g))
+    for v in range(low, top + 1):
         acc[v] = 0.0
     b = 0.0
     for e in range(th_row.shape[0]):
@@ -126,14 +133,17 @@ def _outcomes(x, th_row, wt_row, g, band, acc, dest, prob):  # pragma: no cover 
             continue
         k = th_row[e]
         b += we * bust[k]
-        for r in range(tab.shape[1]):
+        for r in range(w):
             d = x + k + r
             if d > g:
                 d = g
             acc[d] += we * tab[k, r]
-    acc[x] += b
     count = 0
-    for v in range(x, g + 1):
+    if b != 0.0:  # the bust keeps the score x, below every scoring outcome
+        dest[0] = x
+        prob[0] = b
+        count = 1
+    for v in range(low, top + 1):
         if acc[v] != 0.0:
             dest[count] = v
             prob[count] = acc[v]
@@ -172,9 +182,33 @@ def _views(s, n, g, views):  # pragma: no cover - compiled
 
 
 @kernel
-def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover - compiled
+def _expand(lo, g, pcs, rows, count, vt, other):  # pragma: no cover - compiled
+    """``other[a] = sum_c pcs[c] vt[rows[c], a]`` for ``a = lo..g``, the terms added in the
+    order of c (``count >= 1``): four terms per pass over ``a``, each added to the running sum
+    in turn, so the sums are those of one pass per term."""
+    r0 = vt[rows[0]]
+    p0 = pcs[0]
+    for a in range(lo, g + 1):
+        other[a] = p0 * r0[a]
+    c = 1
+    while c + 4 <= count:
+        p0, p1, p2, p3 = pcs[c], pcs[c + 1], pcs[c + 2], pcs[c + 3]
+        r0, r1, r2, r3 = vt[rows[c]], vt[rows[c + 1]], vt[rows[c + 2]], vt[rows[c + 3]]
+        for a in range(lo, g + 1):
+            other[a] = (((other[a] + p0 * r0[a]) + p1 * r1[a]) + p2 * r2[a]) + p3 * r3[a]
+        c += 4
+    while c < count:
+        p0 = pcs[c]
+        r0 = vt[rows[c]]
+        for a in range(lo, g + 1):
+            other[a] = other[a] + p0 * r0[a]
+        c += 1
+
+
+@kernel
+def _solve(g, n, opps, band, tie_tol, mirror, vt, policy_t):  # pragma: no cover - compiled
     """Every non-terminal state, column by column, a run of equal mixes at a time (module
-    Notes)."""
+    Notes); ``policy_t[c, i]`` the threshold at own score i and column c."""
     m = n - 1
     w = band.band_t.shape[0]
     G = g + 1
@@ -186,9 +220,16 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover -
     idx = np.zeros(m, np.int64)
     views = np.zeros(m, np.int64)
     run_views = np.zeros(m, np.int64)
+    most = 1
+    for q in range(m):
+        most *= min(g + 1, opps.th.shape[2] * w + 1)
+    pcs = np.zeros(most)  # the joint outcomes of a run other than "everybody busts"
+    rows = np.zeros(most, np.int64)
     other = np.zeros(g + 1)  # E[V(a, j + Y)] without the outcome j (everybody busts)
     wv = np.zeros(2 * g + w + 1)  # W(a) = E[V(a, j + Y)] at the solved own scores a > i
     inv = np.zeros(g + 1)
+    inv_p = -1.0  # inv[1..inv_top] holds 1 / (1 - P(X_k = 0) inv_p)
+    inv_top = 0
     vals = np.zeros(g + 1)
     total = g**m
     for c in range(total - 1, -1, -1):
@@ -202,6 +243,8 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover -
             scale *= G
         if mirror and s[1] > s[2]:
             continue  # its mirror image (j2, j1) is solved, and copied here
+        vc = vt[col_row]
+        pol = policy_t[c]
         hi = g - 1
         while hi >= 0:
             # the run: own scores hi down to lo where every opponent mixes as at (hi, j)
@@ -217,21 +260,13 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover -
             # the opponents' joint turn, expanded once for the run
             self_p = 1.0
             for q in range(m):
-                pol = opps.which[q]
+                u = opps.which[q]
                 lens[q], b = _outcomes(
-                    s[q + 1],
-                    opps.th[pol, run_views[q]],
-                    opps.wt[pol, run_views[q]],
-                    g,
-                    band,
-                    acc,
-                    dest[q],
-                    prob[q],
+                    s[q + 1], opps.th[u, run_views[q]], opps.wt[u, run_views[q]], g, band, acc, dest[q], prob[q]
                 )
                 self_p *= b
                 idx[q] = 0
-            for a in range(lo, g + 1):
-                other[a] = 0.0
+            count = 0
             while True:
                 pc = 1.0
                 row = 0
@@ -239,9 +274,9 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover -
                     pc *= prob[q, idx[q]]
                     row = row * G + dest[q, idx[q]]
                 if pc != 0.0 and row != col_row:
-                    vr = vt[row]
-                    for a in range(lo, g + 1):
-                        other[a] += pc * vr[a]
+                    pcs[count] = pc
+                    rows[count] = row
+                    count += 1
                 q = m - 1
                 while q >= 0:
                     idx[q] += 1
@@ -251,26 +286,34 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy):  # pragma: no cover -
                     q -= 1
                 if q < 0:
                     break
-            vc = vt[col_row]
+            if count > 0:
+                _expand(lo, g, pcs, rows, count, vt, other)
+            else:
+                for a in range(lo, g + 1):
+                    other[a] = 0.0
             for a in range(hi + 1, g + 1):
                 wv[a] = other[a] + self_p * vc[a]
             for a in range(g + 1, g + w + 1):
                 wv[a] = wv[g]
-            for k in range(1, g - lo + 1):
+            if self_p != inv_p:
+                inv_p = self_p
+                inv_top = 0
+            for k in range(inv_top + 1, g - lo + 1):
                 inv[k] = 1.0 / (1.0 - band.bust[k] * self_p)
+            inv_top = max(inv_top, g - lo)
             for i in range(hi, lo - 1, -1):
                 best, k = threshold_step(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals)
                 vc[i] = best
                 wv[i] = other[i] + self_p * best
-                policy[i * total + c] = k
+                pol[i] = k
             hi = lo - 1
         if mirror and s[1] < s[2]:
             twin = s[2] * G + s[1]
             for a in range(g):
-                vt[twin, a] = vt[col_row, a]
+                vt[twin, a] = vc[a]
             tc = s[2] * g + s[1]
             for i in range(g):
-                policy[i * total + tc] = policy[i * total + c]
+                policy_t[tc, i] = pol[i]
 
 
 def best_response_general(opps: Opponents, rules: Rules, tie_tol: float) -> tuple[np.ndarray, np.ndarray]:
@@ -288,11 +331,11 @@ def best_response_general(opps: Opponents, rules: Rules, tie_tol: float) -> tupl
     at_goal = (np.indices((G,) * m).reshape(m, -1) == g).sum(axis=0)
     vt = np.zeros((G**m, 2 * g + w + 1))
     vt[:, g:] = (1.0 / (1 + at_goal))[:, None]
-    policy = np.zeros(g**n, dtype=np.int64)
+    policy_t = np.zeros((g**m, g), dtype=np.int64)
     mirror = n == 3 and bool(opps.which[0] == opps.which[1]) and _symmetric_in_others(opps, g)
-    jit_compiled(_solve)(g, n, opps, band, tie_tol, mirror, vt, policy)
+    jit_compiled(_solve)(g, n, opps, band, tie_tol, mirror, vt, policy_t)
     value = np.ascontiguousarray(vt[:, :G].T).reshape((G,) * n)
-    return value, policy.reshape((g,) * n)
+    return value, np.ascontiguousarray(policy_t.T).reshape((g,) * n)
 
 
 def _symmetric_in_others(opps: Opponents, g: int) -> bool:
