@@ -48,6 +48,7 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (12), (18)-(19).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -61,16 +62,23 @@ __all__ = ["Opponents", "opponent_arrays", "best_response_general"]
 
 
 class Opponents(NamedTuple):
-    """The opponents' threshold mixes (module Shapes): ``th``, ``wt`` and ``which``."""
+    """The opponents' threshold mixes (module Shapes): ``th``, ``wt`` and ``which``; ``mirror``:
+    three players against one policy that is the same at (own, a, b) and (own, b, a)."""
 
     th: np.ndarray
     wt: np.ndarray
     which: np.ndarray
+    mirror: bool
+
+
+_MIRRORED: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+"""Whether a Mixture (read-only arrays) is symmetric in the others' scores, once found."""
 
 
 def opponent_arrays(mixtures: list[Any], rules: Rules) -> Opponents:
     """The :class:`Opponents` record of threshold mixtures (:class:`~pigtheory.policies.Mixture`),
-    each distinct policy once (no copy when its arrays are already full and contiguous)."""
+    each distinct policy once (no copy when its arrays are already full and contiguous; whether
+    such a policy is symmetric in the others' scores is then found once per Mixture)."""
     g, n = rules.goal, rules.players
     distinct: list[Any] = []
     which = np.zeros(len(mixtures), dtype=np.int64)
@@ -100,7 +108,13 @@ def opponent_arrays(mixtures: list[Any], rules: Rules) -> Opponents:
             and t.flags.c_contiguous
             and w.flags.c_contiguous
         ):
-            return Opponents(t.reshape(1, g**n, -1), w.reshape(1, g**n, -1), which)
+            th, wt = t.reshape(1, g**n, -1), w.reshape(1, g**n, -1)
+            if n != 3 or which[0] != which[1]:
+                return Opponents(th, wt, which, False)
+            mirror = _MIRRORED.get(distinct[0])
+            if mirror is None:
+                mirror = _MIRRORED[distinct[0]] = bool(jit_compiled(_mirrored)(th[0], wt[0], g))
+            return Opponents(th, wt, which, mirror)
     width = max(mix.thresholds.shape[-1] for mix in distinct)
     th = np.ones((len(distinct), g**n, width), dtype=np.int64)
     wt = np.zeros((len(distinct), g**n, width))
@@ -109,7 +123,8 @@ def opponent_arrays(mixtures: list[Any], rules: Rules) -> Opponents:
         s = t.shape[-1]
         th[u, :, :s] = np.broadcast_to(t, (g,) * n + (s,)).reshape(g**n, s)
         wt[u, :, :s] = np.broadcast_to(w, (g,) * n + (s,)).reshape(g**n, s)
-    return Opponents(th, wt, which)
+    mirror = n == 3 and bool(which[0] == which[1]) and bool(jit_compiled(_mirrored)(th[0], wt[0], g))
+    return Opponents(th, wt, which, mirror)
 
 
 @kernel
@@ -332,16 +347,9 @@ def best_response_general(opps: Opponents, rules: Rules, tie_tol: float) -> tupl
     vt = np.zeros((G**m, 2 * g + w + 1))
     vt[:, g:] = (1.0 / (1 + at_goal))[:, None]
     policy_t = np.zeros((g**m, g), dtype=np.int64)
-    mirror = n == 3 and bool(opps.which[0] == opps.which[1]) and _symmetric_in_others(opps, g)
-    jit_compiled(_solve)(g, n, opps, band, tie_tol, mirror, vt, policy_t)
+    jit_compiled(_solve)(g, n, opps, band, tie_tol, opps.mirror, vt, policy_t)
     value = np.ascontiguousarray(vt[:, :G].T).reshape((G,) * n)
     return value, np.ascontiguousarray(policy_t.T).reshape((g,) * n)
-
-
-def _symmetric_in_others(opps: Opponents, g: int) -> bool:
-    """Three players: whether the (one) policy is the same at (own, a, b) and (own, b, a)."""
-    u = opps.which[0]
-    return bool(jit_compiled(_mirrored)(opps.th[u], opps.wt[u], g))
 
 
 @kernel
