@@ -182,9 +182,15 @@ def _same_rows(opps, views, prev_views, m):  # pragma: no cover - compiled
 
 
 @kernel
-def _views(s, n, g, views):  # pragma: no cover - compiled
+def _views(s, n, g, mirror, views):  # pragma: no cover - compiled
     """``views[q - 1]``: the flat index of state ``s`` as opponent q sees it (its own score
-    first, then the seats after it, cyclically)."""
+    first, then the seats after it, cyclically). With ``mirror`` (three players, a policy the
+    same at (own, a, b) and (own, b, a)) the last opponent reads the same row at (j2, j1, i),
+    where the rows of consecutive own scores i are adjacent in memory."""
+    if mirror:
+        views[0] = (s[1] * g + s[2]) * g + s[0]
+        views[1] = (s[2] * g + s[1]) * g + s[0]
+        return
     for q in range(1, n):
         view = 0
         p = q
@@ -264,11 +270,11 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy_t):  # pragma: no cover
         while hi >= 0:
             # the run: own scores hi down to lo where every opponent mixes as at (hi, j)
             s[0] = hi
-            _views(s, n, g, run_views)
+            _views(s, n, g, mirror, run_views)
             lo = hi
             while lo > 0:
                 s[0] = lo - 1
-                _views(s, n, g, views)
+                _views(s, n, g, mirror, views)
                 if not _same_rows(opps, views, run_views, m):
                     break
                 lo -= 1
