@@ -14,8 +14,8 @@ Shapes
 ``th[u, f, e]`` and ``wt[u, f, e]``: the thresholds and weights of distinct opponent policy u
 at the state whose own-centric scores (the opponent's own first, then the seats after it,
 cyclically) have the flat index f in ``(goal,) * players``; ``which[q]`` is the policy of
-opponent q. ``vt[r, a]``: the player's value at own score a (columns past the goal repeat
-the value at the goal) and the opponents' scores of flat index r in ``(goal + 1,) * m``.
+opponent q. ``vt[r, a]``: the player's value at own score a (``0..goal``) and the opponents'
+scores of flat index r in ``(goal + 1,) * m``.
 
 Notes
 -----
@@ -346,15 +346,14 @@ def best_response_general(opps: Opponents, rules: Rules, tie_tol: float) -> tupl
     g, n = rules.goal, rules.players
     G, m = g + 1, n - 1
     band = band_of(rules)
-    w = band.band_t.shape[0]
     # the terminal values (terminal_values, by the opponents' scores first): at own score g,
     # 1 / (1 + the opponents at the goal); elsewhere 0 until solved
     at_goal = (np.indices((G,) * m).reshape(m, -1) == g).sum(axis=0)
-    vt = np.zeros((G**m, 2 * g + w + 1))
-    vt[:, g:] = (1.0 / (1 + at_goal))[:, None]
+    vt = np.zeros((G**m, G))
+    vt[:, g] = 1.0 / (1 + at_goal)
     policy_t = np.zeros((g**m, g), dtype=np.int64)
     jit_compiled(_solve)(g, n, opps, band, tie_tol, opps.mirror, vt, policy_t)
-    value = np.ascontiguousarray(vt[:, :G].T).reshape((G,) * n)
+    value = np.ascontiguousarray(vt.T).reshape((G,) * n)
     return value, np.ascontiguousarray(policy_t.T).reshape((g,) * n)
 
 
