@@ -56,7 +56,7 @@ import numpy as np
 from ...rules import Rules
 from .jit import compiled as jit_compiled
 from .jit import kernel
-from .step import band_of, threshold_step
+from .step import _six_gains, band_of, threshold_step
 
 __all__ = ["Opponents", "opponent_arrays", "best_response_general"]
 
@@ -241,9 +241,7 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy_t):  # pragma: no cover
     idx = np.zeros(m, np.int64)
     views = np.zeros(m, np.int64)
     run_views = np.zeros(m, np.int64)
-    most = 1
-    for q in range(m):
-        most *= min(g + 1, opps.th.shape[2] * w + 1)
+    most = min(g + 1, opps.th.shape[2] * w + 1) ** m
     pcs = np.zeros(most)  # the joint outcomes of a run other than "everybody busts"
     rows = np.zeros(most, np.int64)
     other = np.zeros(g + 1)  # E[V(a, j + Y)] without the outcome j (everybody busts)
@@ -283,7 +281,14 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy_t):  # pragma: no cover
             for q in range(m):
                 u = opps.which[q]
                 lens[q], b = _outcomes(
-                    s[q + 1], opps.th[u, run_views[q]], opps.wt[u, run_views[q]], g, band, acc, dest[q], prob[q]
+                    s[q + 1],
+                    opps.th[u, run_views[q]],
+                    opps.wt[u, run_views[q]],
+                    g,
+                    band,
+                    acc,
+                    dest[q],
+                    prob[q],
                 )
                 self_p *= b
                 idx[q] = 0
@@ -323,7 +328,10 @@ def _solve(g, n, opps, band, tie_tol, mirror, vt, policy_t):  # pragma: no cover
                 inv[k] = 1.0 / (1.0 - band.bust[k] * self_p)
             inv_top = max(inv_top, g - lo)
             for i in range(hi, lo - 1, -1):
-                best, k = threshold_step(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals)
+                if w == 6:  # one die: the fused step threshold_step dispatches to, called directly
+                    best, k = _six_gains(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals)
+                else:
+                    best, k = threshold_step(band, wv[i:], other[i], g - i, 0.0, inv, False, tie_tol, vals)
                 vc[i] = best
                 wv[i] = other[i] + self_p * best
                 pol[i] = k
