@@ -34,12 +34,22 @@ so it is expanded once per *run* of equal mixes, not per state: at the run's fir
 :math:`W(a) = E[V(a, j + Y)]` for every solved own score ``a > i``; at each state of the run
 the part of :math:`W(i)` without the state itself (one term per joint outcome), the threshold
 step on ``W[i:]``, and :math:`W(i)` completed with the state's new value. The run's
-continuation costs the joint outcomes times the room once, instead of at every state.
+continuation costs the joint outcomes times the room once, instead of at every state. The
+joint outcomes are listed first (in the order of the opponents' destinations) and added four
+per pass over the own scores, each to the running sum in turn: the same sums, in the same
+order, as one pass per outcome, with a quarter of the passes. The self-loop factors
+:math:`1 / (1 - P(X_k = 0) B)` are kept while B (everybody busts) stays the same.
+
+The compiled solve reads the policy, its own full arrays (no copy) and the value rows
+``goal + 1`` wide; its memory is the value table, the policy as returned, and scratch of the
+size of one column.
 
 Three players against one policy that is the same at (own, a, b) and (own, b, a) (a symmetric
 equilibrium's) have :math:`V(i, j_1, j_2) = V(i, j_2, j_1)`: only the columns
 :math:`j_1 \\le j_2` are solved and each is copied to its mirror image (whose successors' twins
-all come earlier in the order above).
+all come earlier in the order above). The last opponent then reads its row at
+:math:`(j_2, j_1, i)`, the same row as :math:`(j_2, i, j_1)`, where consecutive own scores i
+are adjacent in memory.
 
 References
 ----------
