@@ -420,7 +420,7 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
         ``thresholds`` and ``weights`` broadcastable to ``(goal,) * players + (S,)``, own score
         first (S = 1 for a pure policy; "hold at n" keeps one row per own score, shape
         ``(goal, 1, ..., 1, 1)``). A :class:`MixedPolicy` of full shape (a compact policy's
-        :meth:`to_mixed` one) is validated once per rules: later calls return the same
+        ``to_mixed()`` one) is validated once per rules: later calls return the same
         Mixture, which shares the policy's arrays.
 
     Raises

@@ -50,6 +50,7 @@ added in the compiled kernel's order.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -194,6 +195,7 @@ def _solve_jit(
 _SETUPS: dict[tuple, tuple[kernels.Independent, np.ndarray]] = {}
 """:func:`_independent_setup` by opponent (small policies: "hold at n", tables by own score)."""
 
+_SETUPS_LOCK = threading.Lock()
 _SETUP_KEY_ELEMENTS = 4096  # policies with at most this many numbers are remembered by value
 
 
@@ -221,9 +223,10 @@ def _independent_setup(opp: TurnPolicy, rules: Rules, w: int) -> tuple[kernels.I
     inv = 1.0 / (1.0 - pb[:, None] * band.bust[None, :])
     setup = (kernels.Independent(inv, cz, pz, pb), ut)
     if key is not None:
-        if len(_SETUPS) >= 32:
-            _SETUPS.pop(next(iter(_SETUPS)))
-        _SETUPS[key] = setup
+        with _SETUPS_LOCK:
+            while len(_SETUPS) >= 32:
+                _SETUPS.pop(next(iter(_SETUPS)))
+            _SETUPS[key] = setup
     return setup
 
 
