@@ -57,7 +57,7 @@ GRID = _solve("z23-grid", f"{_EQ}:grid_data", cost=10)
 SWEEP = _solve("z23-hold-at-sweep", f"{_EQ}:sweep_data", cost=3)
 STOPPING = _solve("z23-stopping-equilibrium", "analyses.z23.stopping_rules:stopping_equilibrium_data", cost=6)
 CLASSES = _solve(
-    "z23-stopping-classes", "analyses.z23.stopping_rules:stopping_classes_data", after=(STOPPING,), cost=115
+    "z23-stopping-classes", "analyses.z23.stopping_rules:stopping_classes_data", after=(STOPPING,), cost=90
 )
 SCALING = _solve("multiplayer_scaling", "analyses.z23._scaling_data:measurements", cost=40)
 
