@@ -416,7 +416,7 @@ def _local_rule(e, v, i, j, p, rules, engine, tol) -> tuple[np.ndarray, float] |
         if not gaps[best] < gap:
             break
         roll, gap = cand[best], float(gaps[best])
-    return (roll, gap) if gap <= tol else None
+    return (_shown(roll, room, rules), gap) if gap <= tol else None
 
 
 def _centred(e: np.ndarray, v: float, i: int, j: int, p: int, g: int) -> tuple[np.ndarray, float, int, int]:
@@ -469,15 +469,21 @@ def _pure_milp(e, v, i, j, p, rules) -> tuple[np.ndarray, float]:
     roll = np.zeros(g, dtype=bool)
     roll[0] = True
     roll[1:ra] = x
+    z_upper = -float(res.mip_dual_bound) * scale
+    return _shown(roll, ra, rules), -z_upper
+
+
+def _shown(roll: np.ndarray, room: int, rules: Rules) -> np.ndarray:
+    """``roll`` with every turn total the rule never reaches shown as "hold" (the same rule)."""
+    roll = roll.copy()
     _, gains, _ = roll_distribution_arrays(rules)
-    reached = np.zeros(g + int(gains.max()) + 1, dtype=bool)
+    reached = np.zeros(rules.goal + int(gains.max()) + 1, dtype=bool)
     reached[0] = True
-    for t in range(ra):  # a turn total the rule never reaches is shown as "hold"
+    for t in range(room):
         roll[t] &= reached[t]
         if roll[t]:
             reached[t + gains] = True
-    z_upper = -float(res.mip_dual_bound) * scale
-    return roll, -z_upper
+    return roll
 
 
 def _threshold_outcomes(own: int, room: int, rules: Rules) -> np.ndarray:
