@@ -1,8 +1,8 @@
 """Compiled loops (numba) of the multiplayer sequential solver: rotation groups, one turn, one group.
 
-Imported only inside :mod:`pigtheory.sequential.equilibrium` and
-:mod:`pigtheory.sequential.certificates` (numba compiles these functions on first use and
-keeps the machine code on disk, ``cache=True``). Shapes and notation are those of
+Plain functions marked as kernels (:mod:`pigtheory.jit`): the solvers call their compiled twins,
+``compiled(fn)(...)`` (numba compiles them on first use and keeps the machine code on disk).
+Shapes and notation are those of
 :mod:`pigtheory.sequential.equilibrium`:
 
 * a score tuple ``t = (t_0, ..., t_{n-1})`` (turn order from the mover) has the flat index
@@ -16,7 +16,8 @@ keeps the machine code on disk, ``cache=True``). Shapes and notation are those o
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+
+from ..jit import kernel, prange
 
 __all__ = [
     "rotate",
@@ -34,7 +35,7 @@ __all__ = [
 _FNV = np.uint64(1099511628211)
 
 
-@njit(cache=True)
+@kernel
 def rotate(idx, r, n, g):  # pragma: no cover - compiled
     """Flat index of the tuple rotated left by ``r`` (the seat ``r`` places later moves)."""
     if r == 0:
@@ -43,7 +44,7 @@ def rotate(idx, r, n, g):  # pragma: no cover - compiled
     return (idx % p) * g**r + idx // p
 
 
-@njit(cache=True)
+@kernel
 def _canonical_sum(idx, n, g):  # pragma: no cover - compiled
     """The score sum of tuple ``idx`` if it is canonical (no rotation has a smaller flat
     index), else -1."""
@@ -58,7 +59,7 @@ def _canonical_sum(idx, n, g):  # pragma: no cover - compiled
     return s
 
 
-@njit(cache=True)
+@kernel
 def level_order(n, g):  # pragma: no cover - compiled
     """Canonical tuples (smallest flat index among their rotations), by score sum descending.
 
@@ -84,7 +85,7 @@ def level_order(n, g):  # pragma: no cover - compiled
     return order, starts
 
 
-@njit(cache=True)
+@kernel
 def group_info(idx, n, g, rid, first):  # pragma: no cover - compiled
     """Rotations of a group: ``rid[r]`` the flat index of rotation r (r < n), ``first[r]``
     the mover's score there; returns the period d (the number of distinct rotations)."""
@@ -99,7 +100,7 @@ def group_info(idx, n, g, rid, first):  # pragma: no cover - compiled
     return d
 
 
-@njit(cache=True)
+@kernel
 def hold_values(rid_r, first_r, n, g, W, HV):  # pragma: no cover - compiled
     """``HV[k, o]``: value of the player ``o`` seats after the mover when the mover holds at
     turn total k (1 <= k < g - first_r); the next tuple is one level up and solved."""
@@ -111,7 +112,7 @@ def hold_values(rid_r, first_r, n, g, W, HV):  # pragma: no cover - compiled
             HV[k, o] = W[nxt, o - 1]
 
 
-@njit(cache=True)
+@kernel
 def turn_pass(
     K, y, HV, pvec, p_bust, allow_pass, tie, mode, roll, prev, mixk, mixp, A, b
 ):  # pragma: no cover
@@ -192,7 +193,7 @@ def turn_pass(
     return changed, gain
 
 
-@njit(cache=True)
+@kernel
 def cyclic_values(H, beta, d, n, Wg):  # pragma: no cover - compiled
     """Start-of-turn values of a group from its turns: ``W_r[o] = H_r[o] + beta_r W_{r+1}[o-1]``
     around the n rotations (rotation r + d is rotation r again). A game that never ends (every
@@ -211,7 +212,7 @@ def cyclic_values(H, beta, d, n, Wg):  # pragma: no cover - compiled
             Wg[r0, o] = Wg[r0, o] / den if den > 0.0 else 0.0
 
 
-@njit(cache=True)
+@kernel
 def start_guess(rid_r, first_r, n, g, W, kind):  # pragma: no cover - compiled
     """A first guess of the mover's value after a bust: extrapolated from the tuples one and
     two points above (kind 0), or 0 (kind 1), or 1 (kind 2)."""
@@ -226,7 +227,7 @@ def start_guess(rid_r, first_r, n, g, W, kind):  # pragma: no cover - compiled
     return min(max(v, 0.0), 1.0)
 
 
-@njit(cache=True)
+@kernel
 def best_turn(K, y, HV, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no cover - compiled
     """The mover's best response at ``y`` (its value after a bust or pass), from turn total
     ``K - 1`` down to 0, with the tie rule of :func:`turn_pass` (mode 0; the old choice in
@@ -261,7 +262,7 @@ def best_turn(K, y, HV, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no c
     return changed
 
 
-@njit(cache=True)
+@kernel
 def turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, H):  # pragma: no cover
     """The outcome of one turn under ``roll`` (roll probability ``mixp`` at ``mixk``; -1: none),
     forward over the turn totals: ``H[o]``, the value of offset o summed over the holds and the
@@ -302,7 +303,7 @@ def turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, H):  
     return beta
 
 
-@njit(cache=True)
+@kernel
 def _iterate(
     d,
     n,
@@ -373,7 +374,7 @@ def _iterate(
     return 2, max_passes
 
 
-@njit(cache=True)
+@kernel
 def _solve_group(
     idx, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls, hist, chg
 ):  # pragma: no cover - compiled
@@ -461,7 +462,7 @@ def _solve_group(
     return st, passes
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def solve_level(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status, passes_out
 ):  # pragma: no cover - compiled
@@ -522,7 +523,7 @@ def solve_level(
     passes_out[0] += per_chunk.sum()
 
 
-@njit(cache=True)
+@kernel
 def num_den(H, beta, d, n, N):  # pragma: no cover - compiled
     """Numerators ``N[r0, o]`` of the group's values from the turns' outcomes ``H``, ``beta``
     (the sum of :func:`cyclic_values` before the division); returns the denominator
@@ -542,7 +543,7 @@ def num_den(H, beta, d, n, N):  # pragma: no cover - compiled
     return 1.0 - prod0
 
 
-@njit(cache=True)
+@kernel
 def mix_residuals(H0, H1, b0, b1, mixr, q, ystar, n, H, beta, N, res):  # pragma: no cover
     """Indifference residuals ``N_r(q) - y*_r D(q)`` of the mixing movers ``mixr`` (rotation r
     mixes its lower and upper ladder steps with weight ``q[i]`` on the upper one; the pure
@@ -566,7 +567,7 @@ def mix_residuals(H0, H1, b0, b1, mixr, q, ystar, n, H, beta, N, res):  # pragma
     return D
 
 
-@njit(cache=True)
+@kernel
 def _solve_small(J, rhs, x):  # pragma: no cover - compiled
     """Gaussian elimination with partial pivoting of a small dense system (``J`` is
     overwritten); returns False if it is singular."""
@@ -597,7 +598,7 @@ def _solve_small(J, rhs, x):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@kernel
 def mix_newton(H0, H1, b0, b1, mixr, ystar, n, q, iters):  # pragma: no cover - compiled
     """Newton's method on the indifference equations of :func:`mix_residuals` from ``q``
     (overwritten), with a forward-difference Jacobian (step 1e-7), until the residuals are
