@@ -8,9 +8,11 @@ plain functions stay plain and no module global is rebound.
 
 A kernel marked ``@kernel(parallel=True)`` is compiled with ``parallel=True``; its parallel
 loops are written ``for i in prange(n)`` with the :func:`prange` of this module, which is
-``range`` in plain Python and ``numba.prange`` in the twin. Keep such a kernel a small driver
-over serial kernels: numba compiles a parallel kernel's body (and what it inlines) again for
-its threads, so a heavy loop compiled once as a serial kernel is shared by every driver.
+``range`` in plain Python and ``numba.prange`` in the twin. A parallel kernel costs much more
+to compile than a serial one: numba optimizes everything it calls again, twice (the loop body
+and the driver). A heavy loop is therefore better a serial kernel run on chunks by
+:func:`map_threads` (the twins release the GIL, ``nogil=True``): compiled once, and the same
+machine code on one thread or many.
 
 Numba's disk cache (``cache=True``) checks only the source file of the function it compiles;
 a twin's name therefore carries a digest of the source files of every kernel it reaches, so
@@ -28,7 +30,16 @@ from pathlib import Path
 from types import FunctionType
 from typing import Any, TypeVar, cast, overload
 
-__all__ = ["kernel", "compiled", "prange", "max_threads", "threads", "typed_list"]
+__all__ = [
+    "kernel",
+    "compiled",
+    "prange",
+    "max_threads",
+    "threads",
+    "thread_count",
+    "map_threads",
+    "typed_list",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -155,10 +166,33 @@ def max_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
 
 
+_COUNT: list[int] = []  # the thread counts of the open ``threads`` blocks, innermost last
+
+
+def thread_count() -> int:
+    """The threads of :func:`map_threads` and of the parallel kernels: the count of the
+    innermost :func:`threads` block, else :func:`max_threads`."""
+    return _COUNT[-1] if _COUNT else max_threads()
+
+
+def map_threads(fn: Callable[[int], Any], count: int) -> list[Any]:
+    """``[fn(0), ..., fn(count - 1)]``, the calls spread over :func:`thread_count` threads (in
+    the caller's thread when that is 1). ``fn`` should spend its time in compiled twins, which
+    release the GIL; the calls must be independent (any order gives the same results)."""
+    workers = min(count, thread_count())
+    if workers <= 1:
+        return [fn(i) for i in range(count)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(fn, range(count)))
+
+
 @contextmanager
 def threads(count: int) -> Iterator[None]:
-    """Run the parallel kernels called inside the ``with`` block on ``count`` threads
-    (1 .. :func:`max_threads`; numba's ``set_num_threads``), restoring the count after.
+    """Run :func:`map_threads` and the parallel kernels called inside the ``with`` block on
+    ``count`` threads (1 .. :func:`max_threads`; numba's ``set_num_threads``), restoring the
+    count after.
 
     Raises
     ------
@@ -172,9 +206,11 @@ def threads(count: int) -> Iterator[None]:
         raise ValueError(f"count must be an integer in 1..{top}, got {count!r}")
     before = numba.get_num_threads()
     numba.set_num_threads(count)
+    _COUNT.append(count)
     try:
         yield
     finally:
+        _COUNT.pop()
         numba.set_num_threads(before)
 
 

@@ -135,7 +135,7 @@ def test_threads_sets_and_restores_numbas_thread_count():
 def test_the_digest_covers_callees_in_other_files():
     from pigtheory.sequential import certificate_kernels, group_kernels, profile_kernels
 
-    files = jit._files(certificate_kernels.best_response_level)
+    files = jit._files(certificate_kernels._best_response_range)
     assert files == {certificate_kernels.__file__, group_kernels.__file__}
     assert jit._files(profile_kernels.profile_response_level) == {
         profile_kernels.__file__,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel, prange
+from ..jit import compiled, kernel, map_threads, prange, thread_count
 from .group_kernels import group_info, hold_values, rotate, turn_outcome
 
 __all__ = ["deviation_gains", "best_response_level"]
@@ -156,43 +156,30 @@ def _hold_chances(K, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, hold):  
     return out
 
 
-@kernel(parallel=True)
 def best_response_level(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, out
-):  # pragma: no cover - compiled
-    """``_best_response_range`` over the groups ``order[lo:hi]`` of one level, in parallel
-    chunks (the groups of a level are independent). ``out[0]`` counts passes; with ``gains``
-    of size ``g**n`` (size 0: skipped), the one-shot deviation gains of the level's tuples are
-    written there (as :func:`deviation_gains` does) and ``out[1]`` keeps the largest residual."""
+):
+    """``_best_response_range`` (compiled) over the groups ``order[lo:hi]`` of one level, in
+    chunks on :func:`pigtheory.jit.thread_count` threads (the groups of a level are
+    independent). ``out[0]`` counts passes; with ``gains`` of size ``g**n`` (size 0: skipped),
+    the one-shot deviation gains of the level's tuples are written there (as
+    :func:`deviation_gains` does) and ``out[1]`` keeps the largest residual."""
+    lo, hi = int(lo), int(hi)
     count = hi - lo
-    n_chunks = min(count, 64)
-    counts = np.zeros(max(n_chunks, 1))
-    resids = np.zeros(max(n_chunks, 1))
-    for c in prange(n_chunks):
+    workers = min(count, thread_count())
+    n_chunks = 1 if workers <= 1 else min(count, 4 * workers)
+    run = compiled(_best_response_range)
+
+    def chunk(c):
         part = np.zeros(2)
-        _best_response_range(
-            order,
-            lo + (c * count) // n_chunks,
-            lo + ((c + 1) * count) // n_chunks,
-            n,
-            g,
-            pvec,
-            p_bust,
-            allow_pass,
-            tie,
-            W,
-            bits,
-            mix_idx,
-            mix_k,
-            mix_p,
-            U,
-            gains,
-            part,
-        )
-        counts[c] = part[0]
-        resids[c] = part[1]
-    out[0] += counts.sum()
-    out[1] = max(out[1], resids.max())
+        a, z = lo + (c * count) // n_chunks, lo + ((c + 1) * count) // n_chunks
+        run(order, a, z, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, part)
+        return part
+
+    parts = map_threads(chunk, n_chunks)
+    if parts:
+        out[0] += sum(float(part[0]) for part in parts)
+        out[1] = max(out[1], max(float(part[1]) for part in parts))
 
 
 @kernel

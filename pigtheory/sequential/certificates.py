@@ -87,7 +87,7 @@ def _certify(order, starts, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, a
     gains = np.zeros(g**n if with_gains else 0)
     out = np.zeros(2)
     for L in range(starts.size - 1):
-        compiled(ck.best_response_level)(
+        ck.best_response_level(
             order,
             starts[L],
             starts[L + 1],

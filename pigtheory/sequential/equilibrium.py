@@ -373,7 +373,7 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
         for L in range(n_levels):
             lo, hi = int(level_starts[L]), int(level_starts[L + 1])
             if hi > lo:
-                compiled(gk.solve_level)(
+                gk.solve_level(
                     order,
                     lo,
                     hi,

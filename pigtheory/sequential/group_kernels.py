@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel, prange
+from ..jit import compiled, kernel, map_threads, thread_count
 
 __all__ = [
     "rotate",
@@ -29,6 +29,7 @@ __all__ = [
     "start_guess",
     "best_turn",
     "turn_outcome",
+    "solve_groups",
     "solve_level",
 ]
 
@@ -462,65 +463,71 @@ def _solve_group(
     return st, passes
 
 
-@kernel(parallel=True)
+@kernel
+def solve_groups(
+    order, lo, hi, first_t, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status
+):  # pragma: no cover - compiled
+    """:func:`solve_level` on the groups ``order[first_t:hi]`` of the level that starts at
+        ``lo``, with scratch arrays of their own (``status[t - lo]`` for group t). Returns the
+        passes. One serial kernel: :func:`solve_level` runs it on chunks of a level, on one thread or
+    many."""
+    m = pvec.size
+    sc = (
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros((n, g + m + 1, n)),
+        np.zeros((n, n)),
+        np.zeros((n, n)),
+        np.zeros(n),
+        np.zeros((n, n)),
+        np.zeros(g + m + 1),
+        np.zeros(g + m + 1),
+        np.zeros(n),
+    )
+    rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+    best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+    hist = np.zeros(max_passes + 1, dtype=np.uint64)
+    chg = np.zeros(n, dtype=np.bool_)
+    passes = 0
+    for t in range(first_t, hi):
+        st, p = _solve_group(
+            order[t], n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls,
+            hist, chg,
+        )  # fmt: skip
+        status[t - lo] = st
+        passes += p
+    return passes
+
+
 def solve_level(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status, passes_out
-):  # pragma: no cover - compiled
+):
     """Solve the groups ``order[lo:hi]`` (one score-sum level) by best-response iteration from
     ``n_starts`` first guesses (extrapolated; 0; 1), writing ``W`` and ``bits`` of every
     rotation. ``status[t]`` for the t-th group: 0 every start reached the same pure
     equilibrium; 1 several pure equilibria (the one with the fewest rolling states written);
     2 some start did not settle (nothing written: the group goes to the mixed solver).
+    ``passes_out[0]`` counts the passes.
 
     The groups of one level are independent (a hold leaves for a higher level, a bust stays in
-    the group): they are split into chunks solved in parallel (``numba.prange``), each chunk
-    with its own scratch arrays."""
-    m = pvec.size
+    the group): on several threads (:func:`pigtheory.jit.thread_count`) they are split into
+    chunks solved in parallel by the compiled :func:`solve_groups`
+    (:func:`pigtheory.jit.map_threads`), each chunk with its own scratch arrays."""
+    lo, hi = int(lo), int(hi)
     count = hi - lo
-    n_chunks = min(count, 64)
-    per_chunk = np.zeros(max(n_chunks, 1), dtype=np.int64)
-    for c in prange(n_chunks):
+    workers = min(count, thread_count())
+    n_chunks = 1 if workers <= 1 else min(count, 4 * workers)
+    run = compiled(solve_groups)
+
+    def chunk(c):
         a = lo + (c * count) // n_chunks
         z = lo + ((c + 1) * count) // n_chunks
-        sc = (
-            np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64),
-            np.zeros((n, g + m + 1, n)),
-            np.zeros((n, n)),
-            np.zeros((n, n)),
-            np.zeros(n),
-            np.zeros((n, n)),
-            np.zeros(g + m + 1),
-            np.zeros(g + m + 1),
-            np.zeros(n),
+        return run(
+            order, lo, z, a, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status
         )
-        rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-        best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-        hist = np.zeros(max_passes + 1, dtype=np.uint64)
-        chg = np.zeros(n, dtype=np.bool_)
-        for t in range(a, z):
-            st, p = _solve_group(
-                order[t],
-                n,
-                g,
-                pvec,
-                p_bust,
-                allow_pass,
-                tie,
-                max_passes,
-                n_starts,
-                W,
-                bits,
-                sc,
-                rolls,
-                best_rolls,
-                hist,
-                chg,
-            )
-            status[t - lo] = st
-            per_chunk[c] += p
-    passes_out[0] += per_chunk.sum()
+
+    passes_out[0] += sum(map_threads(chunk, n_chunks))
 
 
 @kernel
