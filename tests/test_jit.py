@@ -192,3 +192,45 @@ def test_an_edit_to_a_callee_in_another_file_compiles_the_caller_anew(tmp_path):
     second, d2 = run(2)
     assert second == 30
     assert d1 != d2
+
+
+def test_map_threads_keeps_the_order_and_the_innermost_count():
+    top = jit.max_threads()
+    assert jit.thread_count() == top
+    with jit.threads(1):
+        assert jit.thread_count() == 1
+        with jit.threads(top):
+            assert jit.thread_count() == top
+            assert jit.map_threads(lambda i: i * i, 50) == [i * i for i in range(50)]
+        assert jit.thread_count() == 1
+        assert jit.map_threads(lambda i: -i, 3) == [0, -1, -2]
+    assert jit.thread_count() == top
+    assert jit.map_threads(lambda i: i, 0) == []
+
+
+def test_the_level_solver_gives_the_same_bits_on_one_thread_and_on_chunks():
+    """The level solver's chunks (several threads) and one serial call (one thread) write the
+    same values, choices, statuses and passes."""
+    from pigtheory import Rules
+    from pigtheory.sequential import group_kernels as gk
+    from pigtheory.sequential.model import roll_model
+
+    rules = Rules(goal=14, players=3)
+    n, g = rules.players, rules.goal
+    model = roll_model(rules)
+    pvec, pb = np.ascontiguousarray(model.free_vector(), dtype=float), float(model.p_bust)
+    order, starts = jit.compiled(gk.level_order)(n, g)
+    runs = []
+    for count in (1, 2):
+        W, bits = np.zeros((g**n, n)), np.zeros((g**n, (g + 7) // 8), dtype=np.uint8)
+        status, passes = np.zeros(order.size, dtype=np.int8), np.zeros(1, dtype=np.int64)
+        with jit.threads(min(count, jit.max_threads())):
+            for L in range(starts.size - 1):
+                lo, hi = int(starts[L]), int(starts[L + 1])
+                gk.solve_level(
+                    order, lo, hi, n, g, pvec, pb, False, 1e-13, 60, 3, W, bits, status[lo:hi], passes
+                )
+        runs.append((W, bits, status, passes))
+    for a, b in zip(*runs, strict=True):
+        assert np.array_equal(a, b)
+    assert runs[0][3][0] > order.size  # every group took a pass at least

@@ -526,16 +526,14 @@ def test_certify_in_one_pass_equals_the_two_certificates():
     what the flat one-shot kernel and the best-response kernel give apart, bit for bit: on the
     equilibrium, on a profile with a profitable deviation (one decision flipped) and on one
     that mixes at two states."""
+    from pigtheory.jit import threads
     from pigtheory.sequential.certificates import best_response_values, certify, deviation_gains
     from pigtheory.sequential.group_kernels import level_order
     from pigtheory.sequential.model import roll_model
 
-    numba = pytest.importorskip("numba")
     rules = Rules(goal=24, players=3)
     eq = sequential.equilibrium(rules=rules)
     n, g = 3, 24
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)  # a parallel region per level waits for busy cores
     model = roll_model(rules)
     base = np.array(eq.policy.roll_bits).reshape(g**n, -1)
     assert eq.policy.roll_probability((0, 0, 0))[5] == 1.0
@@ -544,7 +542,7 @@ def test_certify_in_one_pass_equals_the_two_certificates():
     mixed = (np.array([[0, 0, 0, 5], [3, 9, 0, 2]]), np.array([0.5, 0.25]))
     order, starts = compiled(level_order)(n, g)
     cases = [(base, None, False), (flipped, None, True), (base, mixed, True)]
-    try:
+    with threads(1):  # a parallel region per level waits for busy cores
         for bits, mix, deviates in cases:
             kw = dict(
                 W=np.array(eq.value).reshape(g**n, n),
@@ -562,5 +560,3 @@ def test_certify_in_one_pass_equals_the_two_certificates():
             gains1, resid1, U1 = certify(order=order, starts=starts, **kw)
             assert np.array_equal(gains, gains1) and resid == resid1 and np.array_equal(U, U1)
             assert (gains.max() > 1e-6) == deviates and (resid > 1e-6) == deviates
-    finally:
-        numba.set_num_threads(before)
