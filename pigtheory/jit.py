@@ -166,13 +166,20 @@ def max_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
 
 
-_COUNT: list[int] = []  # the thread counts of the open ``threads`` blocks, innermost last
+_OPEN = threading.local()  # .counts: this thread's open ``threads`` blocks, innermost last
+
+
+def _counts() -> list[int]:
+    if not hasattr(_OPEN, "counts"):
+        _OPEN.counts = []
+    return cast(list[int], _OPEN.counts)
 
 
 def thread_count() -> int:
-    """The threads of :func:`map_threads` and of the parallel kernels: the count of the
-    innermost :func:`threads` block, else :func:`max_threads`."""
-    return _COUNT[-1] if _COUNT else max_threads()
+    """The threads of :func:`map_threads` and of the parallel kernels: the count of this
+    thread's innermost :func:`threads` block, else :func:`max_threads`."""
+    counts = _counts()
+    return counts[-1] if counts else max_threads()
 
 
 def map_threads(fn: Callable[[int], Any], count: int) -> list[Any]:
@@ -206,11 +213,11 @@ def threads(count: int) -> Iterator[None]:
         raise ValueError(f"count must be an integer in 1..{top}, got {count!r}")
     before = numba.get_num_threads()
     numba.set_num_threads(count)
-    _COUNT.append(count)
+    _counts().append(count)
     try:
         yield
     finally:
-        _COUNT.pop()
+        _counts().pop()
         numba.set_num_threads(before)
 
 
