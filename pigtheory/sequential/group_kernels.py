@@ -468,9 +468,9 @@ def solve_groups(
     order, lo, hi, first_t, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status
 ):  # pragma: no cover - compiled
     """:func:`solve_level` on the groups ``order[first_t:hi]`` of the level that starts at
-        ``lo``, with scratch arrays of their own (``status[t - lo]`` for group t). Returns the
-        passes. One serial kernel: :func:`solve_level` runs it on chunks of a level, on one thread or
-    many."""
+    ``lo``, with scratch arrays of their own (``status[t - lo]`` for group t). Returns the
+    passes. One serial kernel: :func:`solve_level` runs it on chunks of a level, on one thread
+    or many."""
     m = pvec.size
     sc = (
         np.zeros(n, dtype=np.int64),
