@@ -35,16 +35,15 @@ import tracemalloc
 from io import BytesIO
 from pathlib import Path
 
-import numba
 import numpy as np
-from numba import njit
 
 from pigtheory import Rules, sequential
-from pigtheory.sequential import group_kernels as gk
+from pigtheory.jit import compiled, kernel, max_threads
+from pigtheory.sequential.group_kernels import hold_values, rotate, turn_pass
 from pigtheory.sequential.model import roll_model
 
 
-@njit(cache=True)
+@kernel
 def _sweep(n, g, pvec, p_bust, W, Wn):  # pragma: no cover - compiled
     m = pvec.size
     HV = np.zeros((g + m + 1, n))
@@ -54,9 +53,9 @@ def _sweep(n, g, pvec, p_bust, W, Wn):  # pragma: no cover - compiled
     change = 0.0
     for idx in range(g**n):
         first = idx // g ** (n - 1)
-        gk.hold_values(idx, first, n, g, W, HV)
-        nxt = gk.rotate(idx, 1, n, g)
-        gk.turn_pass(g - first, W[nxt, n - 1], HV, pvec, p_bust, False, 1e-13, 0, roll, roll, -1, 0.0, A, b)
+        hold_values(idx, first, n, g, W, HV)
+        nxt = rotate(idx, 1, n, g)
+        turn_pass(g - first, W[nxt, n - 1], HV, pvec, p_bust, False, 1e-13, 0, roll, roll, -1, 0.0, A, b)
         for o in range(n):
             v = A[0, o] + b[0] * W[nxt, (o - 1) % n]
             change = max(change, abs(v - W[idx, o]))
@@ -75,7 +74,7 @@ def baseline(rules: Rules, seconds: float, target: np.ndarray) -> tuple[int, flo
     sweeps, change = 0, np.inf
     t0 = time.process_time()
     while sweeps == 0 or time.process_time() - t0 < seconds:
-        change = _sweep(n, g, pvec, pb, W, Wn)
+        change = compiled(_sweep)(n, g, pvec, pb, W, Wn)
         W, Wn = Wn, W
         sweeps += 1
     per = (time.process_time() - t0) / sweeps
@@ -117,7 +116,7 @@ def load_before(rev: str):
 
 
 def run(rules: Rules, before=None, parallel: bool = False) -> None:
-    cores = numba.config.NUMBA_NUM_THREADS
+    cores = max_threads()
     eq, wall1, cpu1, traced = _solve(sequential.equilibrium, rules, trace=True, threads=1)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10
     print(
@@ -165,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
     for rules in (Rules(goal=10, players=3), Rules(goal=6, players=4)):  # load the kernels
         sequential.equilibrium(rules=rules, progress=False, threads=1)
         if args.parallel:
-            sequential.equilibrium(rules=rules, progress=False, threads=numba.config.NUMBA_NUM_THREADS)
+            sequential.equilibrium(rules=rules, progress=False, threads=max_threads())
         if before is not None:
             before(rules=rules, progress=False)
     baseline(Rules(goal=5, players=3), 0.0, np.zeros((5,) * 3 + (3,)))

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from pigtheory import Rules, sequential
+from pigtheory.jit import compiled
 from pigtheory.referee import best_response, evaluate, exploitability, nash_conv, read_profile
 from pigtheory.referee._multiplayer import seat_turns, seat_values, stack_tables
 
@@ -339,7 +340,7 @@ def test_the_referees_kernel_equals_the_certificates_kernel_on_a_pure_profile():
     bits = np.zeros((g**n, (g + 7) // 8), dtype=np.uint8)
     for k in range(g):
         bits[:, k >> 3] |= flat[:, k].astype(np.uint8) << (k & 7)
-    order, starts = gk.level_order(n, g)
+    order, starts = compiled(gk.level_order)(n, g)
     pvec, p_bust = _model(rules)
     U = best_response_values(
         order=order,

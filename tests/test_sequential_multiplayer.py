@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from pigtheory import Rules, sequential
+from pigtheory.jit import compiled
 from pigtheory.sequential.equilibrium import MultiplayerEquilibrium
 from pigtheory.sequential.play_multiplayer import play_multiplayer
 
@@ -219,7 +220,7 @@ def test_certificates_catch_a_deviation():
     assert np.max(np.delete(gains, 0)) <= 1e-12
     # against the equilibrium itself, every seat's exact best response is worth its value
     kw["bits"] = np.array(eq.policy.roll_bits).reshape(g**n, -1)
-    order, starts = level_order(n, g)
+    order, starts = compiled(level_order)(n, g)
     U = best_response_values(order=order, starts=starts, **kw)
     np.testing.assert_allclose(U, np.array(eq.value).reshape(g**n, n), atol=1e-12)
 
@@ -449,19 +450,19 @@ def _plain_solve_group(idx, n, g, pvec, p_bust, W, max_passes=60, n_starts=3):
 
     m = pvec.size
     rid, first = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-    d = gk.group_info(idx, n, g, rid, first)
+    d = compiled(gk.group_info)(idx, n, g, rid, first)
     K = np.array([g - first[r] for r in range(n)], dtype=np.int64)
     HVs = np.zeros((n, g + m + 1, n))
     for r in range(d):
-        gk.hold_values(rid[r], first[r], n, g, W, HVs[r])
+        compiled(gk.hold_values)(rid[r], first[r], n, g, W, HVs[r])
     st, passes, best = 0, 0, None
     for s in range(n_starts):
-        y = np.array([gk.start_guess(rid[r], first[r], n, g, W, s) for r in range(n)])
+        y = np.array([compiled(gk.start_guess)(rid[r], first[r], n, g, W, s) for r in range(n)])
         rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
         H, beta, Wg = np.zeros((n, n)), np.zeros(n), np.zeros((n, n))
         v, reach = np.zeros(g + m + 1), np.zeros(g + m + 1)
         hist = np.zeros(max_passes + 1, dtype=np.uint64)
-        code, p = gk._iterate(
+        code, p = compiled(gk._iterate)(
             d, n, K, HVs, pvec, p_bust, False, 1e-13, y, rolls, H, beta, Wg, v, reach, hist, max_passes,
             rolls.copy(), False, np.zeros(n, dtype=np.bool_),
         )  # fmt: skip
@@ -492,7 +493,7 @@ def test_group_solver_shortcut_equals_every_start_in_full(rules):
     pvec, pb = np.ascontiguousarray(model.free_vector(), dtype=float), float(model.p_bust)
     eq = sequential.equilibrium(rules=rules, certify=False)
     W = np.array(eq.value).reshape(g**n, n)  # the levels above every group are solved
-    order, starts = gk.level_order(n, g)
+    order, starts = compiled(gk.level_order)(n, g)
     bits = np.zeros((g**n, (g + 7) // 8), dtype=np.uint8)
     statuses = set()
     for L in range(starts.size - 1):
@@ -511,7 +512,7 @@ def test_group_solver_shortcut_equals_every_start_in_full(rules):
             if st == 2:
                 continue
             rid = np.zeros(n, dtype=np.int64)
-            d = gk.group_info(int(order[t]), n, g, rid, np.zeros(n, dtype=np.int64))
+            d = compiled(gk.group_info)(int(order[t]), n, g, rid, np.zeros(n, dtype=np.int64))
             for r in range(d):
                 assert np.array_equal(Wk[rid[r]], Wg[r])
                 row = np.unpackbits(bits[rid[r]], bitorder="little")[: rolls[r].size].astype(bool)
@@ -525,25 +526,23 @@ def test_certify_in_one_pass_equals_the_two_certificates():
     what the flat one-shot kernel and the best-response kernel give apart, bit for bit: on the
     equilibrium, on a profile with a profitable deviation (one decision flipped) and on one
     that mixes at two states."""
+    from pigtheory.jit import threads
     from pigtheory.sequential.certificates import best_response_values, certify, deviation_gains
     from pigtheory.sequential.group_kernels import level_order
     from pigtheory.sequential.model import roll_model
 
-    numba = pytest.importorskip("numba")
     rules = Rules(goal=24, players=3)
     eq = sequential.equilibrium(rules=rules)
     n, g = 3, 24
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)  # a parallel region per level waits for busy cores
     model = roll_model(rules)
     base = np.array(eq.policy.roll_bits).reshape(g**n, -1)
     assert eq.policy.roll_probability((0, 0, 0))[5] == 1.0
     flipped = base.copy()
     flipped[0, 0] &= np.uint8(255 - (1 << 5))  # hold at 5 at the start
     mixed = (np.array([[0, 0, 0, 5], [3, 9, 0, 2]]), np.array([0.5, 0.25]))
-    order, starts = level_order(n, g)
+    order, starts = compiled(level_order)(n, g)
     cases = [(base, None, False), (flipped, None, True), (base, mixed, True)]
-    try:
+    with threads(1):  # a parallel region per level waits for busy cores
         for bits, mix, deviates in cases:
             kw = dict(
                 W=np.array(eq.value).reshape(g**n, n),
@@ -561,5 +560,3 @@ def test_certify_in_one_pass_equals_the_two_certificates():
             gains1, resid1, U1 = certify(order=order, starts=starts, **kw)
             assert np.array_equal(gains, gains1) and resid == resid1 and np.array_equal(U, U1)
             assert (gains.max() > 1e-6) == deviates and (resid > 1e-6) == deviates
-    finally:
-        numba.set_num_threads(before)

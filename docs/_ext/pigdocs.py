@@ -85,8 +85,8 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
         "api_sweeps",
         "Sweeps, parallel runs and resources",
         "Independent tasks on any executor (a Dask cluster included), BLAS threads, the "
-        "engine choice and the memory guard.",
-        ("pigtheory.parallel", "pigtheory.engine", "pigtheory.guard"),
+        "engine choice, the compiled kernels (numba) and the memory guard.",
+        ("pigtheory.parallel", "pigtheory.engine", "pigtheory.jit", "pigtheory.guard"),
     ),
     (
         "api_figures",

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ..jit import compiled
 from ..rules import Rules
 from ..sequential.model import roll_model
 
@@ -63,10 +64,10 @@ def seat_values(
 
     n, g = rules.players, rules.goal
     pvec, p_bust = _model(rules)
-    order, _ = gk.level_order(n, g)
+    order, _ = compiled(gk.level_order)(n, g)
     U = np.zeros((g**n, n))
     out = np.zeros(3)
-    ck.profile_response_level(
+    compiled(ck.profile_response_level)(
         order,
         0,
         order.size,
@@ -98,7 +99,7 @@ def seat_turns(probs: np.ndarray, seat: int, rules: Rules, U: np.ndarray, *, fol
     pvec, p_bust = _model(rules)
     value = np.full((g**n, g), np.nan)
     choice = np.zeros((g**n, g), dtype=np.bool_)
-    ck.turn_table(
+    compiled(ck.turn_table)(
         n, g, pvec, p_bust, True, 1e-13, 1 if follow else 0, seat, U, _NO_BITS, *_NO_MIX, probs, value, choice
     )
     shape = (g,) * (n + 1)

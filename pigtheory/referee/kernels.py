@@ -33,16 +33,18 @@ time (:func:`horizon_n`, work ``O(H n goal^(n+1) w)`` per target).
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import numpy as np
+
+from ..jit import compiled, kernel
 
 __all__ = ["pair", "horizon_layers", "horizon_n", "occupancy_pair", "warm_up"]
 
 _TIE = 1e-13
 
 
+@kernel
 def _first_face(pvec):  # pragma: no cover - compiled
     """The first gain with a positive probability (``pvec[:lo]`` is 0: one die of d faces has no
     gain 1; the faces skipped add exact zeros, so the sums are the same to the bit)."""
@@ -52,6 +54,7 @@ def _first_face(pvec):  # pragma: no cover - compiled
     return lo
 
 
+@kernel
 def _policy_column(live, roll, hold, win, pvec, p_bust, a, b):  # pragma: no cover - compiled
     """One turn of a player who rolls with probability ``roll[k]`` at turn total k: its value is
     ``a[k] + b[k] * z`` with ``z`` the partner state's start value (what a bust or a pass at
@@ -77,6 +80,7 @@ def _policy_column(live, roll, hold, win, pvec, p_bust, a, b):  # pragma: no cov
             b[k] = p * rb
 
 
+@kernel
 def _pair(
     g, pvec, p_bust, roll0, roll1, win0, win1, respond, max_passes, x0, x1, choice, out
 ):  # pragma: no cover
@@ -181,6 +185,7 @@ def _pair(
                 x1[j, i, k] = a1[k] + b1[k] * x
 
 
+@kernel
 def _horizon_move(
     last, draw, g, pvec, p_bust, own, k, col, pay, bust, hold, optimise, sign, p
 ):  # pragma: no cover - compiled
@@ -205,6 +210,7 @@ def _horizon_move(
     return roll if gap > _TIE else hold
 
 
+@kernel
 def _horizon_layers(
     g, horizon, pvec, p_bust, roll0, roll1, pay0, pay1, draw, mode, v0, v1
 ):  # pragma: no cover
@@ -267,6 +273,7 @@ def _horizon_layers(
                     v1[i, j, k] = n1[i, j, k]
 
 
+@kernel
 def _horizon_n(n, g, horizon, pvec, p_bust, probs, target, respond, draw, cur, prev):  # pragma: no cover
     """Layers t = 1..horizon of the n-player game with t moves left, for one target seat.
 
@@ -308,6 +315,7 @@ def _horizon_n(n, g, horizon, pvec, p_bust, probs, target, respond, draw, cur, p
                         cur[mv, idx, k] = p * roll + (1.0 - p) * hold
 
 
+@kernel
 def _occupancy_pair(g, pvec, p_bust, roll0, roll1, first, d0, d1):  # pragma: no cover - compiled
     """Expected visits ``d0[i, j, k]`` of seat 0's decision states (own score i) and ``d1[j, i, k]``
     of seat 1's, in a game that starts with seat ``first`` to move at (0, 0, 0); ``inf`` where the
@@ -362,41 +370,25 @@ def _occupancy_pair(g, pvec, p_bust, roll0, roll1, first, d0, d1):  # pragma: no
                     f0[i, j + k] += n1 * r1[k] * (1.0 - roll1[j, i, k])
 
 
-@cache
-def _compiled(name: str) -> Any:
-    from numba import njit
-    from numba.core.registry import CPUDispatcher
-
-    space = globals()
-    for helper in (
-        "_first_face",
-        "_policy_column",
-        "_horizon_move",
-    ):  # the kernels' shared helpers, compiled first
-        if not isinstance(space[helper], CPUDispatcher):
-            space[helper] = njit(cache=True, nogil=True)(space[helper])
-    return njit(cache=True, nogil=True)(space[name])
-
-
 def pair() -> Any:
     """The compiled kernel of evaluation and best response (numba imported and the kernel
     compiled or loaded from numba's disk cache on the first call in a process)."""
-    return _compiled("_pair")
+    return compiled(_pair)
 
 
 def horizon_layers() -> Any:
     """The compiled kernel of the layers over the moves left."""
-    return _compiled("_horizon_layers")
+    return compiled(_horizon_layers)
 
 
 def horizon_n() -> Any:
     """The compiled kernel of the n-player layers over the moves left."""
-    return _compiled("_horizon_n")
+    return compiled(_horizon_n)
 
 
 def occupancy_pair() -> Any:
     """The compiled kernel of the expected visits."""
-    return _compiled("_occupancy_pair")
+    return compiled(_occupancy_pair)
 
 
 def warm_up() -> None:

@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numpy as np
 
 from ..guard import Estimate, check_memory
+from ..jit import compiled, kernel
 from ..policies import MixedPolicy
 from ..results import Result
 from ..rules import Rules
@@ -100,6 +100,7 @@ def _seed(rng: Any) -> int:
     return int(check_rng(rng).integers(2**31 - 1))
 
 
+@kernel
 def _roll(pvec_cum, p_bust):  # pragma: no cover - compiled
     """One roll from one uniform draw: 0 for a bust, else the points it adds
     (``pvec_cum[r]``: P(a scoring roll adds at most r + 1 points))."""
@@ -112,6 +113,7 @@ def _roll(pvec_cum, p_bust):  # pragma: no cover - compiled
     return 1
 
 
+@kernel
 def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no cover - compiled
     """``episodes`` self-play games of Q-learning on ``q[i, j, k, a]`` (a = 0 roll, 1 hold)."""
     np.random.seed(seed)  # noqa: NPY002 - numba seeds its own generator
@@ -154,6 +156,7 @@ def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no 
                 q[pi, pj, pk, pa] += alpha * (t - q[pi, pj, pk, pa])
 
 
+@kernel
 def _play(g, pvec_cum, p_bust, roll0, roll1, games, seed, wins):  # pragma: no cover - compiled
     """``games`` games of two tables; ``wins[n]`` = 1 if seat 0 won game n."""
     np.random.seed(seed)  # noqa: NPY002 - numba seeds its own generator
@@ -183,17 +186,6 @@ def _play(g, pvec_cum, p_bust, roll0, roll1, games, seed, wins):  # pragma: no c
             if i + k >= g:
                 wins[n] = 1.0 if p == 0 else 0.0
                 break
-
-
-@cache
-def _compiled(name: str) -> Any:
-    from numba import njit
-    from numba.core.registry import CPUDispatcher
-
-    space = globals()
-    if not isinstance(space["_roll"], CPUDispatcher):  # the kernels' shared helper, compiled first
-        space["_roll"] = njit(cache=True, nogil=True)(space["_roll"])
-    return njit(cache=True, nogil=True)(space[name])
 
 
 def q_learning(
@@ -233,7 +225,7 @@ def q_learning(
     g = rules.goal
     pvec, p_bust = _model(rules)
     q = np.full((g, g, g, 2), 0.5)
-    train = _compiled("_q_train")
+    train = compiled(_q_train)
     seed = _seed(rng)
     done, policies = 0, []
     for n, c in enumerate(cps):
@@ -264,10 +256,11 @@ def play_matches(profile: Any, *, rules: Rules = Rules(), games: int = 1000, rng
     r0, r1 = (np.ascontiguousarray(t, dtype=np.float64) for t in read_profile(profile, rules))
     pvec, p_bust = _model(rules)
     wins = np.zeros(games)
-    _compiled("_play")(rules.goal, np.cumsum(pvec), p_bust, r0, r1, games, _seed(rng), wins)
+    compiled(_play)(rules.goal, np.cumsum(pvec), p_bust, r0, r1, games, _seed(rng), wins)
     return wins
 
 
+@kernel
 def _rm_stage(c, d, iterations, out_x, out_y):  # pragma: no cover - compiled
     """Regret matching+ self-play in the stage game ``W = C + v D`` (v the value of the average
     strategies so far, refreshed every few rounds: the self-loop); linear averaging. Returns the
@@ -353,7 +346,7 @@ def regret_matching(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100
     check_simultaneous_rules(rules, players=2)
     cps = _checkpoints(iterations, "iterations")
     g = rules.goal
-    stage = _compiled("_rm_stage")
+    stage = compiled(_rm_stage)
     a = np.arange(1, g + 1)[None, None, :]
     th = np.broadcast_to(np.minimum(a, (g - np.arange(g))[:, None, None]), (g, g, g))
     policies = []

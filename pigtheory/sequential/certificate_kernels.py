@@ -1,6 +1,7 @@
 """Compiled loops (numba) of the certificates of a multiplayer sequential equilibrium.
 
-Imported only inside :mod:`pigtheory.sequential.certificates`. Notation as in
+Plain functions marked as kernels (:mod:`pigtheory.jit`), called compiled by
+:mod:`pigtheory.sequential.certificates`. Notation as in
 :mod:`pigtheory.sequential.group_kernels`; mixing is given by three arrays sorted by tuple:
 ``mix_idx`` (flat tuple index), ``mix_k`` (turn total) and ``mix_p`` (roll probability).
 """
@@ -8,14 +9,14 @@ Imported only inside :mod:`pigtheory.sequential.certificates`. Notation as in
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
+from ..jit import compiled, kernel, map_threads, prange, thread_count
 from .group_kernels import group_info, hold_values, rotate, turn_outcome
 
 __all__ = ["deviation_gains", "best_response_level"]
 
 
-@njit(cache=True)
+@kernel
 def _mix_at(idx, mix_idx, mix_k, mix_p):  # pragma: no cover - compiled
     j = np.searchsorted(mix_idx, idx)
     if j < mix_idx.size and mix_idx[j] == idx:
@@ -23,13 +24,13 @@ def _mix_at(idx, mix_idx, mix_k, mix_p):  # pragma: no cover - compiled
     return -1, 0.0
 
 
-@njit(cache=True)
+@kernel
 def _unpack(bits, idx, K, roll):  # pragma: no cover - compiled
     for k in range(K):
         roll[k] = (bits[idx, k >> 3] >> (k & 7)) & 1 == 1
 
 
-@njit(cache=True)
+@kernel
 def _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, v):  # pragma: no cover
     """The mover's own value ``v[k]`` under ``roll`` (mixing at ``mixk``) backward over the
     turn, and the largest one-shot gain ``max(roll value, hold value) - v[k]`` where it may
@@ -57,7 +58,7 @@ def _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, v):  # pr
     return gain
 
 
-@njit(cache=True, parallel=True)
+@kernel(parallel=True)
 def deviation_gains(
     n, g, pvec, p_bust, allow_pass, W, bits, mix_idx, mix_k, mix_p, gains
 ):  # pragma: no cover
@@ -94,7 +95,7 @@ def deviation_gains(
     return resid_chunk.max()
 
 
-@njit(cache=True)
+@kernel
 def _improve(K, y, HVd, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no cover - compiled
     """Policy improvement of the deviator's turn at ``y`` (its value after a bust): roll where
     rolling beats holding by more than ``tie`` (at k = 0 passing, if allowed, where rolling
@@ -124,7 +125,7 @@ def _improve(K, y, HVd, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no c
     return changed
 
 
-@njit(cache=True)
+@kernel
 def _hold_chances(K, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, hold):  # pragma: no cover
     """Forward over one turn under ``roll`` (mixing at ``mixk``): ``hold[k]`` the chance the
     mover holds at turn total k >= 1; returns the chance the turn ends in a bust or a pass."""
@@ -155,46 +156,33 @@ def _hold_chances(K, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, hold):  
     return out
 
 
-@njit(cache=True, parallel=True)
 def best_response_level(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, out
-):  # pragma: no cover - compiled
-    """``_best_response_range`` over the groups ``order[lo:hi]`` of one level, in parallel
-    chunks (the groups of a level are independent). ``out[0]`` counts passes; with ``gains``
-    of size ``g**n`` (size 0: skipped), the one-shot deviation gains of the level's tuples are
-    written there (as :func:`deviation_gains` does) and ``out[1]`` keeps the largest residual."""
+):
+    """``_best_response_range`` (compiled) over the groups ``order[lo:hi]`` of one level, in
+    chunks on :func:`pigtheory.jit.thread_count` threads (the groups of a level are
+    independent). ``out[0]`` counts passes; with ``gains`` of size ``g**n`` (size 0: skipped),
+    the one-shot deviation gains of the level's tuples are written there (as
+    :func:`deviation_gains` does) and ``out[1]`` keeps the largest residual."""
+    lo, hi = int(lo), int(hi)
     count = hi - lo
-    n_chunks = min(count, 64)
-    counts = np.zeros(max(n_chunks, 1))
-    resids = np.zeros(max(n_chunks, 1))
-    for c in prange(n_chunks):
+    workers = min(count, thread_count())
+    n_chunks = 1 if workers <= 1 else min(count, 4 * workers)
+    run = compiled(_best_response_range)
+
+    def chunk(c):
         part = np.zeros(2)
-        _best_response_range(
-            order,
-            lo + (c * count) // n_chunks,
-            lo + ((c + 1) * count) // n_chunks,
-            n,
-            g,
-            pvec,
-            p_bust,
-            allow_pass,
-            tie,
-            W,
-            bits,
-            mix_idx,
-            mix_k,
-            mix_p,
-            U,
-            gains,
-            part,
-        )
-        counts[c] = part[0]
-        resids[c] = part[1]
-    out[0] += counts.sum()
-    out[1] = max(out[1], resids.max())
+        a, z = lo + (c * count) // n_chunks, lo + ((c + 1) * count) // n_chunks
+        run(order, a, z, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, part)
+        return part
+
+    parts = map_threads(chunk, n_chunks)
+    if parts:
+        out[0] += sum(float(part[0]) for part in parts)
+        out[1] = max(out[1], max(float(part[1]) for part in parts))
 
 
-@njit(cache=True)
+@kernel
 def _best_response_range(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, out
 ):  # pragma: no cover - compiled

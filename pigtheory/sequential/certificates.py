@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..jit import compiled
+
 __all__ = ["deviation_gains", "best_response_values", "certify"]
 
 
@@ -59,7 +61,7 @@ def deviation_gains(*, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_
 
     mi, mk, mp = _mix_arrays(mix_states, mix_prob, n, g)
     gains = np.zeros(g**n)
-    resid = ck.deviation_gains(n, g, pvec, p_bust, allow_pass, W, bits, mi, mk, mp, gains)
+    resid = compiled(ck.deviation_gains)(n, g, pvec, p_bust, allow_pass, W, bits, mi, mk, mp, gains)
     return gains, float(resid)
 
 

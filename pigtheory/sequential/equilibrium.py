@@ -72,6 +72,8 @@ import numpy as np
 
 from ..display import Display
 from ..guard import check_memory, sequential_equilibrium_estimate
+from ..jit import compiled, max_threads
+from ..jit import threads as compile_threads
 from ..parallel import idle_cores
 from ..progress import progress_bar
 from ..results import Result
@@ -243,8 +245,8 @@ class MultiplayerEquilibrium(Result):
         idx = int(np.ravel_multi_index(t, (g,) * n))
         K = g - t[0]
         HV = np.zeros((g + m + 1, n))
-        gk.hold_values(idx, t[0], n, g, Wf, HV)
-        nxt = int(gk.rotate(idx, 1, n, g))
+        compiled(gk.hold_values)(idx, t[0], n, g, Wf, HV)
+        nxt = int(compiled(gk.rotate)(idx, 1, n, g))
         roll = np.zeros(g + m + 1, dtype=np.bool_)
         roll[:K] = prob == 1.0
         mixed = np.flatnonzero((prob > 0) & (prob < 1))
@@ -252,7 +254,9 @@ class MultiplayerEquilibrium(Result):
         A = np.zeros((g + m + 1, n))
         b = np.zeros(g + m + 1)
         y = float(Wf[nxt, n - 1])
-        gk.turn_pass(K, y, HV, pvec, float(model.p_bust), self.allow_pass, 0.0, 1, roll, roll, mk, mp, A, b)
+        compiled(gk.turn_pass)(
+            K, y, HV, pvec, float(model.p_bust), self.allow_pass, 0.0, 1, roll, roll, mk, mp, A, b
+        )
         after = Wf[nxt][(np.arange(n) - 1) % n]
         return A[:K] + b[:K, None] * after[None, :]
 
@@ -329,22 +333,16 @@ def equilibrium(
     if not isinstance(enclose, bool):
         raise ValueError(f"enclose must be True or False, got {enclose!r}")
     check_progress(progress)
-    import numba
-
-    max_threads = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    top = max_threads()
     if isinstance(threads, str):
         if threads != "auto":
-            raise ValueError(f"threads must be 'auto' or an integer in 1..{max_threads}, got {threads!r}")
-        threads = idle_cores(max_threads)
-    threads = check_int("threads", threads, low=1, high=max_threads)
+            raise ValueError(f"threads must be 'auto' or an integer in 1..{top}, got {threads!r}")
+        threads = idle_cores(top)
+    threads = check_int("threads", threads, low=1, high=top)
     check_memory(sequential_equilibrium_estimate(rules, certify=certify), max_memory)
 
-    before = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
+    with compile_threads(threads):
         return _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress)
-    finally:
-        numba.set_num_threads(before)
 
 
 def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
@@ -358,7 +356,7 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
     model = roll_model(rules)
     pvec = np.ascontiguousarray(model.free_vector(), dtype=np.float64)
     p_bust = float(model.p_bust)
-    order, level_starts = gk.level_order(n, g)
+    order, level_starts = compiled(gk.level_order)(n, g)
     W = np.zeros((g**n, n))
     nb = (g + 7) // 8
     bits = np.zeros((g**n, nb), dtype=np.uint8)

@@ -1,8 +1,8 @@
 """Compiled loops (numba) of the multiplayer sequential solver: rotation groups, one turn, one group.
 
-Imported only inside :mod:`pigtheory.sequential.equilibrium` and
-:mod:`pigtheory.sequential.certificates` (numba compiles these functions on first use and
-keeps the machine code on disk, ``cache=True``). Shapes and notation are those of
+Plain functions marked as kernels (:mod:`pigtheory.jit`): the solvers call their compiled twins,
+``compiled(fn)(...)`` (numba compiles them on first use and keeps the machine code on disk).
+Shapes and notation are those of
 :mod:`pigtheory.sequential.equilibrium`:
 
 * a score tuple ``t = (t_0, ..., t_{n-1})`` (turn order from the mover) has the flat index
@@ -16,7 +16,8 @@ keeps the machine code on disk, ``cache=True``). Shapes and notation are those o
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+
+from ..jit import compiled, kernel, map_threads, thread_count
 
 __all__ = [
     "rotate",
@@ -28,13 +29,14 @@ __all__ = [
     "start_guess",
     "best_turn",
     "turn_outcome",
+    "solve_groups",
     "solve_level",
 ]
 
 _FNV = np.uint64(1099511628211)
 
 
-@njit(cache=True)
+@kernel
 def rotate(idx, r, n, g):  # pragma: no cover - compiled
     """Flat index of the tuple rotated left by ``r`` (the seat ``r`` places later moves)."""
     if r == 0:
@@ -43,7 +45,7 @@ def rotate(idx, r, n, g):  # pragma: no cover - compiled
     return (idx % p) * g**r + idx // p
 
 
-@njit(cache=True)
+@kernel
 def _canonical_sum(idx, n, g):  # pragma: no cover - compiled
     """The score sum of tuple ``idx`` if it is canonical (no rotation has a smaller flat
     index), else -1."""
@@ -58,7 +60,7 @@ def _canonical_sum(idx, n, g):  # pragma: no cover - compiled
     return s
 
 
-@njit(cache=True)
+@kernel
 def level_order(n, g):  # pragma: no cover - compiled
     """Canonical tuples (smallest flat index among their rotations), by score sum descending.
 
@@ -84,7 +86,7 @@ def level_order(n, g):  # pragma: no cover - compiled
     return order, starts
 
 
-@njit(cache=True)
+@kernel
 def group_info(idx, n, g, rid, first):  # pragma: no cover - compiled
     """Rotations of a group: ``rid[r]`` the flat index of rotation r (r < n), ``first[r]``
     the mover's score there; returns the period d (the number of distinct rotations)."""
@@ -99,7 +101,7 @@ def group_info(idx, n, g, rid, first):  # pragma: no cover - compiled
     return d
 
 
-@njit(cache=True)
+@kernel
 def hold_values(rid_r, first_r, n, g, W, HV):  # pragma: no cover - compiled
     """``HV[k, o]``: value of the player ``o`` seats after the mover when the mover holds at
     turn total k (1 <= k < g - first_r); the next tuple is one level up and solved."""
@@ -111,7 +113,7 @@ def hold_values(rid_r, first_r, n, g, W, HV):  # pragma: no cover - compiled
             HV[k, o] = W[nxt, o - 1]
 
 
-@njit(cache=True)
+@kernel
 def turn_pass(
     K, y, HV, pvec, p_bust, allow_pass, tie, mode, roll, prev, mixk, mixp, A, b
 ):  # pragma: no cover
@@ -192,7 +194,7 @@ def turn_pass(
     return changed, gain
 
 
-@njit(cache=True)
+@kernel
 def cyclic_values(H, beta, d, n, Wg):  # pragma: no cover - compiled
     """Start-of-turn values of a group from its turns: ``W_r[o] = H_r[o] + beta_r W_{r+1}[o-1]``
     around the n rotations (rotation r + d is rotation r again). A game that never ends (every
@@ -211,7 +213,7 @@ def cyclic_values(H, beta, d, n, Wg):  # pragma: no cover - compiled
             Wg[r0, o] = Wg[r0, o] / den if den > 0.0 else 0.0
 
 
-@njit(cache=True)
+@kernel
 def start_guess(rid_r, first_r, n, g, W, kind):  # pragma: no cover - compiled
     """A first guess of the mover's value after a bust: extrapolated from the tuples one and
     two points above (kind 0), or 0 (kind 1), or 1 (kind 2)."""
@@ -226,7 +228,7 @@ def start_guess(rid_r, first_r, n, g, W, kind):  # pragma: no cover - compiled
     return min(max(v, 0.0), 1.0)
 
 
-@njit(cache=True)
+@kernel
 def best_turn(K, y, HV, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no cover - compiled
     """The mover's best response at ``y`` (its value after a bust or pass), from turn total
     ``K - 1`` down to 0, with the tie rule of :func:`turn_pass` (mode 0; the old choice in
@@ -261,7 +263,7 @@ def best_turn(K, y, HV, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no c
     return changed
 
 
-@njit(cache=True)
+@kernel
 def turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, H):  # pragma: no cover
     """The outcome of one turn under ``roll`` (roll probability ``mixp`` at ``mixk``; -1: none),
     forward over the turn totals: ``H[o]``, the value of offset o summed over the holds and the
@@ -302,7 +304,7 @@ def turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, H):  
     return beta
 
 
-@njit(cache=True)
+@kernel
 def _iterate(
     d,
     n,
@@ -373,7 +375,7 @@ def _iterate(
     return 2, max_passes
 
 
-@njit(cache=True)
+@kernel
 def _solve_group(
     idx, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls, hist, chg
 ):  # pragma: no cover - compiled
@@ -461,68 +463,74 @@ def _solve_group(
     return st, passes
 
 
-@njit(cache=True, parallel=True)
+@kernel
+def solve_groups(
+    order, lo, hi, first_t, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status
+):  # pragma: no cover - compiled
+    """:func:`solve_level` on the groups ``order[first_t:hi]`` of the level that starts at
+    ``lo``, with scratch arrays of their own (``status[t - lo]`` for group t). Returns the
+    passes. One serial kernel: :func:`solve_level` runs it on chunks of a level, on one thread
+    or many."""
+    m = pvec.size
+    sc = (
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(n, dtype=np.int64),
+        np.zeros((n, g + m + 1, n)),
+        np.zeros((n, n)),
+        np.zeros((n, n)),
+        np.zeros(n),
+        np.zeros((n, n)),
+        np.zeros(g + m + 1),
+        np.zeros(g + m + 1),
+        np.zeros(n),
+    )
+    rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+    best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
+    hist = np.zeros(max_passes + 1, dtype=np.uint64)
+    chg = np.zeros(n, dtype=np.bool_)
+    passes = 0
+    for t in range(first_t, hi):
+        st, p = _solve_group(
+            order[t], n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls,
+            hist, chg,
+        )  # fmt: skip
+        status[t - lo] = st
+        passes += p
+    return passes
+
+
 def solve_level(
     order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status, passes_out
-):  # pragma: no cover - compiled
+):
     """Solve the groups ``order[lo:hi]`` (one score-sum level) by best-response iteration from
     ``n_starts`` first guesses (extrapolated; 0; 1), writing ``W`` and ``bits`` of every
     rotation. ``status[t]`` for the t-th group: 0 every start reached the same pure
     equilibrium; 1 several pure equilibria (the one with the fewest rolling states written);
     2 some start did not settle (nothing written: the group goes to the mixed solver).
+    ``passes_out[0]`` counts the passes.
 
     The groups of one level are independent (a hold leaves for a higher level, a bust stays in
-    the group): they are split into chunks solved in parallel (``numba.prange``), each chunk
-    with its own scratch arrays."""
-    m = pvec.size
+    the group): on several threads (:func:`pigtheory.jit.thread_count`) they are split into
+    chunks solved in parallel by the compiled :func:`solve_groups`
+    (:func:`pigtheory.jit.map_threads`), each chunk with its own scratch arrays."""
+    lo, hi = int(lo), int(hi)
     count = hi - lo
-    n_chunks = min(count, 64)
-    per_chunk = np.zeros(max(n_chunks, 1), dtype=np.int64)
-    for c in prange(n_chunks):
+    workers = min(count, thread_count())
+    n_chunks = 1 if workers <= 1 else min(count, 4 * workers)
+    run = compiled(solve_groups)
+
+    def chunk(c):
         a = lo + (c * count) // n_chunks
         z = lo + ((c + 1) * count) // n_chunks
-        sc = (
-            np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64),
-            np.zeros((n, g + m + 1, n)),
-            np.zeros((n, n)),
-            np.zeros((n, n)),
-            np.zeros(n),
-            np.zeros((n, n)),
-            np.zeros(g + m + 1),
-            np.zeros(g + m + 1),
-            np.zeros(n),
+        return run(
+            order, lo, z, a, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status
         )
-        rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-        best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-        hist = np.zeros(max_passes + 1, dtype=np.uint64)
-        chg = np.zeros(n, dtype=np.bool_)
-        for t in range(a, z):
-            st, p = _solve_group(
-                order[t],
-                n,
-                g,
-                pvec,
-                p_bust,
-                allow_pass,
-                tie,
-                max_passes,
-                n_starts,
-                W,
-                bits,
-                sc,
-                rolls,
-                best_rolls,
-                hist,
-                chg,
-            )
-            status[t - lo] = st
-            per_chunk[c] += p
-    passes_out[0] += per_chunk.sum()
+
+    passes_out[0] += sum(map_threads(chunk, n_chunks))
 
 
-@njit(cache=True)
+@kernel
 def num_den(H, beta, d, n, N):  # pragma: no cover - compiled
     """Numerators ``N[r0, o]`` of the group's values from the turns' outcomes ``H``, ``beta``
     (the sum of :func:`cyclic_values` before the division); returns the denominator
@@ -542,7 +550,7 @@ def num_den(H, beta, d, n, N):  # pragma: no cover - compiled
     return 1.0 - prod0
 
 
-@njit(cache=True)
+@kernel
 def mix_residuals(H0, H1, b0, b1, mixr, q, ystar, n, H, beta, N, res):  # pragma: no cover
     """Indifference residuals ``N_r(q) - y*_r D(q)`` of the mixing movers ``mixr`` (rotation r
     mixes its lower and upper ladder steps with weight ``q[i]`` on the upper one; the pure
@@ -566,7 +574,7 @@ def mix_residuals(H0, H1, b0, b1, mixr, q, ystar, n, H, beta, N, res):  # pragma
     return D
 
 
-@njit(cache=True)
+@kernel
 def _solve_small(J, rhs, x):  # pragma: no cover - compiled
     """Gaussian elimination with partial pivoting of a small dense system (``J`` is
     overwritten); returns False if it is singular."""
@@ -597,7 +605,7 @@ def _solve_small(J, rhs, x):  # pragma: no cover - compiled
     return True
 
 
-@njit(cache=True)
+@kernel
 def mix_newton(H0, H1, b0, b1, mixr, ystar, n, q, iters):  # pragma: no cover - compiled
     """Newton's method on the indifference equations of :func:`mix_residuals` from ``q``
     (overwritten), with a forward-difference Jacobian (step 1e-7), until the residuals are

@@ -8,9 +8,9 @@ on its level enters its equations; and the value and roll rows are written strai
 result while the choices are checked. ``iterations`` still counts, per level, the passes of
 its slowest pair, which is what the level-wide numpy engine counts.
 
-The function below is plain Python until :func:`one_die` compiles it (``cache=True``: numba
-keeps the machine code on disk, so later processes only load it); numba is imported there and
-nowhere else. :func:`pigtheory.engine.choose_engine` decides when it is used.
+The function below is a plain Python kernel until :func:`one_die` compiles it
+(:func:`pigtheory.jit.compiled`: numba keeps the machine code on disk, so later processes only
+load it). :func:`pigtheory.engine.choose_engine` decides when it is used.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from ..jit import compiled, kernel
+
 __all__ = ["one_die", "load_time"]
 
 
+@kernel
 def _levels(
     g, s_hi, s_lo, pvec, p_bust, tie, max_passes, v0, value, roll, out
 ):  # pragma: no cover - compiled
@@ -158,9 +161,7 @@ def one_die() -> Any:
         The numba dispatcher of the level pass (called by
         :func:`~pigtheory.sequential.one_die.solve_one_die` with ``engine="numba"``).
     """
-    from numba import njit
-
-    return njit(cache=True, nogil=True)(_levels)
+    return compiled(_levels)
 
 
 def load_time() -> float:

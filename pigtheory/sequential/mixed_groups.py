@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..jit import compiled
+
 __all__ = ["GroupProblem", "GroupEquilibrium", "ladder", "solve_group"]
 
 _YTOL = 1e-11
@@ -94,14 +96,14 @@ def group_problem(idx, n, g, pvec, p_bust, allow_pass, W):
     m = pvec.size
     rid = np.zeros(n, dtype=np.int64)
     first = np.zeros(n, dtype=np.int64)
-    d = int(gk.group_info(idx, n, g, rid, first))
+    d = int(compiled(gk.group_info)(idx, n, g, rid, first))
     HV = np.zeros((d, g + m + 1, n))
     K = np.zeros(d, dtype=np.int64)
     y0 = np.zeros(d)
     for r in range(d):
         K[r] = g - first[r]
-        gk.hold_values(rid[r], first[r], n, g, W, HV[r])
-        y0[r] = gk.start_guess(rid[r], first[r], n, g, W, 0)
+        compiled(gk.hold_values)(rid[r], first[r], n, g, W, HV[r])
+        y0[r] = compiled(gk.start_guess)(rid[r], first[r], n, g, W, 0)
     return GroupProblem(n, d, rid[:d].copy(), K, HV, pvec, p_bust, allow_pass, y0)
 
 
@@ -114,7 +116,7 @@ def _evaluate(prob, r, roll, mixk=-1, mixp=0.0, y=0.0):
     b = np.zeros(g)
     full = np.zeros(g, dtype=np.bool_)
     full[: roll.size] = roll
-    _, gain = gk.turn_pass(
+    _, gain = compiled(gk.turn_pass)(
         int(prob.K[r]),
         y,
         prob.HV[r],
@@ -142,7 +144,7 @@ def best_response(prob, r, y, prev=None, tie=1e-13):
     b = np.zeros(g)
     roll = np.zeros(g, dtype=np.bool_)
     pv = np.zeros(g, dtype=np.bool_) if prev is None else prev.copy()
-    gk.turn_pass(
+    compiled(gk.turn_pass)(
         int(prob.K[r]),
         y,
         prob.HV[r],
@@ -216,7 +218,9 @@ def _values(H, beta, d, n):
     from . import group_kernels as gk
 
     N = np.zeros((d, n))
-    D = gk.num_den(np.ascontiguousarray(H, dtype=float), np.ascontiguousarray(beta, dtype=float), d, n, N)
+    D = compiled(gk.num_den)(
+        np.ascontiguousarray(H, dtype=float), np.ascontiguousarray(beta, dtype=float), d, n, N
+    )
     return N / D if D > 0 else np.zeros_like(N)
 
 
@@ -270,7 +274,9 @@ def _residuals(cands, choice, q):
     beta = np.zeros(prob.d)
     N = np.zeros((prob.d, prob.n))
     res = np.zeros(mixr.size)
-    gk.mix_residuals(H0, H1, b0, b1, mixr, np.asarray(q, dtype=float), ystar, prob.n, H, beta, N, res)
+    compiled(gk.mix_residuals)(
+        H0, H1, b0, b1, mixr, np.asarray(q, dtype=float), ystar, prob.n, H, beta, N, res
+    )
     return res, H, beta
 
 
@@ -328,7 +334,7 @@ def _newton(cands, choice, q, iters=30):
     if np.any(q < -0.5) or np.any(q > 1.5):
         return q  # far outside [0, 1]: rejected by the checks, no need to polish
     H0, H1, b0, b1, mixr, ystar = _choice_arrays(cands, choice)
-    if gk.mix_newton(H0, H1, b0, b1, mixr, ystar, cands.prob.n, q, iters):
+    if compiled(gk.mix_newton)(H0, H1, b0, b1, mixr, ystar, cands.prob.n, q, iters):
         return None
     return q
 

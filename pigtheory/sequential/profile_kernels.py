@@ -21,15 +21,15 @@ never-ending cycles; giving it those shortcuts would change the referee's values
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ..jit import kernel
 from .certificate_kernels import _mix_at
 from .group_kernels import group_info, rotate
 
 __all__ = ["policy_row", "profile_response_level", "turn_table"]
 
 
-@njit(cache=True)
+@kernel
 def policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q):  # pragma: no cover - compiled
     """The mover's roll probabilities ``q[0:K]`` at tuple ``idx``. Two sources: ``probs`` with
     ``S >= 1`` tables (``probs[seat % S, idx, k]``, one table per seat of the mover, or one for
@@ -48,7 +48,7 @@ def policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q):  # pragma: 
         q[mk] = mp
 
 
-@njit(cache=True)
+@kernel
 def _chain_turn(K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a, b):  # pragma: no cover
     """One turn seen by one player (the deviator): its value ``a[k] + b[k] * y`` at turn total
     k, ``y`` its value after a bust. Mode 0: the deviator moves and best responds (writes
@@ -86,7 +86,7 @@ def _chain_turn(K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a,
     return a[0], b[0]
 
 
-@njit(cache=True)
+@kernel
 def profile_response_level(
     order,
     lo,
@@ -202,7 +202,7 @@ def profile_response_level(
                 U[rid[r], (p - r) % n] = Uc[r]
 
 
-@njit(cache=True)
+@kernel
 def turn_table(
     n, g, pvec, p_bust, allow_pass, tie, mode, seat, U, bits, mix_idx, mix_k, mix_p, probs, value, choice
 ):  # pragma: no cover - compiled

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import ENGINES, choose_engine
+from ..jit import compiled, kernel
 from ..parallel import one_blas_thread
 from ..progress import ProgressBar
 from ..rules import Rules
@@ -178,6 +179,7 @@ class _Sweeps:
         return p0[0].copy(), (ijk(p0), ijk(p1) if dt else None, roll)
 
 
+@kernel
 def _settle(k, rows, g, const, boundary, x, y, dt, tail, vpad_t, p0, p1, roll, full, tie):  # pragma: no cover
     """Turn total ``k`` of :func:`turn_sweep` for own scores ``i < rows``, given the roll sums
     ``x`` (and ``y`` after a double, Double Trouble): the numpy engine's elementwise steps, in
@@ -213,6 +215,7 @@ def _settle(k, rows, g, const, boundary, x, y, dt, tail, vpad_t, p0, p1, roll, f
                 p1[k, i, j] = boundary[i, j]
 
 
+@kernel
 def _settle_live(k, rows, g, const, x, vpad_t, p0, tie):  # pragma: no cover - compiled
     """:func:`_settle` for two dice at turn total ``k > 0``, without the roll choices: the
     common case, as one branch-free loop."""
@@ -223,6 +226,7 @@ def _settle_live(k, rows, g, const, x, vpad_t, p0, tie):  # pragma: no cover - c
             p0[k, i, j] = r if r > hold + tie else hold
 
 
+@kernel
 def _settle_live_dt(k, rows, g, const, boundary, x, y, vpad_t, p0, p1, tie):  # pragma: no cover
     """:func:`_settle` for Double Trouble at turn total ``k > 0``, without a tail or the
     roll choices."""
@@ -240,11 +244,8 @@ def _settle_live_dt(k, rows, g, const, boundary, x, y, vpad_t, p0, p1, tie):  # 
 
 @lru_cache(maxsize=1)
 def _compiled() -> Any:
-    """:func:`_settle` and its two special cases compiled (numba imported here, on first use;
-    ``cache=True`` keeps the machine code on disk for later processes)."""
-    from numba import njit
-
-    return tuple(njit(cache=True, nogil=True)(f) for f in (_settle, _settle_live, _settle_live_dt))
+    """:func:`_settle` and its two special cases compiled (:func:`pigtheory.jit.compiled`)."""
+    return tuple(compiled(f) for f in (_settle, _settle_live, _settle_live_dt))
 
 
 def solve_two_dice(

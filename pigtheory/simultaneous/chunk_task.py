@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..jit import typed_list
 from .core import TIE_TOL, gathered
 from .core.step import band_of
 from .level_store import LevelStore, block_id
@@ -89,8 +90,6 @@ def _sources(
 ) -> tuple[Any, np.ndarray, np.ndarray]:
     """``(sources, src, at)`` of the kernel (:mod:`.core.gathered`): the chunk files a chunk
     reads, memory-mapped, and where each row it needs lies in them."""
-    from numba.typed import List
-
     g = st.rules.goal
     n, m = states.shape
     # every move that leaves its column: column c, stage t, outcome o, and the tuple reached
@@ -112,7 +111,7 @@ def _sources(
     # one source per file: (block, chunk) of V for stage 1, of the A_t file for later stages
     span = int(where.max(initial=0)) + 1
     files, inverse = np.unique((blocks * span + where) * 2 + (ts > 1), return_inverse=True)
-    sources = List()
+    sources = typed_list()
     unread = np.zeros((1, g + 1))
     unread.setflags(write=False)
     sources.append(unread)  # entry 0: never read; types the list (read-only rows) when empty

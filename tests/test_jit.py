@@ -1,0 +1,236 @@
+"""The one compile idiom (:mod:`pigtheory.jit`): every numba use of the package goes through it,
+parallel kernels get ``numba.prange``, and a twin's name follows the source of every kernel it
+reaches, so numba's disk cache never serves a caller compiled against an old callee."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pigtheory import jit
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "pigtheory"
+
+
+def numba_uses(source: str) -> list[str]:
+    """Imports of numba (``import numba``, ``from numba... import``) and names ``njit`` in
+    ``source``, as ``line: what``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out += [f"{node.lineno}: import {a.name}" for a in node.names if a.name.split(".")[0] == "numba"]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
+            out.append(f"{node.lineno}: from {node.module}")
+        elif isinstance(node, ast.Name) and node.id == "njit":
+            out.append(f"{node.lineno}: njit")
+    return out
+
+
+def test_the_scan_finds_a_planted_numba_use():
+    planted = "def f():\n    from numba.typed import List\n    import numba as nb\n    return njit\n"
+    assert numba_uses(planted) == ["2: from numba.typed", "3: import numba", "4: njit"]
+    assert numba_uses("x = 'from numba import njit'  # a string, not an import\n") == []
+
+
+def test_every_numba_use_goes_through_pigtheory_jit():
+    found = {
+        str(path.relative_to(ROOT)): uses
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path != PACKAGE / "jit.py" and (uses := numba_uses(path.read_text()))
+    }
+    assert found == {}
+    assert numba_uses((PACKAGE / "jit.py").read_text())  # the one place that does
+
+
+def test_importing_the_solvers_does_not_import_numba():
+    code = (
+        "import sys, pigtheory, pigtheory.sequential, pigtheory.referee, pigtheory.simultaneous, pigtheory.jit;"
+        "import pigtheory.sequential.group_kernels, pigtheory.sequential.certificate_kernels;"
+        "import pigtheory.sequential.profile_kernels, pigtheory.referee.kernels, pigtheory.referee.learning;"
+        "print('numba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "False"
+
+
+@jit.kernel
+def _square(x):  # pragma: no cover - compiled
+    return x * x
+
+
+@jit.kernel(parallel=True)
+def _sum_of_squares(n, out):  # pragma: no cover - compiled
+    """``out[i] = i * i`` for i < n in a parallel loop; returns the sum (a reduction)."""
+    total = 0
+    for i in prange(n):
+        out[i] = _square(i)
+        total += out[i]
+    return total
+
+
+@jit.kernel(parallel=True)
+def _parallel_squares(n, out):  # pragma: no cover - compiled
+    for i in prange(n):
+        out[i] = _square(i)
+
+
+prange = jit.prange  # a kernel's own global name for it, rebound in the twin
+
+
+def test_prange_is_range_in_python_and_a_parallel_loop_compiled():
+    import numba
+
+    n = 1000
+    plain, twin = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    assert list(jit.prange(2, 7, 2)) == [2, 4, 6]
+    _parallel_squares(n, plain)  # plain Python: prange is range
+    compiled = jit.compiled(_parallel_squares)
+    compiled(n, twin)
+    assert np.array_equal(plain, np.arange(n) ** 2)
+    assert np.array_equal(twin, plain)
+    assert compiled.targetoptions["parallel"] is True
+    assert compiled.py_func.__globals__["prange"] is numba.prange
+    assert compiled.py_func.__globals__["_square"] is jit.compiled(_square)
+    assert globals()["prange"] is jit.prange  # the module's own globals are not touched
+    assert "parallel" not in jit.compiled(_square).targetoptions
+    assert jit.compiled(_square).targetoptions["nogil"] is True
+
+
+def test_a_parallel_reduction_gives_the_plain_sum():
+    n = 500
+    plain, twin = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    total = _sum_of_squares(n, plain)
+    assert total == sum(i * i for i in range(n)) == plain.sum()
+    assert jit.compiled(_sum_of_squares)(n, twin) == total
+    assert np.array_equal(twin, plain)
+
+
+def test_kernel_options_are_checked():
+    with pytest.raises(ValueError, match="parallel"):
+        jit.kernel(parallel="yes")
+    with pytest.raises(ValueError, match="count"):
+        with jit.threads(0):
+            pass
+    with pytest.raises(ValueError, match="count"):
+        with jit.threads(jit.max_threads() + 1):
+            pass
+
+
+def test_threads_sets_and_restores_numbas_thread_count():
+    import numba
+
+    before = numba.get_num_threads()
+    with jit.threads(1):
+        assert numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+
+
+def test_the_digest_covers_callees_in_other_files():
+    from pigtheory.sequential import certificate_kernels, group_kernels, profile_kernels
+
+    files = jit._files(certificate_kernels._best_response_range)
+    assert files == {certificate_kernels.__file__, group_kernels.__file__}
+    assert jit._files(profile_kernels.profile_response_level) == {
+        profile_kernels.__file__,
+        certificate_kernels.__file__,
+        group_kernels.__file__,
+    }
+    twin = jit.compiled(group_kernels.rotate)
+    assert twin.py_func.__qualname__ == f"rotate_{jit._digest(group_kernels.rotate)}"
+
+
+CALLEE = """
+from pigtheory.jit import kernel
+
+@kernel
+def step(x):
+    return x + {add}
+"""
+
+CALLER = """
+from pigtheory.jit import kernel
+from callee_mod import step
+
+@kernel
+def run(x):
+    return step(x) * 10
+"""
+
+RUN = """
+import sys
+sys.path.insert(0, {where!r})
+from pigtheory.jit import _digest, compiled
+import caller_mod
+print(compiled(caller_mod.run)(1), _digest(caller_mod.run))
+"""
+
+
+def test_an_edit_to_a_callee_in_another_file_compiles_the_caller_anew(tmp_path):
+    """numba's cache checks only the caller's own file: without the digest in the twin's name
+    the second process would load the caller compiled against the old callee (20, not 30)."""
+    (tmp_path / "caller_mod.py").write_text(CALLER)
+
+    def run(add: int) -> tuple[int, str]:
+        (tmp_path / "callee_mod.py").write_text(CALLEE.format(add=add))
+        code = textwrap.dedent(RUN.format(where=str(tmp_path)))
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+        )
+        value, digest = out.stdout.split()
+        return int(value), digest
+
+    first, d1 = run(1)
+    assert first == 20
+    assert any(tmp_path.rglob("*.nbi"))  # the caller was cached on disk
+    second, d2 = run(2)
+    assert second == 30
+    assert d1 != d2
+
+
+def test_map_threads_keeps_the_order_and_the_innermost_count():
+    top = jit.max_threads()
+    assert jit.thread_count() == top
+    with jit.threads(1):
+        assert jit.thread_count() == 1
+        with jit.threads(top):
+            assert jit.thread_count() == top
+            assert jit.map_threads(lambda i: i * i, 50) == [i * i for i in range(50)]
+        assert jit.thread_count() == 1
+        assert jit.map_threads(lambda i: -i, 3) == [0, -1, -2]
+    assert jit.thread_count() == top
+    assert jit.map_threads(lambda i: i, 0) == []
+
+
+def test_the_level_solver_gives_the_same_bits_on_one_thread_and_on_chunks():
+    """The level solver's chunks (several threads) and one serial call (one thread) write the
+    same values, choices, statuses and passes."""
+    from pigtheory import Rules
+    from pigtheory.sequential import group_kernels as gk
+    from pigtheory.sequential.model import roll_model
+
+    rules = Rules(goal=14, players=3)
+    n, g = rules.players, rules.goal
+    model = roll_model(rules)
+    pvec, pb = np.ascontiguousarray(model.free_vector(), dtype=float), float(model.p_bust)
+    order, starts = jit.compiled(gk.level_order)(n, g)
+    runs = []
+    for count in (1, 2):
+        W, bits = np.zeros((g**n, n)), np.zeros((g**n, (g + 7) // 8), dtype=np.uint8)
+        status, passes = np.zeros(order.size, dtype=np.int8), np.zeros(1, dtype=np.int64)
+        with jit.threads(min(count, jit.max_threads())):
+            for L in range(starts.size - 1):
+                lo, hi = int(starts[L]), int(starts[L + 1])
+                gk.solve_level(
+                    order, lo, hi, n, g, pvec, pb, False, 1e-13, 60, 3, W, bits, status[lo:hi], passes
+                )
+        runs.append((W, bits, status, passes))
+    for a, b in zip(*runs, strict=True):
+        assert np.array_equal(a, b)
+    assert runs[0][3][0] > order.size  # every group took a pass at least
