@@ -93,9 +93,9 @@ HOLD_AT = {
 }
 
 # multiplayer sequential equilibria (analyses/multiplayer/_sequential_data.py). Their kernels
-# take about 40 s of CPU to compile in a fresh checkout: one job compiles them (a small solve)
+# take about 20 s of CPU to compile in a fresh checkout: one job compiles them (a small solve)
 # before any of the solves starts, so that two processes never compile them at once.
-WARM_SEQUENTIAL = _solve("compile the sequential kernels", "analyses._plan:warm_sequential", cost=40)
+WARM_SEQUENTIAL = _solve("compile the sequential kernels", "analyses._plan:warm_sequential", cost=20)
 _MP_CASES = [(n, g, False) for n, g in GOALS.items()]
 _MP_CASES += [(n, COMMON_GOAL, False) for n in GOALS if (n, COMMON_GOAL, False) not in _MP_CASES]
 _MP_CASES += [(3, 50, False), (3, 50, True)]
@@ -119,9 +119,8 @@ SOLVES: tuple[Job, ...] = tuple(
 
 def warm_sequential() -> None:
     """Compile (or load) the kernels of :func:`pigtheory.sequential.equilibrium` and its
-    certificates: a 3-player game at goal 12, solved and dropped (19 of the 24 kernels, 36 s
-    of CPU cold; the five of mixed groups, about 8 s, compile in the first solve that meets
-    one)."""
+    certificates: a 3-player game at goal 12, solved and dropped (most of the kernels, about
+    18 s of CPU cold; the few of mixed groups compile in the first solve that meets one)."""
     from pigtheory import Rules
     from pigtheory.sequential import equilibrium
 
