@@ -175,8 +175,9 @@ def test_one_threshold_value_has_the_bits_of_the_whole_step():
 @pytest.mark.parametrize("spares", [1, 1 << 13])
 def test_a_spare_row_comes_back_with_its_bits(spares):
     """Column c summed for thresholds A, then B (A goes to the spares), then A one own score
-    down: the row comes back from the spares (no full sum) with the bits of a fresh one; with
-    one spare slot every row shares it (the two trade places)."""
+    down (two entries again), B two down (entries 8..10 again), A: each row comes back from
+    the spares with the bits of a fresh one; with one spare slot every row shares it (the two
+    trade places)."""
     rules = Rules(goal=20, players=4)
     g, m = rules.goal, 3
     binom, others, _, _ = symmetric.layout(rules)

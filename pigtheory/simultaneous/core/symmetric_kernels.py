@@ -44,6 +44,10 @@ as 0, so it is summed again. A :class:`ViewCache` keeps one such row per column 
 others' thresholds it was summed for; each entry is summed over the same outcomes in the same
 order as a fresh row, so the reuse gives the same bits (:func:`view_continuation`). In the four-player
 equilibrium at goal 60 the others' thresholds are the same one own score up at 99.5% of views.
+A row summed down to own score ``low > t`` serves as well: its entries above ``low`` are
+final, and entries ``t..low`` are summed again. A column's row for other thresholds (the
+others' thresholds went back and forth, or the mixed solver's candidate profiles) moves to
+:data:`SPARES` spare rows kept by (column, thresholds), from which it comes back.
 
 The functions are kernels (:mod:`.jit`): plain Python until
 :func:`~pigtheory.simultaneous.core.symmetric_stage.compiled` compiles them with numba (the same
@@ -407,8 +411,9 @@ def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # p
 @kernel
 def _holds(keys, low, key, m, t):  # pragma: no cover - compiled
     """Whether a row summed for the others' thresholds ``keys`` down to own score ``low``
-    serves own score t for ``key`` (module Notes, *Reuse*)."""
-    if low != t and low != t + 1:
+    serves own score t for ``key`` (module Notes, *Reuse*): its entries above ``low`` are
+    final, so any ``low >= t`` does."""
+    if low < t:
         return False
     for q in range(m):
         if keys[q] != key[q]:
@@ -485,6 +490,9 @@ def view_continuation(
         low[c] = t
     elif low[c] == t + 1:  # entry t + 1 read the state then being solved as 0: again
         row[t], row[t + 1] = continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf)
+        low[c] = t
+    elif low[c] > t:  # a row from further up (a spare): entries t..low again
+        continuation_span(0, t, low[c], g, m, dest, prob, lens, table, binom, row, idx, buf)
         low[c] = t
     room = g - t
     for x in range(room + 1):
@@ -639,7 +647,10 @@ def respond_columns(
     state's own entry is 0 until then: the self-loop in closed form). ``strategy`` is a
     :class:`Strategy`, ``out`` a :class:`Response`. With ``reuse`` the continuations of a
     column are kept from one own score to the next while the others' outcomes stay the same
-    (module Notes, *Reuse*: the same bits).
+    (module Notes, *Reuse*: the same bits). The others' outcome profiles are listed once per
+    change of their outcomes (:func:`outcome_list`), both tables summed in one pass over the
+    list, and the strategy's own value taken at its own thresholds only
+    (:func:`threshold_value`): the same operations as the whole step, so the same bits.
     """
     bust = band.bust
     act, mix_th, mix_w = strategy.act, strategy.mix_th, strategy.mix_w
