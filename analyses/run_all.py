@@ -3,7 +3,8 @@
 Imports each ``analyses/<paper>/<claim>.py`` (files starting with ``_`` are helpers), calls
 its ``main()``, and tabulates the rows. ``python analyses/run_all.py [substring ...]`` (or
 ``python -m analyses.run_all``) runs only the modules whose path contains one of the
-substrings (the report is then not written).
+substrings (the report is then not written). ``--figures`` draws every figure too, on the
+same processes (``make figures``).
 
 ``--workers N`` (``--jobs``, ``-j``; default: every core, or ``$PIGTHEORY_WORKERS``) runs the
 analyses on a local pool of N processes: every cached solve they read is a job of its own and
@@ -36,7 +37,7 @@ from typing import Any
 
 from analyses import _plan
 from analyses._claims import Row, record_table, record_time, recorded_tables, recorded_times
-from analyses._schedule import add_workers_option, run_jobs
+from analyses._schedule import Job, add_workers_option, run_jobs
 from pigtheory.io import atomic_write
 from pigtheory.parallel import dask_client
 
@@ -85,7 +86,7 @@ def run_module(name: str, executor: Any = None) -> tuple[list[Row], str | None, 
 
 
 def run(
-    names: list[str], executor: Any = None, jobs: int = 1
+    names: list[str], executor: Any = None, jobs: int = 1, figures: list[str] = ()
 ) -> tuple[list[Row], dict[str, str], dict[str, float]]:
     """Run the analyses ``names``; their rows (sorted by claim id), details and seconds.
 
@@ -93,21 +94,34 @@ def run(
     a job of its own, each analysis after the solves it reads, the longest chains first);
     the rows, details and recorded times are then put together in the order of ``names``, so
     the report is the same, byte for byte, as one written by a serial run.
+
+    ``figures`` (stems of ``paper_figures/fig_*.py``) are drawn too, on the same processes:
+    each figure after the solves it reads (:data:`paper_figures.make_all.READS`), so that a
+    figure fills a process the analyses leave idle; serially, after the analyses.
     """
     rows: list[Row] = []
     details: dict[str, str] = {}
     times: dict[str, float] = {}
+    drawn = set(figures)
     if jobs > 1:
-        done = run_jobs(_plan.jobs(names), workers=jobs, log=_log_job)
+        done = run_jobs(graph(names, figures), workers=jobs, log=_log_job)
         outputs = {name: done[name][0] for name in names}
         for name, (_, seconds) in done.items():
             if name not in outputs:
-                times[f"solve: {name}"] = seconds
+                times[f"{'figure' if name in drawn else 'solve'}: {name}"] = seconds
     else:
         outputs = {}
         for name in names:
             outputs[name] = run_module(name, executor)
             print(f"# {name}: {len(outputs[name][0])} rows in {outputs[name][2]:.1f} s", flush=True)
+        if figures:
+            from paper_figures import make_all
+
+            for stem in figures:
+                t0 = time.perf_counter()
+                make_all.draw(stem)
+                times[f"figure: {stem}"] = time.perf_counter() - t0
+                print(f"# {stem}: {times[f'figure: {stem}']:.1f} s", flush=True)
     for name in names:
         out, md, seconds, recorded, tables = outputs[name]
         times[name] = seconds
@@ -121,6 +135,18 @@ def run(
                 record_table(title, md_table)
     rows.sort(key=lambda r: _natural(r.id))
     return rows, details, times
+
+
+def graph(names: list[str], figures: list[str] = ()) -> list[Job]:
+    """The jobs of the analyses ``names`` (:func:`analyses._plan.jobs`) and of the figures
+    ``figures`` (:func:`paper_figures.make_all.jobs`), each cached solve once."""
+    out = _plan.jobs(names)
+    if figures:
+        from paper_figures import make_all
+
+        known = {job.name for job in out}
+        out += [job for job in make_all.jobs(list(figures)) if job.name not in known]
+    return out
 
 
 def _log_job(line: str) -> None:
@@ -223,12 +249,24 @@ def main(argv: list[str]) -> int:
         default=os.environ.get("PIGTHEORY_SCHEDULER") or None,
         help="address of a running Dask scheduler (default: $PIGTHEORY_SCHEDULER); overrides --workers",
     )
+    parser.add_argument(
+        "--figures",
+        action="store_true",
+        help="draw every figure too (paper_figures/fig_*.py), on the same processes (make figures)",
+    )
     args = parser.parse_args(argv)
     only = args.only or None
+    if args.figures and only:
+        parser.error("--figures draws every figure: give no module names with it")
+    drawn: list[str] = []
+    if args.figures:
+        from paper_figures import make_all
+
+        drawn = make_all.figures()
     with ExitStack() as stack:
         executor = executor_from(args, stack)
         jobs = 1 if executor is not None else args.workers
-        rows, details, times = run(modules(only), executor, jobs=jobs)
+        rows, details, times = run(modules(only), executor, jobs=jobs, figures=drawn)
     if only:
         return 0
     atomic_write(HERE / "TIMINGS.md", lambda tmp: Path(tmp).write_text(timings(times)))

@@ -295,3 +295,27 @@ def test_action_values_and_greedy_helpers():
         assert best_v[s] == vals[s].max() and best_k[s] == np.argmax(vals[s] >= vals[s].max() - 1e-13) + 1
     best, k = greedy(np.array([[0.1, 0.5, 0.5 - TIE_TOL / 2, 0.5], [-np.inf, 0.3, 0.2, -np.inf]]))
     assert best.tolist() == [0.5, 0.3] and k.tolist() == [2, 2]
+
+
+def test_remembered_opponent_records_give_the_numpy_engines_bits():
+    """The compiled two-player engine builds a small opponent's record once (by its arrays'
+    values and the rules): alternating opponents, a mix by own score and another rules give
+    the numpy engine's bits every time, and a new policy with the same values the same bits."""
+    rules = Rules(goal=30)
+    own = np.arange(30)[:, None]
+    mix = MixedPolicy(
+        np.broadcast_to(np.stack([np.minimum(8, 30 - own), np.minimum(12, 30 - own)], axis=-1), (30, 1, 2)),
+        np.broadcast_to(np.array([0.25, 0.75]), (30, 1, 2)),
+    )
+    for opp, r in [
+        (hold_at(8), rules),
+        (hold_at(12), rules),
+        (mix, rules),
+        (hold_at(8), rules),
+        (hold_at(8), Rules(goal=30, die_faces=5)),
+        (mix, rules),
+    ]:
+        fast = best_response(opp, rules=r, engine="numba")
+        ref = best_response(opp, rules=r, engine="numpy")
+        assert np.array_equal(fast.value, ref.value)
+        assert np.array_equal(fast.policy, ref.policy)

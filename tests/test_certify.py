@@ -91,7 +91,7 @@ def test_classes_equal_enumeration_of_every_pair_of_rules(rules):
     c = certify_classes(eq, tol=TOL)
     np.testing.assert_array_equal(c.kind, _classes_by_enumeration(eq))
     if rules.die_faces == 3 and rules.bust_face == 1:
-        assert c.counts()[KINDS[2]] == 2 and c.n_milp > 0  # not trivial: MILPs found non-threshold saddles
+        assert c.counts()[KINDS[2]] == 2  # not trivial: non-threshold saddles were found
 
 
 def _small_side_answers(eq, i: int, j: int, p: int):
@@ -187,6 +187,27 @@ def test_certificates_hold_and_the_bounds_bracket_the_gaps():
     assert sum(c.counts().values()) == 900
     w = c.mixture.sum(axis=-1)
     np.testing.assert_allclose(w[mixed], 1.0, atol=1e-9)
+
+
+def test_the_local_search_answers_as_the_milp_would(monkeypatch):
+    """The search for an optimal non-threshold rule only saves MILPs: with it turned off every
+    class and every margin is the same, and each rule it found is optimal by its exact reply."""
+    import pigtheory.simultaneous.certify as certify
+
+    eq = stopping_equilibrium(rules=Rules(goal=30, die_faces=3))
+    fast = certify_classes(eq, tol=TOL)
+    monkeypatch.setattr(certify, "_local_rule", lambda *args: None)
+    milp = certify_classes(eq, tol=TOL)
+    assert fast.n_milp < milp.n_milp
+    np.testing.assert_array_equal(fast.kind, milp.kind)
+    assert fast.margins()["pure rule: smallest no"] == milp.margins()["pure rule: smallest no"]
+    with np.errstate(invalid="ignore"):
+        found = np.isnan(fast.pure_bound) & (fast.pure_gap <= TOL) & (fast.threshold_gap > TOL)
+        assert found.sum() == milp.n_milp - fast.n_milp
+    for i, j, p in np.argwhere(found).tolist():  # no threshold is optimal there: the rule is not one
+        assert not any(
+            np.array_equal(fast.pure_rule[i, j, p], r) for r in threshold_rule(np.arange(1, 31), 30)
+        )
 
 
 def test_bad_input_is_refused():

@@ -131,3 +131,117 @@ def test_multisets_are_every_sorted_tuple_by_increasing_colex_rank(values, size)
     assert sorted(map(tuple, got.tolist())) == sorted(combinations_with_replacement(range(values), size))
     r = ranks(got, binomials(values, size + 1))
     assert np.array_equal(r, np.arange(got.shape[0]))  # colex rank = position
+
+
+def _mixing_symmetric_policy(rules: Rules, seed: int):
+    """The symmetric equilibrium's compact policy with a third of its states changed to mixes
+    of three rows (thresholds 1-3): a compact policy that mixes and reads every score."""
+    from pigtheory.simultaneous.symmetric import SymmetricPolicy
+
+    eq = symmetric_equilibrium(rules=rules).policy
+    rng = np.random.default_rng(seed)
+    actions = np.array(eq.actions)
+    own = np.arange(rules.goal)[None, :]
+    pick = (actions > 0) & (own <= rules.goal - 3) & (rng.random(actions.shape) < 0.33)
+    actions[pick] = -1 - rng.integers(0, 3, size=int(pick.sum()))
+    th = np.array([[1, 2, 1], [2, 3, 1], [3, 1, 1]])
+    w = np.array([[0.5, 0.5, 0.0], [0.2, 0.3, 0.5], [0.75, 0.25, 0.0]])
+    return SymmetricPolicy(actions, th, w, rules, "mixing")
+
+
+def test_a_mixed_policy_is_validated_once_and_its_mixture_is_the_fresh_one():
+    """as_mixture remembers the Mixture of a MixedPolicy by rules: the same object on every
+    call (no validation again), equal to the Mixture of a fresh copy of the policy; the
+    compact policy's full arrays (one gather) hold its strategy at every state."""
+    from pigtheory import as_mixture
+
+    rules = Rules(goal=11, players=3)
+    pol = _mixing_symmetric_policy(rules, 0)
+    first = as_mixture(pol, rules)
+    assert as_mixture(pol, rules) is first and as_mixture(pol.to_mixed(), rules) is first
+    copy = MixedPolicy(np.array(pol.thresholds), np.array(pol.weights))
+    fresh = as_mixture(copy, rules)
+    assert fresh is not first
+    assert np.array_equal(fresh.thresholds, first.thresholds)
+    assert np.array_equal(fresh.weights, first.weights)
+    assert fresh.reads_own_score_only() is first.reads_own_score_only() is False
+    mixed = 0
+    for own, a, b in np.ndindex(rules.goal, rules.goal, rules.goal):
+        ks, ps = pol.thresholds[own, a, b], pol.weights[own, a, b]
+        mix: dict[int, float] = {}
+        for k, p in zip(ks.tolist(), ps.tolist(), strict=True):
+            if p > 0:
+                mix[k] = mix.get(k, 0.0) + p
+        assert mix == pol.strategy(own, a, b)
+        mixed += len(mix) > 1
+    assert mixed > 100
+    other = Rules(goal=11, players=3, die_faces=5)
+    assert as_mixture(pol.to_mixed(), other) is not first  # remembered by rules
+
+
+def test_a_mixing_compact_policy_agrees_with_the_reference():
+    """Two copies of a compact symmetric policy that mixes (the mirrored columns, the last
+    opponent's row read at (j2, j1, i)): the numpy reference's values and policy."""
+    rules = Rules(goal=11, players=3)
+    pol = _mixing_symmetric_policy(rules, 1)
+    ref = best_response([pol, pol], rules=rules, engine="numpy")
+    fast = best_response([pol, pol], rules=rules, engine="numba")
+    assert np.abs(ref.value - fast.value).max() < 1e-12
+    assert np.array_equal(ref.policy, fast.policy)
+
+
+@pytest.mark.parametrize("faces", [6, 4])
+def test_compiled_values_solve_the_bellman_equation_by_brute_force(faces):
+    """The compiled best response to two copies of a mixing compact policy is a fixed point of
+    the Bellman equation summed over every joint outcome in plain Python (tests/bellman.py)."""
+    from bellman import residual
+
+    rules = Rules(goal=7, players=3, die_faces=faces)
+    pol = _mixing_symmetric_policy(rules, 2)
+    fast = best_response([pol, pol], rules=rules, engine="numba")
+    assert residual(fast.value, rules, "best_response", [pol, pol]) < 1e-12
+
+
+def test_a_bad_mixed_policy_is_refused_every_time():
+    """Nothing is remembered for a policy that fails validation."""
+    from pigtheory import as_mixture
+
+    rules = Rules(goal=6, players=3)
+    th = np.full((6, 6, 6, 1), 5)  # above the room at own score 2 and up
+    bad = MixedPolicy(th, np.ones(th.shape))
+    for _ in range(2):
+        with pytest.raises(ValueError, match="thresholds must lie"):
+            as_mixture(bad, rules)
+
+
+@pytest.mark.parametrize(("players", "goal", "faces", "block"), [(3, 17, 6, 3), (4, 9, 6, 2), (3, 12, 4, 3)])
+def test_runs_of_mixes_agree_with_the_reference_for_three_and_four_players(players, goal, faces, block):
+    """Blocky mixes (long runs of equal joint turns, several outcomes per opponent) for 3 and 4
+    players and a four-sided die (the generic step): the numpy reference's values to 1e-12 and
+    its policy."""
+    rules = Rules(goal=goal, players=players, die_faces=faces)
+    three = Rules(goal=goal, players=3)
+    base = _blocky_mixed(three, players + faces, block, True)
+    if players == 4:  # the same blocks, read at (own, a, b, c) through (own, a, b)
+        th = np.broadcast_to(base.thresholds[:, :, :, None], (goal,) * 4 + base.thresholds.shape[-1:])
+        w = np.broadcast_to(base.weights[:, :, :, None], th.shape)
+        base = MixedPolicy(np.array(th), np.array(w), "blocky mix")
+    opps = [base] * (players - 1)
+    ref = best_response(opps, rules=rules, engine="numpy")
+    fast = best_response(opps, rules=rules, engine="numba")
+    assert np.abs(ref.value - fast.value).max() < 1e-12
+    assert np.array_equal(ref.policy, fast.policy)
+
+
+def test_repeated_calls_give_the_same_bits():
+    """The remembered Mixture, mirror flag and self-loop factors change nothing: a second call,
+    and a call on a fresh copy of the policy, give the first call's bits."""
+    rules = Rules(goal=19, players=3)
+    pol = _blocky_mixed(rules, 11, 2, True)
+    first = best_response([pol, pol], rules=rules, engine="numba")
+    again = best_response([pol, pol], rules=rules, engine="numba")
+    copy = MixedPolicy(np.array(pol.thresholds), np.array(pol.weights))
+    fresh = best_response([copy, copy], rules=rules, engine="numba")
+    for other in (again, fresh):
+        assert np.array_equal(first.value, other.value)
+        assert np.array_equal(first.policy, other.policy)

@@ -96,6 +96,25 @@ def test_the_report_of_two_processes_is_the_serial_report_byte_for_byte(fake):
     assert text.index("a_first") < text.index("e_fifth")
 
 
+def test_figures_join_the_graph_of_the_claims_each_solve_once(fake, monkeypatch):
+    names = run_all.modules()
+    stems = make_all.figures()
+    jobs = run_all.graph(names, stems)
+    seen = [job.name for job in jobs]
+    assert len(seen) == len(set(seen))  # a solve read by an analysis and a figure is one job
+    assert set(seen) == {j.name for j in _plan.jobs(names)} | {j.name for j in make_all.jobs(stems)}
+    by_name = {job.name: job for job in jobs}
+    for stem in stems:  # every figure waits for the solves it reads, which are in the graph
+        assert set(by_name[stem].after) == set(make_all.READS.get(stem, ()))
+        assert all(a in by_name for a in by_name[stem].after)
+    # serially, the figures are drawn after the analyses, in the order given
+    drawn: list[str] = []
+    monkeypatch.setattr(make_all, "draw", drawn.append)
+    rows, _, times = run_all.run(fake[:2], jobs=1, figures=["fig_b", "fig_a"])
+    assert drawn == ["fig_b", "fig_a"] and rows
+    assert list(times) == ["figure: fig_b", "figure: fig_a", *fake[:2]]
+
+
 def test_jobs_wait_for_the_jobs_they_read_and_return_by_name(fake, tmp_path):
     out = tmp_path / "entry.txt"
     jobs = [

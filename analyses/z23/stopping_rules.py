@@ -55,7 +55,7 @@ CLASS_TOL = 1e-9  # a gap up to this counts as optimal (the equilibrium's certif
 def stopping_classes_data() -> StoppingClasses:
     return cached(
         "z23-stopping-classes",
-        {"rules": RULES, "tol": CLASS_TOL, "version": 1},
+        {"rules": RULES, "tol": CLASS_TOL, "version": 2},
         lambda: certify_classes(stopping_equilibrium_data(), tol=CLASS_TOL),
         expected=StoppingClasses,
     )

@@ -32,8 +32,10 @@ Every array of a policy object is read-only (the constructors copy what they are
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -192,7 +194,7 @@ class MixedPolicy(Saveable):
         weights = np.array(self.weights)
         if weights.dtype.kind not in "iuf":
             raise ValueError(f"weights must be numbers, got an array of {weights.dtype}")
-        object.__setattr__(self, "weights", _readonly(weights.astype(float)))
+        object.__setattr__(self, "weights", _readonly(weights.astype(float, copy=False)))  # a copy already
 
     @classmethod
     def of(
@@ -282,7 +284,12 @@ class Mixture:
         return self.thresholds.shape[-1] == 1
 
     def reads_own_score_only(self) -> bool:
-        """Whether the policy at a state depends on the player's own score alone."""
+        """Whether the policy at a state depends on the player's own score alone (found on the
+        first call and remembered: the arrays are read-only)."""
+        return self._own_score_only
+
+    @cached_property
+    def _own_score_only(self) -> bool:
         for arr in (self.thresholds, self.weights):
             first = arr[(slice(None),) + (slice(0, 1),) * (arr.ndim - 2)]
             if not np.array_equal(np.broadcast_to(first, arr.shape), arr):
@@ -390,6 +397,11 @@ def _validate_thresholds(th: np.ndarray, rules: Rules, clip: bool) -> np.ndarray
     return th
 
 
+_READ: weakref.WeakKeyDictionary[MixedPolicy, dict[Rules, Mixture]] = weakref.WeakKeyDictionary()
+"""The Mixture that :func:`as_mixture` validated for a MixedPolicy (its own read-only arrays),
+by rules: a policy read again (every solve against it) is not validated again."""
+
+
 def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     """Read any policy as a validated :class:`Mixture` for ``rules``.
 
@@ -407,7 +419,9 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     Mixture
         ``thresholds`` and ``weights`` broadcastable to ``(goal,) * players + (S,)``, own score
         first (S = 1 for a pure policy; "hold at n" keeps one row per own score, shape
-        ``(goal, 1, ..., 1, 1)``).
+        ``(goal, 1, ..., 1, 1)``). A :class:`MixedPolicy` of full shape (a compact policy's
+        ``to_mixed()`` one) is validated once per rules: later calls return the same
+        Mixture, which shares the policy's arrays.
 
     Raises
     ------
@@ -438,6 +452,9 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
         th = _validate_thresholds(t[..., None], rules, policy.clip)
         return Mixture(_readonly(th), _readonly(np.ones((1,) * (rules.players + 1))), rules)
     if isinstance(policy, MixedPolicy):
+        known = _READ.get(policy, {}).get(rules)
+        if known is not None:
+            return known
         th = np.asarray(policy.thresholds)
         w = np.asarray(policy.weights, dtype=float)
         # a MixedPolicy's arrays are its own read-only copies: a Mixture of the same shape
@@ -458,7 +475,9 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
             raise ValueError("policy: mixed-policy weights must be >= 0 and sum to 1 at every state")
         th = _validate_thresholds(th.astype(np.int64, copy=False), rules, clip=False)
         if shared and th.dtype == np.int64:
-            return Mixture(policy.thresholds, policy.weights, rules)
+            mix = Mixture(policy.thresholds, policy.weights, rules)
+            _READ.setdefault(policy, {})[rules] = mix
+            return mix
         return Mixture(_readonly(np.array(th)), _readonly(np.array(w)), rules)
     inner = getattr(policy, "policy", None)
     if inner is not None and inner is not policy:
@@ -480,7 +499,7 @@ def _integer_array(name: str, values: Any) -> np.ndarray:
         if a.dtype.kind == "f":
             kind = "non-integer numbers"
         raise ValueError(f"policy: {name} must hold integers (thresholds), got {kind}")
-    return a.astype(np.int64)
+    return a.astype(np.int64, copy=False)  # a is already a copy
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

@@ -37,7 +37,10 @@ interchangeable), so three questions decide the class, each asked of both player
   minimising reply b has :math:`u(a, b) - V = z / (1 - P_a(0) P_b(0)) \\le z`), so the MILP's
   dual bound certifies "no pure rule is optimal" (``pure_bound``); its rule, checked by the
   exact reply, certifies "this pure rule is optimal" (``pure_gap``, ``pure_rule``). Where a
-  threshold is optimal it is the pure rule and no MILP is solved.
+  threshold is optimal it is the pure rule and no MILP is solved; nor where a local search
+  over rules shaped like the optimal ones seen (a hold window, or an island of rolls, above a
+  threshold) finds a rule whose exact gap is within ``tol`` (``pure_bound`` is then NaN). Only
+  the answers "no" need the MILP's bound.
 * **M** - a mixture of thresholds is optimal: the same program with :math:`w` a convex
   combination of the thresholds' outcome distributions, an LP (``mixture_gap``, asked only
   where P fails).
@@ -102,8 +105,8 @@ class StoppingClasses(Result):
         where not asked (the other player has no optimal pure rule).
     pure_bound : numpy.ndarray, shape ``(goal, goal, 2)``
         A lower bound on the gap of every deterministic rule, from the MILP's dual bound; NaN
-        where no MILP was solved (an optimal threshold answered the question, or it was not
-        asked).
+        where no MILP was solved (an optimal threshold or a rule found by the local search
+        answered the question, or it was not asked).
     pure_rule : numpy.ndarray of bool, shape ``(goal, goal, 2, goal)``
         The rule of ``pure_gap``: roll at turn total t.
     mixture_gap : numpy.ndarray, shape ``(goal, goal, 2)``
@@ -260,6 +263,10 @@ def certify_classes(
         # question needs the other player
         order = [p for p in np.argsort(-t_gap[s]).tolist() if not t_yes[s, p]]
         for p in order:
+            found = _local_rule(e, vs, i, j, p, rules, engine, tol)
+            if found is not None:  # an optimal rule, by its exact reply: the answer is yes
+                pure_rule[s, p], pure_gap[s, p] = found
+                continue
             pure_rule[s, p], pure_bound[s, p] = _pure_milp(e, vs, i, j, p, rules)
             pure_gap[s, p] = _rule_gap(e, pure_rule[s, p], vs, i, j, p, rules, engine)
             n_milp += 1
@@ -362,6 +369,54 @@ def _rule_gap(e, roll, v, i, j, p, rules, engine) -> float:
     dist = stopping_outcomes(roll[None], np.array([own]), rules, engine=engine)
     val = _guarantees(e[None], dist[None], np.array([opp]), rules, engine, as_b=p == 1)[0, 0]
     return float(v - val) if p == 0 else float(val - v)
+
+
+def _rule_gaps(e, rolls, v, i, j, p, rules, engine) -> np.ndarray:
+    """Exact gaps of the deterministic rules ``rolls`` (n, goal) of player p at state (i, j)."""
+    own, opp = (i, j) if p == 0 else (j, i)
+    dist = stopping_outcomes(rolls, np.full(len(rolls), own), rules, engine=engine)
+    val = _guarantees(e[None], dist[None], np.array([opp]), rules, engine, as_b=p == 1)[0]
+    return (v - val) if p == 0 else (val - v)
+
+
+def _local_rule(e, v, i, j, p, rules, engine, tol) -> tuple[np.ndarray, float] | None:
+    """An optimal deterministic rule of player p found by a local search, or None.
+
+    The optimal non-threshold rules seen in Pig roll below some k and hold on a window of
+    turn totals ``k <= t < m``; above it they roll again (totals a roll jumps to over the
+    window), or roll on an island of one to three totals and hold from there on, with at
+    most a few exceptions. So every such rule is judged first (one batch, each by its exact
+    reply), then the search moves to the best rule that differs at one turn
+    total while that lowers the gap. A rule whose gap is within ``tol`` answers the pure
+    question "yes" exactly as the MILP's rule would (its gap is exact); a search that stalls
+    above ``tol`` proves nothing, and the MILP decides."""
+    g = rules.goal
+    room = g - (i if p == 0 else j)
+    t = np.arange(g)[None, :]
+    lo, hi = np.triu_indices(room + 1, 1)  # hold at lo <= t < hi, lo >= 1
+    keep = lo >= 1
+    lo, hi = lo[keep, None], hi[keep, None]
+    windows = (t < lo) | (t >= hi)
+    # or the threshold "hold at lo" with an island of 1-3 rolls at hi <= t < hi + w (hi - lo <= 12)
+    near = (hi - lo <= 12) & (hi < room)
+    a, b = lo[near, None], hi[near, None]
+    islands = [(t < a) | ((t >= b) & (t < b + w)) for w in (1, 2, 3)]
+    cand = np.concatenate([windows, *islands])
+    gaps = _rule_gaps(e, cand, v, i, j, p, rules, engine)
+    best = int(np.argmin(gaps))
+    roll, gap = cand[best], float(gaps[best])
+    flips = np.arange(1, room)
+    for _ in range(room):
+        if gap <= tol or not flips.size:
+            break
+        cand = np.repeat(roll[None], flips.size, axis=0)
+        cand[np.arange(flips.size), flips] ^= True
+        gaps = _rule_gaps(e, cand, v, i, j, p, rules, engine)
+        best = int(np.argmin(gaps))
+        if not gaps[best] < gap:
+            break
+        roll, gap = cand[best], float(gaps[best])
+    return (roll, gap) if gap <= tol else None
 
 
 def _centred(e: np.ndarray, v: float, i: int, j: int, p: int, g: int) -> tuple[np.ndarray, float, int, int]:

@@ -201,15 +201,18 @@ class SymmetricPolicy(Saveable):
         codes = np.moveaxis(self.actions[full_columns(self.rules, g)], -1, 0)
         used = self.mix_weights > 0
         width = max(1, int(used.sum(axis=1).max())) if used.size else 1
-        th = np.ones(codes.shape + (width,), dtype=np.int64)
-        w = np.zeros(codes.shape + (width,))
-        pure = codes > 0
-        th[pure, 0] = codes[pure]
-        w[pure, 0] = 1.0
-        mixed = ~pure
-        th[mixed] = self.mix_thresholds[-codes[mixed] - 1, :width]
-        w[mixed] = self.mix_weights[-codes[mixed] - 1, :width]
-        return MixedPolicy(th, w, self.name)
+        # one row per code: the mixes (code -(1 + e) -> row e), then "threshold k" (code k ->
+        # row E + k), so that the full arrays are one gather
+        n_mix = self.mix_thresholds.shape[0]
+        th_rows = np.ones((n_mix + g + 1, width), dtype=np.int64)
+        w_rows = np.zeros((n_mix + g + 1, width))
+        th_rows[:n_mix] = self.mix_thresholds[:, :width]
+        w_rows[:n_mix] = self.mix_weights[:, :width]
+        th_rows[n_mix:, 0] = np.arange(g + 1)
+        w_rows[n_mix:, 0] = 1.0
+        row = np.where(codes > 0, n_mix + codes, -codes - 1)
+        row[row < 0] += n_mix
+        return MixedPolicy(th_rows[row], w_rows[row], self.name)
 
     @property
     def thresholds(self) -> np.ndarray:

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .jit import compiled, kernel
-from .step import stopping_step, threshold_step
+from .step import _six_gains, stopping_step, threshold_step
 
 __all__ = ["Independent", "General", "two_player_kernel", "stopping_kernel"]
 
@@ -47,9 +47,12 @@ class General(NamedTuple):
 @kernel
 def _independent(band, opp, tie_tol, V, UT, policy):  # pragma: no cover - compiled
     """B's turn depends on B's score only. ``UT[j, a] = E_Y[V(a, j + Y)]`` (columns past the
-    goal already hold the terminal values); ``V`` holds the terminal values, zeros elsewhere."""
+    goal already hold the terminal values); ``V`` holds the terminal values, zeros elsewhere.
+    One die's six gains call the fused step that :func:`~.step.threshold_step` dispatches to
+    directly (the branch taken once, not at every state: about a fifth less time, the same bits)."""
     g = policy.shape[0]
     vals = np.empty(g + 1)
+    six = band.band_t.shape[0] == 6
     for d in range(2 * g - 2, -1, -1):
         for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
             j = d - i
@@ -57,7 +60,10 @@ def _independent(band, opp, tie_tol, V, UT, policy):  # pragma: no cover - compi
             for r in range(opp.pz.shape[1]):
                 z += opp.pz[j, r] * V[i, opp.cz[j, r]]
             # Until solved, V(i, j) counts as 0: the self-loop is in the factors inv.
-            best, k = threshold_step(band, UT[j, i:], z, g - i, 0.0, opp.inv[j], False, tie_tol, vals)
+            if six:
+                best, k = _six_gains(band, UT[j, i:], z, g - i, 0.0, opp.inv[j], False, tie_tol, vals)
+            else:
+                best, k = threshold_step(band, UT[j, i:], z, g - i, 0.0, opp.inv[j], False, tie_tol, vals)
             V[i, j] = best
             policy[i, j] = k
             UT[j, i] = z + opp.pb[j] * best

@@ -50,6 +50,7 @@ added in the compiled kernel's order.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -168,14 +169,8 @@ def _solve_jit(
         rule = np.zeros((g, g, g), dtype=bool)
         tval = np.zeros((g, g))
     if opp.reads_own_score_only():
-        js = np.arange(g)
-        gains, probs = opp.outcomes((js, np.zeros_like(js)))
-        pb, pz = np.ascontiguousarray(probs[:, 0]), np.ascontiguousarray(probs[:, 1:])
-        cz = np.ascontiguousarray(np.minimum(js[:, None] + gains[:, 1:], g))
-        ut = np.zeros((g, 2 * g + w + 1))
-        ut[:, g:] = (pb + (V[g][cz] * pz).sum(axis=1))[:, None]
-        inv = 1.0 / (1.0 - pb[:, None] * band.bust[None, :])
-        indep = kernels.Independent(inv, cz, pz, pb)
+        indep, ut0 = _independent_setup(opp, rules, w)
+        ut = ut0.copy()
         if stopping:
             kernels.stopping_kernel("independent")(band, indep, roll, tie_tol, 100, V, ut, rule, tval, policy)
             return V, rule, tval, policy
@@ -195,6 +190,44 @@ def _solve_jit(
     kernels.two_player_kernel(False)(band, general, tie_tol, vt, policy)
     V[:g, :] = vt[:, :g].T
     return V, policy
+
+
+_SETUPS: dict[tuple, tuple[kernels.Independent, np.ndarray]] = {}
+""":func:`_independent_setup` by opponent (small policies: "hold at n", tables by own score)."""
+
+_SETUPS_LOCK = threading.Lock()
+_SETUP_KEY_ELEMENTS = 4096  # policies with at most this many numbers are remembered by value
+
+
+def _independent_setup(opp: TurnPolicy, rules: Rules, w: int) -> tuple[kernels.Independent, np.ndarray]:
+    """The compiled engine's record of an opponent whose turn reads its own score only, and the
+    continuation table's start (terminal values past the goal): built once per small opponent
+    policy (by its arrays' values) and rules; the kernel only reads the record."""
+    th, wt = getattr(opp, "thresholds", None), getattr(opp, "weights", None)
+    key = None
+    if isinstance(th, np.ndarray) and isinstance(wt, np.ndarray) and th.size + wt.size <= _SETUP_KEY_ELEMENTS:
+        key = (rules, th.shape, th.dtype.str, th.tobytes(), wt.shape, wt.dtype.str, wt.tobytes())
+        known = _SETUPS.get(key)
+        if known is not None:
+            return known
+    g = rules.goal
+    band = band_of(rules)
+    js = np.arange(g)
+    gains, probs = opp.outcomes((js, np.zeros_like(js)))
+    pb, pz = np.ascontiguousarray(probs[:, 0]), np.ascontiguousarray(probs[:, 1:])
+    cz = np.ascontiguousarray(np.minimum(js[:, None] + gains[:, 1:], g))
+    at_goal = np.zeros(g + 1)
+    at_goal[:g], at_goal[g] = 1.0, 0.5  # V(goal, j)
+    ut = np.zeros((g, 2 * g + w + 1))
+    ut[:, g:] = (pb + (at_goal[cz] * pz).sum(axis=1))[:, None]
+    inv = 1.0 / (1.0 - pb[:, None] * band.bust[None, :])
+    setup = (kernels.Independent(inv, cz, pz, pb), ut)
+    if key is not None:
+        with _SETUPS_LOCK:
+            while len(_SETUPS) >= 32:
+                _SETUPS.pop(next(iter(_SETUPS)))
+            _SETUPS[key] = setup
+    return setup
 
 
 def best_stopping_two(
