@@ -636,3 +636,31 @@ def test_cached_arrays_and_bad_cache_names(elsewhere, tmp_path):
         cache_path("../escape", {})
     with pytest.raises(ValueError, match="params"):
         cache_path("ok", {"f": object()})
+
+
+def test_archives_deflate_what_shrinks_and_depend_on_the_arrays_alone(tmp_path):
+    """Tables of values that barely deflate are stored, mostly-zero arrays deflated; numpy
+    reads both back bit for bit, and the same arrays give the same bytes."""
+    import zipfile
+
+    from pigtheory.io.archive import write_npz
+
+    rng = np.random.default_rng(0)
+    arrays = {"noise": rng.random(300_000), "zeros": np.zeros(300_000), "flags": rng.random(5000) < 0.01}
+    paths = [tmp_path / "a.npz", tmp_path / "b.npz", tmp_path / "plain.npz"]
+    for path, compress in zip(paths, (True, True, False), strict=True):
+        with open(path, "wb") as f:
+            write_npz(f, arrays, compress=compress)
+    kinds = {i.filename: i.compress_type for i in zipfile.ZipFile(paths[0]).infolist()}
+    assert kinds == {
+        "noise.npy": zipfile.ZIP_STORED,
+        "zeros.npy": zipfile.ZIP_DEFLATED,
+        "flags.npy": zipfile.ZIP_DEFLATED,
+    }
+    assert {i.compress_type for i in zipfile.ZipFile(paths[2]).infolist()} == {zipfile.ZIP_STORED}
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    for path in paths:
+        with np.load(path, allow_pickle=False) as data:
+            assert sorted(data.files) == sorted(arrays)
+            for name, a in arrays.items():
+                assert data[name].dtype == a.dtype and data[name].tobytes() == a.tobytes()

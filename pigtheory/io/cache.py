@@ -30,6 +30,7 @@ import numpy as np
 from ..validation import check_path, check_type
 from .archive import load_archive as load
 from .archive import save_archive as save
+from .archive import write_npz
 from .atomic import atomic_write, check_writable
 
 __all__ = ["resolve_cache_dir", "cache_path", "cached", "cached_arrays"]
@@ -236,7 +237,7 @@ def cached_arrays(
 
     def write(tmp: str) -> None:
         with open(tmp, "wb") as f:
-            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
+            write_npz(f, arrays)
 
     try:
         atomic_write(path, write)
