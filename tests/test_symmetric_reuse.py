@@ -113,3 +113,128 @@ def test_the_interpreted_engine_reuses_the_same_way():
     slow = symmetric_response._respond(compiled.policy, "numpy", False)
     np.testing.assert_array_equal(fast.value.table, slow.value.table)
     np.testing.assert_array_equal(fast.profile_table, slow.profile_table)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_outcome_lists_give_the_bits_of_the_nested_sums(players):
+    """The certificate sums a view's outcome profiles from a list made once per view: every
+    entry has the bits of continuation_span/continuation_pair, for two tables at once."""
+    rules = Rules(goal=12, players=players)
+    g, m = rules.goal, players - 1
+    binom, others, _, _ = symmetric.layout(rules)
+    rng = np.random.default_rng(10 + players)
+    first, second = rng.random((2, others.shape[0], g + 1))
+    idx, buf = np.zeros(m, np.int64), np.zeros(m, np.int64)
+    short = sk.outcome_space(1)
+    for _ in range(20):
+        dest, prob, lens = _outcomes(rules, rng, m)
+        t = int(rng.integers(0, g))
+        assert sk.outcome_list(g, m, dest, prob, lens, binom, idx, buf, short) == (
+            -1 if np.prod(lens) > 1 else 1
+        )
+        outs = sk.outcome_space(int(np.prod(lens)))
+        n = sk.outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
+        assert 0 < n <= np.prod(lens)
+        for table in (first, second):
+            want, got = np.zeros(g + 1), np.zeros(g + 1)
+            sk.continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, want, idx, buf)
+            sk.list_span(n, outs, 0, t, g, g, table, got)
+            np.testing.assert_array_equal(got[t:], want[t:])
+        if t + 1 <= g:
+            pairs = sk.list_pairs(n, outs, t, g, first, second)
+            a = sk.continuation_pair(t, g, m, dest, prob, lens, first, binom, idx, buf)
+            b = sk.continuation_pair(t, g, m, dest, prob, lens, second, binom, idx, buf)
+            assert pairs == a + b
+
+
+def test_one_threshold_value_has_the_bits_of_the_whole_step():
+    """threshold_value (the certificate's value of the profile's own threshold) against
+    action_values' numerators, interpreted and compiled, on a six-face and a two-face die."""
+    from pigtheory.simultaneous.core.jit import compiled
+
+    rng = np.random.default_rng(3)
+    for rules in (Rules(goal=40), Rules(goal=25, die_faces=2)):
+        g = rules.goal
+        band = band_of(rules)
+        fns = [
+            (sk.threshold_value, sk.action_values),
+            (compiled(sk.threshold_value), compiled(sk.action_values)),
+        ]
+        for _ in range(10):
+            row = rng.random(g + 1)
+            i = int(rng.integers(0, g))
+            room = g - i
+            u = np.concatenate([row[i:], np.full(band.band_t.shape[0] + 1, row[g])])
+            for one, step in fns:
+                num, vals = np.zeros(g + 1), np.zeros(g + 1)
+                step(u, room, 0.3, band, num, vals)
+                got = np.array([one(band, row, i, g, k) for k in range(1, room + 1)])
+                np.testing.assert_array_equal(got, num[1 : room + 1])
+
+
+@pytest.mark.parametrize("spares", [1, 1 << 13])
+def test_a_spare_row_comes_back_with_its_bits(spares):
+    """Column c summed for thresholds A, then B (A goes to the spares), then A one own score
+    down (two entries again), B two down (entries 8..10 again), A: each row comes back from
+    the spares with the bits of a fresh one; with one spare slot every row shares it (the two
+    trade places)."""
+    rules = Rules(goal=20, players=4)
+    g, m = rules.goal, 3
+    binom, others, _, _ = symmetric.layout(rules)
+    band = band_of(rules)
+    rng = np.random.default_rng(5)
+    table = rng.random((others.shape[0], g + 1))
+    cache = sk.view_cache(others.shape[0], g, m, spares)
+    c = int(sk.ranks(np.array([3, 5, 8]), binom))
+    scores = others[c]
+    idx, buf = np.zeros(m, np.int64), np.zeros(m, np.int64)
+    u, fresh = np.zeros(g + 8), np.zeros(g + 8)
+
+    def outcomes(key):
+        dest, prob = np.zeros((m, g + 2), np.int64), np.zeros((m, g + 2))
+        lens = np.array(
+            [
+                sk.pure_outcomes(int(o), int(k), g, band, dest[p], prob[p])
+                for p, (o, k) in enumerate(zip(scores, key, strict=True))
+            ]
+        )
+        return dest, prob, lens
+
+    key_a, key_b = np.array([4, 6, 2]), np.array([5, 6, 2])
+    steps = [(10, key_a), (10, key_b), (9, key_a), (8, key_b), (8, key_a)]
+    for t, key in steps:
+        dest, prob, lens = outcomes(key)
+        sk.view_continuation(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
+        sk.continuation_row(t, g, m, dest, prob, lens, table, binom, fresh, idx, buf)
+        np.testing.assert_array_equal(u, fresh)
+        assert list(cache.keys[c]) == list(key) and cache.low[c] == t
+    # the row of A at 9 is read from the spares: a mark put on the spare shows in it
+    cache = sk.view_cache(others.shape[0], g, m, spares)
+    for t, key in steps[:2]:
+        sk.view_continuation(t, c, key, g, m, *outcomes(key), table, binom, u, idx, buf, cache)
+    (slot,) = np.flatnonzero(cache.spare_col == c)
+    cache.spare[slot, 12:] += 1.0
+    dest, prob, lens = outcomes(key_a)
+    sk.view_continuation(9, c, key_a, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
+    sk.continuation_row(9, g, m, dest, prob, lens, table, binom, fresh, idx, buf)
+    np.testing.assert_array_equal(u[: 12 - 9], fresh[: 12 - 9])
+    np.testing.assert_array_equal(u[12 - 9 : g - 9 + 1], fresh[12 - 9 : g - 9 + 1] + 1.0)
+    with pytest.raises(ValueError, match="spares"):
+        sk.view_cache(4, g, m, 3)
+
+
+def test_the_solver_gives_the_same_bits_with_any_number_of_spares(monkeypatch):
+    """The spare rows change which sums are reused, never the bits: a game with mixed states
+    (where the candidate profiles change the others' thresholds at a view) solved with no
+    spares, one shared slot and the default."""
+    rules = Rules(goal=14, die_faces=2, players=4)
+    runs = []
+    for spares in (0, 1, sk.SPARES):
+        monkeypatch.setattr(symmetric, "SPARES", spares)
+        runs.append(symmetric._solve(rules, 1e-12, "numba", False))
+    assert runs[0].n_mixed > 0
+    for other in runs[1:]:
+        np.testing.assert_array_equal(other.value.table, runs[0].value.table)
+        np.testing.assert_array_equal(other.gain, runs[0].gain)
+        np.testing.assert_array_equal(other.policy.actions, runs[0].policy.actions)
+        np.testing.assert_array_equal(other.policy.mix_weights, runs[0].policy.mix_weights)

@@ -73,7 +73,7 @@ from ..turn_total import turn_total_table
 from ..validation import check_choice, check_progress, check_simultaneous_rules, check_tol
 from .core import TIE_TOL, symmetric_stage
 from .core.step import band_of
-from .core.symmetric_kernels import binomials, multisets, ranks, terminal_table, view_cache
+from .core.symmetric_kernels import SPARES, binomials, multisets, ranks, terminal_table, view_cache
 
 __all__ = [
     "estimate_memory",
@@ -438,13 +438,14 @@ class SymmetricEquilibrium(Result):
 def estimate_memory(rules: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.symmetric_equilibrium` and ``symmetric_dynamics``: the
     value, action and gain tables over (own score, multiset of the others' scores), the view
-    cache of the continuations (one row per column), and the full value array
+    cache of the continuations (one row per column, and its spare rows), and the full value array
     ``value[i, j, ...]`` the result builds when asked."""
     if not isinstance(rules, Rules):
         return None
     g, n = rules.goal, rules.players
     states = (g + 1) ** n
-    need = 8 * states + (28 * (g + 1) + 8 * n) * comb(g + n - 1, n - 1) + BASE_BYTES
+    spares = 8 * SPARES * (g + 1 + n + 2)  # the view cache's spare rows
+    need = 8 * states + (28 * (g + 1) + 8 * n) * comb(g + n - 1, n - 1) + spares + BASE_BYTES
     return Estimate(f"symmetric equilibrium ({players_text(rules)})", states, need, FEWER)
 
 
@@ -533,7 +534,7 @@ def _solve(
     mix_w = np.zeros((cap, symmetric_stage.WIDTH))
     counts = np.zeros(len(symmetric_stage.COUNTERS), dtype=np.int64)
     visited = np.zeros(cap, dtype=np.int64)
-    views = view_cache(others.shape[0] if reuse else 0, g, n - 1)
+    views = view_cache(others.shape[0] if reuse else 0, g, n - 1, SPARES)
     done = 0
     with progress_bar(states.shape[0], "symmetric equilibrium", progress) as bar:
         while done < states.shape[0]:

@@ -44,6 +44,10 @@ as 0, so it is summed again. A :class:`ViewCache` keeps one such row per column 
 others' thresholds it was summed for; each entry is summed over the same outcomes in the same
 order as a fresh row, so the reuse gives the same bits (:func:`view_continuation`). In the four-player
 equilibrium at goal 60 the others' thresholds are the same one own score up at 99.5% of views.
+A row summed down to own score ``low > t`` serves as well: its entries above ``low`` are
+final, and entries ``t..low`` are summed again. A column's row for other thresholds (the
+others' thresholds went back and forth, or the mixed solver's candidate profiles) moves to
+:data:`SPARES` spare rows kept by (column, thresholds), from which it comes back.
 
 The functions are kernels (:mod:`.jit`): plain Python until
 :func:`~pigtheory.simultaneous.core.symmetric_stage.compiled` compiles them with numba (the same
@@ -77,11 +81,18 @@ __all__ = [
     "mixed_outcomes",
     "strategy_outcomes",
     "ViewCache",
+    "SPARES",
     "view_cache",
     "continuation_span",
     "continuation_pair",
     "continuation_row",
     "view_continuation",
+    "Outcomes",
+    "outcome_space",
+    "outcome_list",
+    "list_span",
+    "list_pairs",
+    "threshold_value",
     "action_values",
     "best_action",
     "respond_columns",
@@ -114,14 +125,32 @@ class ViewCache(NamedTuple):
     rows: np.ndarray
     keys: np.ndarray
     low: np.ndarray
+    spare: np.ndarray
+    spare_keys: np.ndarray
+    spare_low: np.ndarray
+    spare_col: np.ndarray
 
 
-def view_cache(columns: int, goal: int, others: int) -> ViewCache:
-    """An empty :class:`ViewCache` of ``columns`` columns (0: no reuse), ``others`` others."""
+SPARES = 1 << 13
+"""Spare rows of a :class:`ViewCache` (a power of 2): rows of a column summed for other
+thresholds than its current ones, kept by (column, thresholds)."""
+
+
+def view_cache(columns: int, goal: int, others: int, spares: int = SPARES) -> ViewCache:
+    """An empty :class:`ViewCache` of ``columns`` columns (0: no reuse), ``others`` others and
+    ``spares`` spare rows (a power of 2; 0: none)."""
+    if spares & (spares - 1):
+        raise ValueError(f"spares must be 0 or a power of 2, got {spares}")
+    spares = spares if columns else 0
+    width = max(others, 1)
     return ViewCache(
         np.zeros((columns, goal + 1)),
-        np.zeros((columns, max(others, 1)), dtype=np.int64),
+        np.zeros((columns, width), dtype=np.int64),
         np.full(columns, -1, dtype=np.int64),
+        np.zeros((spares, goal + 1)),
+        np.zeros((spares, width), dtype=np.int64),
+        np.full(spares, -1, dtype=np.int64),
+        np.full(spares, -1, dtype=np.int64),
     )
 
 
@@ -380,6 +409,63 @@ def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # p
 
 
 @kernel
+def _holds(keys, low, key, m, t):  # pragma: no cover - compiled
+    """Whether a row summed for the others' thresholds ``keys`` down to own score ``low``
+    serves own score t for ``key`` (module Notes, *Reuse*): its entries above ``low`` are
+    final, so any ``low >= t`` does."""
+    if low < t:
+        return False
+    for q in range(m):
+        if keys[q] != key[q]:
+            return False
+    return True
+
+
+@kernel
+def _slot(c, key, m, size):  # pragma: no cover - compiled
+    """The spare slot of column c with the others' thresholds ``key`` (``size`` a power of 2)."""
+    h = c
+    for q in range(m):
+        h = h * 31 + key[q]
+    return (h ^ (h >> 13)) & (size - 1)
+
+
+@kernel
+def _to_spare(c, h, cache):  # pragma: no cover - compiled
+    """Copy column c's row, thresholds and lowest own score into spare slot h."""
+    cache.spare[h, :] = cache.rows[c, :]
+    cache.spare_keys[h, :] = cache.keys[c, :]
+    cache.spare_low[h] = cache.low[c]
+    cache.spare_col[h] = c
+
+
+@kernel
+def _from_spare(c, key, m, t, cache):  # pragma: no cover - compiled
+    """Bring the spare row of column c with thresholds ``key`` back into ``rows[c]`` if it
+    serves own score t (its slot then takes the row it replaces); returns whether it did."""
+    size = cache.spare.shape[0]
+    h = _slot(c, key, m, size)
+    if cache.spare_col[h] != c or not _holds(cache.spare_keys[h], cache.spare_low[h], key, m, t):
+        return False
+    rows, keys, low = cache.rows, cache.keys, cache.low
+    if low[c] >= 0 and _slot(c, keys[c], m, size) == h:  # the two trade places
+        for y in range(rows.shape[1]):
+            rows[c, y], cache.spare[h, y] = cache.spare[h, y], rows[c, y]
+        for q in range(keys.shape[1]):
+            keys[c, q], cache.spare_keys[h, q] = cache.spare_keys[h, q], keys[c, q]
+        low[c], cache.spare_low[h] = cache.spare_low[h], low[c]
+        return True
+    if low[c] >= 0:
+        h2 = _slot(c, keys[c], m, size)
+        _to_spare(c, h2, cache)
+    rows[c, :] = cache.spare[h, :]
+    keys[c, :] = cache.spare_keys[h, :]
+    low[c] = cache.spare_low[h]
+    cache.spare_col[h] = -1
+    return True
+
+
+@kernel
 def view_continuation(
     t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
 ):  # pragma: no cover
@@ -391,12 +477,13 @@ def view_continuation(
     if rows.shape[0] == 0:
         continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf)
         return
-    same = low[c] == t or low[c] == t + 1
-    for q in range(m):
-        if keys[c, q] != key[q]:
-            same = False
+    same = _holds(cache.keys[c], low[c], key, m, t)
+    if not same and cache.spare.shape[0] > 0:
+        same = _from_spare(c, key, m, t, cache)
     row = rows[c]
     if not same:
+        if low[c] >= 0 and cache.spare.shape[0] > 0:  # the row goes to the spares
+            _to_spare(c, _slot(c, keys[c], m, cache.spare.shape[0]), cache)
         continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, row, idx, buf)
         for q in range(m):
             keys[c, q] = key[q]
@@ -404,11 +491,131 @@ def view_continuation(
     elif low[c] == t + 1:  # entry t + 1 read the state then being solved as 0: again
         row[t], row[t + 1] = continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf)
         low[c] = t
+    elif low[c] > t:  # a row from further up (a spare): entries t..low again
+        continuation_span(0, t, low[c], g, m, dest, prob, lens, table, binom, row, idx, buf)
+        low[c] = t
     room = g - t
     for x in range(room + 1):
         u[x] = row[t + x]
     for x in range(room + 1, u.shape[0]):
         u[x] = u[room]
+
+
+class Outcomes(NamedTuple):
+    """The others' outcome profiles of one view as a list (:func:`outcome_list`): the column
+    ``rank[j]`` of the j-th profile with a nonzero chance ``chance[j]``, and ``top[j]``
+    whether it puts some other player at the goal (in the order of
+    :func:`continuation_span`: last other fastest)."""
+
+    rank: np.ndarray
+    chance: np.ndarray
+    top: np.ndarray
+
+
+@kernel
+def outcome_space(length):  # pragma: no cover - compiled
+    """An empty :class:`Outcomes` with room for ``length`` profiles (grown by the caller
+    when a view has more, :func:`outcome_list`)."""
+    return Outcomes(np.zeros(length, np.int64), np.zeros(length), np.zeros(length, np.bool_))
+
+
+@kernel
+def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no cover - compiled
+    """Fill the :class:`Outcomes` ``out`` with the others' outcome profiles (their chance,
+    column and whether one reaches the goal) in the order and with the products of
+    :func:`continuation_span`; returns their number, or -1 if ``out`` is too short (the
+    caller grows it: at most ``prod(lens)`` profiles)."""
+    total = 1
+    for p in range(m):
+        total *= lens[p]
+    if total > out.rank.shape[0]:
+        return -1
+    ranks, chance, top = out.rank, out.chance, out.top
+    n = 0
+    if m == 3:
+        for a in range(lens[0]):
+            pa, va = prob[0, a], dest[0, a]
+            for b in range(lens[1]):
+                pab, vb = pa * prob[1, b], dest[1, b]
+                small, big = min(va, vb), max(va, vb)
+                for c in range(lens[2]):
+                    pc = pab * prob[2, c]
+                    if pc == 0.0:
+                        continue
+                    vc = dest[2, c]
+                    x0, x2 = min(small, vc), max(big, vc)
+                    ranks[n] = binom[x0, 1] + binom[va + vb + vc - x0 - x2 + 1, 2] + binom[x2 + 2, 3]
+                    chance[n] = pc
+                    top[n] = x2 >= g
+                    n += 1
+        return n
+    for p in range(m):
+        idx[p] = 0
+    while True:
+        pc = 1.0
+        for p in range(m):
+            pc *= prob[p, idx[p]]
+        if pc != 0.0:
+            ranks[n] = _sorted_rank(m, dest, idx, buf, binom)
+            chance[n] = pc
+            top[n] = buf[m - 1] >= g
+            n += 1
+        if not _next(m, lens, idx):
+            return n
+
+
+@kernel
+def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
+    """:func:`continuation_span` over the first n profiles of the :class:`Outcomes`
+    ``outs``: the same sums in the same order, so the same bits."""
+    for y in range(lo, hi + 1):
+        out[y - t] = 0.0
+    ranks, chance, top = outs.rank, outs.chance, outs.top
+    for j in range(n):
+        pc, r = chance[j], ranks[j]
+        if top[j]:
+            if hi == g:
+                out[g - t] += pc * table[r, g]
+        else:
+            for y in range(lo, hi + 1):
+                out[y - t] += pc * table[r, y]
+
+
+@kernel
+def list_pairs(n, outs, t, g, first, second):  # pragma: no cover - compiled
+    """Entries t and t + 1 of the continuations of two tables (:func:`continuation_pair` of
+    each, the same bits) over the first n profiles of the :class:`Outcomes` ``outs``, in
+    one pass: ``(first[t], first[t + 1], second[t], second[t + 1])``."""
+    a0 = 0.0
+    a1 = 0.0
+    b0 = 0.0
+    b1 = 0.0
+    at_top = t + 1 == g
+    ranks, chance, top = outs.rank, outs.chance, outs.top
+    for j in range(n):
+        pc, r = chance[j], ranks[j]
+        if top[j]:
+            if at_top:
+                a1 += pc * first[r, g]
+                b1 += pc * second[r, g]
+        else:
+            a0 += pc * first[r, t]
+            a1 += pc * first[r, t + 1]
+            b0 += pc * second[r, t]
+            b1 += pc * second[r, t + 1]
+    return a0, a1, b0, b1
+
+
+@kernel
+def threshold_value(band, row, i, g, k):  # pragma: no cover - compiled
+    """``a_k`` of :func:`action_values` for one threshold k, read straight from a
+    continuation row (``u[x] = row[min(i + x, goal)]``): the operations of
+    :func:`~.step.threshold_values` in the same order, so the same bits."""
+    band_t = band.band_t
+    acc = band.bust[k] * row[i]
+    for r in range(band_t.shape[0]):
+        acc += band_t[r, k] * row[min(i + k + r, g)]
+    return acc
 
 
 @kernel
@@ -440,7 +647,10 @@ def respond_columns(
     state's own entry is 0 until then: the self-loop in closed form). ``strategy`` is a
     :class:`Strategy`, ``out`` a :class:`Response`. With ``reuse`` the continuations of a
     column are kept from one own score to the next while the others' outcomes stay the same
-    (module Notes, *Reuse*: the same bits).
+    (module Notes, *Reuse*: the same bits). The others' outcome profiles are listed once per
+    change of their outcomes (:func:`outcome_list`), both tables summed in one pass over the
+    list, and the strategy's own value taken at its own thresholds only
+    (:func:`threshold_value`): the same operations as the whole step, so the same bits.
     """
     bust = band.bust
     act, mix_th, mix_w = strategy.act, strategy.mix_th, strategy.mix_w
@@ -463,6 +673,8 @@ def respond_columns(
     seen_dest = np.zeros((m, n_out), np.int64)
     seen_prob = np.zeros((m, n_out))
     seen_lens = np.zeros(m, np.int64)
+    outs = outcome_space(7**m)  # the outcome profiles of the others (grown for mixes)
+    n_list = 0
     b_last = 1.0
     for c in range(c_hi - 1, c_lo - 1, -1):
         if others[c, m - 1] >= g:
@@ -507,11 +719,17 @@ def respond_columns(
                         same = False
                         break
             if same:  # the others play as one own score up: entries i and i + 1 again
-                row_br[i], row_br[i + 1] = continuation_pair(i, g, m, dest, prob, lens, br, binom, idx, buf)
-                row_ev[i], row_ev[i + 1] = continuation_pair(i, g, m, dest, prob, lens, ev, binom, idx, buf)
+                row_br[i], row_br[i + 1], row_ev[i], row_ev[i + 1] = list_pairs(n_list, outs, i, g, br, ev)
             else:
-                continuation_span(0, i, g, g, m, dest, prob, lens, br, binom, row_br, idx, buf)
-                continuation_span(0, i, g, g, m, dest, prob, lens, ev, binom, row_ev, idx, buf)
+                n_list = outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
+                if n_list < 0:  # more profiles than the list holds: grow it
+                    total = 1
+                    for p in range(m):
+                        total *= lens[p]
+                    outs = outcome_space(2 * total)
+                    n_list = outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
+                list_span(n_list, outs, 0, i, g, g, br, row_br)
+                list_span(n_list, outs, 0, i, g, g, ev, row_ev)
                 for p in range(m):
                     seen_lens[p] = lens[p]
                     for e in range(lens[p]):
@@ -525,14 +743,9 @@ def respond_columns(
             best, k = best_action(vals, room, tie_tol)
             br[c, i] = best
             br_act[c, i] = k
-            # the same for the strategy itself, on its own values
-            for x in range(room + 1):
-                u[x] = row_ev[i + x]
-            for x in range(room + 1, u.shape[0]):
-                u[x] = u[room]
-            action_values(u, room, opp_bust, band, num, vals)
+            # the strategy itself, at its own thresholds only (the same operations)
             if own_code > 0:
-                ev[c, i] = vals[own_code]
+                ev[c, i] = threshold_value(band, row_ev, i, g, own_code) / (1.0 - bust[own_code] * opp_bust)
             else:
                 e = -own_code - 1
                 a = 0.0
@@ -540,6 +753,6 @@ def respond_columns(
                 for j in range(mix_th.shape[1]):
                     wj = mix_w[e, j]
                     if wj != 0.0:
-                        a += wj * num[mix_th[e, j]]
+                        a += wj * threshold_value(band, row_ev, i, g, mix_th[e, j])
                         b += wj * bust[mix_th[e, j]]
                 ev[c, i] = a / (1.0 - b * opp_bust)
