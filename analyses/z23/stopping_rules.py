@@ -136,8 +136,9 @@ def main() -> list[Row]:
                 "-",
                 str(counts[name]),
                 EXTENSION,
-                f"certified per state: every threshold enumerated, a MILP over deterministic stopping "
-                f"rules ({certified.n_milp} MILPs), an LP over threshold mixtures ({certified.n_lp} LPs); "
+                f"certified per state: every threshold enumerated, deterministic stopping rules by a "
+                f"local search (each rule found judged by its exact reply) or a MILP ({certified.n_milp} "
+                f"MILPs), an LP over threshold mixtures ({certified.n_lp} LPs); "
                 f"every 'yes' off the value by {tiny(_largest(margins, 'yes'))}, every 'no' short of it "
                 f"by at least {tiny(_largest(margins, 'no'))} (the same classes for any tolerance between); "
                 f"the solver's best-response dynamics gave {by_dynamics[name]}",
