@@ -58,8 +58,8 @@ lint: $(STAMP)
 	$(PY) -m mypy pigtheory
 	$(VENV)/bin/lint-imports --no-cache
 
-# A fresh clone of HEAD, a cold cache, `make figures`: git status must stay clean (about half
-# an hour on 2 cores; .ci/check-reproducible says more).
+# A fresh clone of HEAD, a cold cache, `make figures`: git status must stay clean (about 11
+# minutes on 2 idle cores; .ci/check-reproducible says more).
 check-reproducible:
 	bash .ci/check-reproducible
 
