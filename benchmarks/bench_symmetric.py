@@ -92,7 +92,9 @@ def _clocked(fn):
 def four_players(goal: int) -> dict:
     """The four-player equilibrium and its certificate, with and without the view cache."""
     rules = Rules(goal=goal, players=4)
-    symmetric._solve(Rules(goal=8, players=4), 1e-12, "numba", False)  # compile or load
+    small = symmetric._solve(Rules(goal=8, players=4), 1e-12, "numba", False)  # compile or load
+    for reuse in (True, False):  # the certificate's kernels too, both paths
+        _respond(small.policy, "numba", False, reuse=reuse)
     c_new, w_new, eq = _clocked(lambda: symmetric._solve(rules, 1e-12, "numba", False))
     c_old, w_old, ref = _clocked(lambda: symmetric._solve(rules, 1e-12, "numba", False, reuse=False))
     same = all(
