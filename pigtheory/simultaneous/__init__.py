@@ -22,27 +22,43 @@ eqs. (18)-(19), Algorithm 0.3, Fig. 6, Table S4    :func:`best_response` (3+ pla
 the ``strategies="stopping"`` solvers go beyond the paper (every stopping rule; equilibria of three or more players).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .._compat import renamed
 from .best_response import best_response
-from .certify import StoppingClasses, certify_classes
 from .chunked import ChunkedSolution, chunked_best_response
 from .equilibrium import Equilibrium, equilibrium
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
 from .multiplayer import ReducedSolution, reduced_best_response
 from .nash import CycleNash, cycle_nash, exploitability
-from .resumable import hold_at_table, sweep_tasks
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
 from .stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
 from .sweep import HoldAtTable, best_responses, hold_at_sweep
-from .symmetric import SymmetricEquilibrium, SymmetricPolicy, symmetric_equilibrium
-from .symmetric_response import (
-    SymmetricBestResponse,
-    SymmetricDynamics,
-    symmetric_best_response,
-    symmetric_dynamics,
-)
+
+if TYPE_CHECKING:  # imported on first use (below): a command that needs none of them starts faster
+    from .certify import StoppingClasses, certify_classes
+    from .resumable import hold_at_table, sweep_tasks
+    from .symmetric import SymmetricEquilibrium, SymmetricPolicy, symmetric_equilibrium
+    from .symmetric_response import (
+        SymmetricBestResponse,
+        SymmetricDynamics,
+        symmetric_best_response,
+        symmetric_dynamics,
+    )
+
+_LAZY = {
+    **dict.fromkeys(("StoppingClasses", "certify_classes"), ".certify"),
+    **dict.fromkeys(("hold_at_table", "sweep_tasks"), ".resumable"),
+    **dict.fromkeys(("SymmetricEquilibrium", "SymmetricPolicy", "symmetric_equilibrium"), ".symmetric"),
+    **dict.fromkeys(
+        ("SymmetricBestResponse", "SymmetricDynamics", "symmetric_best_response", "symmetric_dynamics"),
+        ".symmetric_response",
+    ),
+}
+"""The names imported on first use, and their modules (the symmetric solver, the certified
+classes and the resumable sweeps pull in modules that most calls never need)."""
 
 __all__ = [
     "best_response",
@@ -81,10 +97,26 @@ __all__ = [
     "SymmetricDynamics",
 ]
 
-__getattr__ = renamed(
+_renamed = renamed(
     __name__,
     {
         "HoldAtSweep": "pigtheory.simultaneous.sweep:HoldAtTable",
         "SweepTable": "pigtheory.simultaneous.sweep:HoldAtTable",
     },
 )
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY` (imported now, then kept), or a deprecated one."""
+    module = _LAZY.get(name)
+    if module is None:
+        return _renamed(name)
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
