@@ -16,13 +16,12 @@ from .symmetric_payoffs import (
     build_tensors,
     certify,
     evaluate,
-    evaluate_candidates,
     keep,
     lin_solve,
     normalise,
 )
 
-__all__ = ["NEWTON_ITER", "MAX_ROUNDS", "newton", "solve_support", "score", "supports"]
+__all__ = ["NEWTON_ITER", "MAX_ROUNDS", "live_profiles", "live_candidates", "newton", "solve_support", "score", "supports"]
 
 NEWTON_ITER = 60
 """Newton steps on one support profile (the ordinary :class:`~.symmetric_payoffs.Limits`)."""
@@ -32,12 +31,69 @@ MAX_ROUNDS = 30
 
 
 @kernel
+def live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig):  # pragma: no cover - compiled
+    """The pure profiles of each role's others that can weigh anything: ``live[r, :n_r]`` the
+    indices ci (increasing) of ``ten[r]`` whose every other's candidate is in its support or
+    has a nonzero weight, ``ldig[r, i]`` the digits of the i-th; returns the counts ``n_r``.
+
+    Every other profile has an other whose weight is 0 and who is outside its support, so it
+    adds nothing to :func:`~.symmetric_payoffs.evaluate_candidates` or to Newton's Jacobian:
+    summing over the live ones, in the same order, gives the same numbers."""
+    count = np.zeros(R, np.int64)
+    for r in range(R):
+        for ci in range(nc[r]):
+            x = ci
+            ok = True
+            for q in range(m - 1, -1, -1):
+                rr = orole[r, q]
+                base = ncand[rr]
+                dq = x % base
+                x //= base
+                ldig[r, count[r], q] = dq
+                if not sup[rr, dq] and wts[rr, dq] == 0.0:
+                    ok = False
+            if ok:
+                live[r, count[r]] = ci
+                count[r] += 1
+    return count
+
+
+@kernel
+def live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count):  # pragma: no cover
+    """:func:`~.symmetric_payoffs.evaluate_candidates` over the live profiles only
+    (:func:`live_profiles`): the same sums in the same order."""
+    for r in range(R):
+        s = 0.0
+        for j in range(ncand[r]):
+            s += wts[r, j] * bust[cand[r, j]]
+        b[r] = s
+    for r in range(R):
+        p = 1.0
+        for q in range(m):
+            p *= b[orole[r, q]]
+        bb[r] = p
+        for j in range(ncand[r]):
+            acont[r, cand[r, j]] = 0.0
+        for i in range(count[r]):
+            wgt = 1.0
+            for q in range(m - 1, -1, -1):
+                wgt *= wts[orole[r, q], ldig[r, i, q]]
+            if wgt == 0.0:
+                continue
+            row = ten[r, live[r, i]]
+            for j in range(ncand[r]):
+                k = cand[r, j]
+                acont[r, k] += wgt * row[k]
+
+
+@kernel
 def newton(
     R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs, iters
 ):  # pragma: no cover
     """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
     weights ``wts`` and values ``val``, in place, in at most ``iters`` steps. Returns True on
-    convergence."""
+    convergence. Only the others' live profiles are visited (:func:`live_profiles`: the
+    weights outside the supports do not change here)."""
     # variable numbering: the support weights of role 0, its value, then role 1, ...
     off = np.zeros(R + 1, np.int64)
     pos = np.full((R, wts.shape[1]), -1, np.int64)
@@ -49,7 +105,13 @@ def newton(
                 c += 1
         off[r + 1] = c + 1  # + the value
     nvar = off[R]
-    evaluate_candidates(R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits)
+    most = 1
+    for r in range(R):
+        most = max(most, nc[r])
+    live = np.empty((R, most), np.int64)
+    ldig = np.empty((R, most, max(m, 1)), np.int64)
+    count = live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig)
+    live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count)
     for r in range(R):  # start the values from the weights
         a = 0.0
         for j in range(ncand[r]):
@@ -57,7 +119,7 @@ def newton(
         val[r] = a / (1.0 - b[r] * bb[r])
     last = np.inf
     for _ in range(iters):
-        evaluate_candidates(R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits)
+        live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count)
         for i in range(nvar):
             rhs[i] = 0.0
             for j in range(nvar):
@@ -80,21 +142,17 @@ def newton(
             rhs[vr] = -(tot - 1.0)
             resid = max(resid, abs(tot - 1.0))
             # derivatives through the others' mixes: payoffs (tensor) and the all-bust term
-            for ci in range(nc[r]):
-                x = ci
-                for q in range(m - 1, -1, -1):
-                    base = ncand[orole[r, q]]
-                    digits[q] = x % base
-                    x //= base
+            for i in range(count[r]):
+                ci = live[r, i]
                 for q in range(m):
                     rr = orole[r, q]
-                    col = pos[rr, digits[q]]
+                    col = pos[rr, ldig[r, i, q]]
                     if col < 0:
                         continue
                     coef = 1.0
                     for q2 in range(m):
                         if q2 != q:
-                            coef *= wts[orole[r, q2], digits[q2]]
+                            coef *= wts[orole[r, q2], ldig[r, i, q2]]
                     if coef == 0.0:
                         continue
                     for j in range(ncand[r]):
