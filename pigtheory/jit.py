@@ -150,12 +150,31 @@ def _compile(fn: FunctionType) -> Any:
     options = getattr(fn, _MARK)
     if not isinstance(options, dict):  # marked by hand (``fn.__pigtheory_kernel__ = True``)
         options = {}
+    targetoptions = {"nopython": True, "nogil": True, "boundscheck": None}
     if options.get("parallel"):
-        dispatcher = numba.njit(cache=True, nogil=True, parallel=True)(twin)
-    else:
-        dispatcher = numba.njit(cache=True, nogil=True)(twin)
+        targetoptions["parallel"] = True
+    dispatcher = _twin_class()(py_func=twin, locals={}, targetoptions=targetoptions)
+    dispatcher.enable_caching()
     _TWINS[key] = dispatcher
     return dispatcher
+
+
+_TWIN_CLASS: list[Any] = []
+
+
+def _twin_class() -> Any:
+    if not _TWIN_CLASS:
+        from numba.core import types
+        from numba.core.registry import CPUDispatcher
+
+        class Twin(CPUDispatcher):
+            def get_call_template(self, args: Any, kws: Any) -> Any:
+                args = tuple(types.unliteral(a) for a in args)
+                kws = {k: types.unliteral(v) for k, v in kws.items()}
+                return super().get_call_template(args, kws)
+
+        _TWIN_CLASS.append(Twin)
+    return _TWIN_CLASS[0]
 
 
 def max_threads() -> int:
