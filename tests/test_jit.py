@@ -1,10 +1,12 @@
 """The one compile idiom (:mod:`pigtheory.jit`): every numba use of the package goes through it,
-parallel kernels get ``numba.prange``, and a twin's name follows the source of every kernel it
-reaches, so numba's disk cache never serves a caller compiled against an old callee."""
+parallel kernels get ``numba.prange``, a twin's name follows the source of every kernel it
+reaches, so numba's disk cache never serves a caller compiled against an old callee, and a
+callee is compiled into its callers' machine code once, for non-literal argument types."""
 
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import textwrap
@@ -97,7 +99,11 @@ def test_prange_is_range_in_python_and_a_parallel_loop_compiled():
     assert np.array_equal(twin, plain)
     assert compiled.targetoptions["parallel"] is True
     assert compiled.py_func.__globals__["prange"] is numba.prange
-    assert compiled.py_func.__globals__["_square"] is jit.compiled(_square)
+    inner = compiled.py_func.__globals__["_square"]  # the inner twin: IR linked into its callers
+    assert inner is not jit.compiled(_square) and inner.py_func.__code__ is _square.__code__
+    with pytest.raises(TypeError, match="inner twin"):
+        inner(3)
+    assert jit.compiled(_square)(3) == 9
     assert globals()["prange"] is jit.prange  # the module's own globals are not touched
     assert "parallel" not in jit.compiled(_square).targetoptions
     assert jit.compiled(_square).targetoptions["nogil"] is True
@@ -192,6 +198,77 @@ def test_an_edit_to_a_callee_in_another_file_compiles_the_caller_anew(tmp_path):
     second, d2 = run(2)
     assert second == 30
     assert d1 != d2
+
+
+CHAIN = """
+from pigtheory.jit import kernel
+
+@kernel
+def leaf(k, x):
+    return k * x + 1.0
+
+@kernel
+def middle(k, x):
+    return leaf(k, x) * 2.0
+
+@kernel
+def top(x):
+    total = middle(0, x)  # a constant argument
+    r = 0
+    for _ in range(3):
+        total += middle(r, x)  # a counter that starts at 0
+        r += 1
+    return total
+"""
+
+CHAIN_RUN = """
+import json, sys
+sys.path.insert(0, {where!r})
+from pigtheory import jit
+import chain_mod
+twin = jit.compiled(chain_mod.top)
+value = twin(1.5)
+libraries = jit._numba_classes().IRLibrary
+inner = {{}}
+for name in ("middle", "leaf"):
+    disp = jit._compile(getattr(chain_mod, name), inner=True)
+    inner[name] = [
+        [str(t) for t in sig] + [isinstance(c.library, libraries), c.library._compiled_object is None]
+        for sig, c in disp.overloads.items()
+    ]
+stats = twin.stats
+print(json.dumps([value, chain_mod.top(1.5), inner, sum(stats.cache_hits.values()),
+                  sum(stats.cache_misses.values())]))
+"""
+
+
+def test_a_callee_is_compiled_once_into_its_callers_machine_code_and_cached_with_it(tmp_path):
+    """The inner twins are typed once, for int64 (not again for the literal 0), stay LLVM IR
+    (no machine code of their own), and the caller's disk cache holds their code: a second
+    process loads the caller and compiles neither callee."""
+    import json
+
+    (tmp_path / "chain_mod.py").write_text(CHAIN)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    code = textwrap.dedent(CHAIN_RUN.format(where=str(tmp_path)))
+
+    def run() -> list:
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT, env=env
+        )
+        return json.loads(out.stdout)
+
+    value, plain, inner, hits, misses = run()
+    assert value == plain == sum(2.0 * (k * 1.5 + 1.0) for k in (0, 0, 1, 2))
+    assert inner == {
+        "middle": [["int64", "float64", True, True]],
+        "leaf": [["int64", "float64", True, True]],
+    }
+    assert (hits, misses) == (0, 1)
+    value, plain, inner, hits, misses = run()
+    assert value == plain
+    assert inner == {"middle": [], "leaf": []}  # the cached caller holds their code
+    assert (hits, misses) == (1, 0)
 
 
 def test_map_threads_keeps_the_order_and_the_innermost_count():
