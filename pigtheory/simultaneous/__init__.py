@@ -38,8 +38,8 @@ if TYPE_CHECKING:  # imported on first use (below): a command that needs none of
     from .chunked import ChunkedSolution, chunked_best_response
     from .multiplayer import ReducedSolution, reduced_best_response
     from .nash import CycleNash, cycle_nash, exploitability
-    from .sweep import HoldAtTable, best_responses, hold_at_sweep
     from .resumable import hold_at_table, sweep_tasks
+    from .sweep import HoldAtTable, best_responses, hold_at_sweep
     from .symmetric import SymmetricEquilibrium, SymmetricPolicy, symmetric_equilibrium
     from .symmetric_response import (
         SymmetricBestResponse,
