@@ -91,7 +91,8 @@ __all__ = [
     "outcome_space",
     "outcome_list",
     "list_span",
-    "list_pairs",
+    "list_pair_entry",
+    "list_cover",
     "threshold_value",
     "action_values",
     "best_action",
@@ -532,6 +533,19 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
         return -1
     ranks, chance, top = out.rank, out.chance, out.top
     n = 0
+    if m == 2:  # the general loop's products and ranks, in nested loops
+        for a in range(lens[0]):
+            pa, va = prob[0, a], dest[0, a]
+            for b in range(lens[1]):
+                pc = pa * prob[1, b]
+                if pc == 0.0:
+                    continue
+                vb = dest[1, b]
+                ranks[n] = binom[min(va, vb), 1] + binom[max(va, vb) + 1, 2]
+                chance[n] = pc
+                top[n] = max(va, vb) >= g
+                n += 1
+        return n
     if m == 3:
         for a in range(lens[0]):
             pa, va = prob[0, a], dest[0, a]
@@ -582,14 +596,13 @@ def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
 
 
 @kernel
-def list_pairs(n, outs, t, g, first, second):  # pragma: no cover - compiled
-    """Entries t and t + 1 of the continuations of two tables (:func:`continuation_pair` of
-    each, the same bits) over the first n profiles of the :class:`Outcomes` ``outs``, in
-    one pass: ``(first[t], first[t + 1], second[t], second[t + 1])``."""
+def list_pair_entry(n, outs, t, g, first, second):  # pragma: no cover - compiled
+    """Entries t and t + 1 of the continuation of ``first`` and entry t of that of ``second``
+    (:func:`continuation_pair`, the same bits) over the first n profiles of the
+    :class:`Outcomes` ``outs``, in one pass: ``(first[t], first[t + 1], second[t])``."""
     a0 = 0.0
     a1 = 0.0
     b0 = 0.0
-    b1 = 0.0
     at_top = t + 1 == g
     ranks, chance, top = outs.rank, outs.chance, outs.top
     for j in range(n):
@@ -597,13 +610,30 @@ def list_pairs(n, outs, t, g, first, second):  # pragma: no cover - compiled
         if top[j]:
             if at_top:
                 a1 += pc * first[r, g]
-                b1 += pc * second[r, g]
         else:
             a0 += pc * first[r, t]
             a1 += pc * first[r, t + 1]
             b0 += pc * second[r, t]
-            b1 += pc * second[r, t + 1]
-    return a0, a1, b0, b1
+    return a0, a1, b0
+
+
+@kernel
+def list_cover(n, outs, lo, hi, g, table, row, have):  # pragma: no cover - compiled
+    """Make the entries ``lo..hi`` of the continuation ``row`` (:func:`list_span`, the same
+    bits) valid, where ``have = (low, high)`` are valid already (empty if ``low > high``):
+    sums the missing entries only, and returns the entries valid now (contiguous; a range
+    apart from the valid one replaces it)."""
+    low, high = have
+    if low > high or hi < low - 1 or lo > high + 1:
+        list_span(n, outs, 0, lo, hi, g, table, row)
+        return lo, hi
+    if lo < low:
+        list_span(n, outs, 0, lo, low - 1, g, table, row)
+        low = lo
+    if hi > high:
+        list_span(n, outs, 0, high + 1, hi, g, table, row)
+        high = hi
+    return low, high
 
 
 @kernel
@@ -676,6 +706,8 @@ def respond_columns(
     outs = outcome_space(7**m)  # the outcome profiles of the others (grown for mixes)
     n_list = 0
     b_last = 1.0
+    width = band.band_t.shape[0]
+    ev_low, ev_high = g + 1, g  # the entries of row_ev above own score i summed for the outcomes
     for c in range(c_hi - 1, c_lo - 1, -1):
         if others[c, m - 1] >= g:
             continue  # terminal column, prefilled
@@ -718,9 +750,7 @@ def respond_columns(
                     if seen_dest[p, e] != dest[p, e] or seen_prob[p, e] != prob[p, e]:
                         same = False
                         break
-            if same:  # the others play as one own score up: entries i and i + 1 again
-                row_br[i], row_br[i + 1], row_ev[i], row_ev[i + 1] = list_pairs(n_list, outs, i, g, br, ev)
-            else:
+            if not same:  # the others' outcomes changed: list them again
                 n_list = outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
                 if n_list < 0:  # more profiles than the list holds: grow it
                     total = 1
@@ -728,13 +758,37 @@ def respond_columns(
                         total *= lens[p]
                     outs = outcome_space(2 * total)
                     n_list = outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
-                list_span(n_list, outs, 0, i, g, g, br, row_br)
-                list_span(n_list, outs, 0, i, g, g, ev, row_ev)
                 for p in range(m):
                     seen_lens[p] = lens[p]
                     for e in range(lens[p]):
                         seen_dest[p, e] = dest[p, e]
                         seen_prob[p, e] = prob[p, e]
+            if not reuse:  # the reference: both rows whole, summed afresh
+                list_span(n_list, outs, 0, i, g, g, br, row_br)
+                list_span(n_list, outs, 0, i, g, g, ev, row_ev)
+            else:
+                if same:  # the others play as one own score up: entries i and i + 1 again
+                    row_br[i], row_br[i + 1], row_ev[i] = list_pair_entry(n_list, outs, i, g, br, ev)
+                else:
+                    list_span(n_list, outs, 0, i, g, g, br, row_br)
+                    list_span(n_list, outs, 0, i, i, g, ev, row_ev)
+                    ev_low, ev_high = g + 1, g  # no entry above i valid yet
+                # the strategy's own value reads entry i and its thresholds' gains only
+                if own_code > 0:
+                    k_lo = own_code
+                    k_hi = own_code
+                else:
+                    e = -own_code - 1
+                    k_lo = g + 1
+                    k_hi = 0
+                    for j in range(mix_th.shape[1]):
+                        if mix_w[e, j] != 0.0:
+                            k_lo = min(k_lo, mix_th[e, j])
+                            k_hi = max(k_hi, mix_th[e, j])
+                if k_lo <= k_hi:
+                    ev_low, ev_high = list_cover(
+                        n_list, outs, min(i + k_lo, g), min(i + k_hi + width - 1, g), g, ev, row_ev, (ev_low, ev_high)
+                    )
             for x in range(room + 1):
                 u[x] = row_br[i + x]
             for x in range(room + 1, u.shape[0]):
