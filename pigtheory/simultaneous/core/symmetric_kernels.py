@@ -581,9 +581,11 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
 @kernel
 def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
     """:func:`continuation_span` over the first n profiles of the :class:`Outcomes`
-    ``outs``: the same sums in the same order, so the same bits."""
-    for y in range(lo, hi + 1):
-        out[y - t] = 0.0
+    ``outs``: the same sums in the same order, so the same bits. The inner loop runs over
+    one-dimensional slices (``out`` and a row of ``table``), which numba vectorises."""
+    dst = out[lo - t : hi - t + 1]
+    for y in range(dst.shape[0]):
+        dst[y] = 0.0
     ranks, chance, top = outs.rank, outs.chance, outs.top
     for j in range(n):
         pc, r = chance[j], ranks[j]
@@ -591,8 +593,9 @@ def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
             if hi == g:
                 out[g - t] += pc * table[r, g]
         else:
-            for y in range(lo, hi + 1):
-                out[y - t] += pc * table[r, y]
+            src = table[r, lo : hi + 1]
+            for y in range(dst.shape[0]):
+                dst[y] += pc * src[y]
 
 
 @kernel
