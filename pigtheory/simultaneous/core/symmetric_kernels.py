@@ -587,6 +587,16 @@ def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
     for y in range(dst.shape[0]):
         dst[y] = 0.0
     ranks, chance, top = outs.rank, outs.chance, outs.top
+    if hi - lo < 8:  # a few entries: no slices (their set-up costs more than the sums)
+        for j in range(n):
+            pc, r = chance[j], ranks[j]
+            if top[j]:
+                if hi == g:
+                    out[g - t] += pc * table[r, g]
+            else:
+                for y in range(lo, hi + 1):
+                    out[y - t] += pc * table[r, y]
+        return
     for j in range(n):
         pc, r = chance[j], ranks[j]
         if top[j]:
@@ -700,6 +710,8 @@ def respond_columns(
     idx = np.zeros(m, np.int64)
     buf = np.zeros(m, np.int64)
     view = np.zeros(m, np.int64)
+    codes = np.zeros(m, np.int64)
+    opp_bust = 1.0
     # the column's continuation rows (module Notes, *Reuse*) and the outcomes they were summed for
     row_br = np.zeros(g + 1)
     row_ev = np.zeros(g + 1)
@@ -715,17 +727,13 @@ def respond_columns(
         if others[c, m - 1] >= g:
             continue  # terminal column, prefilled
         for i in range(g - 1, -1, -1):
-            opp_bust = 1.0
+            # the others' codes at their views (the responder's i among the rest)
+            kept = i < g - 1  # their outcomes are those of own score i + 1 while the codes are
             for p in range(m):
                 o = others[c, p]
                 if p > 0 and others[c, p - 1] == o:  # same score, same strategy
-                    for e in range(lens[p - 1]):
-                        dest[p, e] = dest[p - 1, e]
-                        prob[p, e] = prob[p - 1, e]
-                    lens[p] = lens[p - 1]
-                    opp_bust *= b_last
+                    codes[p] = codes[p - 1]
                     continue
-                # the view of the other player at o: the responder's i among the rest
                 q = 0
                 placed = False
                 for r in range(m):
@@ -740,12 +748,30 @@ def respond_columns(
                 if not placed:
                     view[q] = i
                 code = act[rank(view, m, binom), o]
-                lens[p], b_last = strategy_outcomes(o, code, mix_th, mix_w, g, band, acc, dest[p], prob[p])
-                opp_bust *= b_last
+                if code != codes[p]:
+                    kept = False
+                codes[p] = code
+            if not kept:
+                opp_bust = 1.0
+                for p in range(m):
+                    o = others[c, p]
+                    if p > 0 and others[c, p - 1] == o:  # same score, same strategy
+                        for e in range(lens[p - 1]):
+                            dest[p, e] = dest[p - 1, e]
+                            prob[p, e] = prob[p - 1, e]
+                        lens[p] = lens[p - 1]
+                        opp_bust *= b_last
+                        continue
+                    lens[p], b_last = strategy_outcomes(
+                        o, codes[p], mix_th, mix_w, g, band, acc, dest[p], prob[p]
+                    )
+                    opp_bust *= b_last
             own_code = act[c, i]
             room = g - i
             same = i < g - 1 and reuse
             for p in range(m):
+                if kept:
+                    break
                 if not same or seen_lens[p] != lens[p]:
                     same = False
                     break
