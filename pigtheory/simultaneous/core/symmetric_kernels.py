@@ -91,8 +91,9 @@ __all__ = [
     "outcome_space",
     "outcome_list",
     "list_span",
-    "list_pair_entry",
-    "list_cover",
+    "list_spans",
+    "list_pair_span",
+    "cover_plan",
     "threshold_value",
     "action_values",
     "best_action",
@@ -609,44 +610,78 @@ def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
 
 
 @kernel
-def list_pair_entry(n, outs, t, g, first, second):  # pragma: no cover - compiled
-    """Entries t and t + 1 of the continuation of ``first`` and entry t of that of ``second``
-    (:func:`continuation_pair`, the same bits) over the first n profiles of the
-    :class:`Outcomes` ``outs``, in one pass: ``(first[t], first[t + 1], second[t])``."""
+def list_spans(n, outs, t, g, first, row1, second, row2, lo2, hi2):  # pragma: no cover - compiled
+    """In one pass over the first n profiles of the :class:`Outcomes` ``outs``: entries
+    ``t..goal`` of the continuation ``row1`` of ``first`` and entries t and ``lo2..hi2``
+    (``t < lo2``; none if ``lo2 > hi2``) of the continuation ``row2`` of ``second``, each
+    with the bits of :func:`list_span`."""
+    dst = row1[t : g + 1]
+    for y in range(dst.shape[0]):
+        dst[y] = 0.0
+    row2[t] = 0.0
+    for y in range(lo2, hi2 + 1):
+        row2[y] = 0.0
+    top2 = lo2 <= hi2 and hi2 == g
+    ranks, chance, top = outs.rank, outs.chance, outs.top
+    for j in range(n):
+        pc, r = chance[j], ranks[j]
+        if top[j]:
+            row1[g] += pc * first[r, g]
+            if top2:
+                row2[g] += pc * second[r, g]
+        else:
+            src = first[r, t : g + 1]
+            for y in range(dst.shape[0]):
+                dst[y] += pc * src[y]
+            row2[t] += pc * second[r, t]
+            for y in range(lo2, hi2 + 1):
+                row2[y] += pc * second[r, y]
+
+
+@kernel
+def list_pair_span(n, outs, t, g, first, second, row2, lo2, hi2):  # pragma: no cover - compiled
+    """Entries t and t + 1 of the continuation of ``first`` (:func:`continuation_pair`, the
+    same bits), returned, and entries t and ``lo2..hi2`` (``t < lo2``; none if ``lo2 >
+    hi2``) of the continuation ``row2`` of ``second`` (:func:`list_span`, the same bits),
+    in one pass over the first n profiles of the :class:`Outcomes` ``outs``."""
     a0 = 0.0
     a1 = 0.0
-    b0 = 0.0
+    row2[t] = 0.0
+    for y in range(lo2, hi2 + 1):
+        row2[y] = 0.0
     at_top = t + 1 == g
+    top2 = lo2 <= hi2 and hi2 == g
     ranks, chance, top = outs.rank, outs.chance, outs.top
     for j in range(n):
         pc, r = chance[j], ranks[j]
         if top[j]:
             if at_top:
                 a1 += pc * first[r, g]
+            if top2:
+                row2[g] += pc * second[r, g]
         else:
             a0 += pc * first[r, t]
             a1 += pc * first[r, t + 1]
-            b0 += pc * second[r, t]
-    return a0, a1, b0
+            row2[t] += pc * second[r, t]
+            for y in range(lo2, hi2 + 1):
+                row2[y] += pc * second[r, y]
+    return a0, a1
 
 
 @kernel
-def list_cover(n, outs, lo, hi, g, table, row, have):  # pragma: no cover - compiled
-    """Make the entries ``lo..hi`` of the continuation ``row`` (:func:`list_span`, the same
-    bits) valid, where ``have = (low, high)`` are valid already (empty if ``low > high``):
-    sums the missing entries only, and returns the entries valid now (contiguous; a range
-    apart from the valid one replaces it)."""
-    low, high = have
+def cover_plan(lo, hi, low, high):  # pragma: no cover - compiled
+    """Which entries to sum so that ``lo..hi`` are valid where ``low..high`` are (empty if
+    ``low > high``): ``(a, b, c, d, low', high')``, the spans ``a..b`` and ``c..d`` (empty if
+    reversed) and the valid entries after (contiguous; a span apart from the valid one
+    replaces it)."""
     if low > high or hi < low - 1 or lo > high + 1:
-        list_span(n, outs, 0, lo, hi, g, table, row)
-        return lo, hi
+        return lo, hi, 1, 0, lo, hi
+    a, b, c, d = 1, 0, 1, 0
     if lo < low:
-        list_span(n, outs, 0, lo, low - 1, g, table, row)
-        low = lo
+        a, b = lo, low - 1
     if hi > high:
-        list_span(n, outs, 0, high + 1, hi, g, table, row)
-        high = hi
-    return low, high
+        c, d = high + 1, hi
+    return a, b, c, d, min(lo, low), max(hi, high)
 
 
 @kernel
@@ -723,6 +758,7 @@ def respond_columns(
     b_last = 1.0
     width = band.band_t.shape[0]
     ev_low, ev_high = g + 1, g  # the entries of row_ev above own score i summed for the outcomes
+    n_lo, n_hi = g + 1, g
     for c in range(c_hi - 1, c_lo - 1, -1):
         if others[c, m - 1] >= g:
             continue  # terminal column, prefilled
@@ -796,13 +832,8 @@ def respond_columns(
                 list_span(n_list, outs, 0, i, g, g, br, row_br)
                 list_span(n_list, outs, 0, i, g, g, ev, row_ev)
             else:
-                if same:  # the others play as one own score up: entries i and i + 1 again
-                    row_br[i], row_br[i + 1], row_ev[i] = list_pair_entry(n_list, outs, i, g, br, ev)
-                else:
-                    list_span(n_list, outs, 0, i, g, g, br, row_br)
-                    list_span(n_list, outs, 0, i, i, g, ev, row_ev)
-                    ev_low, ev_high = g + 1, g  # no entry above i valid yet
-                # the strategy's own value reads entry i and its thresholds' gains only
+                # the strategy's own value reads entry i and the gains of its thresholds only:
+                # entries n_lo..n_hi, summed once for the outcomes (valid: ev_low..ev_high)
                 if own_code > 0:
                     k_lo = own_code
                     k_hi = own_code
@@ -814,10 +845,18 @@ def respond_columns(
                         if mix_w[e, j] != 0.0:
                             k_lo = min(k_lo, mix_th[e, j])
                             k_hi = max(k_hi, mix_th[e, j])
+                n_lo, n_hi = g + 1, g
                 if k_lo <= k_hi:
-                    ev_low, ev_high = list_cover(
-                        n_list, outs, min(i + k_lo, g), min(i + k_hi + width - 1, g), g, ev, row_ev, (ev_low, ev_high)
-                    )
+                    n_lo, n_hi = min(i + k_lo, g), min(i + k_hi + width - 1, g)
+                if not same:
+                    ev_low, ev_high = g + 1, g  # no entry valid for these outcomes yet
+                s1, e1, s2, e2, ev_low, ev_high = cover_plan(n_lo, n_hi, ev_low, ev_high)
+                if same:  # the others play as one own score up: entries i and i + 1 again
+                    row_br[i], row_br[i + 1] = list_pair_span(n_list, outs, i, g, br, ev, row_ev, s1, e1)
+                else:
+                    list_spans(n_list, outs, i, g, br, row_br, ev, row_ev, s1, e1)
+                if s2 <= e2:
+                    list_span(n_list, outs, 0, s2, e2, g, ev, row_ev)
             for x in range(room + 1):
                 u[x] = row_br[i + x]
             for x in range(room + 1, u.shape[0]):
