@@ -725,10 +725,16 @@ def respond_columns(
     state's own entry is 0 until then: the self-loop in closed form). ``strategy`` is a
     :class:`Strategy`, ``out`` a :class:`Response`. With ``reuse`` the continuations of a
     column are kept from one own score to the next while the others' outcomes stay the same
-    (module Notes, *Reuse*: the same bits). The others' outcome profiles are listed once per
-    change of their outcomes (:func:`outcome_list`), both tables summed in one pass over the
-    list, and the strategy's own value taken at its own thresholds only
-    (:func:`threshold_value`): the same operations as the whole step, so the same bits.
+    (module Notes, *Reuse*: the same bits): the others' outcomes are built again only when
+    their codes change, their profiles listed once per change of the outcomes
+    (:func:`outcome_list`), and both tables summed in one pass over the list
+    (:func:`list_spans`, :func:`list_pair_span`). The strategy's own value is taken at its own
+    thresholds only (:func:`threshold_value`), which read entry i and the entries ``i + k_lo
+    .. i + k_hi + 5`` of its continuation (``k_lo..k_hi`` the thresholds it plays, six gains
+    of one die): only those are summed, each once per outcome list (:func:`cover_plan`).
+    Every entry is summed over the same profiles in the same order as a whole row, so the
+    results have the bits of ``reuse=False``, the reference, which builds the outcomes and
+    sums both whole rows afresh at every state.
     """
     bust = band.bust
     act, mix_th, mix_w = strategy.act, strategy.mix_th, strategy.mix_w
@@ -764,7 +770,7 @@ def respond_columns(
             continue  # terminal column, prefilled
         for i in range(g - 1, -1, -1):
             # the others' codes at their views (the responder's i among the rest)
-            kept = i < g - 1  # their outcomes are those of own score i + 1 while the codes are
+            kept = i < g - 1 and reuse  # their outcomes are those of i + 1 while the codes are
             for p in range(m):
                 o = others[c, p]
                 if p > 0 and others[c, p - 1] == o:  # same score, same strategy
