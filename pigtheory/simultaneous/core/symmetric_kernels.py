@@ -67,7 +67,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import kernel
-from .step import first_within, largest, self_loop_values, threshold_values
+from .step import first_within, largest, self_loop_values, threshold_step, threshold_values
 
 __all__ = [
     "Strategy",
@@ -745,8 +745,6 @@ def respond_columns(
     prob = np.zeros((m, n_out))
     lens = np.zeros(m, np.int64)
     acc = np.zeros(g + 1)
-    u = np.zeros(g + band.band_t.shape[0] + 1)
-    num = np.zeros(g + 1)
     vals = np.zeros(g + 1)
     idx = np.zeros(m, np.int64)
     buf = np.zeros(m, np.int64)
@@ -754,7 +752,7 @@ def respond_columns(
     codes = np.zeros(m, np.int64)
     opp_bust = 1.0
     # the column's continuation rows (module Notes, *Reuse*) and the outcomes they were summed for
-    row_br = np.zeros(g + 1)
+    row_br = np.zeros(g + band.band_t.shape[0] + 1)
     row_ev = np.zeros(g + 1)
     seen_dest = np.zeros((m, n_out), np.int64)
     seen_prob = np.zeros((m, n_out))
@@ -863,12 +861,10 @@ def respond_columns(
                     list_spans(n_list, outs, i, g, br, row_br, ev, row_ev, s1, e1)
                 if s2 <= e2:
                     list_span(n_list, outs, 0, s2, e2, g, ev, row_ev)
-            for x in range(room + 1):
-                u[x] = row_br[i + x]
-            for x in range(room + 1, u.shape[0]):
-                u[x] = u[room]
-            action_values(u, room, opp_bust, band, num, vals)
-            best, k = best_action(vals, room, tie_tol)
+            # the continuation padded past the room: row_br from i on (its tail holds entry g)
+            for x in range(g + 1, row_br.shape[0]):
+                row_br[x] = row_br[g]
+            best, k = threshold_step(band, row_br[i:], row_br[i], room, opp_bust, vals, True, tie_tol, vals)
             br[c, i] = best
             br_act[c, i] = k
             # the strategy itself, at its own thresholds only (the same operations)
