@@ -163,9 +163,11 @@ def test_outcome_lists_give_the_bits_of_the_nested_sums(players):
             sk.list_span(n, outs, 0, t, g, g, table, got)
             np.testing.assert_array_equal(got[t:], want[t:])
             for lo in range(t, g + 1):  # short spans (no slices) and long ones: the same bits
+                hi = min(lo + int(rng.integers(0, 12)), g)
                 part = np.full(g + 1, np.nan)
-                sk.list_span(n, outs, 0, lo, min(lo + int(rng.integers(0, 12)), g), g, table, part)
-                assert np.array_equal(part[~np.isnan(part)], want[lo : lo + np.count_nonzero(~np.isnan(part))])
+                sk.list_span(n, outs, 0, lo, hi, g, table, part)
+                np.testing.assert_array_equal(part[lo : hi + 1], want[lo : hi + 1])
+                assert np.isnan(part[:lo]).all() and np.isnan(part[hi + 1 :]).all()
             rows[name] = want
         if t + 1 <= g:
             a = sk.continuation_pair(t, g, m, dest, prob, lens, first, binom, idx, buf)

@@ -293,17 +293,18 @@ def _mixture(history: np.ndarray, weights: np.ndarray, rules: Rules, name: str) 
     order = np.argsort(sub, axis=1, kind="stable")
     ks = np.take_along_axis(sub, order, axis=1)
     ws = weights[order]
-    new = np.ones(ks.shape, dtype=bool)
-    new[:, 1:] = ks[:, 1:] != ks[:, :-1]  # a new threshold starts a run
-    starts = np.cumsum(new.ravel()).reshape(ks.shape)
-    run = starts - starts[:, :1]  # the run's column in the view's mix
-    width = int(run[:, -1].max()) + 1 if varies.size else 1
+    new = np.empty(ks.shape, dtype=bool)  # a new threshold starts a run
+    new[:, 0] = True
+    np.not_equal(ks[:, 1:], ks[:, :-1], out=new[:, 1:])
+    at = np.cumsum(new.ravel()).reshape(ks.shape)  # runs counted over all views, then
+    first = at[:, 0].copy()
+    width = int((at[:, -1] - first).max()) + 1 if varies.size else 1
     rows = np.arange(varies.size)
-    at = (run + (rows * width)[:, None]).ravel()  # the entry of the mix tables
+    at -= (first - rows * width)[:, None]  # the run's entry in the mix tables
     mix_th = np.ones(varies.size * width, dtype=np.int64)
-    mix_th[at] = ks.ravel()
+    mix_th[at.ravel()] = ks.ravel()
     # bincount adds in the order given: a run's weights in the sorted order, from 0.0
-    mix_w = np.bincount(at, weights=ws.ravel(), minlength=varies.size * width).astype(float, copy=False)
+    mix_w = np.bincount(at.ravel(), weights=ws.ravel(), minlength=varies.size * width).astype(float, copy=False)
     mix_th, mix_w = mix_th.reshape(-1, width), mix_w.reshape(-1, width)
     actions[varies] = -(1 + rows)
     return SymmetricPolicy(actions.reshape(history.shape[1:]), mix_th, mix_w, rules, name)
