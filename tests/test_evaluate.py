@@ -177,3 +177,55 @@ def test_property_probabilities_and_swap_symmetry(goal, na, nb):
     ba = win_probability(hold_at(nb), hold_at(na), rules=r)
     assert np.all((ab >= -1e-15) & (ab <= 1 + 1e-15))
     np.testing.assert_allclose(ab + ba.T, 1.0, atol=1e-12)
+
+
+def test_wide_mixes_are_merged_by_gain_and_keep_the_exact_values():
+    """A mix over every threshold lists 1 + 6 S outcomes, more than the goal + 1 gains there
+    are: the evaluation merges them (``merged_outcomes``). The values still equal the exact
+    rationals of the linear system with the mixed turn distributions."""
+    from pigtheory.policies import as_mixture
+    from pigtheory.simultaneous.evaluate import merged_outcomes
+
+    goal = 4
+    weights = [F(1, 10), F(2, 10), F(3, 10), F(4, 10)]  # thresholds 1..4 (clipped to the room)
+    th = np.broadcast_to(np.arange(1, goal + 1), (goal, goal, goal)).copy()
+    th = np.minimum(th, goal - np.arange(goal)[:, None, None])
+    w = np.broadcast_to(np.array([float(x) for x in weights]), (goal, goal, goal)).copy()
+    mix = MixedPolicy(th, w)
+    gains, probs = as_mixture(mix, Rules(goal=goal)).outcomes((np.array([0, 1]), np.array([0, 2])))
+    assert gains.shape[-1] == 1 + 6 * goal > goal + 1
+    g2, p2 = merged_outcomes(gains, probs, goal)
+    assert g2.shape == (2, goal + 1)
+    for s in range(2):  # each gain's probability is the sum over the columns with that gain
+        for x in range(goal + 1):
+            assert p2[s, x] == pytest.approx(probs[s][gains[s] == x].sum(), abs=1e-16)
+        assert p2[s, 0] == probs[s, 0]  # the bust stays column 0
+    # exact values: the turn distribution is the weighted sum of the hold-at ones
+    V = {s: sympy.Symbol(f"v_{s[0]}_{s[1]}") for s in product(range(goal), repeat=2)}
+
+    def value(i, j):
+        if i >= goal:
+            return sympy.Rational(1, 2) if j >= goal else sympy.Integer(1)
+        return sympy.Integer(0) if j >= goal else V[(i, j)]
+
+    def turn(own):
+        dist: dict[int, Fraction] = {}
+        for k, wk in zip(range(1, goal + 1), weights, strict=True):
+            for gain, p in _turn(min(k, goal - own), goal - own).items():
+                dist[gain] = dist.get(gain, F(0)) + wk * p
+        return dist
+
+    eqs = [
+        sympy.Eq(
+            V[(i, j)],
+            sum(
+                sympy.Rational((pa * pb).numerator, (pa * pb).denominator) * value(i + ga, j + gb)
+                for (ga, pa), (gb, pb) in product(turn(i).items(), turn(j).items())
+            ),
+        )
+        for i, j in V
+    ]
+    exact = sympy.solve(eqs, list(V.values()), dict=True)[0]
+    v = win_probability(mix, mix, rules=Rules(goal=goal))
+    for (i, j), sym in V.items():
+        assert v[i, j] == pytest.approx(float(exact[sym]), abs=1e-14)

@@ -294,3 +294,10 @@ def test_the_solver_gives_the_same_bits_with_any_number_of_spares(monkeypatch):
         np.testing.assert_array_equal(other.gain, runs[0].gain)
         np.testing.assert_array_equal(other.policy.actions, runs[0].policy.actions)
         np.testing.assert_array_equal(other.policy.mix_weights, runs[0].policy.mix_weights)
+
+
+def test_the_triple_rank_in_integers_is_the_table_rank():
+    binom = sk.binomials(130, 4)
+    triples = np.array([t for t in itertools.combinations_with_replacement(range(0, 131, 3), 3)])
+    got = [sk.rank3(int(a), int(b), int(c)) for a, b, c in triples]
+    assert got == sk.ranks(triples, binom).tolist()

@@ -26,20 +26,20 @@ from typing import TYPE_CHECKING, Any
 
 from .._compat import renamed
 from .best_response import best_response
-from .chunked import ChunkedSolution, chunked_best_response
 from .equilibrium import Equilibrium, equilibrium
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
-from .multiplayer import ReducedSolution, reduced_best_response
-from .nash import CycleNash, cycle_nash, exploitability
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
 from .stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
-from .sweep import HoldAtTable, best_responses, hold_at_sweep
 
 if TYPE_CHECKING:  # imported on first use (below): a command that needs none of them starts faster
     from .certify import StoppingClasses, certify_classes
+    from .chunked import ChunkedSolution, chunked_best_response
+    from .multiplayer import ReducedSolution, reduced_best_response
+    from .nash import CycleNash, cycle_nash, exploitability
     from .resumable import hold_at_table, sweep_tasks
+    from .sweep import HoldAtTable, best_responses, hold_at_sweep
     from .symmetric import SymmetricEquilibrium, SymmetricPolicy, symmetric_equilibrium
     from .symmetric_response import (
         SymmetricBestResponse,
@@ -49,6 +49,10 @@ if TYPE_CHECKING:  # imported on first use (below): a command that needs none of
     )
 
 _LAZY = {
+    **dict.fromkeys(("ChunkedSolution", "chunked_best_response"), ".chunked"),
+    **dict.fromkeys(("ReducedSolution", "reduced_best_response"), ".multiplayer"),
+    **dict.fromkeys(("CycleNash", "cycle_nash", "exploitability"), ".nash"),
+    **dict.fromkeys(("HoldAtTable", "best_responses", "hold_at_sweep"), ".sweep"),
     **dict.fromkeys(("StoppingClasses", "certify_classes"), ".certify"),
     **dict.fromkeys(("hold_at_table", "sweep_tasks"), ".resumable"),
     **dict.fromkeys(("SymmetricEquilibrium", "SymmetricPolicy", "symmetric_equilibrium"), ".symmetric"),
@@ -57,8 +61,9 @@ _LAZY = {
         ".symmetric_response",
     ),
 }
-"""The names imported on first use, and their modules (the symmetric solver, the certified
-classes and the resumable sweeps pull in modules that most calls never need)."""
+"""The names imported on first use, and their modules (a one-off command imports only what
+it calls). A solver whose module has its own name (``equilibrium``, ``limit``, ...) is
+imported above: importing such a module binds its name here to the module."""
 
 __all__ = [
     "best_response",

@@ -127,13 +127,44 @@ def win_probabilities(
     return res
 
 
+def merged_outcomes(gains: np.ndarray, probs: np.ndarray, goal: int) -> tuple[np.ndarray, np.ndarray]:
+    """A turn's outcomes ``(gains, probs)`` (``(ns, C)``, gains in ``0..goal``) with equal gains
+    merged, when that makes them narrower: ``(0..goal, P(gain))`` per state, each
+    probability summed in column order (:func:`numpy.bincount`); else as given.
+
+    A mix over S thresholds lists ``1 + 6 S`` outcomes, most of them the same gains: the
+    expectation over both players' turns then reads ``(goal + 1) ** 2`` entries per state
+    instead of ``(1 + 6 S) ** 2``. The bust stays column 0 (every other gain is at least 1)."""
+    ns, width = gains.shape
+    if width <= goal + 1:
+        return gains, probs
+    flat = (np.arange(ns)[:, None] * (goal + 1) + gains).ravel()
+    dense = np.bincount(flat, weights=probs.ravel(), minlength=ns * (goal + 1)).reshape(ns, goal + 1)
+    return np.broadcast_to(np.arange(goal + 1), (ns, goal + 1)), dense
+
+
+class _Merged:
+    """A policy whose :meth:`outcomes` come merged (:func:`merged_outcomes`)."""
+
+    def __init__(self, policy: TurnPolicy, goal: int) -> None:
+        self.policy, self.goal = policy, goal
+
+    def outcomes(self, states: Any) -> tuple[np.ndarray, np.ndarray]:
+        gains, probs = self.policy.outcomes(states)
+        return merged_outcomes(
+            gains.reshape(-1, gains.shape[-1]), probs.reshape(-1, probs.shape[-1]), self.goal
+        )
+
+
 def _evaluate(mixes: Sequence[TurnPolicy], rules: Rules) -> np.ndarray:
-    """Backward induction of the fixed profile ``mixes`` (own policy first)."""
+    """Backward induction of the fixed profile ``mixes`` (own policy first); wide mixes'
+    outcomes are merged by gain (:func:`merged_outcomes`)."""
     g, n = rules.goal, rules.players
     value = terminal_values(rules)
+    opponents: Any = [_Merged(mix, g) for mix in mixes[1:]]
     for _, states in score_levels(g, n):
-        gains, probs = mixes[0].outcomes(own_view(states, 0))
-        u, opp_bust = continuation(value, states, mixes[1:], g, own_gains=gains)
+        gains, probs = merged_outcomes(*mixes[0].outcomes(own_view(states, 0)), g)
+        u, opp_bust = continuation(value, states, opponents, g, own_gains=gains)
         a = (u * probs).sum(axis=1)
         value[tuple(states)] = self_loop(a, probs[:, 0] * opp_bust)
     value.setflags(write=False)

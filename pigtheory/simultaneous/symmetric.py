@@ -36,6 +36,13 @@ from best-response search, mixed ones from the indifference conditions (Newton's
 support enumeration, fictitious play as the last resort;
 :mod:`pigtheory.simultaneous.core.symmetric_stage`).
 
+*Threads.* With the compiled engine the states are solved on
+:func:`pigtheory.jit.thread_count` threads (three players or more): thread j takes every
+``threads``-th largest score and walks its states in the serial order, waiting where they
+depend on another thread's (``_Pipeline``). The mix entries are then numbered as a
+serial solve numbers them, so the result has the same bits on any number of threads
+(``with pigtheory.jit.threads(1):`` runs it serially).
+
 *Certificate.* ``gain[c, i]`` is the most the player at that view gains at the state by the
 exact best stationary reply over every threshold, :math:`\\max_k a_r(k) / (1 - P(X_k = 0)
 B_r) - V_r`; a state's epsilon is the largest over its players, and ``residual`` the largest
@@ -55,7 +62,11 @@ Algorithm 0.3 (best responses only; no equilibrium of the three-player game).
 
 from __future__ import annotations
 
+import functools
+import os
+import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import comb
@@ -65,6 +76,7 @@ import numpy as np
 
 from ..engine import ENGINES, choose_engine
 from ..guard import BASE_BYTES, FEWER, Estimate, check_memory, players_text, with_roll_model
+from ..jit import thread_count
 from ..policies import MixedPolicy
 from ..progress import progress_bar
 from ..results import Result, Saveable, freeze
@@ -85,7 +97,7 @@ __all__ = [
     "full_columns",
 ]
 
-_CHUNK = 20_000  # states per kernel call (progress bar steps)
+_CHUNK = 2048  # states per kernel call at most (progress bar steps)
 _INTERPRETED_COST = 100  # interpreted loops cost about this many numpy state-action pairs
 
 
@@ -437,15 +449,18 @@ class SymmetricEquilibrium(Result):
 @with_roll_model(name="symmetric")
 def estimate_memory(rules: Any) -> Estimate | None:
     """:func:`~pigtheory.simultaneous.symmetric_equilibrium` and ``symmetric_dynamics``: the
-    value, action and gain tables over (own score, multiset of the others' scores), the view
-    cache of the continuations (one row per column, and its spare rows), and the full value array
-    ``value[i, j, ...]`` the result builds when asked."""
+    value, action, gain and start tables over (own score, multiset of the others' scores), the
+    view cache of the continuations (one row per column), each thread's spare rows and payoff
+    tensors (one thread per core), and the full value array ``value[i, j, ...]`` the result
+    builds when asked."""
     if not isinstance(rules, Rules):
         return None
     g, n = rules.goal, rules.players
     states = (g + 1) ** n
-    spares = 8 * SPARES * (g + 1 + n + 2)  # the view cache's spare rows
-    need = 8 * states + (28 * (g + 1) + 8 * n) * comb(g + n - 1, n - 1) + spares + BASE_BYTES
+    width = symmetric_stage.scratch_width(n)
+    per_thread = 8 * SPARES * (g + 1 + n + 2) + 16 * n * width ** (n - 1) * (g + 1)
+    need = 8 * states + (30 * (g + 1) + 8 * n) * comb(g + n - 1, n - 1) + BASE_BYTES
+    need += per_thread * (os.cpu_count() or 1)
     return Estimate(f"symmetric equilibrium ({players_text(rules)})", states, need, FEWER)
 
 
@@ -511,6 +526,139 @@ def symmetric_equilibrium(
     return _solve(rules, tol, engine, progress)
 
 
+def _runs(states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(top, second, bounds)``: the runs of the states (sorted tuples, by decreasing colex
+    rank) that share their largest score ``top`` and second largest ``second``; run j is
+    ``states[bounds[j]:bounds[j + 1]]``."""
+    key = states[:, -1] * (int(states.max()) + 1) + states[:, -2]
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(key)) + 1]).astype(np.int64)
+    bounds = np.concatenate([starts, [states.shape[0]]]).astype(np.int64)
+    return states[starts, -1], states[starts, -2], bounds
+
+
+class _Pipeline:
+    """The states of a symmetric solve on several threads, in the serial order within each.
+
+    A state's successors (other than itself) are componentwise at least as large sorted
+    tuples, so a state with largest score y depends on states whose largest score is y or more
+    only, and of those with largest score y + 1 only on the runs (:func:`_runs`) whose second
+    largest score is at least its own. Thread j takes the largest scores y with ``(top - y) %
+    workers == j`` in turn and walks each one's runs by decreasing second score, as the serial
+    solve does; before the run of second score x it waits until each of the next
+    ``workers - 1`` larger scores (the other threads') has finished its run of second score x.
+    The threads then never touch a view column at the same time (the state of a column with own
+    score y + 1 that another thread needs is finished first), so they share the view cache's
+    rows; each has its own spares.
+    """
+
+    def __init__(self, states: np.ndarray, workers: int, lock: threading.Condition) -> None:
+        self.top, self.second, self.bounds = _runs(states)
+        self.workers = workers
+        self.lock = lock
+        self.highest = int(self.top[0])
+        # done[y]: the second score of the last run finished with largest score y (y + 1: none)
+        self.done = np.arange(self.highest + 1) + 1
+        self.failed = False
+
+    def _ready(self, y: int, x: int) -> bool:
+        return self.failed or all(
+            self.done[z] <= x for z in range(y + 1, min(y + self.workers, self.highest + 1))
+        )
+
+    def _work(self, j: int, solve: Any, scratch: Any) -> None:
+        own = scratch()
+        runs = np.flatnonzero((self.highest - self.top) % self.workers == j)
+        try:
+            for r in runs:
+                y, x = int(self.top[r]), int(self.second[r])
+                with self.lock:
+                    self.lock.wait_for(functools.partial(self._ready, y, x))
+                    if self.failed:
+                        return
+                solve(int(self.bounds[r]), int(self.bounds[r + 1]), own)
+                with self.lock:
+                    self.done[y] = x
+                    self.lock.notify_all()
+        except BaseException:
+            with self.lock:
+                self.failed = True
+                self.lock.notify_all()
+            raise
+
+    def run(self, solve: Any, scratch: Any) -> None:
+        """``solve(lo, hi, scratch)`` for every run, on ``workers`` threads, each with its own
+        ``scratch()``."""
+        with ThreadPoolExecutor(self.workers) as pool:
+            futures = [pool.submit(self._work, j, solve, scratch) for j in range(self.workers)]
+            try:
+                for f in futures:
+                    f.result()
+            except BaseException:
+                with self.lock:
+                    self.failed = True
+                    self.lock.notify_all()
+                raise
+
+
+class _Merged:
+    """The mix tables of every kernel call, numbered as the calls end, with the counters
+    summed (the largest support: its maximum); :meth:`tables` renumbers them in the order of
+    a serial solve."""
+
+    def __init__(self, width: int) -> None:
+        self.th = np.ones((256, width), dtype=np.int64)
+        self.w = np.zeros((256, width))
+        self.at: list[np.ndarray] = []
+        self.visited: list[np.ndarray] = []
+        self.counts = np.zeros(len(symmetric_stage.COUNTERS), dtype=np.int64)
+        self.entries = 0
+
+    def add(
+        self,
+        th: np.ndarray,
+        w: np.ndarray,
+        where: np.ndarray,
+        visited: np.ndarray,
+        counts: np.ndarray,
+        actions: np.ndarray,
+    ) -> None:
+        """One call's mix entries (thresholds, weights, views), the states it searched for a
+        mix and its counters; the entries get the next numbers in ``actions``."""
+        e, at = th.shape[0], self.entries
+        if e:
+            while at + e > self.th.shape[0]:  # room for them: the tables double
+                self.th = np.vstack([self.th, np.ones_like(self.th)])
+                self.w = np.vstack([self.w, np.zeros_like(self.w)])
+            actions[where[:, 0], where[:, 1]] = -(1 + at + np.arange(e))
+            self.th[at : at + e] = th
+            self.w[at : at + e] = w
+            self.at.append(where.copy())
+        self.entries += e
+        if visited.size:
+            self.visited.append(visited.copy())
+        largest = max(self.counts[4], counts[4])
+        self.counts += counts
+        self.counts[4] = largest
+
+    def tables(
+        self, actions: np.ndarray, others: np.ndarray, binom: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(mix_th, mix_w, counts, visited)``, the entries renumbered (in ``actions`` too)
+        in the order of a serial solve: by decreasing colex rank of the state, then by own
+        score (the output does not depend on the levels, chunks or threads)."""
+        visited = np.concatenate(self.visited) if self.visited else np.zeros(0, dtype=np.int64)
+        e = self.entries
+        if not e:
+            return self.th[:0], self.w[:0], self.counts, visited
+        at = np.concatenate(self.at)
+        rank = ranks(np.column_stack([others[at[:, 0]], at[:, 1]]), binom)
+        order = np.lexsort((at[:, 1], -rank))
+        new = np.empty(e, dtype=np.int64)
+        new[order] = np.arange(e)
+        actions[at[:, 0], at[:, 1]] = -(1 + new)
+        return self.th[order], self.w[order], self.counts, visited
+
+
 def _solve(
     rules: Rules, tol: float, engine: str, progress: bool | None, reuse: bool = True
 ) -> SymmetricEquilibrium:
@@ -529,44 +677,67 @@ def _solve(
     table = terminal_table(others, g)
     actions = np.zeros((others.shape[0], g), dtype=np.int32)
     gain = np.zeros((others.shape[0], g))
-    cap = max(256, states.shape[0] // 50)
-    mix_th = np.ones((cap, symmetric_stage.WIDTH), dtype=np.int64)
-    mix_w = np.zeros((cap, symmetric_stage.WIDTH))
-    counts = np.zeros(len(symmetric_stage.COUNTERS), dtype=np.int64)
-    visited = np.zeros(cap, dtype=np.int64)
-    views = view_cache(others.shape[0] if reuse else 0, g, n - 1, SPARES)
-    done = 0
+    lead = np.zeros((others.shape[0], g), dtype=np.int16)  # where each state's search starts
+    workers = thread_count() if kernel is not symmetric_stage.interpreted() and n >= 3 else 1
+    # one view cache; each thread keeps its own spares (the rows: :class:`_Pipeline`)
+    shared = view_cache(others.shape[0] if reuse else 0, g, n - 1, 0)
+    spares = SPARES if reuse else 0
+    merged = _Merged(symmetric_stage.WIDTH)
+    cap = n * _CHUNK + n  # every role of every state of a call may mix
+    lock = threading.Condition()
+
+    def scratch() -> tuple[symmetric_stage.StageScratch, symmetric_stage.StageTables]:
+        own = view_cache(min(1, shared.rows.shape[0]), g, n - 1, spares)
+        views = shared._replace(
+            spare=own.spare, spare_keys=own.spare_keys, spare_low=own.spare_low, spare_col=own.spare_col
+        )
+        tables = symmetric_stage.StageTables(
+            table,
+            actions,
+            gain,
+            np.ones((cap, symmetric_stage.WIDTH), dtype=np.int64),
+            np.zeros((cap, symmetric_stage.WIDTH)),
+            np.zeros((cap, 2), dtype=np.int64),
+            np.zeros(len(symmetric_stage.COUNTERS), dtype=np.int64),
+            np.zeros(_CHUNK + 1, dtype=np.int64),
+            lead,
+        )
+        return symmetric_stage.stage_scratch(n, g, band, views), tables
+
+    def solve_run(lo: int, hi: int, own: tuple[Any, Any], bar: Any) -> None:
+        """States ``lo..hi - 1`` in calls of at most ``_CHUNK``, each merged when it ends, on
+        the scratch and tables ``own``."""
+        scr, part = own
+        for a in range(lo, hi, _CHUNK):
+            z = min(a + _CHUNK, hi)
+            part.counts[:] = 0
+            reached = kernel.solve_states(a, z, states, g, binom, band, TIE_TOL, tol, part, scr)
+            assert reached == z, "the mix tables hold every role of every state of a call"
+            e, v = int(part.counts[0]), int(part.counts[2])
+            with lock:
+                merged.add(
+                    part.mix_th[:e], part.mix_w[:e], part.mix_at[:e], part.mixed[:v], part.counts, actions
+                )
+                bar.update(z - a)
+
     with progress_bar(states.shape[0], "symmetric equilibrium", progress) as bar:
-        while done < states.shape[0]:
-            hi = min(done + _CHUNK, states.shape[0])
-            reached = kernel.solve_states(
-                done,
-                hi,
-                states,
-                g,
-                binom,
-                band,
-                TIE_TOL,
-                tol,
-                symmetric_stage.StageTables(table, actions, gain, mix_th, mix_w, counts, visited, views),
-            )
-            bar.update(reached - done)
-            done = reached
-            if reached < hi:  # the mix tables are full: grow them and go on
-                mix_th = np.vstack([mix_th, np.ones_like(mix_th)])
-                mix_w = np.vstack([mix_w, np.zeros_like(mix_w)])
-                visited = np.concatenate([visited, np.zeros_like(visited)])
+        if workers == 1:
+            solve_run(0, states.shape[0], scratch(), bar)
+        else:
+            _Pipeline(states, workers, lock).run(lambda lo, hi, own: solve_run(lo, hi, own, bar), scratch)
+    mix_th, mix_w, counts, visited = merged.tables(actions, others, binom)
     e = int(counts[0])
     width = max(1, int((mix_w[:e] > 0).sum(axis=1).max())) if e else 1
     strategy = SymmetricPolicy(
         actions, mix_th[:e, :width].copy(), mix_w[:e, :width].copy(), rules, "symmetric equilibrium"
     )
-    candidates = states[visited[: int(counts[2])]]
+    candidates = states[visited]
+    candidates = candidates[np.argsort(ranks(candidates, binom))]  # by increasing colex rank
     mixed = np.zeros(candidates.shape[0], dtype=bool)
     for p in range(n):  # a state the mixed solver visited may still have ended pure
         cols = ranks(np.delete(candidates, p, axis=1), binom)
         mixed |= actions[cols, candidates[:, p]] < 0
-    mixed_states = candidates[mixed][::-1].copy()
+    mixed_states = candidates[mixed].copy()
     return SymmetricEquilibrium(
         value=ViewTable(table, rules),
         gain=gain,

@@ -77,6 +77,7 @@ __all__ = [
     "ranks",
     "terminal_table",
     "rank",
+    "rank3",
     "pure_outcomes",
     "mixed_outcomes",
     "strategy_outcomes",
@@ -216,6 +217,13 @@ def rank(vals, m, binom):  # pragma: no cover - compiled
 
 
 @kernel
+def rank3(x0, x1, x2):  # pragma: no cover - compiled
+    """Colex rank of the sorted triple ``x0 <= x1 <= x2``: :math:`x_0 + \\binom{x_1 + 1}{2} +
+    \\binom{x_2 + 2}{3}` in integer arithmetic (the numbers of :func:`rank`, no table read)."""
+    return x0 + (x1 + 1) * x1 // 2 + (x2 + 2) * (x2 + 1) * x2 // 6
+
+
+@kernel
 def pure_outcomes(t, k, g, band, dest, prob):  # pragma: no cover - compiled
     """New scores and probabilities of "hold at k" from score t (equal ones merged); returns
     the number of outcomes."""
@@ -315,18 +323,19 @@ def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx,
     for y in range(lo, hi + 1):
         out[y - t] = 0.0
     if m == 3:
+        d2, p2 = dest[2], prob[2]
         for a in range(lens[0]):
             pa, va = prob[0, a], dest[0, a]
             for b in range(lens[1]):
                 pab, vb = pa * prob[1, b], dest[1, b]
                 small, big = min(va, vb), max(va, vb)
                 for c in range(lens[2]):
-                    pc = pab * prob[2, c]
+                    pc = pab * p2[c]
                     if pc == 0.0:
                         continue
-                    vc = dest[2, c]
+                    vc = d2[c]
                     x0, x2 = min(small, vc), max(big, vc)
-                    r = binom[x0, 1] + binom[va + vb + vc - x0 - x2 + 1, 2] + binom[x2 + 2, 3]
+                    r = rank3(x0, va + vb + vc - x0 - x2, x2)
                     if x2 >= g:
                         if hi == g:
                             out[g - t] += pc * table[r, g]
@@ -360,18 +369,19 @@ def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf):  # pra
     e1 = 0.0
     top = t + 1 == g
     if m == 3:
+        d2, p2 = dest[2], prob[2]
         for a in range(lens[0]):
             pa, va = prob[0, a], dest[0, a]
             for b in range(lens[1]):
                 pab, vb = pa * prob[1, b], dest[1, b]
                 small, big = min(va, vb), max(va, vb)
                 for c in range(lens[2]):
-                    pc = pab * prob[2, c]
+                    pc = pab * p2[c]
                     if pc == 0.0:
                         continue
-                    vc = dest[2, c]
+                    vc = d2[c]
                     x0, x2 = min(small, vc), max(big, vc)
-                    r = binom[x0, 1] + binom[va + vb + vc - x0 - x2 + 1, 2] + binom[x2 + 2, 3]
+                    r = rank3(x0, va + vb + vc - x0 - x2, x2)
                     if x2 >= g:
                         if top:
                             e1 += pc * table[r, g]

@@ -21,7 +21,16 @@ from .symmetric_payoffs import (
     normalise,
 )
 
-__all__ = ["NEWTON_ITER", "MAX_ROUNDS", "live_profiles", "live_candidates", "newton", "solve_support", "score", "supports"]
+__all__ = [
+    "NEWTON_ITER",
+    "MAX_ROUNDS",
+    "live_profiles",
+    "live_candidates",
+    "newton",
+    "solve_support",
+    "score",
+    "supports",
+]
 
 NEWTON_ITER = 60
 """Newton steps on one support profile (the ordinary :class:`~.symmetric_payoffs.Limits`)."""
@@ -59,7 +68,9 @@ def live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig):  # pragma: no c
 
 
 @kernel
-def live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count):  # pragma: no cover
+def live_candidates(
+    R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count
+):  # pragma: no cover
     """:func:`~.symmetric_payoffs.evaluate_candidates` over the live profiles only
     (:func:`live_profiles`): the same sums in the same order."""
     for r in range(R):

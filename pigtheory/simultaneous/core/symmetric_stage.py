@@ -97,6 +97,9 @@ from .symmetric_payoffs import (
 
 __all__ = [
     "StageTables",
+    "StageScratch",
+    "scratch_width",
+    "stage_scratch",
     "MAX_PASSES",
     "MAX_CAND",
     "ORDINARY",
@@ -132,20 +135,137 @@ WIDTH = WIDE.cand
 
 
 class StageTables(NamedTuple):
-    """What :func:`solve_states` writes: the tables ``table``, ``act``, ``gain``, the mix
-    tables ``mix_th``, ``mix_w`` (:mod:`.symmetric_kernels`), the ``counts`` of
-    :data:`COUNTERS`, the indices of the ``mixed`` states and the
-    :class:`~.symmetric_kernels.ViewCache` ``views`` of the continuations (kept from one call
-    to the next; zero rows: none kept)."""
+    """What :func:`solve_states` writes: the shared tables ``table``, ``act``, ``gain``
+    (:mod:`.symmetric_kernels`), and the call's own mix tables ``mix_th``, ``mix_w`` with the
+    view ``mix_at[e] = (column, own score)`` of each entry e, the ``counts`` of
+    :data:`COUNTERS` and the indices of the ``mixed`` states (the caller gives every call
+    fresh counts and numbers the mix entries of its calls, :func:`solve_states`), and the
+    shared table ``lead`` (like ``act``): the threshold of each view's pure strategy, or the
+    heaviest of its mix (the first of the heaviest), where the solver of a state starts."""
 
     table: np.ndarray
     act: np.ndarray
     gain: np.ndarray
     mix_th: np.ndarray
     mix_w: np.ndarray
+    mix_at: np.ndarray
     counts: np.ndarray
     mixed: np.ndarray
-    views: ViewCache
+    lead: np.ndarray
+
+
+class StageScratch(NamedTuple):
+    """The arrays one thread of :func:`solve_states` works in (:func:`stage_scratch`): the
+    continuation scratch ``w`` (:class:`~.symmetric_payoffs.Work`, with the thread's
+    :class:`~.symmetric_kernels.ViewCache`), the mixed solvers' ``s``
+    (:class:`~.symmetric_payoffs.Scratch`), the roles of a state (``t``, ``mult``, ``first``,
+    ``role_of``, ``orole``, the others' ``scores``), the thresholds ``k`` and history ``hist`` of the
+    best-response dynamics with its values ``val`` and gains ``gn``, the candidates
+    ``cand``/``ncand``, weights ``wts``, supports ``sup``, payoff tensors ``ten``/``nc`` and
+    the profile kept across the wider search (``keep_w``, ``keep_th``, ``keep_val``,
+    ``keep_gain``)."""
+
+    w: Work
+    s: Scratch
+    t: np.ndarray
+    mult: np.ndarray
+    first: np.ndarray
+    role_of: np.ndarray
+    orole: np.ndarray
+    scores: np.ndarray
+    k: np.ndarray
+    hist: np.ndarray
+    val: np.ndarray
+    gn: np.ndarray
+    cand: np.ndarray
+    ncand: np.ndarray
+    wts: np.ndarray
+    sup: np.ndarray
+    ten: np.ndarray
+    nc: np.ndarray
+    keep_w: np.ndarray
+    keep_th: np.ndarray
+    keep_val: np.ndarray
+    keep_gain: np.ndarray
+
+
+def scratch_width(players: int) -> int:
+    """Candidates per role the scratch of :func:`stage_scratch` holds: the wide search's, unless
+    their payoff tensors (``width ** (players - 1)`` rows) grow too big."""
+    return WIDTH if players <= 4 else ORDINARY.cand
+
+
+def stage_scratch(players: int, goal: int, band: Band, views: ViewCache) -> StageScratch:
+    """A fresh :class:`StageScratch` for states of ``players`` players at ``goal``, its
+    continuations going through ``views`` (:class:`~.symmetric_kernels.ViewCache`). The
+    payoff tensors take ``2 * players * width ** (players - 1) * (goal + 1)`` floats
+    (:func:`scratch_width`): 11 MB for four players at goal 100."""
+    n, g = players, goal
+    m = max(n - 1, 1)
+    width = scratch_width(n)
+    digits = np.zeros(m, np.int64)
+    vals = np.zeros(g + 1)
+    w = Work(
+        np.zeros((m, g + 2), np.int64),
+        np.zeros((m, g + 2)),
+        np.zeros(m, np.int64),
+        np.zeros(g + band.band_t.shape[0] + 1),
+        np.zeros(g + 1),
+        vals,
+        np.zeros(m, np.int64),
+        np.zeros(m, np.int64),
+        digits,
+        np.zeros((n, width), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, width**m), np.bool_),
+        np.zeros((n, width**m, g + 1)),
+        np.zeros(n, np.int64),
+        np.zeros(m, np.int64),
+        views,
+    )
+    nvar = n * (width + 1)
+    s = Scratch(
+        b=np.zeros(n),
+        bb=np.zeros(n),
+        acont=np.zeros((n, g + 1)),
+        digits=digits,
+        jac=np.zeros((nvar, nvar)),
+        rhs=np.zeros(nvar),
+        vals=vals,
+        val=np.zeros(n),
+        gain=np.zeros(n),
+        reply=np.zeros(n, np.int64),
+        best_w=np.zeros((n, width)),
+        best_th=np.ones((n, width), np.int64),
+        best_val=np.zeros(n),
+        best_gain=np.zeros(n),
+        s_best=np.zeros(1),
+        best_reply=np.zeros(n, np.int64),
+    )
+    return StageScratch(
+        w,
+        s,
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, m), np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((MAX_PASSES, n), np.int64),
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros((n, width), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, width)),
+        np.zeros((n, width), np.bool_),
+        np.zeros((n, width**m, g + 1)),
+        np.zeros(n, np.int64),
+        np.zeros((n, width)),
+        np.ones((n, width), np.int64),
+        np.zeros(n),
+        np.zeros(n),
+    )
 
 
 COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "passes", "mixed_views", "wide")
@@ -304,21 +424,22 @@ def search(R, m, t, hist, cycle_from, last, x, lim):  # pragma: no cover - compi
 
 
 @kernel
-def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: no cover - compiled
+def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pragma: no cover - compiled
     """Solve ``states[lo:hi]`` (in that order, every successor solved before) into the
-    :class:`StageTables` ``out``.
+    :class:`StageTables` ``out``, working in the :class:`StageScratch` ``scr``.
 
     ``counts`` (see :data:`COUNTERS`) and ``mixed`` (the indices of the mixed states) are
-    updated. Returns the index of the first state not solved: ``hi``, or less when the mix
-    tables ``mix_th``/``mix_w`` or ``mixed`` are full (grow them and call again from there).
+    updated; a mixed strategy of the player at view ``(c, i)`` becomes entry e of the call's
+    mix tables, ``act[c, i] = -(1 + e)`` and ``mix_at[e] = (c, i)`` (the caller renumbers
+    the entries of its calls into one table). Returns the index of the first state not
+    solved: ``hi``, or less when the mix tables or ``mixed`` are full (grow them and call
+    again from there).
     """
     table, act, gain, mix_th, mix_w = out.table, out.act, out.gain, out.mix_th, out.mix_w
-    counts, mixed = out.counts, out.mixed
+    counts, mixed, mix_at, lead = out.counts, out.mixed, out.mix_at, out.lead
     n = states.shape[1]
     m = n - 1
-    L = g + 2
-    # the wide search's candidates, unless their payoff tensors (width ** m rows) grow too big
-    width = min(WIDTH, mix_th.shape[1]) if m <= 3 else min(ORDINARY.cand, mix_th.shape[1])
+    width = min(scr.cand.shape[1], mix_th.shape[1])
     wide = Limits(
         min(WIDE.cand, width),
         WIDE.enum_cand,
@@ -327,73 +448,12 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         WIDE.newton_iter,
         WIDE.fp_iter,
     )
-    dest = np.zeros((max(m, 1), L), np.int64)
-    prob = np.zeros((max(m, 1), L))
-    lens = np.zeros(max(m, 1), np.int64)
-    u = np.zeros(g + band.band_t.shape[0] + 1)
-    num = np.zeros(g + 1)
-    vals = np.zeros(g + 1)
-    idx = np.zeros(max(m, 1), np.int64)
-    buf = np.zeros(max(m, 1), np.int64)
-    digits = np.zeros(max(m, 1), np.int64)
-    col = np.zeros(n, np.int64)
-    w = Work(
-        dest,
-        prob,
-        lens,
-        u,
-        num,
-        vals,
-        idx,
-        buf,
-        digits,
-        np.zeros((n, width), np.int64),
-        np.zeros(n, np.int64),
-        np.zeros((n, width ** max(m, 1)), np.bool_),
-        np.zeros((n, width ** max(m, 1), g + 1)),
-        col,
-        np.zeros(max(m, 1), np.int64),
-        out.views,
-    )
-    t = np.zeros(n, np.int64)
-    mult = np.zeros(n, np.int64)
-    first = np.zeros(n, np.int64)
-    role_of = np.zeros(n, np.int64)
-    orole = np.zeros((n, max(m, 1)), np.int64)
-    view = np.zeros(max(m, 1), np.int64)
-    k = np.zeros(n, np.int64)
-    hist = np.zeros((MAX_PASSES, n), np.int64)
-    val = np.zeros(n)
-    gn = np.zeros(n)
-    cand = np.zeros((n, width), np.int64)
-    ncand = np.zeros(n, np.int64)
-    wts = np.zeros((n, width))
-    sup = np.zeros((n, width), np.bool_)
-    nvar = n * (width + 1)
-    ten = np.zeros((n, width**m, g + 1))
-    keep_w = np.zeros((n, width))
-    keep_th = np.ones((n, width), np.int64)
-    keep_val = np.zeros(n)
-    keep_gain = np.zeros(n)
-    nc = np.zeros(n, np.int64)
-    s = Scratch(
-        b=np.zeros(n),
-        bb=np.zeros(n),
-        acont=np.zeros((n, g + 1)),
-        digits=digits,
-        jac=np.zeros((nvar, nvar)),
-        rhs=np.zeros(nvar),
-        vals=vals,
-        val=np.zeros(n),
-        gain=np.zeros(n),
-        reply=np.zeros(n, np.int64),
-        best_w=np.zeros((n, width)),
-        best_th=np.ones((n, width), np.int64),
-        best_val=np.zeros(n),
-        best_gain=np.zeros(n),
-        s_best=np.zeros(1),
-        best_reply=np.zeros(n, np.int64),
-    )
+    w, s = scr.w, scr.s
+    col = w.col
+    t, mult, first, role_of, orole, view = scr.t, scr.mult, scr.first, scr.role_of, scr.orole, scr.scores
+    k, hist, val, gn = scr.k, scr.hist, scr.val, scr.gn
+    cand, ncand, wts, sup, ten, nc = scr.cand, scr.ncand, scr.wts, scr.sup, scr.ten, scr.nc
+    keep_w, keep_th, keep_val, keep_gain = scr.keep_w, scr.keep_th, scr.keep_val, scr.keep_gain
     mixed_at = Mixed(orole, cand, ncand, wts, sup, ten, nc, g, binom, band, table, tie_tol, tol, w, s)
     for si in range(lo, hi):
         if counts[0] + n > mix_th.shape[0] or counts[2] >= mixed.shape[0]:
@@ -434,14 +494,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
                     view[q] = st[p] + (1 if p == raised else 0)
                     q += 1
             own = st[p0] + (1 if p0 == raised else 0)
-            code = act[rank(view, m, binom), own]
-            if code < 0:
-                e = -code - 1
-                kb, wb = 1, -1.0
-                for j in range(mix_th.shape[1]):
-                    if mix_w[e, j] > wb:
-                        kb, wb = mix_th[e, j], mix_w[e, j]
-                code = kb
+            code = out.lead[rank(view, m, binom), own]
             k[r] = max(1, min(code, g - t[r]))
         # 1. pure search
         converged, cycle_from, last, passes = best_response_dynamics(
@@ -453,6 +506,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
             for r in range(R):
                 table[col[r], t[r]] = val[r]
                 act[col[r], t[r]] = k[r]
+                lead[col[r], t[r]] = k[r]
                 gain[col[r], t[r]] = gn[r]
             continue
         # 2. and 3. mixed: the cycle's thresholds are the candidates, weighted by frequency
@@ -485,12 +539,16 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
         for r in range(R):
             size = 0
             kpure = 0
+            kb, wb = 1, -1.0
             for j in range(width):
                 if best_w[r, j] > 0.0:
                     size += 1
                     kpure = best_th[r, j]
+                    if best_w[r, j] > wb:
+                        kb, wb = best_th[r, j], best_w[r, j]
             table[col[r], t[r]] = best_val[r]
             gain[col[r], t[r]] = best_gain[r]
+            lead[col[r], t[r]] = kb
             if size == 1:
                 act[col[r], t[r]] = kpure
                 continue
@@ -509,6 +567,8 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out):  # pragma: 
                     mix_w[e, q] = best_w[r, j]
                     q += 1
             act[col[r], t[r]] = -(1 + e)
+            mix_at[e, 0] = col[r]
+            mix_at[e, 1] = t[r]
     return hi
 
 
