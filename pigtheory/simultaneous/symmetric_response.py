@@ -304,7 +304,9 @@ def _mixture(history: np.ndarray, weights: np.ndarray, rules: Rules, name: str) 
     mix_th = np.ones(varies.size * width, dtype=np.int64)
     mix_th[at.ravel()] = ks.ravel()
     # bincount adds in the order given: a run's weights in the sorted order, from 0.0
-    mix_w = np.bincount(at.ravel(), weights=ws.ravel(), minlength=varies.size * width).astype(float, copy=False)
+    mix_w = np.bincount(at.ravel(), weights=ws.ravel(), minlength=varies.size * width).astype(
+        float, copy=False
+    )
     mix_th, mix_w = mix_th.reshape(-1, width), mix_w.reshape(-1, width)
     actions[varies] = -(1 + rows)
     return SymmetricPolicy(actions.reshape(history.shape[1:]), mix_th, mix_w, rules, name)
