@@ -307,9 +307,10 @@ def _mixture(history: np.ndarray, weights: np.ndarray, rules: Rules, name: str) 
     mix_w = np.bincount(at.ravel(), weights=ws.ravel(), minlength=varies.size * width).astype(
         float, copy=False
     )
-    mix_th, mix_w = mix_th.reshape(-1, width), mix_w.reshape(-1, width)
     actions[varies] = -(1 + rows)
-    return SymmetricPolicy(actions.reshape(history.shape[1:]), mix_th, mix_w, rules, name)
+    return SymmetricPolicy(
+        actions.reshape(history.shape[1:]), mix_th.reshape(-1, width), mix_w.reshape(-1, width), rules, name
+    )
 
 
 MAX_DYNAMICS_ITER = 10_000
