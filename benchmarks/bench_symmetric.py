@@ -18,6 +18,12 @@ summing every continuation afresh, without the view cache of
 :mod:`pigtheory.simultaneous.core.symmetric_kernels` (the code before issue 20's reuse, run in
 the same process), with a check that both give the same bits.
 
+Then the best response to a wide mix (issue 20: what the whole-game dynamics of
+``analyses/z23`` compute at every iteration): three players at goal 100 (``--quick``: 60),
+the damped dynamics run for five iterations (CPU per iteration), and the exact best response
+to its last policy (mixes of up to six thresholds) against the same kernel summing every
+continuation afresh (``reuse=False``, the reference), with a check that both give the same bits.
+
 ``python benchmarks/bench_symmetric.py --quick`` (or ``PIGTHEORY_BENCH_QUICK=1``, for
 ``make bench``) solves the first part at goal 60 and skips the four-player ladder.
 """
@@ -35,7 +41,13 @@ import numpy as np
 
 from benchmarks._timing import timed
 from pigtheory import Rules, hold_at
-from pigtheory.simultaneous import best_response, symmetric, symmetric_best_response, symmetric_equilibrium
+from pigtheory.simultaneous import (
+    best_response,
+    symmetric,
+    symmetric_best_response,
+    symmetric_dynamics,
+    symmetric_equilibrium,
+)
 from pigtheory.simultaneous.symmetric_response import _respond
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,10 +153,52 @@ def four_players(goal: int) -> dict:
     }
 
 
+def mixed_response(goal: int, iterations: int = 5) -> dict:
+    """The damped dynamics (three players) and the best response to its last, mixed policy,
+    with and without the reuse of continuations (the same bits)."""
+    rules = Rules(goal=goal, players=3)
+    small = symmetric_dynamics("damped", rules=Rules(goal=8, players=3), max_iter=2, engine="numba")
+    for reuse in (True, False):  # compile or load both paths
+        _respond(small.policy, "numba", False, reuse=reuse)
+    c_run, w_run, run = _clocked(
+        lambda: symmetric_dynamics("damped", rules=rules, max_iter=iterations, engine="numba", progress=False)
+    )
+    policy = run.policy
+    c_new, w_new, br = _clocked(lambda: _respond(policy, "numba", False))
+    c_old, w_old, ref = _clocked(lambda: _respond(policy, "numba", False, reuse=False))
+    same = all(
+        np.array_equal(a, b)
+        for a, b in [
+            (br.value.table, ref.value.table),
+            (br.profile_table, ref.profile_table),
+            (br.policy.actions, ref.policy.actions),
+        ]
+    )
+    print(f"best response to a mixed policy, three players, goal {goal} (CPU seconds; wall in brackets)")
+    print(
+        f"  damped dynamics, {iterations} iterations   {c_run:8.1f} ({w_run:.1f})   "
+        f"{c_run / (iterations + 1):.2f} per best response"
+    )
+    print(
+        f"  best response to its last policy   {c_new:8.2f} ({w_new:.2f})   fresh sums {c_old:8.2f} ({w_old:.2f})   "
+        f"{c_old / c_new:5.1f} x   same bits: {same}   "
+        f"(mixed views {int((policy.actions < 0).sum())}, widest mix {policy.mix_thresholds.shape[1]})"
+    )
+    return {
+        "goal": goal,
+        "dynamics_cpu": c_run,
+        "iterations": iterations,
+        "response_cpu": c_new,
+        "fresh_response_cpu": c_old,
+        "same": same,
+    }
+
+
 def main(argv: list[str] | None = None) -> dict:
     args = sys.argv[1:] if argv is None else argv
     quick = "--quick" in args or os.environ.get("PIGTHEORY_BENCH_QUICK") == "1"
     four = four_players(60 if quick else 100)
+    mixed = mixed_response(60 if quick else 100)
     rules = Rules(players=3)
     symmetric_equilibrium(rules=Rules(goal=8, players=3), engine="numba")  # compile or load
     t_base, _ = timed(lambda: best_response([hold_at(25)] * 2, rules=rules), 3)
@@ -187,6 +241,7 @@ def main(argv: list[str] | None = None) -> dict:
             break
     return {
         "four_players": four,
+        "mixed_response": mixed,
         "baseline": t_base,
         "three_players": t_eq,
         "three_players_cpu": c_eq,

@@ -103,6 +103,27 @@ def test_the_solvers_with_the_view_cache_give_the_bits_of_fresh_sums(rules):
     assert abs(kept.exploitability) <= 1e-12
 
 
+@pytest.mark.parametrize(
+    ("method", "rules"),
+    [("damped", Rules(goal=30, players=3)), ("fictitious_play", Rules(goal=16, players=4))],
+    ids=str,
+)
+def test_the_best_response_to_wide_mixes_gives_the_bits_of_fresh_sums(method, rules):
+    """Dynamics mix the start with every best response so far: mixes of up to five
+    thresholds, changing from one own score to the next, so that the others' outcomes (kept
+    while their codes are), the outcome lists and the strategy's own entries (summed over
+    its thresholds only) are all exercised against whole rows summed afresh."""
+    run = symmetric_response.symmetric_dynamics(method, rules=rules, max_iter=4, start=3, engine="numba")
+    policy = run.policy
+    assert policy.mix_weights.shape[1] >= 3 and (policy.actions < 0).mean() > 0.2
+    kept = symmetric_response._respond(policy, "numba", False)
+    again = symmetric_response._respond(policy, "numba", False, reuse=False)
+    np.testing.assert_array_equal(kept.value.table, again.value.table)
+    np.testing.assert_array_equal(kept.profile_table, again.profile_table)
+    np.testing.assert_array_equal(kept.policy.actions, again.policy.actions)
+    assert kept.largest_gain == run.largest_gain[-1] and kept.largest_gain > 0
+
+
 def test_the_interpreted_engine_reuses_the_same_way():
     rules = Rules(goal=9, die_faces=2, players=4)
     compiled = symmetric._solve(rules, 1e-12, "numba", False)
@@ -135,16 +156,51 @@ def test_outcome_lists_give_the_bits_of_the_nested_sums(players):
         outs = sk.outcome_space(int(np.prod(lens)))
         n = sk.outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
         assert 0 < n <= np.prod(lens)
-        for table in (first, second):
+        rows = {}
+        for name, table in (("first", first), ("second", second)):
             want, got = np.zeros(g + 1), np.zeros(g + 1)
             sk.continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, want, idx, buf)
             sk.list_span(n, outs, 0, t, g, g, table, got)
             np.testing.assert_array_equal(got[t:], want[t:])
+            for lo in range(t, g + 1):  # short spans (no slices) and long ones: the same bits
+                hi = min(lo + int(rng.integers(0, 12)), g)
+                part = np.full(g + 1, np.nan)
+                sk.list_span(n, outs, 0, lo, hi, g, table, part)
+                np.testing.assert_array_equal(part[lo : hi + 1], want[lo : hi + 1])
+                assert np.isnan(part[:lo]).all() and np.isnan(part[hi + 1 :]).all()
+            rows[name] = want
         if t + 1 <= g:
-            pairs = sk.list_pairs(n, outs, t, g, first, second)
             a = sk.continuation_pair(t, g, m, dest, prob, lens, first, binom, idx, buf)
             b = sk.continuation_pair(t, g, m, dest, prob, lens, second, binom, idx, buf)
-            assert pairs == a + b
+            lo2 = int(rng.integers(t + 1, g + 1))
+            hi2 = int(rng.integers(lo2 - 1, g + 1))  # lo2 - 1: no entries
+            one, two = np.full(g + 1, np.nan), np.full(g + 1, np.nan)
+            pair = sk.list_pair_span(n, outs, t, g, first, second, two, lo2, hi2)
+            sk.list_spans(n, outs, t, g, first, one, second, two, lo2, hi2)
+            assert pair == a and one[t] == a[0] and one[t + 1] == a[1] and two[t] == b[0]
+            np.testing.assert_array_equal(one[t:], rows["first"][t:])
+            np.testing.assert_array_equal(two[lo2 : hi2 + 1], rows["second"][lo2 : hi2 + 1])
+            assert np.isnan(two[t + 1 : lo2]).all() and np.isnan(two[hi2 + 1 :]).all()
+
+
+def test_a_cover_plan_sums_each_missing_entry_once():
+    """cover_plan against sets: after summing its spans every wanted entry is valid, the valid
+    entries stay contiguous, and no entry valid before is summed again (unless the wanted
+    entries lie apart from them, when they replace them)."""
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        lo, hi = sorted(int(x) for x in rng.integers(0, 30, 2))
+        low, high = (int(x) for x in rng.integers(0, 30, 2))  # low > high: none valid
+        a, b, c, d, low2, high2 = sk.cover_plan(lo, hi, low, high)
+        valid = set(range(low, high + 1))
+        summed = list(range(a, b + 1)) + list(range(c, d + 1))
+        after = set(range(low2, high2 + 1))
+        assert len(summed) == len(set(summed))
+        assert set(range(lo, hi + 1)) <= after
+        apart = not valid or hi < low - 1 or lo > high + 1
+        assert after == (set(range(lo, hi + 1)) if apart else valid | set(summed))
+        assert apart or not (valid & set(summed))
+        assert set(summed) <= set(range(lo, hi + 1))
 
 
 def test_one_threshold_value_has_the_bits_of_the_whole_step():

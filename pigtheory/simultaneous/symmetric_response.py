@@ -278,25 +278,39 @@ def _start_actions(start: Any, rules: Rules) -> np.ndarray:
 
 
 def _mixture(history: np.ndarray, weights: np.ndarray, rules: Rules, name: str) -> SymmetricPolicy:
-    """The view-by-view mixture of the pure action tables ``history[t]`` with ``weights[t]``."""
+    """The view-by-view mixture of the pure action tables ``history[t]`` with ``weights[t]``.
+
+    Each view's thresholds are sorted (stably) and equal ones merged, their weights added in
+    the sorted order; a view whose history never changed keeps its threshold. The views that
+    vary are laid out one per row, so that every sort, run and sum is along contiguous rows.
+    """
     keep = weights > 0
     history, weights = history[keep], weights[keep] / weights[keep].sum()
     flat = history.reshape(history.shape[0], -1)
     actions = flat[-1].copy()
     varies = np.flatnonzero((flat != flat[:1]).any(axis=0))
-    sub = flat[:, varies]
-    order = np.argsort(sub, axis=0, kind="stable")
-    ks = np.take_along_axis(sub, order, axis=0)
+    sub = np.ascontiguousarray(flat[:, varies].T)  # (views that vary, steps)
+    order = np.argsort(sub, axis=1, kind="stable")
+    ks = np.take_along_axis(sub, order, axis=1)
     ws = weights[order]
-    run = np.cumsum(np.vstack([np.ones((1, ks.shape[1]), dtype=bool), ks[1:] != ks[:-1]]), axis=0) - 1
-    width = int(run[-1].max()) + 1 if varies.size else 1
-    cols = np.broadcast_to(np.arange(varies.size), ks.shape)
-    mix_th = np.ones((varies.size, width), dtype=np.int64)
-    mix_w = np.zeros((varies.size, width))
-    mix_th[cols, run] = ks
-    np.add.at(mix_w, (cols, run), ws)
-    actions[varies] = -(1 + np.arange(varies.size))
-    return SymmetricPolicy(actions.reshape(history.shape[1:]), mix_th, mix_w, rules, name)
+    new = np.empty(ks.shape, dtype=bool)  # a new threshold starts a run
+    new[:, 0] = True
+    np.not_equal(ks[:, 1:], ks[:, :-1], out=new[:, 1:])
+    at = np.cumsum(new.ravel()).reshape(ks.shape)  # runs counted over all views, then
+    first = at[:, 0].copy()
+    width = int((at[:, -1] - first).max()) + 1 if varies.size else 1
+    rows = np.arange(varies.size)
+    at -= (first - rows * width)[:, None]  # the run's entry in the mix tables
+    mix_th = np.ones(varies.size * width, dtype=np.int64)
+    mix_th[at.ravel()] = ks.ravel()
+    # bincount adds in the order given: a run's weights in the sorted order, from 0.0
+    mix_w = np.bincount(at.ravel(), weights=ws.ravel(), minlength=varies.size * width).astype(
+        float, copy=False
+    )
+    actions[varies] = -(1 + rows)
+    return SymmetricPolicy(
+        actions.reshape(history.shape[1:]), mix_th.reshape(-1, width), mix_w.reshape(-1, width), rules, name
+    )
 
 
 MAX_DYNAMICS_ITER = 10_000

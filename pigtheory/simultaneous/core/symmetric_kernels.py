@@ -67,7 +67,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import kernel
-from .step import first_within, largest, self_loop_values, threshold_values
+from .step import first_within, largest, self_loop_values, threshold_step, threshold_values
 
 __all__ = [
     "Strategy",
@@ -92,7 +92,9 @@ __all__ = [
     "outcome_space",
     "outcome_list",
     "list_span",
-    "list_pairs",
+    "list_spans",
+    "list_pair_span",
+    "cover_plan",
     "threshold_value",
     "action_values",
     "best_action",
@@ -542,6 +544,19 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
         return -1
     ranks, chance, top = out.rank, out.chance, out.top
     n = 0
+    if m == 2:  # the general loop's products and ranks, in nested loops
+        for a in range(lens[0]):
+            pa, va = prob[0, a], dest[0, a]
+            for b in range(lens[1]):
+                pc = pa * prob[1, b]
+                if pc == 0.0:
+                    continue
+                vb = dest[1, b]
+                ranks[n] = binom[min(va, vb), 1] + binom[max(va, vb) + 1, 2]
+                chance[n] = pc
+                top[n] = max(va, vb) >= g
+                n += 1
+        return n
     if m == 3:
         for a in range(lens[0]):
             pa, va = prob[0, a], dest[0, a]
@@ -577,43 +592,106 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
 @kernel
 def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
     """:func:`continuation_span` over the first n profiles of the :class:`Outcomes`
-    ``outs``: the same sums in the same order, so the same bits."""
-    for y in range(lo, hi + 1):
-        out[y - t] = 0.0
+    ``outs``: the same sums in the same order, so the same bits. The inner loop runs over
+    one-dimensional slices (``out`` and a row of ``table``), which numba vectorises."""
+    dst = out[lo - t : hi - t + 1]
+    for y in range(dst.shape[0]):
+        dst[y] = 0.0
     ranks, chance, top = outs.rank, outs.chance, outs.top
+    if hi - lo < 8:  # a few entries: no slices (their set-up costs more than the sums)
+        for j in range(n):
+            pc, r = chance[j], ranks[j]
+            if top[j]:
+                if hi == g:
+                    out[g - t] += pc * table[r, g]
+            else:
+                for y in range(lo, hi + 1):
+                    out[y - t] += pc * table[r, y]
+        return
     for j in range(n):
         pc, r = chance[j], ranks[j]
         if top[j]:
             if hi == g:
                 out[g - t] += pc * table[r, g]
         else:
-            for y in range(lo, hi + 1):
-                out[y - t] += pc * table[r, y]
+            src = table[r, lo : hi + 1]
+            for y in range(dst.shape[0]):
+                dst[y] += pc * src[y]
 
 
 @kernel
-def list_pairs(n, outs, t, g, first, second):  # pragma: no cover - compiled
-    """Entries t and t + 1 of the continuations of two tables (:func:`continuation_pair` of
-    each, the same bits) over the first n profiles of the :class:`Outcomes` ``outs``, in
-    one pass: ``(first[t], first[t + 1], second[t], second[t + 1])``."""
+def list_spans(n, outs, t, g, first, row1, second, row2, lo2, hi2):  # pragma: no cover - compiled
+    """In one pass over the first n profiles of the :class:`Outcomes` ``outs``: entries
+    ``t..goal`` of the continuation ``row1`` of ``first`` and entries t and ``lo2..hi2``
+    (``t < lo2``; none if ``lo2 > hi2``) of the continuation ``row2`` of ``second``, each
+    with the bits of :func:`list_span`."""
+    dst = row1[t : g + 1]
+    for y in range(dst.shape[0]):
+        dst[y] = 0.0
+    row2[t] = 0.0
+    for y in range(lo2, hi2 + 1):
+        row2[y] = 0.0
+    top2 = lo2 <= hi2 and hi2 == g
+    ranks, chance, top = outs.rank, outs.chance, outs.top
+    for j in range(n):
+        pc, r = chance[j], ranks[j]
+        if top[j]:
+            row1[g] += pc * first[r, g]
+            if top2:
+                row2[g] += pc * second[r, g]
+        else:
+            src = first[r, t : g + 1]
+            for y in range(dst.shape[0]):
+                dst[y] += pc * src[y]
+            row2[t] += pc * second[r, t]
+            for y in range(lo2, hi2 + 1):
+                row2[y] += pc * second[r, y]
+
+
+@kernel
+def list_pair_span(n, outs, t, g, first, second, row2, lo2, hi2):  # pragma: no cover - compiled
+    """Entries t and t + 1 of the continuation of ``first`` (:func:`continuation_pair`, the
+    same bits), returned, and entries t and ``lo2..hi2`` (``t < lo2``; none if ``lo2 >
+    hi2``) of the continuation ``row2`` of ``second`` (:func:`list_span`, the same bits),
+    in one pass over the first n profiles of the :class:`Outcomes` ``outs``."""
     a0 = 0.0
     a1 = 0.0
-    b0 = 0.0
-    b1 = 0.0
+    row2[t] = 0.0
+    for y in range(lo2, hi2 + 1):
+        row2[y] = 0.0
     at_top = t + 1 == g
+    top2 = lo2 <= hi2 and hi2 == g
     ranks, chance, top = outs.rank, outs.chance, outs.top
     for j in range(n):
         pc, r = chance[j], ranks[j]
         if top[j]:
             if at_top:
                 a1 += pc * first[r, g]
-                b1 += pc * second[r, g]
+            if top2:
+                row2[g] += pc * second[r, g]
         else:
             a0 += pc * first[r, t]
             a1 += pc * first[r, t + 1]
-            b0 += pc * second[r, t]
-            b1 += pc * second[r, t + 1]
-    return a0, a1, b0, b1
+            row2[t] += pc * second[r, t]
+            for y in range(lo2, hi2 + 1):
+                row2[y] += pc * second[r, y]
+    return a0, a1
+
+
+@kernel
+def cover_plan(lo, hi, low, high):  # pragma: no cover - compiled
+    """Which entries to sum so that ``lo..hi`` are valid where ``low..high`` are (empty if
+    ``low > high``): ``(a, b, c, d, low', high')``, the spans ``a..b`` and ``c..d`` (empty if
+    reversed) and the valid entries after (contiguous; a span apart from the valid one
+    replaces it)."""
+    if low > high or hi < low - 1 or lo > high + 1:
+        return lo, hi, 1, 0, lo, hi
+    a, b, c, d = 1, 0, 1, 0
+    if lo < low:
+        a, b = lo, low - 1
+    if hi > high:
+        c, d = high + 1, hi
+    return a, b, c, d, min(lo, low), max(hi, high)
 
 
 @kernel
@@ -657,10 +735,16 @@ def respond_columns(
     state's own entry is 0 until then: the self-loop in closed form). ``strategy`` is a
     :class:`Strategy`, ``out`` a :class:`Response`. With ``reuse`` the continuations of a
     column are kept from one own score to the next while the others' outcomes stay the same
-    (module Notes, *Reuse*: the same bits). The others' outcome profiles are listed once per
-    change of their outcomes (:func:`outcome_list`), both tables summed in one pass over the
-    list, and the strategy's own value taken at its own thresholds only
-    (:func:`threshold_value`): the same operations as the whole step, so the same bits.
+    (module Notes, *Reuse*: the same bits): the others' outcomes are built again only when
+    their codes change, their profiles listed once per change of the outcomes
+    (:func:`outcome_list`), and both tables summed in one pass over the list
+    (:func:`list_spans`, :func:`list_pair_span`). The strategy's own value is taken at its own
+    thresholds only (:func:`threshold_value`), which read entry i and the entries ``i + k_lo
+    .. i + k_hi + 5`` of its continuation (``k_lo..k_hi`` the thresholds it plays, six gains
+    of one die): only those are summed, each once per outcome list (:func:`cover_plan`).
+    Every entry is summed over the same profiles in the same order as a whole row, so the
+    results have the bits of ``reuse=False``, the reference, which builds the outcomes and
+    sums both whole rows afresh at every state.
     """
     bust = band.bust
     act, mix_th, mix_w = strategy.act, strategy.mix_th, strategy.mix_w
@@ -671,14 +755,14 @@ def respond_columns(
     prob = np.zeros((m, n_out))
     lens = np.zeros(m, np.int64)
     acc = np.zeros(g + 1)
-    u = np.zeros(g + band.band_t.shape[0] + 1)
-    num = np.zeros(g + 1)
     vals = np.zeros(g + 1)
     idx = np.zeros(m, np.int64)
     buf = np.zeros(m, np.int64)
     view = np.zeros(m, np.int64)
+    codes = np.zeros(m, np.int64)
+    opp_bust = 1.0
     # the column's continuation rows (module Notes, *Reuse*) and the outcomes they were summed for
-    row_br = np.zeros(g + 1)
+    row_br = np.zeros(g + band.band_t.shape[0] + 1)
     row_ev = np.zeros(g + 1)
     seen_dest = np.zeros((m, n_out), np.int64)
     seen_prob = np.zeros((m, n_out))
@@ -686,21 +770,20 @@ def respond_columns(
     outs = outcome_space(7**m)  # the outcome profiles of the others (grown for mixes)
     n_list = 0
     b_last = 1.0
+    width = band.band_t.shape[0]
+    ev_low, ev_high = g + 1, g  # the entries of row_ev above own score i summed for the outcomes
+    n_lo, n_hi = g + 1, g
     for c in range(c_hi - 1, c_lo - 1, -1):
         if others[c, m - 1] >= g:
             continue  # terminal column, prefilled
         for i in range(g - 1, -1, -1):
-            opp_bust = 1.0
+            # the others' codes at their views (the responder's i among the rest)
+            kept = i < g - 1 and reuse  # their outcomes are those of i + 1 while the codes are
             for p in range(m):
                 o = others[c, p]
                 if p > 0 and others[c, p - 1] == o:  # same score, same strategy
-                    for e in range(lens[p - 1]):
-                        dest[p, e] = dest[p - 1, e]
-                        prob[p, e] = prob[p - 1, e]
-                    lens[p] = lens[p - 1]
-                    opp_bust *= b_last
+                    codes[p] = codes[p - 1]
                     continue
-                # the view of the other player at o: the responder's i among the rest
                 q = 0
                 placed = False
                 for r in range(m):
@@ -715,12 +798,30 @@ def respond_columns(
                 if not placed:
                     view[q] = i
                 code = act[rank(view, m, binom), o]
-                lens[p], b_last = strategy_outcomes(o, code, mix_th, mix_w, g, band, acc, dest[p], prob[p])
-                opp_bust *= b_last
+                if code != codes[p]:
+                    kept = False
+                codes[p] = code
+            if not kept:
+                opp_bust = 1.0
+                for p in range(m):
+                    o = others[c, p]
+                    if p > 0 and others[c, p - 1] == o:  # same score, same strategy
+                        for e in range(lens[p - 1]):
+                            dest[p, e] = dest[p - 1, e]
+                            prob[p, e] = prob[p - 1, e]
+                        lens[p] = lens[p - 1]
+                        opp_bust *= b_last
+                        continue
+                    lens[p], b_last = strategy_outcomes(
+                        o, codes[p], mix_th, mix_w, g, band, acc, dest[p], prob[p]
+                    )
+                    opp_bust *= b_last
             own_code = act[c, i]
             room = g - i
             same = i < g - 1 and reuse
             for p in range(m):
+                if kept:
+                    break
                 if not same or seen_lens[p] != lens[p]:
                     same = False
                     break
@@ -728,9 +829,7 @@ def respond_columns(
                     if seen_dest[p, e] != dest[p, e] or seen_prob[p, e] != prob[p, e]:
                         same = False
                         break
-            if same:  # the others play as one own score up: entries i and i + 1 again
-                row_br[i], row_br[i + 1], row_ev[i], row_ev[i + 1] = list_pairs(n_list, outs, i, g, br, ev)
-            else:
+            if not same:  # the others' outcomes changed: list them again
                 n_list = outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
                 if n_list < 0:  # more profiles than the list holds: grow it
                     total = 1
@@ -738,19 +837,44 @@ def respond_columns(
                         total *= lens[p]
                     outs = outcome_space(2 * total)
                     n_list = outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
-                list_span(n_list, outs, 0, i, g, g, br, row_br)
-                list_span(n_list, outs, 0, i, g, g, ev, row_ev)
                 for p in range(m):
                     seen_lens[p] = lens[p]
                     for e in range(lens[p]):
                         seen_dest[p, e] = dest[p, e]
                         seen_prob[p, e] = prob[p, e]
-            for x in range(room + 1):
-                u[x] = row_br[i + x]
-            for x in range(room + 1, u.shape[0]):
-                u[x] = u[room]
-            action_values(u, room, opp_bust, band, num, vals)
-            best, k = best_action(vals, room, tie_tol)
+            if not reuse:  # the reference: both rows whole, summed afresh
+                list_span(n_list, outs, 0, i, g, g, br, row_br)
+                list_span(n_list, outs, 0, i, g, g, ev, row_ev)
+            else:
+                # the strategy's own value reads entry i and the gains of its thresholds only:
+                # entries n_lo..n_hi, summed once for the outcomes (valid: ev_low..ev_high)
+                if own_code > 0:
+                    k_lo = own_code
+                    k_hi = own_code
+                else:
+                    e = -own_code - 1
+                    k_lo = g + 1
+                    k_hi = 0
+                    for j in range(mix_th.shape[1]):
+                        if mix_w[e, j] != 0.0:
+                            k_lo = min(k_lo, mix_th[e, j])
+                            k_hi = max(k_hi, mix_th[e, j])
+                n_lo, n_hi = g + 1, g
+                if k_lo <= k_hi:
+                    n_lo, n_hi = min(i + k_lo, g), min(i + k_hi + width - 1, g)
+                if not same:
+                    ev_low, ev_high = g + 1, g  # no entry valid for these outcomes yet
+                s1, e1, s2, e2, ev_low, ev_high = cover_plan(n_lo, n_hi, ev_low, ev_high)
+                if same:  # the others play as one own score up: entries i and i + 1 again
+                    row_br[i], row_br[i + 1] = list_pair_span(n_list, outs, i, g, br, ev, row_ev, s1, e1)
+                else:
+                    list_spans(n_list, outs, i, g, br, row_br, ev, row_ev, s1, e1)
+                if s2 <= e2:
+                    list_span(n_list, outs, 0, s2, e2, g, ev, row_ev)
+            # the continuation padded past the room: row_br from i on (its tail holds entry g)
+            for x in range(g + 1, row_br.shape[0]):
+                row_br[x] = row_br[g]
+            best, k = threshold_step(band, row_br[i:], row_br[i], room, opp_bust, vals, True, tie_tol, vals)
             br[c, i] = best
             br_act[c, i] = k
             # the strategy itself, at its own thresholds only (the same operations)
