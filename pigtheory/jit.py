@@ -17,7 +17,10 @@ compile a second specialisation of the callee and of everything it calls); the t
 module passes, run twice over the whole) and generates its machine code once, which numba's
 disk cache then keeps. The first symmetric equilibrium of a fresh clone (4 players, goal 40)
 compiles in 37 s of CPU instead of 106 s; the machine code is as fast. Inner twins are not
-cached on disk (a cached caller holds their code) and cannot be called from Python.
+cached on disk (a cached caller holds their code) and cannot be called from Python. They rest
+on numba's internals, so they are used only with the numba releases they are tested with
+(:func:`linked`); with any other, or with ``PIGTHEORY_PLAIN_JIT=1``, every twin is a plain
+``numba.njit`` dispatcher (the same results, a slower first compile).
 
 A kernel marked ``@kernel(parallel=True)`` is compiled with ``parallel=True``; its parallel
 loops are written ``for i in prange(n)`` with the :func:`prange` of this module, which is
@@ -46,6 +49,8 @@ from typing import Any, TypeVar, cast, overload
 __all__ = [
     "kernel",
     "compiled",
+    "linked",
+    "LINKED_NUMBA",
     "prange",
     "max_threads",
     "threads",
@@ -169,6 +174,8 @@ def _compile(fn: FunctionType, inner: bool) -> Any:
         targetoptions["parallel"] = True
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
         dispatcher: Any = twin
+    elif not linked():  # numba's own way: every twin a cached dispatcher of its own
+        dispatcher = numba.njit(cache=True, **targetoptions)(twin)
     elif inner:
         targetoptions.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
         dispatcher = _numba_classes().InnerTwin(
@@ -184,6 +191,24 @@ def _compile(fn: FunctionType, inner: bool) -> Any:
 
 
 _CLASSES: list[Any] = []
+
+LINKED_NUMBA = ("0.68",)
+"""The numba releases (major.minor) the inner twins are tested with: they subclass numba's
+dispatcher, compiler and code library and override some of their private methods."""
+
+
+def linked() -> bool:
+    """Whether twins link their callees' IR (inner twins, module Notes): numba is one of
+    :data:`LINKED_NUMBA` and ``PIGTHEORY_PLAIN_JIT`` is unset or ``0``. Otherwise every twin is
+    a plain ``numba.njit(cache=True, nogil=True)`` dispatcher, as numba compiles by itself
+    (the same machine code, compiled more slowly). Imports numba."""
+    import os
+
+    import numba
+
+    if os.environ.get("PIGTHEORY_PLAIN_JIT", "0") not in ("", "0"):
+        return False
+    return ".".join(numba.__version__.split(".")[:2]) in LINKED_NUMBA
 
 
 def _numba_classes() -> Any:

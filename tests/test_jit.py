@@ -101,8 +101,9 @@ def test_prange_is_range_in_python_and_a_parallel_loop_compiled():
     assert compiled.py_func.__globals__["prange"] is numba.prange
     inner = compiled.py_func.__globals__["_square"]  # the inner twin: IR linked into its callers
     assert inner is not jit.compiled(_square) and inner.py_func.__code__ is _square.__code__
-    with pytest.raises(TypeError, match="inner twin"):
-        inner(3)
+    if jit.linked():
+        with pytest.raises(TypeError, match="inner twin"):
+            inner(3)
     assert jit.compiled(_square)(3) == 9
     assert globals()["prange"] is jit.prange  # the module's own globals are not touched
     assert "parallel" not in jit.compiled(_square).targetoptions
@@ -243,6 +244,7 @@ print(json.dumps([value, chain_mod.top(1.5), inner, sum(stats.cache_hits.values(
 """
 
 
+@pytest.mark.skipif(not jit.linked(), reason="inner twins: numba releases LINKED_NUMBA only")
 def test_a_callee_is_compiled_once_into_its_callers_machine_code_and_cached_with_it(tmp_path):
     """The inner twins are typed once, for int64 (not again for the literal 0), stay LLVM IR
     (no machine code of their own), and the caller's disk cache holds their code: a second
@@ -312,3 +314,44 @@ def test_the_level_solver_gives_the_same_bits_on_one_thread_and_on_chunks():
     for a, b in zip(*runs, strict=True):
         assert np.array_equal(a, b)
     assert runs[0][3][0] > order.size  # every group took a pass at least
+
+
+PLAIN_RUN = """
+import json, sys
+sys.path.insert(0, {where!r})
+from pigtheory import jit
+import chain_mod
+twin = jit.compiled(chain_mod.top)
+middle = twin.py_func.__globals__["middle"]
+print(json.dumps([jit.linked(), twin(1.5), chain_mod.top(1.5), middle(2, 1.5), type(twin).__name__]))
+"""
+
+
+def test_plain_numba_dispatchers_when_inner_twins_are_switched_off(tmp_path):
+    """``PIGTHEORY_PLAIN_JIT=1`` (and any numba release outside ``LINKED_NUMBA``) compiles every
+    twin as numba's own cached dispatcher: the same results, callees callable from Python."""
+    import json
+
+    (tmp_path / "chain_mod.py").write_text(CHAIN)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PIGTHEORY_PLAIN_JIT": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(PLAIN_RUN.format(where=str(tmp_path)))],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+    )
+    linked, value, plain, middle, kind = json.loads(out.stdout)
+    assert linked is False and kind == "CPUDispatcher"
+    assert value == plain == sum(2.0 * (k * 1.5 + 1.0) for k in (0, 0, 1, 2))
+    assert middle == 2.0 * (2 * 1.5 + 1.0)
+
+
+def test_inner_twins_only_with_a_tested_numba(monkeypatch):
+    import numba
+
+    monkeypatch.delenv("PIGTHEORY_PLAIN_JIT", raising=False)
+    assert jit.linked() == (".".join(numba.__version__.split(".")[:2]) in jit.LINKED_NUMBA)
+    monkeypatch.setattr(numba, "__version__", "0.1.0")
+    assert not jit.linked()

@@ -487,7 +487,7 @@ def symmetric_equilibrium(
         reply there) is at most ``tol`` (> 0); otherwise more supports are tried, and the
         best profile found is kept with its certificate.
     engine : {"auto", "numba", "numpy"}
-        ``"numba"``: compiled loops (the first call compiles for about a minute, then numba's
+        ``"numba"``: compiled loops (the first call compiles for about 40 s of CPU, then numba's
         disk cache loads them); ``"numpy"``: the same loops interpreted (slow; small goals);
         ``"auto"``: numba unless the goal is tiny.
     progress : bool, optional

@@ -582,7 +582,7 @@ def interpreted() -> SimpleNamespace:
 
 def compiled() -> SimpleNamespace:
     """The two entry points compiled by numba (:func:`~.jit.compiled`): the first call of each
-    in a process compiles it (about a minute) or loads numba's disk cache. Safe to call from
+    in a process compiles it (about 40 s of CPU) or loads numba's disk cache. Safe to call from
     several threads."""
     return SimpleNamespace(
         solve_states=jit_compiled(solve_states), respond_columns=jit_compiled(respond_columns)
