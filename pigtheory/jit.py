@@ -175,7 +175,8 @@ def _compile(fn: FunctionType, inner: bool) -> Any:
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
         dispatcher: Any = twin
     elif not linked():  # numba's own way: every twin a cached dispatcher of its own
-        dispatcher = numba.njit(cache=True, **targetoptions)(twin)
+        plain = {k: v for k, v in targetoptions.items() if k != "nopython"}  # njit's own
+        dispatcher = numba.njit(cache=True, **plain)(twin)
     elif inner:
         targetoptions.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
         dispatcher = _numba_classes().InnerTwin(
