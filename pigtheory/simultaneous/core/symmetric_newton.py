@@ -14,6 +14,7 @@ from .jit import kernel
 from .symmetric_payoffs import (
     add_candidate,
     build_tensors,
+    bust_chances,
     certify,
     evaluate,
     keep,
@@ -46,7 +47,7 @@ def live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig):  # pragma: no c
     has a nonzero weight, ``ldig[r, i]`` the digits of the i-th; returns the counts ``n_r``.
 
     Every other profile has an other whose weight is 0 and who is outside its support, so it
-    adds nothing to :func:`~.symmetric_payoffs.evaluate_candidates` or to Newton's Jacobian:
+    adds nothing to :func:`~.symmetric_payoffs.evaluate` or to Newton's Jacobian:
     summing over the live ones, in the same order, gives the same numbers."""
     count = np.zeros(R, np.int64)
     for r in range(R):
@@ -71,18 +72,12 @@ def live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig):  # pragma: no c
 def live_candidates(
     R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count
 ):  # pragma: no cover
-    """:func:`~.symmetric_payoffs.evaluate_candidates` over the live profiles only
-    (:func:`live_profiles`): the same sums in the same order."""
+    """:func:`~.symmetric_payoffs.evaluate` at each role's candidate thresholds only and over
+    the live profiles only (:func:`live_profiles`): the same sums in the same order, so the same
+    numbers there (what Newton's method reads); the other entries of ``acont`` are left as
+    they were."""
+    bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
     for r in range(R):
-        s = 0.0
-        for j in range(ncand[r]):
-            s += wts[r, j] * bust[cand[r, j]]
-        b[r] = s
-    for r in range(R):
-        p = 1.0
-        for q in range(m):
-            p *= b[orole[r, q]]
-        bb[r] = p
         for j in range(ncand[r]):
             acont[r, cand[r, j]] = 0.0
         for i in range(count[r]):

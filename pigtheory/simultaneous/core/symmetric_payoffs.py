@@ -25,7 +25,7 @@ __all__ = [
     "lin_solve",
     "build_tensors",
     "evaluate",
-    "evaluate_candidates",
+    "bust_chances",
     "certify",
     "add_candidate",
     "normalise",
@@ -212,9 +212,9 @@ def forget_tensors(w):  # pragma: no cover - compiled
 
 
 @kernel
-def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits):  # pragma: no cover
-    """``b[r]`` (a role's bust chance), ``bb[r]`` (all of a role-r player's others bust) and
-    ``acont[r, k] = a_r(k; sigma_{-r})`` for every k, at the mixes ``wts``."""
+def bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb):  # pragma: no cover - compiled
+    """``b[r]``, the chance that a role-r player busts at the mixes ``wts``, and ``bb[r]``,
+    the chance that all of its others bust."""
     for r in range(R):
         s = 0.0
         for j in range(ncand[r]):
@@ -225,6 +225,14 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
         for q in range(m):
             p *= b[orole[r, q]]
         bb[r] = p
+
+
+@kernel
+def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits):  # pragma: no cover
+    """``b[r]`` (a role's bust chance), ``bb[r]`` (all of a role-r player's others bust) and
+    ``acont[r, k] = a_r(k; sigma_{-r})`` for every k, at the mixes ``wts``."""
+    bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
+    for r in range(R):
         room = g - t[r]
         for k in range(1, room + 1):
             acont[r, k] = 0.0
@@ -240,41 +248,6 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
                 continue
             row = ten[r, ci]
             for k in range(1, room + 1):
-                acont[r, k] += wgt * row[k]
-
-
-@kernel
-def evaluate_candidates(
-    R, m, t, orole, cand, ncand, nc, ten, wts, bust, b, bb, acont, digits
-):  # pragma: no cover - compiled
-    """:func:`evaluate` at each role's candidate thresholds only (the same sums in the same
-    order, so the same numbers there): what Newton's method reads. The other entries of
-    ``acont`` are left as they were."""
-    for r in range(R):
-        s = 0.0
-        for j in range(ncand[r]):
-            s += wts[r, j] * bust[cand[r, j]]
-        b[r] = s
-    for r in range(R):
-        p = 1.0
-        for q in range(m):
-            p *= b[orole[r, q]]
-        bb[r] = p
-        for j in range(ncand[r]):
-            acont[r, cand[r, j]] = 0.0
-        for ci in range(nc[r]):
-            x = ci
-            wgt = 1.0
-            for q in range(m - 1, -1, -1):
-                base = ncand[orole[r, q]]
-                digits[q] = x % base
-                x //= base
-                wgt *= wts[orole[r, q], digits[q]]
-            if wgt == 0.0:
-                continue
-            row = ten[r, ci]
-            for j in range(ncand[r]):
-                k = cand[r, j]
                 acont[r, k] += wgt * row[k]
 
 
