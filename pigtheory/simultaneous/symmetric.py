@@ -601,41 +601,26 @@ class _Pipeline:
 
 
 class _Merged:
-    """The mix tables of every kernel call, numbered as the calls end, with the counters
-    summed (the largest support: its maximum); :meth:`tables` renumbers them in the order of
-    a serial solve."""
+    """The mix entries of every kernel call, with the counters summed (the largest support:
+    its maximum); :meth:`tables` numbers the entries in the order of a serial solve. (The
+    solver starts each state from ``lead``, so no code in ``actions`` is read before then.)"""
 
     def __init__(self, width: int) -> None:
-        self.th = np.ones((256, width), dtype=np.int64)
-        self.w = np.zeros((256, width))
+        self.width = width
+        self.th: list[np.ndarray] = []
+        self.w: list[np.ndarray] = []
         self.at: list[np.ndarray] = []
         self.visited: list[np.ndarray] = []
         self.counts = np.zeros(len(symmetric_stage.COUNTERS), dtype=np.int64)
-        self.entries = 0
 
     def add(
-        self,
-        th: np.ndarray,
-        w: np.ndarray,
-        where: np.ndarray,
-        visited: np.ndarray,
-        counts: np.ndarray,
-        actions: np.ndarray,
+        self, th: np.ndarray, w: np.ndarray, where: np.ndarray, visited: np.ndarray, counts: np.ndarray
     ) -> None:
         """One call's mix entries (thresholds, weights, views), the states it searched for a
-        mix and its counters; the entries get the next numbers in ``actions``."""
-        e, at = th.shape[0], self.entries
-        if e:
-            while at + e > self.th.shape[0]:  # room for them: the tables double
-                self.th = np.vstack([self.th, np.ones_like(self.th)])
-                self.w = np.vstack([self.w, np.zeros_like(self.w)])
-            actions[where[:, 0], where[:, 1]] = -(1 + at + np.arange(e))
-            self.th[at : at + e] = th
-            self.w[at : at + e] = w
-            self.at.append(where.copy())
-        self.entries += e
-        if visited.size:
-            self.visited.append(visited.copy())
+        mix and its counters (copied: the call's tables are reused)."""
+        for kept, part in ((self.th, th), (self.w, w), (self.at, where), (self.visited, visited)):
+            if part.shape[0]:
+                kept.append(part.copy())
         largest = max(self.counts[4], counts[4])
         self.counts += counts
         self.counts[4] = largest
@@ -643,20 +628,19 @@ class _Merged:
     def tables(
         self, actions: np.ndarray, others: np.ndarray, binom: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(mix_th, mix_w, counts, visited)``, the entries renumbered (in ``actions`` too)
-        in the order of a serial solve: by decreasing colex rank of the state, then by own
-        score (the output does not depend on the levels, chunks or threads)."""
+        """``(mix_th, mix_w, counts, visited)``, the entries numbered (in ``actions`` too) in
+        the order of a serial solve: by decreasing colex rank of the state, then by own score
+        (the output does not depend on the runs, calls or threads)."""
         visited = np.concatenate(self.visited) if self.visited else np.zeros(0, dtype=np.int64)
-        e = self.entries
-        if not e:
-            return self.th[:0], self.w[:0], self.counts, visited
-        at = np.concatenate(self.at)
+        if not self.th:
+            return np.ones((0, self.width), dtype=np.int64), np.zeros((0, self.width)), self.counts, visited
+        th, w, at = np.concatenate(self.th), np.concatenate(self.w), np.concatenate(self.at)
         rank = ranks(np.column_stack([others[at[:, 0]], at[:, 1]]), binom)
         order = np.lexsort((at[:, 1], -rank))
-        new = np.empty(e, dtype=np.int64)
-        new[order] = np.arange(e)
+        new = np.empty(order.size, dtype=np.int64)
+        new[order] = np.arange(order.size)
         actions[at[:, 0], at[:, 1]] = -(1 + new)
-        return self.th[order], self.w[order], self.counts, visited
+        return th[order], w[order], self.counts, visited
 
 
 def _solve(
@@ -715,9 +699,7 @@ def _solve(
             assert reached == z, "the mix tables hold every role of every state of a call"
             e, v = int(part.counts[0]), int(part.counts[2])
             with lock:
-                merged.add(
-                    part.mix_th[:e], part.mix_w[:e], part.mix_at[:e], part.mixed[:v], part.counts, actions
-                )
+                merged.add(part.mix_th[:e], part.mix_w[:e], part.mix_at[:e], part.mixed[:v], part.counts)
                 bar.update(z - a)
 
     with progress_bar(states.shape[0], "symmetric equilibrium", progress) as bar:
