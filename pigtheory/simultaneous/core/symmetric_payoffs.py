@@ -234,8 +234,9 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
     bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
     for r in range(R):
         room = g - t[r]
-        for k in range(1, room + 1):
-            acont[r, k] = 0.0
+        dst = acont[r, 1 : room + 1]  # one-dimensional slices: numba vectorises the sums
+        for k in range(room):
+            dst[k] = 0.0
         for ci in range(nc[r]):
             x = ci
             wgt = 1.0
@@ -246,9 +247,9 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
                 wgt *= wts[orole[r, q], digits[q]]
             if wgt == 0.0:
                 continue
-            row = ten[r, ci]
-            for k in range(1, room + 1):
-                acont[r, k] += wgt * row[k]
+            src = ten[r, ci, 1 : room + 1]
+            for k in range(room):
+                dst[k] += wgt * src[k]
 
 
 @kernel
@@ -259,8 +260,9 @@ def certify(
     worst = 0.0
     for r in range(R):
         room = g - t[r]
-        for k in range(1, room + 1):
-            vals[k] = acont[r, k] / (1.0 - bust[k] * bb[r])
+        src, out, bk, br = acont[r, 1 : room + 1], vals[1 : room + 1], bust[1 : room + 1], bb[r]
+        for k in range(room):
+            out[k] = src[k] / (1.0 - bk[k] * br)
         best, kb = best_action(vals, room, tie_tol)
         a = 0.0
         for j in range(ncand[r]):
