@@ -31,9 +31,9 @@ and the driver). A heavy loop is therefore better a serial kernel run on chunks 
 machine code on one thread or many.
 
 Numba's disk cache (``cache=True``) checks only the source file of the function it compiles;
-a twin's name therefore carries a digest of the source files of every kernel it reaches, so
-that an edit to a callee in another file compiles its callers anew instead of loading stale
-machine code. Numba is imported on the first :func:`compiled` call (or :func:`threads`) and
+a twin's name therefore carries a digest of the source files of every kernel it reaches (and
+of the compile options, :data:`_OPTIONS`), so that an edit to a callee in another file
+compiles its callers anew instead of loading stale machine code. Numba is imported on the first :func:`compiled` call (or :func:`threads`) and
 nowhere else in the package: importing pigtheory never imports it.
 """
 
@@ -122,11 +122,18 @@ def _files(fn: FunctionType, seen: set[int] | None = None) -> set[str]:
     return files
 
 
+_OPTIONS = {"error_model": "numpy"}
+"""Options every twin is compiled with: numpy's error model (a float division by zero gives
+inf or nan instead of raising, so numba need not test each divisor, and loops with a division
+vectorise; no kernel divides by zero, so the numbers are the same)."""
+
+
 def _digest(fn: FunctionType) -> str:
-    """A digest of the source files of ``fn`` and of every kernel it reaches (12 hex digits)."""
+    """A digest of the source files of ``fn`` and of every kernel it reaches, and of
+    :data:`_OPTIONS` (12 hex digits)."""
     import hashlib  # only when compiling: the command line's import stays light
 
-    h = hashlib.sha256()
+    h = hashlib.sha256(repr(sorted(_OPTIONS.items())).encode())
     for f in sorted(_files(fn)):
         h.update(Path(f).read_bytes())
     return h.hexdigest()[:12]
@@ -170,6 +177,7 @@ def _compile(fn: FunctionType, inner: bool) -> Any:
     if not isinstance(options, dict):  # marked by hand (``fn.__pigtheory_kernel__ = True``)
         options = {}
     targetoptions: dict[str, Any] = {"nopython": True, "nogil": True, "boundscheck": None}
+    targetoptions.update(_OPTIONS)
     if options.get("parallel"):
         targetoptions["parallel"] = True
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
