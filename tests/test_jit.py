@@ -153,6 +153,21 @@ def test_the_digest_covers_callees_in_other_files():
     assert twin.py_func.__qualname__ == f"rotate_{jit._digest(group_kernels.rotate)}"
 
 
+@jit.kernel
+def _ratio(a, b):  # pragma: no cover - compiled
+    return a / b
+
+
+def test_twins_use_numpys_error_model_and_the_digest_follows_the_options(monkeypatch):
+    # no divisor test in the machine code: a float division by zero gives inf, not an error
+    assert jit.compiled(_ratio)(1.0, 0.0) == np.inf
+    with pytest.raises(ZeroDivisionError):
+        _ratio(1.0, 0.0)  # the plain function is Python's
+    before = jit._digest(_square)
+    monkeypatch.setattr(jit, "_OPTIONS", {"error_model": "python"})
+    assert jit._digest(_square) != before  # another option: other twin names, no stale cache
+
+
 CALLEE = """
 from pigtheory.jit import kernel
 
