@@ -25,6 +25,7 @@ from .symmetric_payoffs import (
 __all__ = [
     "NEWTON_ITER",
     "MAX_ROUNDS",
+    "live_sets",
     "live_profiles",
     "live_candidates",
     "newton",
@@ -41,45 +42,76 @@ MAX_ROUNDS = 30
 
 
 @kernel
-def live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig):  # pragma: no cover - compiled
-    """The pure profiles of each role's others that can weigh anything: ``live[r, :n_r]`` the
-    indices ci (increasing) of ``ten[r]`` whose every other's candidate is in its support or
-    has a nonzero weight, ``ldig[r, i]`` the digits of the i-th; returns the counts ``n_r``.
+def live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj):  # pragma: no cover - compiled
+    """The unknowns of Newton's method on the supports ``sup`` and the live candidates of each
+    role: ``pos[r, j]`` the variable of weight j of role r (-1 outside the support; the support
+    weights of role 0, its value, then role 1, ...: role r's value is ``off[r + 1] - 1``),
+    ``sj[r, :ns[r]]`` its supported candidates and ``lj[r, :nl[r]]`` its live ones (in the
+    support or of nonzero weight), both increasing; returns the number of unknowns."""
+    for r in range(R):
+        c = off[r]
+        ns[r] = 0
+        nl[r] = 0
+        for j in range(pos.shape[1]):
+            pos[r, j] = -1
+        for j in range(ncand[r]):
+            if sup[r, j]:
+                pos[r, j] = c
+                c += 1
+                sj[r, ns[r]] = j
+                ns[r] += 1
+            if sup[r, j] or wts[r, j] != 0.0:
+                lj[r, nl[r]] = j
+                nl[r] += 1
+        off[r + 1] = c + 1  # + the value
+    return off[R]
+
+
+@kernel
+def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count):  # pragma: no cover - compiled
+    """The pure profiles of each role's others that can weigh anything: ``live[r, :count[r]]``
+    the indices ci (increasing) of ``ten[r]`` whose every other's candidate is live
+    (:func:`live_sets`), ``ldig[r, i]`` the digits of the i-th (``count[r]`` the product of the
+    others' numbers of live candidates).
 
     Every other profile has an other whose weight is 0 and who is outside its support, so it
-    adds nothing to :func:`~.symmetric_payoffs.evaluate` or to Newton's Jacobian:
-    summing over the live ones, in the same order, gives the same numbers."""
-    count = np.zeros(R, np.int64)
+    adds nothing to :func:`~.symmetric_payoffs.evaluate` or to Newton's Jacobian: summing over
+    the live ones, in the same order, gives the same numbers. They are visited as an odometer
+    over the others' live candidates, the last other fastest: in increasing ci."""
+    idx = np.zeros(m, np.int64)
     for r in range(R):
-        for ci in range(nc[r]):
-            x = ci
-            ok = True
-            for q in range(m - 1, -1, -1):
+        for q in range(m):
+            idx[q] = 0
+        for i in range(count[r]):
+            ci = 0
+            for q in range(m):
                 rr = orole[r, q]
-                base = ncand[rr]
-                dq = x % base
-                x //= base
-                ldig[r, count[r], q] = dq
-                if not sup[rr, dq] and wts[rr, dq] == 0.0:
-                    ok = False
-            if ok:
-                live[r, count[r]] = ci
-                count[r] += 1
-    return count
+                d = lj[rr, idx[q]]
+                ldig[r, i, q] = d
+                ci = ci * ncand[rr] + d
+            live[r, i] = ci
+            q = m - 1
+            while q >= 0:
+                idx[q] += 1
+                if idx[q] < nl[orole[r, q]]:
+                    break
+                idx[q] = 0
+                q -= 1
 
 
 @kernel
 def live_candidates(
-    R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count
+    R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj
 ):  # pragma: no cover
-    """:func:`~.symmetric_payoffs.evaluate` at each role's candidate thresholds only and over
-    the live profiles only (:func:`live_profiles`): the same sums in the same order, so the same
-    numbers there (what Newton's method reads); the other entries of ``acont`` are left as
-    they were."""
+    """:func:`~.symmetric_payoffs.evaluate` at each role's live candidates only
+    (:func:`live_sets`) and over the live profiles only (:func:`live_profiles`): the same sums
+    in the same order, so the same numbers there (what Newton's method reads: the others have
+    zero weights); the other entries of ``acont`` are left as they were."""
     bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
     for r in range(R):
-        for j in range(ncand[r]):
-            acont[r, cand[r, j]] = 0.0
+        out = acont[r]
+        for a in range(nl[r]):
+            out[cand[r, lj[r, a]]] = 0.0
         for i in range(count[r]):
             wgt = 1.0
             for q in range(m - 1, -1, -1):
@@ -87,9 +119,9 @@ def live_candidates(
             if wgt == 0.0:
                 continue
             row = ten[r, live[r, i]]
-            for j in range(ncand[r]):
-                k = cand[r, j]
-                acont[r, k] += wgt * row[k]
+            for a in range(nl[r]):
+                k = cand[r, lj[r, a]]
+                out[k] += wgt * row[k]
 
 
 @kernel
@@ -99,60 +131,76 @@ def newton(
     """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
     weights ``wts`` and values ``val``, in place, in at most ``iters`` steps. Returns True on
     convergence. Only the others' live profiles are visited (:func:`live_profiles`: the
-    weights outside the supports do not change here)."""
-    # variable numbering: the support weights of role 0, its value, then role 1, ...
+    weights outside the supports do not change here), and only the nonzero entries of the
+    Jacobian are written."""
+    width = wts.shape[1]
     off = np.zeros(R + 1, np.int64)
-    pos = np.full((R, wts.shape[1]), -1, np.int64)
-    for r in range(R):
-        c = off[r]
-        for j in range(ncand[r]):
-            if sup[r, j]:
-                pos[r, j] = c
-                c += 1
-        off[r + 1] = c + 1  # + the value
-    nvar = off[R]
+    pos = np.empty((R, width), np.int64)
+    ns = np.empty(R, np.int64)
+    sj = np.empty((R, width), np.int64)
+    nl = np.empty(R, np.int64)
+    lj = np.empty((R, width), np.int64)
+    nvar = live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj)
+    count = np.empty(R, np.int64)
     most = 1
     for r in range(R):
-        most = max(most, nc[r])
+        n = 1
+        for q in range(m):
+            n *= nl[orole[r, q]]
+        count[r] = n
+        most = max(most, n)
     live = np.empty((R, most), np.int64)
-    ldig = np.empty((R, most, max(m, 1)), np.int64)
-    count = live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig)
-    live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count)
-    for r in range(R):  # start the values from the weights
+    ldig = np.empty((R, most, m), np.int64)
+    live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count)
+    srow = np.empty((R, width), np.int64)  # the Jacobian's row and the threshold of each
+    sk = np.empty((R, width), np.int64)  # supported candidate
+    for r in range(R):
+        for a in range(ns[r]):
+            srow[r, a] = pos[r, sj[r, a]]
+            sk[r, a] = cand[r, sj[r, a]]
+    bv = np.empty(width)
+    live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj)
+    for r in range(R):  # start the values from the weights (the others are 0)
         a = 0.0
-        for j in range(ncand[r]):
+        for i in range(nl[r]):
+            j = lj[r, i]
             a += wts[r, j] * acont[r, cand[r, j]]
         val[r] = a / (1.0 - b[r] * bb[r])
     last = np.inf
-    for _ in range(iters):
-        live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count)
-        for i in range(nvar):
-            rhs[i] = 0.0
-            for j in range(nvar):
-                jac[i, j] = 0.0
+    for it in range(iters):
+        if it > 0:  # (the first step's mixes are the ones just evaluated)
+            live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj)
         resid = 0.0
         for r in range(R):
             vr = off[r + 1] - 1
             tot = 0.0
-            for j in range(ncand[r]):
-                if not sup[r, j]:
-                    continue
-                row = pos[r, j]
-                k = cand[r, j]
+            for a in range(ns[r]):
+                k = sk[r, a]
                 f = acont[r, k] - (1.0 - bust[k] * bb[r]) * val[r]
-                rhs[row] = -f
+                rhs[srow[r, a]] = -f
                 resid = max(resid, abs(f))
-                jac[row, vr] = -(1.0 - bust[k] * bb[r])
-                tot += wts[r, j]
-                jac[vr, row] = 1.0
+                tot += wts[r, sj[r, a]]
             rhs[vr] = -(tot - 1.0)
             resid = max(resid, abs(tot - 1.0))
+        # converged, or stalled at the rounding level of an ill-conditioned system
+        if resid < 1e-15 or (resid < 1e-13 and resid > 0.5 * last):
+            return True
+        last = resid
+        for i in range(nvar):
+            row = jac[i, :nvar]
+            for j in range(nvar):
+                row[j] = 0.0
+        for r in range(R):
+            vr = off[r + 1] - 1
+            for a in range(ns[r]):
+                k = sk[r, a]
+                jac[srow[r, a], vr] = -(1.0 - bust[k] * bb[r])
+                jac[vr, srow[r, a]] = 1.0
             # derivatives through the others' mixes: payoffs (tensor) and the all-bust term
             for i in range(count[r]):
-                ci = live[r, i]
+                row = ten[r, live[r, i]]
                 for q in range(m):
-                    rr = orole[r, q]
-                    col = pos[rr, ldig[r, i, q]]
+                    col = pos[orole[r, q], ldig[r, i, q]]
                     if col < 0:
                         continue
                     coef = 1.0
@@ -161,35 +209,29 @@ def newton(
                             coef *= wts[orole[r, q2], ldig[r, i, q2]]
                     if coef == 0.0:
                         continue
-                    for j in range(ncand[r]):
-                        if sup[r, j]:
-                            jac[pos[r, j], col] += coef * ten[r, ci, cand[r, j]]
+                    for a in range(ns[r]):
+                        jac[srow[r, a], col] += coef * row[sk[r, a]]
+            for a in range(ns[r]):
+                bv[a] = bust[sk[r, a]] * val[r]
             for q in range(m):
                 rr = orole[r, q]
                 rest = 1.0
                 for q2 in range(m):
                     if q2 != q:
                         rest *= b[orole[r, q2]]
-                for j2 in range(ncand[rr]):
-                    col = pos[rr, j2]
-                    if col < 0:
-                        continue
-                    d_bb = bust[cand[rr, j2]] * rest
-                    for j in range(ncand[r]):
-                        if sup[r, j]:
-                            jac[pos[r, j], col] += bust[cand[r, j]] * val[r] * d_bb
-        # converged, or stalled at the rounding level of an ill-conditioned system
-        if resid < 1e-15 or (resid < 1e-13 and resid > 0.5 * last):
-            return True
-        last = resid
+                for a2 in range(ns[rr]):
+                    col = pos[rr, sj[rr, a2]]
+                    d_bb = bust[sk[rr, a2]] * rest
+                    for a in range(ns[r]):
+                        jac[srow[r, a], col] += bv[a] * d_bb
         if not lin_solve(jac, rhs, nvar):
             return False
         for r in range(R):
-            for j in range(ncand[r]):
-                if sup[r, j]:
-                    wts[r, j] += rhs[pos[r, j]]
-                    if not abs(wts[r, j]) < 1e6:  # diverging (or nan)
-                        return False
+            for a in range(ns[r]):
+                j = sj[r, a]
+                wts[r, j] += rhs[srow[r, a]]
+                if not abs(wts[r, j]) < 1e6:  # diverging (or nan)
+                    return False
             val[r] += rhs[off[r + 1] - 1]
     return last < 1e-12
 
