@@ -8,6 +8,8 @@ H. B. McMahan, G. J. Gordon & A. Blum, ICML 2003 (double oracle).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .jit import kernel
@@ -25,6 +27,8 @@ from .symmetric_payoffs import (
 __all__ = [
     "NEWTON_ITER",
     "MAX_ROUNDS",
+    "Unknowns",
+    "newton_work",
     "live_sets",
     "live_profiles",
     "live_candidates",
@@ -39,6 +43,50 @@ NEWTON_ITER = 60
 
 MAX_ROUNDS = 30
 """Support changes per attempt of the double oracle (the ordinary limits)."""
+
+
+class Unknowns(NamedTuple):
+    """Newton's scratch (:func:`newton_work`), rewritten by every :func:`newton` call: the
+    numbering of the unknowns ``off``, ``pos``, the supported and the live candidates ``ns``,
+    ``sj``, ``nl``, ``lj`` (:func:`live_sets`), the rows ``srow`` and thresholds ``sk`` of the
+    supported ones, the live profiles ``count``, ``live``, ``ldig`` (:func:`live_profiles`;
+    ``live.shape[1]`` of them at most, or :func:`newton` takes room of its own), the odometer
+    ``idx`` and a row ``bv``."""
+
+    off: np.ndarray
+    pos: np.ndarray
+    ns: np.ndarray
+    sj: np.ndarray
+    nl: np.ndarray
+    lj: np.ndarray
+    srow: np.ndarray
+    sk: np.ndarray
+    count: np.ndarray
+    live: np.ndarray
+    ldig: np.ndarray
+    idx: np.ndarray
+    bv: np.ndarray
+
+
+@kernel
+def newton_work(n, width, m, most):  # pragma: no cover - compiled
+    """A fresh :class:`Unknowns` for ``n`` roles of ``width`` candidates, ``m`` others each,
+    room for ``most`` live profiles per role."""
+    return Unknowns(
+        np.zeros(n + 1, np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, max(most, 1)), np.int64),
+        np.zeros((n, max(most, 1), m), np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(width),
+    )
 
 
 @kernel
@@ -68,7 +116,7 @@ def live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj):  # pragma: no cover
 
 
 @kernel
-def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count):  # pragma: no cover - compiled
+def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, idx):  # pragma: no cover - compiled
     """The pure profiles of each role's others that can weigh anything: ``live[r, :count[r]]``
     the indices ci (increasing) of ``ten[r]`` whose every other's candidate is live
     (:func:`live_sets`), ``ldig[r, i]`` the digits of the i-th (``count[r]`` the product of the
@@ -77,8 +125,8 @@ def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count):  # pragma: no 
     Every other profile has an other whose weight is 0 and who is outside its support, so it
     adds nothing to :func:`~.symmetric_payoffs.evaluate` or to Newton's Jacobian: summing over
     the live ones, in the same order, gives the same numbers. They are visited as an odometer
-    over the others' live candidates, the last other fastest: in increasing ci."""
-    idx = np.zeros(m, np.int64)
+    over the others' live candidates (the digits ``idx``), the last other fastest: in
+    increasing ci."""
     for r in range(R):
         for q in range(m):
             idx[q] = 0
@@ -126,22 +174,26 @@ def live_candidates(
 
 @kernel
 def newton(
-    R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs, iters
+    R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs, iters, nw
 ):  # pragma: no cover
     """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
-    weights ``wts`` and values ``val``, in place, in at most ``iters`` steps. Returns True on
-    convergence. Only the others' live profiles are visited (:func:`live_profiles`: the
-    weights outside the supports do not change here), and only the nonzero entries of the
-    Jacobian are written."""
-    width = wts.shape[1]
-    off = np.zeros(R + 1, np.int64)
-    pos = np.empty((R, width), np.int64)
-    ns = np.empty(R, np.int64)
-    sj = np.empty((R, width), np.int64)
-    nl = np.empty(R, np.int64)
-    lj = np.empty((R, width), np.int64)
+    weights ``wts`` and values ``val``, in place, in at most ``iters`` steps, in the scratch
+    ``nw`` (:class:`Unknowns`). Returns True on convergence. Only the others' live profiles
+    are visited (:func:`live_profiles`: the weights outside the supports do not change here),
+    and only the nonzero entries of the Jacobian are written."""
+    off, pos, ns, sj, nl, lj, srow, sk, count, bv = (
+        nw.off,
+        nw.pos,
+        nw.ns,
+        nw.sj,
+        nw.nl,
+        nw.lj,
+        nw.srow,
+        nw.sk,
+        nw.count,
+        nw.bv,
+    )
     nvar = live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj)
-    count = np.empty(R, np.int64)
     most = 1
     for r in range(R):
         n = 1
@@ -149,16 +201,15 @@ def newton(
             n *= nl[orole[r, q]]
         count[r] = n
         most = max(most, n)
-    live = np.empty((R, most), np.int64)
-    ldig = np.empty((R, most, m), np.int64)
-    live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count)
-    srow = np.empty((R, width), np.int64)  # the Jacobian's row and the threshold of each
-    sk = np.empty((R, width), np.int64)  # supported candidate
-    for r in range(R):
+    live, ldig = nw.live, nw.ldig
+    if most > live.shape[1]:  # more live profiles than the scratch holds
+        live = np.empty((R, most), np.int64)
+        ldig = np.empty((R, most, m), np.int64)
+    live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, nw.idx)
+    for r in range(R):  # the Jacobian's row and the threshold of each supported candidate
         for a in range(ns[r]):
             srow[r, a] = pos[r, sj[r, a]]
             sk[r, a] = cand[r, sj[r, a]]
-    bv = np.empty(width)
     live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj)
     for r in range(R):  # start the values from the weights (the others are 0)
         a = 0.0
@@ -237,9 +288,10 @@ def newton(
 
 
 @kernel
-def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, iters):  # pragma: no cover
+def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, iters, nw):  # pragma: no cover
     """:func:`newton` on the supports ``sup`` in the scratch ``s``
-    (:class:`~.symmetric_payoffs.Scratch`): its weights ``wts`` and values ``s.val``."""
+    (:class:`~.symmetric_payoffs.Scratch`) and ``nw`` (:class:`Unknowns`): its weights
+    ``wts`` and values ``s.val``."""
     return newton(
         R,
         m,
@@ -261,6 +313,7 @@ def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, it
         s.jac,
         s.rhs,
         iters,
+        nw,
     )
 
 
@@ -285,8 +338,12 @@ def supports(
     weights, values, gains and the largest gain ``s_best[0]``)."""
     bust = band.bust
     gain, reply = s.gain, s.reply
+    most = 1
+    for r in range(R):
+        most = max(most, nc[r])
+    nw = newton_work(wts.shape[0], wts.shape[1], m, most)
     for _ in range(lim.max_rounds):
-        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter):
+        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter, nw):
             return False
         worst_r, worst_j, worst_w = -1, -1, -1e-13
         for r in range(R):

@@ -119,13 +119,13 @@ def lin_solve(a, rhs, n):  # pragma: no cover - compiled
         if big < 1e-300:
             return False
         if piv != col:
-            for c in range(n):
+            for c in range(col, n):  # (the entries left of the pivot are never read again)
                 a[col, c], a[piv, c] = a[piv, c], a[col, c]
             rhs[col], rhs[piv] = rhs[piv], rhs[col]
         for r in range(col + 1, n):
             f = a[r, col] / a[col, col]
             if f != 0.0:
-                for c in range(col, n):
+                for c in range(col + 1, n):
                     a[r, c] -= f * a[col, c]
                 rhs[r] -= f * rhs[col]
     for r in range(n - 1, -1, -1):
