@@ -157,19 +157,18 @@ def live_candidates(
     zero weights); the other entries of ``acont`` are left as they were."""
     bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
     for r in range(R):
-        out = acont[r]
         for a in range(nl[r]):
-            out[cand[r, lj[r, a]]] = 0.0
+            acont[r, cand[r, lj[r, a]]] = 0.0
         for i in range(count[r]):
             wgt = 1.0
             for q in range(m - 1, -1, -1):
                 wgt *= wts[orole[r, q], ldig[r, i, q]]
             if wgt == 0.0:
                 continue
-            row = ten[r, live[r, i]]
+            ci = live[r, i]
             for a in range(nl[r]):
                 k = cand[r, lj[r, a]]
-                out[k] += wgt * row[k]
+                acont[r, k] += wgt * ten[r, ci, k]
 
 
 @kernel
@@ -238,9 +237,8 @@ def newton(
             return True
         last = resid
         for i in range(nvar):
-            row = jac[i, :nvar]
             for j in range(nvar):
-                row[j] = 0.0
+                jac[i, j] = 0.0
         for r in range(R):
             vr = off[r + 1] - 1
             for a in range(ns[r]):
@@ -249,7 +247,7 @@ def newton(
                 jac[vr, srow[r, a]] = 1.0
             # derivatives through the others' mixes: payoffs (tensor) and the all-bust term
             for i in range(count[r]):
-                row = ten[r, live[r, i]]
+                ci = live[r, i]
                 for q in range(m):
                     col = pos[orole[r, q], ldig[r, i, q]]
                     if col < 0:
@@ -261,7 +259,7 @@ def newton(
                     if coef == 0.0:
                         continue
                     for a in range(ns[r]):
-                        jac[srow[r, a], col] += coef * row[sk[r, a]]
+                        jac[srow[r, a], col] += coef * ten[r, ci, sk[r, a]]
             for a in range(ns[r]):
                 bv[a] = bust[sk[r, a]] * val[r]
             for q in range(m):
