@@ -50,8 +50,8 @@ class Unknowns(NamedTuple):
     numbering of the unknowns ``off``, ``pos``, the supported and the live candidates ``ns``,
     ``sj``, ``nl``, ``lj`` (:func:`live_sets`), the rows ``srow`` and thresholds ``sk`` of the
     supported ones, the live profiles ``count``, ``live``, ``ldig`` (:func:`live_profiles`;
-    ``live.shape[1]`` of them at most, or :func:`newton` takes room of its own), the odometer
-    ``idx`` and a row ``bv``."""
+    ``live.shape[1]`` of them at most, or :func:`newton` takes room of its own), the weights
+    ``pw`` and unknowns ``pcol`` of their digits, the odometer ``idx`` and a row ``bv``."""
 
     off: np.ndarray
     pos: np.ndarray
@@ -64,6 +64,8 @@ class Unknowns(NamedTuple):
     count: np.ndarray
     live: np.ndarray
     ldig: np.ndarray
+    pw: np.ndarray
+    pcol: np.ndarray
     idx: np.ndarray
     bv: np.ndarray
 
@@ -83,6 +85,8 @@ def newton_work(n, width, m, most):  # pragma: no cover - compiled
         np.zeros((n, width), np.int64),
         np.zeros(n, np.int64),
         np.zeros((n, max(most, 1)), np.int64),
+        np.zeros((n, max(most, 1), m), np.int64),
+        np.zeros((n, max(most, 1), m)),
         np.zeros((n, max(most, 1), m), np.int64),
         np.zeros(m, np.int64),
         np.zeros(width),
@@ -149,12 +153,13 @@ def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, idx):  # pragma
 
 @kernel
 def live_candidates(
-    R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj
+    R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw
 ):  # pragma: no cover
     """:func:`~.symmetric_payoffs.evaluate` at each role's live candidates only
     (:func:`live_sets`) and over the live profiles only (:func:`live_profiles`): the same sums
     in the same order, so the same numbers there (what Newton's method reads: the others have
-    zero weights); the other entries of ``acont`` are left as they were."""
+    zero weights); the other entries of ``acont`` are left as they were. ``pw[r, i, q]`` the
+    weight of the q-th digit of the i-th live profile."""
     bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
     for r in range(R):
         for a in range(nl[r]):
@@ -162,7 +167,9 @@ def live_candidates(
         for i in range(count[r]):
             wgt = 1.0
             for q in range(m - 1, -1, -1):
-                wgt *= wts[orole[r, q], ldig[r, i, q]]
+                x = wts[orole[r, q], ldig[r, i, q]]
+                pw[r, i, q] = x
+                wgt *= x
             if wgt == 0.0:
                 continue
             ci = live[r, i]
@@ -200,16 +207,22 @@ def newton(
             n *= nl[orole[r, q]]
         count[r] = n
         most = max(most, n)
-    live, ldig = nw.live, nw.ldig
+    live, ldig, pw, pcol = nw.live, nw.ldig, nw.pw, nw.pcol
     if most > live.shape[1]:  # more live profiles than the scratch holds
         live = np.empty((R, most), np.int64)
         ldig = np.empty((R, most, m), np.int64)
+        pw = np.empty((R, most, m))
+        pcol = np.empty((R, most, m), np.int64)
     live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, nw.idx)
+    for r in range(R):
+        for i in range(count[r]):
+            for q in range(m):
+                pcol[r, i, q] = pos[orole[r, q], ldig[r, i, q]]
     for r in range(R):  # the Jacobian's row and the threshold of each supported candidate
         for a in range(ns[r]):
             srow[r, a] = pos[r, sj[r, a]]
             sk[r, a] = cand[r, sj[r, a]]
-    live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj)
+    live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw)
     for r in range(R):  # start the values from the weights (the others are 0)
         a = 0.0
         for i in range(nl[r]):
@@ -219,7 +232,9 @@ def newton(
     last = np.inf
     for it in range(iters):
         if it > 0:  # (the first step's mixes are the ones just evaluated)
-            live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj)
+            live_candidates(
+                R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw
+            )
         resid = 0.0
         for r in range(R):
             vr = off[r + 1] - 1
@@ -249,13 +264,13 @@ def newton(
             for i in range(count[r]):
                 ci = live[r, i]
                 for q in range(m):
-                    col = pos[orole[r, q], ldig[r, i, q]]
+                    col = pcol[r, i, q]
                     if col < 0:
                         continue
                     coef = 1.0
                     for q2 in range(m):
                         if q2 != q:
-                            coef *= wts[orole[r, q2], ldig[r, i, q2]]
+                            coef *= pw[r, i, q2]
                     if coef == 0.0:
                         continue
                     for a in range(ns[r]):
