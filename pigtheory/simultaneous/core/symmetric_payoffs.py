@@ -237,19 +237,23 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
         dst = acont[r, 1 : room + 1]  # one-dimensional slices: numba vectorises the sums
         for k in range(room):
             dst[k] = 0.0
-        for ci in range(nc[r]):
-            x = ci
+        for q in range(m):
+            digits[q] = 0
+        for ci in range(nc[r]):  # digits: ci in the mixed radix of the others' candidates
             wgt = 1.0
             for q in range(m - 1, -1, -1):
-                base = ncand[orole[r, q]]
-                digits[q] = x % base
-                x //= base
                 wgt *= wts[orole[r, q], digits[q]]
-            if wgt == 0.0:
-                continue
-            src = ten[r, ci, 1 : room + 1]
-            for k in range(room):
-                dst[k] += wgt * src[k]
+            if wgt != 0.0:
+                src = ten[r, ci, 1 : room + 1]
+                for k in range(room):
+                    dst[k] += wgt * src[k]
+            q = m - 1  # the next ci: the last other's digit fastest
+            while q >= 0:
+                digits[q] += 1
+                if digits[q] < ncand[orole[r, q]]:
+                    break
+                digits[q] = 0
+                q -= 1
 
 
 @kernel
