@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .symmetric_newton import score, solve_support
+from .symmetric_newton import newton_work, score, solve_support
 from .symmetric_payoffs import normalise
 
 __all__ = ["ENUM_CAND", "enumerate_supports"]
@@ -38,39 +38,58 @@ def enumerate_supports(
         top[r] = min(ncand[r], each)
         most += top[r]
         combos *= (1 << top[r]) - 1
+    wide = 1
+    for r in range(R):
+        wide = max(wide, top[r])
+    nw = newton_work(wts.shape[0], wts.shape[1], m, wide**m)  # the others' supports' profiles
     masks = np.zeros(R, np.int64)
-    for size in range(R, most + 1):
-        for code in range(combos):
-            x = code
-            total = 0
-            for r in range(R):
-                base = (1 << top[r]) - 1
-                masks[r] = x % base + 1
-                x //= base
-                for j in range(top[r]):
-                    total += (masks[r] >> j) & 1
-            if total != size:
-                continue
-            for r in range(R):
-                cnt = 0
-                for j in range(wts.shape[1]):
-                    sup[r, j] = j < top[r] and ((masks[r] >> j) & 1) == 1
-                    cnt += sup[r, j]
-                for j in range(wts.shape[1]):
-                    wts[r, j] = 1.0 / cnt if sup[r, j] else 0.0
-            if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter):
-                continue
-            mix = True
-            for r in range(R):
-                for j in range(ncand[r]):
-                    if sup[r, j] and wts[r, j] < -1e-13:
-                        mix = False
-            if not mix:
-                continue
-            for r in range(R):
-                for j in range(ncand[r]):
-                    wts[r, j] = max(wts[r, j], 0.0)
-                normalise(r, ncand, wts)
-            if score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s) <= tol:
-                return True
+    # the codes in order of support size (a stable counting sort: increasing codes per size)
+    sizes = np.empty(combos, np.int64)
+    first = np.zeros(most + 2, np.int64)
+    for code in range(combos):
+        x = code
+        total = 0
+        for r in range(R):
+            base = (1 << top[r]) - 1
+            mask = x % base + 1
+            x //= base
+            for j in range(top[r]):
+                total += (mask >> j) & 1
+        sizes[code] = total
+        first[total + 1] += 1
+    for size in range(most + 1):
+        first[size + 1] += first[size]
+    order = np.empty(combos, np.int64)
+    fill = first.copy()
+    for code in range(combos):
+        order[fill[sizes[code]]] = code
+        fill[sizes[code]] += 1
+    for at in range(first[R], first[most + 1]):
+        x = order[at]
+        for r in range(R):
+            base = (1 << top[r]) - 1
+            masks[r] = x % base + 1
+            x //= base
+        for r in range(R):
+            cnt = 0
+            for j in range(wts.shape[1]):
+                sup[r, j] = j < top[r] and ((masks[r] >> j) & 1) == 1
+                cnt += sup[r, j]
+            for j in range(wts.shape[1]):
+                wts[r, j] = 1.0 / cnt if sup[r, j] else 0.0
+        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter, nw):
+            continue
+        mix = True
+        for r in range(R):
+            for j in range(ncand[r]):
+                if sup[r, j] and wts[r, j] < -1e-13:
+                    mix = False
+        if not mix:
+            continue
+        for r in range(R):
+            for j in range(ncand[r]):
+                wts[r, j] = max(wts[r, j], 0.0)
+            normalise(r, ncand, wts)
+        if score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s) <= tol:
+            return True
     return False

@@ -8,6 +8,8 @@ H. B. McMahan, G. J. Gordon & A. Blum, ICML 2003 (double oracle).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .jit import kernel
@@ -25,6 +27,9 @@ from .symmetric_payoffs import (
 __all__ = [
     "NEWTON_ITER",
     "MAX_ROUNDS",
+    "Unknowns",
+    "newton_work",
+    "live_sets",
     "live_profiles",
     "live_candidates",
     "newton",
@@ -40,164 +45,266 @@ MAX_ROUNDS = 30
 """Support changes per attempt of the double oracle (the ordinary limits)."""
 
 
-@kernel
-def live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig):  # pragma: no cover - compiled
-    """The pure profiles of each role's others that can weigh anything: ``live[r, :n_r]`` the
-    indices ci (increasing) of ``ten[r]`` whose every other's candidate is in its support or
-    has a nonzero weight, ``ldig[r, i]`` the digits of the i-th; returns the counts ``n_r``.
+class Unknowns(NamedTuple):
+    """Newton's scratch (:func:`newton_work`), rewritten by every :func:`newton` call: the
+    numbering of the unknowns ``off``, ``pos``, the supported and the live candidates ``ns``,
+    ``sj``, ``nl``, ``lj`` (:func:`live_sets`), the rows ``srow`` and thresholds ``sk`` of the
+    supported ones, the live profiles ``count``, ``live``, ``ldig`` (:func:`live_profiles`;
+    ``live.shape[1]`` of them at most, or :func:`newton` takes room of its own), the weights
+    ``pw`` and unknowns ``pcol`` of their digits, the odometer ``idx`` and a row ``bv``."""
 
-    Every other profile has an other whose weight is 0 and who is outside its support, so it
-    adds nothing to :func:`~.symmetric_payoffs.evaluate` or to Newton's Jacobian:
-    summing over the live ones, in the same order, gives the same numbers."""
-    count = np.zeros(R, np.int64)
-    for r in range(R):
-        for ci in range(nc[r]):
-            x = ci
-            ok = True
-            for q in range(m - 1, -1, -1):
-                rr = orole[r, q]
-                base = ncand[rr]
-                dq = x % base
-                x //= base
-                ldig[r, count[r], q] = dq
-                if not sup[rr, dq] and wts[rr, dq] == 0.0:
-                    ok = False
-            if ok:
-                live[r, count[r]] = ci
-                count[r] += 1
-    return count
+    off: np.ndarray
+    pos: np.ndarray
+    ns: np.ndarray
+    sj: np.ndarray
+    nl: np.ndarray
+    lj: np.ndarray
+    srow: np.ndarray
+    sk: np.ndarray
+    count: np.ndarray
+    live: np.ndarray
+    ldig: np.ndarray
+    pw: np.ndarray
+    pcol: np.ndarray
+    idx: np.ndarray
+    bv: np.ndarray
 
 
 @kernel
-def live_candidates(
-    R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count
-):  # pragma: no cover
-    """:func:`~.symmetric_payoffs.evaluate` at each role's candidate thresholds only and over
-    the live profiles only (:func:`live_profiles`): the same sums in the same order, so the same
-    numbers there (what Newton's method reads); the other entries of ``acont`` are left as
-    they were."""
-    bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
-    for r in range(R):
-        for j in range(ncand[r]):
-            acont[r, cand[r, j]] = 0.0
-        for i in range(count[r]):
-            wgt = 1.0
-            for q in range(m - 1, -1, -1):
-                wgt *= wts[orole[r, q], ldig[r, i, q]]
-            if wgt == 0.0:
-                continue
-            row = ten[r, live[r, i]]
-            for j in range(ncand[r]):
-                k = cand[r, j]
-                acont[r, k] += wgt * row[k]
+def newton_work(n, width, m, most):  # pragma: no cover - compiled
+    """A fresh :class:`Unknowns` for ``n`` roles of ``width`` candidates, ``m`` others each,
+    room for ``most`` live profiles per role."""
+    return Unknowns(
+        np.zeros(n + 1, np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros((n, width), np.int64),
+        np.zeros(n, np.int64),
+        np.zeros((n, max(most, 1)), np.int64),
+        np.zeros((n, max(most, 1), m), np.int64),
+        np.zeros((n, max(most, 1), m)),
+        np.zeros((n, max(most, 1), m), np.int64),
+        np.zeros(m, np.int64),
+        np.zeros(width),
+    )
 
 
 @kernel
-def newton(
-    R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs, iters
-):  # pragma: no cover
-    """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
-    weights ``wts`` and values ``val``, in place, in at most ``iters`` steps. Returns True on
-    convergence. Only the others' live profiles are visited (:func:`live_profiles`: the
-    weights outside the supports do not change here)."""
-    # variable numbering: the support weights of role 0, its value, then role 1, ...
-    off = np.zeros(R + 1, np.int64)
-    pos = np.full((R, wts.shape[1]), -1, np.int64)
+def live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj):  # pragma: no cover - compiled
+    """The unknowns of Newton's method on the supports ``sup`` and the live candidates of each
+    role: ``pos[r, j]`` the variable of weight j of role r (-1 outside the support; the support
+    weights of role 0, its value, then role 1, ...: role r's value is ``off[r + 1] - 1``),
+    ``sj[r, :ns[r]]`` its supported candidates and ``lj[r, :nl[r]]`` its live ones (in the
+    support or of nonzero weight), both increasing; returns the number of unknowns."""
     for r in range(R):
         c = off[r]
+        ns[r] = 0
+        nl[r] = 0
+        for j in range(pos.shape[1]):
+            pos[r, j] = -1
         for j in range(ncand[r]):
             if sup[r, j]:
                 pos[r, j] = c
                 c += 1
+                sj[r, ns[r]] = j
+                ns[r] += 1
+            if sup[r, j] or wts[r, j] != 0.0:
+                lj[r, nl[r]] = j
+                nl[r] += 1
         off[r + 1] = c + 1  # + the value
-    nvar = off[R]
+    return off[R]
+
+
+@kernel
+def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, idx):  # pragma: no cover - compiled
+    """The pure profiles of each role's others that can weigh anything: ``live[r, :count[r]]``
+    the indices ci (increasing) of ``ten[r]`` whose every other's candidate is live
+    (:func:`live_sets`), ``ldig[r, i]`` the digits of the i-th (``count[r]`` the product of the
+    others' numbers of live candidates).
+
+    Every other profile has an other whose weight is 0 and who is outside its support, so it
+    adds nothing to :func:`~.symmetric_payoffs.evaluate` or to Newton's Jacobian: summing over
+    the live ones, in the same order, gives the same numbers. They are visited as an odometer
+    over the others' live candidates (the digits ``idx``), the last other fastest: in
+    increasing ci."""
+    for r in range(R):
+        for q in range(m):
+            idx[q] = 0
+        for i in range(count[r]):
+            ci = 0
+            for q in range(m):
+                rr = orole[r, q]
+                d = lj[rr, idx[q]]
+                ldig[r, i, q] = d
+                ci = ci * ncand[rr] + d
+            live[r, i] = ci
+            q = m - 1
+            while q >= 0:
+                idx[q] += 1
+                if idx[q] < nl[orole[r, q]]:
+                    break
+                idx[q] = 0
+                q -= 1
+
+
+@kernel
+def live_candidates(
+    R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw
+):  # pragma: no cover
+    """:func:`~.symmetric_payoffs.evaluate` at each role's live candidates only
+    (:func:`live_sets`) and over the live profiles only (:func:`live_profiles`): the same sums
+    in the same order, so the same numbers there (what Newton's method reads: the others have
+    zero weights); the other entries of ``acont`` are left as they were. ``pw[r, i, q]`` the
+    weight of the q-th digit of the i-th live profile."""
+    bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
+    for r in range(R):
+        for a in range(nl[r]):
+            acont[r, cand[r, lj[r, a]]] = 0.0
+        for i in range(count[r]):
+            wgt = 1.0
+            for q in range(m - 1, -1, -1):
+                x = wts[orole[r, q], ldig[r, i, q]]
+                pw[r, i, q] = x
+                wgt *= x
+            if wgt == 0.0:
+                continue
+            ci = live[r, i]
+            for a in range(nl[r]):
+                k = cand[r, lj[r, a]]
+                acont[r, k] += wgt * ten[r, ci, k]
+
+
+@kernel
+def newton(
+    R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs, iters, nw
+):  # pragma: no cover
+    """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
+    weights ``wts`` and values ``val``, in place, in at most ``iters`` steps, in the scratch
+    ``nw`` (:class:`Unknowns`). Returns True on convergence. Only the others' live profiles
+    are visited (:func:`live_profiles`: the weights outside the supports do not change here),
+    and only the nonzero entries of the Jacobian are written."""
+    off, pos, ns, sj, nl, lj, srow, sk, count, bv = (
+        nw.off,
+        nw.pos,
+        nw.ns,
+        nw.sj,
+        nw.nl,
+        nw.lj,
+        nw.srow,
+        nw.sk,
+        nw.count,
+        nw.bv,
+    )
+    nvar = live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj)
     most = 1
     for r in range(R):
-        most = max(most, nc[r])
-    live = np.empty((R, most), np.int64)
-    ldig = np.empty((R, most, max(m, 1)), np.int64)
-    count = live_profiles(R, m, orole, ncand, nc, wts, sup, live, ldig)
-    live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count)
-    for r in range(R):  # start the values from the weights
+        n = 1
+        for q in range(m):
+            n *= nl[orole[r, q]]
+        count[r] = n
+        most = max(most, n)
+    live, ldig, pw, pcol = nw.live, nw.ldig, nw.pw, nw.pcol
+    if most > live.shape[1]:  # more live profiles than the scratch holds
+        live = np.empty((R, most), np.int64)
+        ldig = np.empty((R, most, m), np.int64)
+        pw = np.empty((R, most, m))
+        pcol = np.empty((R, most, m), np.int64)
+    live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, nw.idx)
+    for r in range(R):
+        for i in range(count[r]):
+            for q in range(m):
+                pcol[r, i, q] = pos[orole[r, q], ldig[r, i, q]]
+    for r in range(R):  # the Jacobian's row and the threshold of each supported candidate
+        for a in range(ns[r]):
+            srow[r, a] = pos[r, sj[r, a]]
+            sk[r, a] = cand[r, sj[r, a]]
+    live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw)
+    for r in range(R):  # start the values from the weights (the others are 0)
         a = 0.0
-        for j in range(ncand[r]):
+        for i in range(nl[r]):
+            j = lj[r, i]
             a += wts[r, j] * acont[r, cand[r, j]]
         val[r] = a / (1.0 - b[r] * bb[r])
     last = np.inf
-    for _ in range(iters):
-        live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count)
-        for i in range(nvar):
-            rhs[i] = 0.0
-            for j in range(nvar):
-                jac[i, j] = 0.0
+    for it in range(iters):
+        if it > 0:  # (the first step's mixes are the ones just evaluated)
+            live_candidates(
+                R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw
+            )
         resid = 0.0
         for r in range(R):
             vr = off[r + 1] - 1
             tot = 0.0
-            for j in range(ncand[r]):
-                if not sup[r, j]:
-                    continue
-                row = pos[r, j]
-                k = cand[r, j]
+            for a in range(ns[r]):
+                k = sk[r, a]
                 f = acont[r, k] - (1.0 - bust[k] * bb[r]) * val[r]
-                rhs[row] = -f
+                rhs[srow[r, a]] = -f
                 resid = max(resid, abs(f))
-                jac[row, vr] = -(1.0 - bust[k] * bb[r])
-                tot += wts[r, j]
-                jac[vr, row] = 1.0
+                tot += wts[r, sj[r, a]]
             rhs[vr] = -(tot - 1.0)
             resid = max(resid, abs(tot - 1.0))
+        # converged, or stalled at the rounding level of an ill-conditioned system
+        if resid < 1e-15 or (resid < 1e-13 and resid > 0.5 * last):
+            return True
+        last = resid
+        for i in range(nvar):
+            for j in range(nvar):
+                jac[i, j] = 0.0
+        for r in range(R):
+            vr = off[r + 1] - 1
+            for a in range(ns[r]):
+                k = sk[r, a]
+                jac[srow[r, a], vr] = -(1.0 - bust[k] * bb[r])
+                jac[vr, srow[r, a]] = 1.0
             # derivatives through the others' mixes: payoffs (tensor) and the all-bust term
             for i in range(count[r]):
                 ci = live[r, i]
                 for q in range(m):
-                    rr = orole[r, q]
-                    col = pos[rr, ldig[r, i, q]]
+                    col = pcol[r, i, q]
                     if col < 0:
                         continue
                     coef = 1.0
                     for q2 in range(m):
                         if q2 != q:
-                            coef *= wts[orole[r, q2], ldig[r, i, q2]]
+                            coef *= pw[r, i, q2]
                     if coef == 0.0:
                         continue
-                    for j in range(ncand[r]):
-                        if sup[r, j]:
-                            jac[pos[r, j], col] += coef * ten[r, ci, cand[r, j]]
+                    for a in range(ns[r]):
+                        jac[srow[r, a], col] += coef * ten[r, ci, sk[r, a]]
+            for a in range(ns[r]):
+                bv[a] = bust[sk[r, a]] * val[r]
             for q in range(m):
                 rr = orole[r, q]
                 rest = 1.0
                 for q2 in range(m):
                     if q2 != q:
                         rest *= b[orole[r, q2]]
-                for j2 in range(ncand[rr]):
-                    col = pos[rr, j2]
-                    if col < 0:
-                        continue
-                    d_bb = bust[cand[rr, j2]] * rest
-                    for j in range(ncand[r]):
-                        if sup[r, j]:
-                            jac[pos[r, j], col] += bust[cand[r, j]] * val[r] * d_bb
-        # converged, or stalled at the rounding level of an ill-conditioned system
-        if resid < 1e-15 or (resid < 1e-13 and resid > 0.5 * last):
-            return True
-        last = resid
+                for a2 in range(ns[rr]):
+                    col = pos[rr, sj[rr, a2]]
+                    d_bb = bust[sk[rr, a2]] * rest
+                    for a in range(ns[r]):
+                        jac[srow[r, a], col] += bv[a] * d_bb
         if not lin_solve(jac, rhs, nvar):
             return False
         for r in range(R):
-            for j in range(ncand[r]):
-                if sup[r, j]:
-                    wts[r, j] += rhs[pos[r, j]]
-                    if not abs(wts[r, j]) < 1e6:  # diverging (or nan)
-                        return False
+            for a in range(ns[r]):
+                j = sj[r, a]
+                wts[r, j] += rhs[srow[r, a]]
+                if not abs(wts[r, j]) < 1e6:  # diverging (or nan)
+                    return False
             val[r] += rhs[off[r + 1] - 1]
     return last < 1e-12
 
 
 @kernel
-def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, iters):  # pragma: no cover
+def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, iters, nw):  # pragma: no cover
     """:func:`newton` on the supports ``sup`` in the scratch ``s``
-    (:class:`~.symmetric_payoffs.Scratch`): its weights ``wts`` and values ``s.val``."""
+    (:class:`~.symmetric_payoffs.Scratch`) and ``nw`` (:class:`Unknowns`): its weights
+    ``wts`` and values ``s.val``."""
     return newton(
         R,
         m,
@@ -219,6 +326,7 @@ def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, it
         s.jac,
         s.rhs,
         iters,
+        nw,
     )
 
 
@@ -243,8 +351,12 @@ def supports(
     weights, values, gains and the largest gain ``s_best[0]``)."""
     bust = band.bust
     gain, reply = s.gain, s.reply
+    most = 1
+    for r in range(R):
+        most = max(most, nc[r])
+    nw = newton_work(wts.shape[0], wts.shape[1], m, most)
     for _ in range(lim.max_rounds):
-        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter):
+        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter, nw):
             return False
         worst_r, worst_j, worst_w = -1, -1, -1e-13
         for r in range(R):

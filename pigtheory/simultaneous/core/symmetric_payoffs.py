@@ -119,13 +119,13 @@ def lin_solve(a, rhs, n):  # pragma: no cover - compiled
         if big < 1e-300:
             return False
         if piv != col:
-            for c in range(n):
+            for c in range(col, n):  # (the entries left of the pivot are never read again)
                 a[col, c], a[piv, c] = a[piv, c], a[col, c]
             rhs[col], rhs[piv] = rhs[piv], rhs[col]
         for r in range(col + 1, n):
             f = a[r, col] / a[col, col]
             if f != 0.0:
-                for c in range(col, n):
+                for c in range(col + 1, n):
                     a[r, c] -= f * a[col, c]
                 rhs[r] -= f * rhs[col]
     for r in range(n - 1, -1, -1):
@@ -237,19 +237,23 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
         dst = acont[r, 1 : room + 1]  # one-dimensional slices: numba vectorises the sums
         for k in range(room):
             dst[k] = 0.0
-        for ci in range(nc[r]):
-            x = ci
+        for q in range(m):
+            digits[q] = 0
+        for ci in range(nc[r]):  # digits: ci in the mixed radix of the others' candidates
             wgt = 1.0
             for q in range(m - 1, -1, -1):
-                base = ncand[orole[r, q]]
-                digits[q] = x % base
-                x //= base
                 wgt *= wts[orole[r, q], digits[q]]
-            if wgt == 0.0:
-                continue
-            src = ten[r, ci, 1 : room + 1]
-            for k in range(room):
-                dst[k] += wgt * src[k]
+            if wgt != 0.0:
+                src = ten[r, ci, 1 : room + 1]
+                for k in range(room):
+                    dst[k] += wgt * src[k]
+            q = m - 1  # the next ci: the last other's digit fastest
+            while q >= 0:
+                digits[q] += 1
+                if digits[q] < ncand[orole[r, q]]:
+                    break
+                digits[q] = 0
+                q -= 1
 
 
 @kernel
