@@ -38,16 +38,16 @@ def test_live_profiles_are_the_scanned_ones_in_order(seed):
     nvar = sn.live_sets(R, ncand, wts, sup, nw.off, nw.pos, nw.ns, nw.sj, nw.nl, nw.lj)
     assert nvar == int(sup.sum()) + R
     for r in range(R):
-        nw.count[r] = int(np.prod([nw.nl[orole[r, q]] for q in range(m)]))
-    sn.live_profiles(R, m, orole, ncand, nw.nl, nw.lj, nw.live, nw.ldig, nw.count, nw.idx)
+        nw.nlive[r] = int(np.prod([nw.nl[orole[r, q]] for q in range(m)]))
+    sn.live_profiles(R, m, orole, ncand, nw.nl, nw.lj, nw.live, nw.ldig, nw.nlive, nw.idx)
     for r in range(R):
         bases = [int(ncand[orole[r, q]]) for q in range(m)]
         want = []
         for ci, digs in enumerate(itertools.product(*(range(b) for b in bases))):
             if all(sup[orole[r, q], d] or wts[orole[r, q], d] != 0.0 for q, d in enumerate(digs)):
                 want.append((ci, digs))
-        assert [int(c) for c in nw.live[r, : nw.count[r]]] == [c for c, _ in want]
-        assert [tuple(int(d) for d in nw.ldig[r, i]) for i in range(nw.count[r])] == [d for _, d in want]
+        assert [int(c) for c in nw.live[r, : nw.nlive[r]]] == [c for c, _ in want]
+        assert [tuple(int(d) for d in nw.ldig[r, i]) for i in range(nw.nlive[r])] == [d for _, d in want]
 
 
 @pytest.mark.parametrize("seed", range(4))

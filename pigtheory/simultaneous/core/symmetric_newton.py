@@ -49,7 +49,7 @@ class Unknowns(NamedTuple):
     """Newton's scratch (:func:`newton_work`), rewritten by every :func:`newton` call: the
     numbering of the unknowns ``off``, ``pos``, the supported and the live candidates ``ns``,
     ``sj``, ``nl``, ``lj`` (:func:`live_sets`), the rows ``srow`` and thresholds ``sk`` of the
-    supported ones, the live profiles ``count``, ``live``, ``ldig`` (:func:`live_profiles`;
+    supported ones, the live profiles ``nlive``, ``live``, ``ldig`` (:func:`live_profiles`;
     ``live.shape[1]`` of them at most, or :func:`newton` takes room of its own), the weights
     ``pw`` and unknowns ``pcol`` of their digits, the odometer ``idx`` and a row ``bv``."""
 
@@ -61,7 +61,7 @@ class Unknowns(NamedTuple):
     lj: np.ndarray
     srow: np.ndarray
     sk: np.ndarray
-    count: np.ndarray
+    nlive: np.ndarray
     live: np.ndarray
     ldig: np.ndarray
     pw: np.ndarray
@@ -196,7 +196,7 @@ def newton(
         nw.lj,
         nw.srow,
         nw.sk,
-        nw.count,
+        nw.nlive,
         nw.bv,
     )
     nvar = live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj)
