@@ -32,7 +32,7 @@ machine code on one thread or many.
 
 Numba's disk cache (``cache=True``) checks only the source file of the function it compiles;
 a twin's name therefore carries a digest of the source files of every kernel it reaches (and
-of the compile options, :data:`_OPTIONS`), so that an edit to a callee in another file
+of the compile options, ``_OPTIONS``), so that an edit to a callee in another file
 compiles its callers anew instead of loading stale machine code. Numba is imported on the first :func:`compiled` call (or :func:`threads`) and
 nowhere else in the package: importing pigtheory never imports it.
 """
@@ -130,7 +130,7 @@ vectorise; no kernel divides by zero, so the numbers are the same)."""
 
 def _digest(fn: FunctionType) -> str:
     """A digest of the source files of ``fn`` and of every kernel it reaches, and of
-    :data:`_OPTIONS` (12 hex digits)."""
+    ``_OPTIONS`` (12 hex digits)."""
     import hashlib  # only when compiling: the command line's import stays light
 
     h = hashlib.sha256(repr(sorted(_OPTIONS.items())).encode())
