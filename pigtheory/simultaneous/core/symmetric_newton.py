@@ -21,6 +21,7 @@ from .symmetric_payoffs import (
     evaluate,
     keep,
     lin_solve,
+    next_digits,
     normalise,
 )
 
@@ -142,13 +143,7 @@ def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, idx):  # pragma
                 ldig[r, i, q] = d
                 ci = ci * ncand[rr] + d
             live[r, i] = ci
-            q = m - 1
-            while q >= 0:
-                idx[q] += 1
-                if idx[q] < nl[orole[r, q]]:
-                    break
-                idx[q] = 0
-                q -= 1
+            next_digits(idx, m, orole[r], nl)
 
 
 @kernel

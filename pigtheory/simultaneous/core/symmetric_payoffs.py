@@ -25,6 +25,7 @@ __all__ = [
     "lin_solve",
     "build_tensors",
     "evaluate",
+    "next_digits",
     "bust_chances",
     "certify",
     "add_candidate",
@@ -212,6 +213,20 @@ def forget_tensors(w):  # pragma: no cover - compiled
 
 
 @kernel
+def next_digits(digits, m, oroles, sizes):  # pragma: no cover - compiled
+    """Advance the odometer ``digits[:m]`` (the last fastest; digit q counts up to
+    ``sizes[oroles[q]]``); False after the last profile, with every digit back at 0."""
+    q = m - 1
+    while q >= 0:
+        digits[q] += 1
+        if digits[q] < sizes[oroles[q]]:
+            return True
+        digits[q] = 0
+        q -= 1
+    return False
+
+
+@kernel
 def bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb):  # pragma: no cover - compiled
     """``b[r]``, the chance that a role-r player busts at the mixes ``wts``, and ``bb[r]``,
     the chance that all of its others bust."""
@@ -247,13 +262,7 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
                 src = ten[r, ci, 1 : room + 1]
                 for k in range(room):
                     dst[k] += wgt * src[k]
-            q = m - 1  # the next ci: the last other's digit fastest
-            while q >= 0:
-                digits[q] += 1
-                if digits[q] < ncand[orole[r, q]]:
-                    break
-                digits[q] = 0
-                q -= 1
+            next_digits(digits, m, orole[r], ncand)  # the next ci
 
 
 @kernel
