@@ -278,26 +278,25 @@ def _numba_classes() -> Any:
             self._verify_declare_only_symbols()
             self._finalized = True  # not added to the execution engine: no machine code
 
-    class IROnly(Compiler):  # type: ignore[misc]
-        def compile_extra(self, func: Any) -> Any:
-            if self.state.library is None:
-                codegen = self.state.targetctx.codegen()
-                self.state.library = IRLibrary(codegen, func.__qualname__)
-                self.state.library.enable_object_caching()
-            return super().compile_extra(func)
-
     class EntryLibrary(JITCodeLibrary):  # type: ignore[misc]
         def _optimize_final_module(self) -> None:
             super()._optimize_final_module()
             super()._optimize_final_module()
 
-    class Entry(Compiler):  # type: ignore[misc]
-        def compile_extra(self, func: Any) -> Any:
+    def pipeline(name: str, library_class: type) -> type:
+        """A numba compiler whose code goes into a fresh ``library_class``."""
+
+        def compile_extra(self: Any, func: Any) -> Any:
             if self.state.library is None:
                 codegen = self.state.targetctx.codegen()
-                self.state.library = EntryLibrary(codegen, func.__qualname__)
+                self.state.library = library_class(codegen, func.__qualname__)
                 self.state.library.enable_object_caching()
-            return super().compile_extra(func)
+            return Compiler.compile_extra(self, func)
+
+        return type(name, (Compiler,), {"compile_extra": compile_extra})
+
+    IROnly = pipeline("IROnly", IRLibrary)
+    Entry = pipeline("Entry", EntryLibrary)
 
     _CLASSES.append(
         SimpleNamespace(Twin=Twin, InnerTwin=InnerTwin, IROnly=IROnly, IRLibrary=IRLibrary, Entry=Entry)
