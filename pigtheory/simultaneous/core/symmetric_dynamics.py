@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import kernel
-from .symmetric_kernels import action_values, best_action, pure_outcomes, view_continuation
+from .step import row_values
+from .symmetric_kernels import best_action, pure_outcomes, view_row
 
 __all__ = ["best_response_dynamics"]
 
@@ -26,7 +27,9 @@ def best_response_dynamics(
     equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
     ``hist`` form the cycle (``cycle_from`` -1 if none was found). The continuations go through
     the view cache of the :class:`~.symmetric_payoffs.Work` ``w`` (its ``col``, ``key``,
-    ``views``).
+    ``views``) and are read from its rows where they are (:func:`~.symmetric_kernels.view_row`,
+    :func:`~.step.row_values`: the numbers of the copy and
+    :func:`~.symmetric_kernels.action_values`, the same bits).
 
     A role whose others still play what they played when it last chose is not evaluated
     again: its values are the same numbers, so it stays, with the value and gain of the
@@ -37,7 +40,7 @@ def best_response_dynamics(
     moved = np.zeros(R, np.bool_)
     val_at = np.zeros(R)
     gain_at = np.zeros(R)
-    dest, prob, lens, u, num, vals, idx, buf = w.dest, w.prob, w.lens, w.u, w.num, w.vals, w.idx, w.buf
+    dest, prob, lens, u, vals, idx, buf = w.dest, w.prob, w.lens, w.u, w.vals, w.idx, w.buf
     cycle_from = -1
     last = 0
     passes = 0
@@ -66,10 +69,8 @@ def best_response_dynamics(
                 lens[q] = pure_outcomes(t[rr], k[rr], g, band, dest[q], prob[q])
                 opp_bust *= bust[k[rr]]
             room = g - t[r]
-            view_continuation(
-                t[r], w.col[r], w.key, g, m, dest, prob, lens, table, binom, u, idx, buf, w.views
-            )
-            action_values(u, room, opp_bust, band, num, vals)
+            row = view_row(t[r], w.col[r], w.key, g, m, dest, prob, lens, table, binom, u, idx, buf, w.views)
+            row_values(band, row, t[r], g, opp_bust, vals)
             best, kb = best_action(vals, room, tie_tol)
             cur = vals[k[r]]
             if cur < best - tie_tol:

@@ -87,6 +87,7 @@ __all__ = [
     "continuation_span",
     "continuation_pair",
     "continuation_row",
+    "view_row",
     "view_continuation",
     "Outcomes",
     "outcome_space",
@@ -482,17 +483,20 @@ def _from_spare(c, key, m, t, cache):  # pragma: no cover - compiled
 
 
 @kernel
-def view_continuation(
-    t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
-):  # pragma: no cover
-    """:func:`continuation_row` of the view ``(t, others[c])`` whose others play the pure
-    thresholds ``key[:m]`` (their outcomes ``dest``/``prob``), through the
-    :class:`ViewCache` ``cache`` (module Notes, *Reuse*): the same bits, computed in two
-    entries instead of ``goal - t + 1`` when the view one own score up had the same key."""
+def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache):  # pragma: no cover
+    """The continuation of the view ``(t, others[c])`` whose others play the pure thresholds
+    ``key[:m]`` (their outcomes ``dest``/``prob``) as a row indexed by own score: the returned
+    ``row`` holds ``u[x]`` of :func:`continuation_row` at ``row[t + x]``, ``x = 0..goal - t``.
+
+    Through the :class:`ViewCache` ``cache`` (module Notes, *Reuse*) it is the cache's row of
+    column c, brought up to date (the same bits as a fresh row, in two entries instead of
+    ``goal - t + 1`` when the view one own score up had the same key); with no cache (zero
+    rows) it is ``u``, its entries ``t..goal`` summed afresh (:func:`continuation_span`).
+    Reading the row where it is saves the copy into ``u`` (:func:`~.step.row_values`)."""
     rows, keys, low = cache.rows, cache.keys, cache.low
     if rows.shape[0] == 0:
-        continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf)
-        return
+        continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, u, idx, buf)
+        return u
     same = _holds(cache.keys[c], low[c], key, m, t)
     if not same and cache.spare.shape[0] > 0:
         same = _from_spare(c, key, m, t, cache)
@@ -510,6 +514,21 @@ def view_continuation(
     elif low[c] > t:  # a row from further up (a spare): entries t..low again
         continuation_span(0, t, low[c], g, m, dest, prob, lens, table, binom, row, idx, buf)
         low[c] = t
+    return row
+
+
+@kernel
+def view_continuation(
+    t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
+):  # pragma: no cover
+    """:func:`continuation_row` of the view ``(t, others[c])`` whose others play the pure
+    thresholds ``key[:m]`` (their outcomes ``dest``/``prob``), through the
+    :class:`ViewCache` ``cache``: :func:`view_row` copied into ``u``, padded past the room
+    (the same bits)."""
+    if cache.rows.shape[0] == 0:
+        continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf)
+        return
+    row = view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
     room = g - t
     for x in range(room + 1):
         u[x] = row[t + x]
