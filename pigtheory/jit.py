@@ -30,6 +30,16 @@ and the driver). A heavy loop is therefore better a serial kernel run on chunks 
 :func:`map_threads` (the twins release the GIL, ``nogil=True``): compiled once, and the same
 machine code on one thread or many.
 
+A kernel marked ``@kernel(refcount=False)`` is compiled without numba's reference counting
+(numba's ``_nrt=False``). A compiled kernel counts a reference to every array it takes when
+it starts and releases it when it returns (two atomic operations per array, per call, in any
+function that branches), and to every view it takes: in a small kernel called millions of times
+with a dozen arrays (the symmetric solver's per-view step) that is a sixth of the time. A
+kernel whose arrays are all held by its caller for the whole call needs none of it, so the
+mark is for leaf kernels that neither allocate (numba refuses to compile an allocation without
+reference counting) nor return or store an array (a returned view would reach its caller
+uncounted: numba refuses a returned array, the twin a returned tuple that holds one). The kernels it calls count as usual.
+
 Numba's disk cache (``cache=True``) checks only the source file of the function it compiles;
 a twin's name therefore carries a digest of the source files of every kernel it reaches (and
 of the compile options, ``_OPTIONS``), so that an edit to a callee in another file
@@ -71,25 +81,29 @@ def kernel(fn: F, /) -> F: ...
 
 
 @overload
-def kernel(*, parallel: bool = False) -> Callable[[F], F]: ...
+def kernel(*, parallel: bool = False, refcount: bool = True) -> Callable[[F], F]: ...
 
 
-def kernel(fn: Any = None, /, *, parallel: bool = False) -> Any:
+def kernel(fn: Any = None, /, *, parallel: bool = False, refcount: bool = True) -> Any:
     """Mark ``fn`` as a kernel: compilable by :func:`compiled`, callable as plain Python.
 
     Used bare (``@kernel``) or with options (``@kernel(parallel=True)``: the twin is compiled
-    with numba's ``parallel=True`` and :func:`prange` becomes ``numba.prange`` in it).
+    with numba's ``parallel=True`` and :func:`prange` becomes ``numba.prange`` in it;
+    ``@kernel(refcount=False)``: the twin counts no array references, for leaf kernels that
+    neither allocate nor return an array, module Notes).
 
     Raises
     ------
     ValueError
-        ``parallel`` is not True or False.
+        ``parallel`` or ``refcount`` is not True or False.
     """
     if not isinstance(parallel, bool):
         raise ValueError(f"parallel must be True or False, got {parallel!r}")
+    if not isinstance(refcount, bool):
+        raise ValueError(f"refcount must be True or False, got {refcount!r}")
 
     def mark(f: F) -> F:
-        setattr(f, _MARK, {"parallel": parallel})
+        setattr(f, _MARK, {"parallel": parallel, "refcount": refcount})
         return f
 
     return mark if fn is None else mark(fn)
@@ -180,6 +194,9 @@ def _compile(fn: FunctionType, inner: bool) -> Any:
     targetoptions.update(_OPTIONS)
     if options.get("parallel"):
         targetoptions["parallel"] = True
+    # said for every twin: a twin compiled while its caller compiles takes the caller's
+    # setting unless it has its own
+    targetoptions["_nrt"] = options.get("refcount", True)
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
         dispatcher: Any = twin
     elif not linked():  # numba's own way: every twin a cached dispatcher of its own
@@ -224,7 +241,8 @@ def _numba_classes() -> Any:
     """The numba subclasses behind the twins, made on first use (numba is imported only then).
 
     ``Twin``: numba's CPU dispatcher, but a call from another compiled kernel compiles it for
-    argument types without literal values. ``InnerTwin``: a ``Twin`` compiled by ``IROnly``,
+    argument types without literal values, and a kernel marked ``refcount=False`` that returns
+    an array is refused. ``InnerTwin``: a ``Twin`` compiled by ``IROnly``,
     numba's compiler writing into an ``IRLibrary``: the code library of a kernel lowered to
     LLVM IR, with its own callees' IR linked in, but neither optimized as a whole nor turned
     into machine code; the library that links it does both, once. ``Entry``: numba's compiler
@@ -245,11 +263,24 @@ def _numba_classes() -> Any:
     from numba.core.compiler import Compiler
     from numba.core.registry import CPUDispatcher
 
+    def holds_array(ty: Any) -> bool:
+        if isinstance(ty, types.Array):
+            return True
+        return isinstance(ty, types.BaseTuple) and any(holds_array(t) for t in getattr(ty, "types", ()))
+
     class Twin(CPUDispatcher):  # type: ignore[misc]
         def get_call_template(self, args: Any, kws: Any) -> Any:
             args = tuple(types.unliteral(a) for a in args)
             kws = {k: types.unliteral(v) for k, v in kws.items()}
             return super().get_call_template(args, kws)
+
+        def add_overload(self, cres: Any) -> None:
+            if self.targetoptions.get("_nrt") is False and holds_array(cres.signature.return_type):
+                raise TypeError(
+                    f"{self.py_func.__qualname__} returns an array: a kernel marked refcount=False "
+                    "may not (its caller would get a reference nobody counted)"
+                )
+            super().add_overload(cres)
 
     class InnerTwin(Twin):
         def __call__(self, *args: Any, **kws: Any) -> Any:

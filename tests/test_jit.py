@@ -119,9 +119,65 @@ def test_a_parallel_reduction_gives_the_plain_sum():
     assert np.array_equal(twin, plain)
 
 
+@jit.kernel(refcount=False)
+def _uncounted_total(a, b, out):  # pragma: no cover - compiled
+    """``out[:] = a + b`` through views (no reference counted), and the sum of the squares of
+    ``out`` through a counted kernel that allocates; returns ``(sum of out, that sum)``."""
+    x, y, z = a[1:], b[1:], out[1:]
+    out[0] = a[0] + b[0]
+    for i in range(z.shape[0]):
+        z[i] = x[i] + y[i]
+    return out.sum(), _counted_squares(out)
+
+
+@jit.kernel
+def _counted_squares(v):  # pragma: no cover - compiled
+    w = np.empty(v.shape[0])  # an allocation: needs reference counting
+    for i in range(v.shape[0]):
+        w[i] = v[i] * v[i]
+    return w.sum()
+
+
+@jit.kernel(refcount=False)
+def _uncounted_alloc(n):  # pragma: no cover - compiled
+    x = np.zeros(n)
+    return x.sum()
+
+
+@jit.kernel(refcount=False)
+def _uncounted_view(a):  # pragma: no cover - compiled
+    return a[1:], a.shape[0]
+
+
+def test_an_uncounted_kernel_gives_the_plain_results_and_refuses_what_needs_counting():
+    """refcount=False: the same numbers as plain Python, called many times (the arrays stay
+    alive and intact); a counted callee keeps counting (its allocation works); an uncounted
+    kernel that allocates does not compile, one that returns a view is refused (linked)."""
+    rng = np.random.default_rng(0)
+    a, b = rng.random(50), rng.random(50)
+    plain = np.zeros(50)
+    want = _uncounted_total(a, b, plain)
+    twin = jit.compiled(_uncounted_total)
+    assert twin.targetoptions["_nrt"] is False
+    assert jit.compiled(_counted_squares).targetoptions["_nrt"] is True
+    for _ in range(1000):
+        out = np.zeros(50)
+        got = twin(a, b, out)
+    np.testing.assert_array_equal(out, plain)
+    assert got == pytest.approx(want, rel=1e-12)
+    assert got[1] == pytest.approx(float((plain**2).sum()), rel=1e-12)
+    with pytest.raises(Exception, match="NRT required|Only accept returning of array"):
+        jit.compiled(_uncounted_alloc)(3)
+    if jit.linked():
+        with pytest.raises(TypeError, match="refcount=False"):
+            jit.compiled(_uncounted_view)(a)
+
+
 def test_kernel_options_are_checked():
     with pytest.raises(ValueError, match="parallel"):
         jit.kernel(parallel="yes")
+    with pytest.raises(ValueError, match="refcount"):
+        jit.kernel(refcount=0)
     with pytest.raises(ValueError, match="count"):
         with jit.threads(0):
             pass

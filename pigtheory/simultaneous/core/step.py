@@ -93,7 +93,7 @@ def band_of(rules: Rules) -> Band:
     return Band(np.ascontiguousarray(bust, dtype=float), band_t, band)
 
 
-@kernel
+@kernel(refcount=False)
 def threshold_values(band, u, u0, room, num):  # pragma: no cover - compiled
     """``num[k] = a_k`` for ``k = 1..room`` (module Notes). Entry ``k - 1`` of the slices taken
     from 1 is threshold k: the loops run over unit-stride slices, which numba vectorises. Six
@@ -130,7 +130,7 @@ def threshold_values(band, u, u0, room, num):  # pragma: no cover - compiled
                 nn[k] += br[k] * ur[k]
 
 
-@kernel
+@kernel(refcount=False)
 def self_loop_values(num, room, bust, opp_bust, inv, divide, vals):  # pragma: no cover - compiled
     """The stationary values ``vals[k]``, ``k = 1..room``: ``num[k] / (1 - P(X_k = 0) B)``
     with ``divide`` (B = ``opp_bust``), else ``num[k] * inv[k]`` with the factors tabulated
@@ -146,7 +146,7 @@ def self_loop_values(num, room, bust, opp_bust, inv, divide, vals):  # pragma: n
             vv[k] = nn[k] * ss[k]
 
 
-@kernel
+@kernel(refcount=False)
 def row_values(band, row, t, g, opp_bust, vals):  # pragma: no cover - compiled
     """The stationary values ``vals[k]``, ``k = 1..g - t``, of the continuation ``u[x] =
     row[min(t + x, g)]`` read straight from a row indexed by score (``row[t..g]``, e.g. a
@@ -175,7 +175,14 @@ def row_values(band, row, t, g, opp_bust, vals):  # pragma: no cover - compiled
             band_t[4, 1:],
             band_t[5, 1:],
         )
-        x0, x1, x2, x3, x4, x5 = row[t + 1 :], row[t + 2 :], row[t + 3 :], row[t + 4 :], row[t + 5 :], row[t + 6 :]
+        x0, x1, x2, x3, x4, x5 = (
+            row[t + 1 :],
+            row[t + 2 :],
+            row[t + 3 :],
+            row[t + 4 :],
+            row[t + 5 :],
+            row[t + 6 :],
+        )
         for k in range(full):
             vv[k] = (
                 bs[k] * u0
@@ -202,7 +209,7 @@ def row_values(band, row, t, g, opp_bust, vals):  # pragma: no cover - compiled
         vals[k] = a / (1.0 - bust[k] * opp_bust)
 
 
-@kernel
+@kernel(refcount=False)
 def largest(vals, room):  # pragma: no cover - compiled
     """``max(vals[1..room])`` with four running maxima: the same number, without waiting on
     each comparison in turn."""
@@ -220,7 +227,7 @@ def largest(vals, room):  # pragma: no cover - compiled
     return max(max(m0, m1), max(m2, m3))
 
 
-@kernel
+@kernel(refcount=False)
 def first_within(vals, room, best, tie_tol):  # pragma: no cover - compiled
     """The first (smallest) ``k <= room`` with ``vals[k] >= best - tie_tol`` (1 if none)."""
     for k in range(1, room + 1):
@@ -229,7 +236,7 @@ def first_within(vals, room, best, tie_tol):  # pragma: no cover - compiled
     return 1
 
 
-@kernel
+@kernel(refcount=False)
 def _six_gains(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # pragma: no cover - compiled
     """:func:`threshold_step` for a band of six gains: the values and self-loops in one loop
     (the same operations in the same order, so the same bits), then the same choice."""
@@ -271,7 +278,7 @@ def _six_gains(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # prag
     return best, first_within(vals, room, best, tie_tol)
 
 
-@kernel
+@kernel(refcount=False)
 def threshold_step(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # pragma: no cover
     """The threshold step (module Notes): fills ``vals[1..room]`` with the stationary values
     (:func:`threshold_values`, then :func:`self_loop_values` in place) and returns ``(best
@@ -284,7 +291,7 @@ def threshold_step(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # 
     return best, first_within(vals, room, best, tie_tol)
 
 
-@kernel
+@kernel(refcount=False)
 def stopping_step(u, u0, room, loop_p, v, roll, tie_tol, max_passes, a, c, new, rule):  # pragma: no cover
     """The best stopping rule at one state by policy iteration on its own value (Dinkelbach):
     ``u[x]`` for ``x = 1..room``, ``u0`` the bust's continuation without the self-loop,

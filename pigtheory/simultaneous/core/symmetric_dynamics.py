@@ -8,18 +8,45 @@ thresholds are the candidates of the mixed solvers.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .jit import kernel
 from .step import row_values
 from .symmetric_kernels import best_action, pure_outcomes, view_row
 
-__all__ = ["best_response_dynamics"]
+__all__ = ["Dynamics", "dynamics_scratch", "best_response_dynamics"]
 
 
-@kernel
+class Dynamics(NamedTuple):
+    """What :func:`best_response_dynamics` keeps per role while it runs (allocated once per
+    thread, :func:`dynamics_scratch`): the others' thresholds ``seen[r]`` at the role's last
+    choice, whether it has one (``fresh[r]``), whether it ``moved`` then, and the value
+    ``val_at[r]`` and gain ``gain_at[r]`` of the reply it moved to."""
+
+    seen: np.ndarray
+    fresh: np.ndarray
+    moved: np.ndarray
+    val_at: np.ndarray
+    gain_at: np.ndarray
+
+
+def dynamics_scratch(players: int) -> Dynamics:
+    """A :class:`Dynamics` for states of ``players`` players (one role per player at most)."""
+    n = players
+    return Dynamics(
+        np.zeros((n, max(n - 1, 1)), np.int64),
+        np.zeros(n, np.bool_),
+        np.zeros(n, np.bool_),
+        np.zeros(n),
+        np.zeros(n),
+    )
+
+
+@kernel(refcount=False)
 def best_response_dynamics(
-    R, m, t, orole, k, hist, val, gn, g, binom, band, table, tie_tol, w
+    R, m, t, orole, k, hist, val, gn, g, binom, band, table, tie_tol, w, d
 ):  # pragma: no cover
     """Passes of best-response dynamics from the thresholds ``k[:R]`` of the roles (scores
     ``t``, others' roles ``orole``), at most ``hist.shape[0]``, each pass's profile recorded in
@@ -33,14 +60,17 @@ def best_response_dynamics(
 
     A role whose others still play what they played when it last chose is not evaluated
     again: its values are the same numbers, so it stays, with the value and gain of the
-    reply it moved to."""
+    reply it moved to (kept in the :class:`Dynamics` ``d``). The kernel allocates nothing
+    and counts no references (:func:`~pigtheory.jit.kernel`): it runs once per state."""
     bust = band.bust
-    seen = np.zeros((R, max(m, 1)), np.int64)  # the others' thresholds at the role's last choice
-    fresh = np.zeros(R, np.bool_)
-    moved = np.zeros(R, np.bool_)
-    val_at = np.zeros(R)
-    gain_at = np.zeros(R)
+    seen, fresh, moved, val_at, gain_at = d.seen, d.fresh, d.moved, d.val_at, d.gain_at
+    for r in range(R):
+        fresh[r] = False
+        moved[r] = False
     dest, prob, lens, u, vals, idx, buf = w.dest, w.prob, w.lens, w.u, w.vals, w.idx, w.buf
+    col, key, views = w.col, w.key, w.views  # taken once: each taking counts references
+    rows = views.rows
+    cached = rows.shape[0] > 0
     cycle_from = -1
     last = 0
     passes = 0
@@ -65,11 +95,12 @@ def best_response_dynamics(
             opp_bust = 1.0
             for q in range(m):
                 rr = orole[r, q]
-                w.key[q] = k[rr]
+                key[q] = k[rr]
                 lens[q] = pure_outcomes(t[rr], k[rr], g, band, dest[q], prob[q])
                 opp_bust *= bust[k[rr]]
             room = g - t[r]
-            row = view_row(t[r], w.col[r], w.key, g, m, dest, prob, lens, table, binom, u, idx, buf, w.views)
+            view_row(t[r], col[r], key, g, m, dest, prob, lens, table, binom, u, idx, buf, views)
+            row = rows[col[r]] if cached else u
             row_values(band, row, t[r], g, opp_bust, vals)
             best, kb = best_action(vals, room, tie_tol)
             cur = vals[k[r]]

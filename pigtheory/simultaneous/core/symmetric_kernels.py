@@ -208,7 +208,7 @@ def terminal_table(others: np.ndarray, goal: int) -> np.ndarray:
 # --- compiled helpers (plain Python until compiled()) --------------------------------------
 
 
-@kernel
+@kernel(refcount=False)
 def rank(vals, m, binom):  # pragma: no cover - compiled
     """Colex rank of the sorted ``vals[:m]``."""
     r = 0
@@ -217,14 +217,14 @@ def rank(vals, m, binom):  # pragma: no cover - compiled
     return r
 
 
-@kernel
+@kernel(refcount=False)
 def rank3(x0, x1, x2):  # pragma: no cover - compiled
     """Colex rank of the sorted triple ``x0 <= x1 <= x2``: :math:`x_0 + \\binom{x_1 + 1}{2} +
     \\binom{x_2 + 2}{3}` in integer arithmetic (the numbers of :func:`rank`, no table read)."""
     return x0 + (x1 + 1) * x1 // 2 + (x2 + 2) * (x2 + 1) * x2 // 6
 
 
-@kernel
+@kernel(refcount=False)
 def pure_outcomes(t, k, g, band, dest, prob):  # pragma: no cover - compiled
     """New scores and probabilities of "hold at k" from score t (equal ones merged); returns
     the number of outcomes."""
@@ -246,7 +246,7 @@ def pure_outcomes(t, k, g, band, dest, prob):  # pragma: no cover - compiled
     return n_out
 
 
-@kernel
+@kernel(refcount=False)
 def mixed_outcomes(t, ks, ws, ns, g, band, acc, dest, prob):  # pragma: no cover - compiled
     """Outcomes of a mix of thresholds ``ks[:ns]`` with weights ``ws[:ns]`` (merged by new
     score through the scratch array ``acc``); returns the number of outcomes."""
@@ -269,7 +269,7 @@ def mixed_outcomes(t, ks, ws, ns, g, band, acc, dest, prob):  # pragma: no cover
     return n_out
 
 
-@kernel
+@kernel(refcount=False)
 def strategy_outcomes(t, code, mix_th, mix_w, g, band, acc, dest, prob):  # pragma: no cover
     """Outcomes of the stored strategy ``code`` (a threshold, or ``-(1 + e)`` for mix e), and
     the chance of a bust; returns ``(n_out, bust_probability)``."""
@@ -287,7 +287,7 @@ def strategy_outcomes(t, code, mix_th, mix_w, g, band, acc, dest, prob):  # prag
     return n_out, b
 
 
-@kernel
+@kernel(refcount=False)
 def _sorted_rank(m, dest, idx, buf, binom):  # pragma: no cover - compiled
     """Colex rank of the others' new scores ``dest[p, idx[p]]``, sorted into ``buf``."""
     for p in range(m):  # insertion sort
@@ -300,7 +300,7 @@ def _sorted_rank(m, dest, idx, buf, binom):  # pragma: no cover - compiled
     return rank(buf, m, binom)
 
 
-@kernel
+@kernel(refcount=False)
 def _next(m, lens, idx):  # pragma: no cover - compiled
     """The next outcome profile ``idx`` (last other fastest); False after the last."""
     p = m - 1
@@ -313,7 +313,7 @@ def _next(m, lens, idx):  # pragma: no cover - compiled
     return False
 
 
-@kernel
+@kernel(refcount=False)
 def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx, buf):  # pragma: no cover
     """``out[y - t]`` for the entries ``y = lo..hi`` (``t <= lo <= hi <= goal``) of the
     continuation of :func:`continuation_row`, each summed over the others' outcomes in the
@@ -366,7 +366,7 @@ def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx,
             return
 
 
-@kernel
+@kernel(refcount=False)
 def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf):  # pragma: no cover
     """Entries t and t + 1 of the continuation (:func:`continuation_span`, the same bits)
     summed in registers: what a view cache hit needs (:func:`view_continuation`)."""
@@ -412,7 +412,7 @@ def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf):  # pra
             return e0, e1
 
 
-@kernel
+@kernel(refcount=False)
 def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # pragma: no cover
     """``u[x]``, ``x = 0..goal - t``, for a player at own score t whose m others end their
     turns on ``dest[p, :lens[p]]`` with ``prob[p, :lens[p]]`` (module Notes); past the room
@@ -425,7 +425,7 @@ def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # p
         u[x] = u[room]
 
 
-@kernel
+@kernel(refcount=False)
 def _holds(keys, low, key, m, t):  # pragma: no cover - compiled
     """Whether a row summed for the others' thresholds ``keys`` down to own score ``low``
     serves own score t for ``key`` (module Notes, *Reuse*): its entries above ``low`` are
@@ -438,7 +438,7 @@ def _holds(keys, low, key, m, t):  # pragma: no cover - compiled
     return True
 
 
-@kernel
+@kernel(refcount=False)
 def _slot(c, key, m, size):  # pragma: no cover - compiled
     """The spare slot of column c with the others' thresholds ``key`` (``size`` a power of 2)."""
     h = c
@@ -482,21 +482,20 @@ def _from_spare(c, key, m, t, cache):  # pragma: no cover - compiled
     return True
 
 
-@kernel
+@kernel(refcount=False)
 def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache):  # pragma: no cover
-    """The continuation of the view ``(t, others[c])`` whose others play the pure thresholds
-    ``key[:m]`` (their outcomes ``dest``/``prob``) as a row indexed by own score: the returned
-    ``row`` holds ``u[x]`` of :func:`continuation_row` at ``row[t + x]``, ``x = 0..goal - t``.
-
-    Through the :class:`ViewCache` ``cache`` (module Notes, *Reuse*) it is the cache's row of
-    column c, brought up to date (the same bits as a fresh row, in two entries instead of
-    ``goal - t + 1`` when the view one own score up had the same key); with no cache (zero
-    rows) it is ``u``, its entries ``t..goal`` summed afresh (:func:`continuation_span`).
-    Reading the row where it is saves the copy into ``u`` (:func:`~.step.row_values`)."""
+    """Bring the continuation of the view ``(t, others[c])`` whose others play the pure
+    thresholds ``key[:m]`` (their outcomes ``dest``/``prob``) up to date in a row indexed by
+    own score, which holds ``u[x]`` of :func:`continuation_row` at ``row[t + x]``, ``x =
+    0..goal - t``: the row ``cache.rows[c]`` of the :class:`ViewCache` ``cache`` (module
+    Notes, *Reuse*: the same bits as a fresh row, in two entries instead of ``goal - t + 1``
+    when the view one own score up had the same key), or with no cache (zero rows) ``u``, its
+    entries ``t..goal`` summed afresh (:func:`continuation_span`). A caller that reads the
+    row where it is saves the copy into ``u`` (:func:`~.step.row_values`)."""
     rows, keys, low = cache.rows, cache.keys, cache.low
     if rows.shape[0] == 0:
         continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, u, idx, buf)
-        return u
+        return
     same = _holds(cache.keys[c], low[c], key, m, t)
     if not same and cache.spare.shape[0] > 0:
         same = _from_spare(c, key, m, t, cache)
@@ -514,7 +513,6 @@ def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
     elif low[c] > t:  # a row from further up (a spare): entries t..low again
         continuation_span(0, t, low[c], g, m, dest, prob, lens, table, binom, row, idx, buf)
         low[c] = t
-    return row
 
 
 @kernel
@@ -528,7 +526,8 @@ def view_continuation(
     if cache.rows.shape[0] == 0:
         continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf)
         return
-    row = view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
+    view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
+    row = cache.rows[c]
     room = g - t
     for x in range(room + 1):
         u[x] = row[t + x]
@@ -554,7 +553,7 @@ def outcome_space(length):  # pragma: no cover - compiled
     return Outcomes(np.zeros(length, np.int64), np.zeros(length), np.zeros(length, np.bool_))
 
 
-@kernel
+@kernel(refcount=False)
 def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no cover - compiled
     """Fill the :class:`Outcomes` ``out`` with the others' outcome profiles (their chance,
     column and whether one reaches the goal) in the order and with the products of
@@ -612,7 +611,7 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
             return n
 
 
-@kernel
+@kernel(refcount=False)
 def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
     """:func:`continuation_span` over the first n profiles of the :class:`Outcomes`
     ``outs``: the same sums in the same order, so the same bits. The inner loop runs over
@@ -642,7 +641,7 @@ def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
                 dst[y] += pc * src[y]
 
 
-@kernel
+@kernel(refcount=False)
 def list_spans(n, outs, t, g, first, row1, second, row2, lo2, hi2):  # pragma: no cover - compiled
     """In one pass over the first n profiles of the :class:`Outcomes` ``outs``: entries
     ``t..goal`` of the continuation ``row1`` of ``first`` and entries t and ``lo2..hi2``
@@ -671,7 +670,7 @@ def list_spans(n, outs, t, g, first, row1, second, row2, lo2, hi2):  # pragma: n
                 row2[y] += pc * second[r, y]
 
 
-@kernel
+@kernel(refcount=False)
 def list_pair_span(n, outs, t, g, first, second, row2, lo2, hi2):  # pragma: no cover - compiled
     """Entries t and t + 1 of the continuation of ``first`` (:func:`continuation_pair`, the
     same bits), returned, and entries t and ``lo2..hi2`` (``t < lo2``; none if ``lo2 >
@@ -701,7 +700,7 @@ def list_pair_span(n, outs, t, g, first, second, row2, lo2, hi2):  # pragma: no 
     return a0, a1
 
 
-@kernel
+@kernel(refcount=False)
 def cover_plan(lo, hi, low, high):  # pragma: no cover - compiled
     """Which entries to sum so that ``lo..hi`` are valid where ``low..high`` are (empty if
     ``low > high``): ``(a, b, c, d, low', high')``, the spans ``a..b`` and ``c..d`` (empty if
@@ -717,7 +716,7 @@ def cover_plan(lo, hi, low, high):  # pragma: no cover - compiled
     return a, b, c, d, min(lo, low), max(hi, high)
 
 
-@kernel
+@kernel(refcount=False)
 def threshold_value(band, row, i, g, k):  # pragma: no cover - compiled
     """``a_k`` of :func:`action_values` for one threshold k, read straight from a
     continuation row (``u[x] = row[min(i + x, goal)]``): the operations of
@@ -729,7 +728,7 @@ def threshold_value(band, row, i, g, k):  # pragma: no cover - compiled
     return acc
 
 
-@kernel
+@kernel(refcount=False)
 def action_values(u, room, opp_bust, band, num, vals):  # pragma: no cover - compiled
     """``num[k] = a_k`` and ``vals[k] = a_k / (1 - P(X_k = 0) B)`` for ``k = 1..room``: the
     threshold step of :mod:`.step` (``u`` padded past the room, :func:`continuation_row`)."""
@@ -737,7 +736,7 @@ def action_values(u, room, opp_bust, band, num, vals):  # pragma: no cover - com
     self_loop_values(num, room, band.bust, opp_bust, num, True, vals)
 
 
-@kernel
+@kernel(refcount=False)
 def best_action(vals, room, tie_tol):  # pragma: no cover - compiled
     """``(best value, first k within tie_tol of it)`` over ``vals[1..room]`` (:mod:`.step`)."""
     best = largest(vals, room)

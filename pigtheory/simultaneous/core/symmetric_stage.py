@@ -76,7 +76,7 @@ import numpy as np
 from .jit import compiled as jit_compiled
 from .jit import kernel
 from .step import Band
-from .symmetric_dynamics import best_response_dynamics
+from .symmetric_dynamics import Dynamics, best_response_dynamics, dynamics_scratch
 from .symmetric_enumeration import ENUM_CAND, enumerate_supports
 from .symmetric_fictitious import FP_ITER, fictitious_play
 from .symmetric_kernels import ViewCache, rank, respond_columns
@@ -163,7 +163,8 @@ class StageScratch(NamedTuple):
     best-response dynamics with its values ``val`` and gains ``gn``, the candidates
     ``cand``/``ncand``, weights ``wts``, supports ``sup``, payoff tensors ``ten``/``nc`` and
     the profile kept across the wider search (``keep_w``, ``keep_th``, ``keep_val``,
-    ``keep_gain``)."""
+    ``keep_gain``) and the dynamics' own scratch ``dyn``
+    (:class:`~.symmetric_dynamics.Dynamics`)."""
 
     w: Work
     s: Scratch
@@ -187,6 +188,7 @@ class StageScratch(NamedTuple):
     keep_th: np.ndarray
     keep_val: np.ndarray
     keep_gain: np.ndarray
+    dyn: Dynamics
 
 
 def scratch_width(players: int) -> int:
@@ -265,6 +267,7 @@ def stage_scratch(players: int, goal: int, band: Band, views: ViewCache) -> Stag
         np.ones((n, width), np.int64),
         np.zeros(n),
         np.zeros(n),
+        dynamics_scratch(n),
     )
 
 
@@ -448,7 +451,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
         WIDE.newton_iter,
         WIDE.fp_iter,
     )
-    w, s = scr.w, scr.s
+    w, s, dyn = scr.w, scr.s, scr.dyn
     col = w.col
     t, mult, first, role_of, orole, view = scr.t, scr.mult, scr.first, scr.role_of, scr.orole, scr.scores
     k, hist, val, gn = scr.k, scr.hist, scr.val, scr.gn
@@ -498,7 +501,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
             k[r] = max(1, min(code, g - t[r]))
         # 1. pure search
         converged, cycle_from, last, passes = best_response_dynamics(
-            R, m, t, orole, k, hist, val, gn, g, binom, band, table, tie_tol, w
+            R, m, t, orole, k, hist, val, gn, g, binom, band, table, tie_tol, w, dyn
         )
         counts[5] += passes
         if converged:
