@@ -240,7 +240,7 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
     band = band_of(rules)
     rng = np.random.default_rng(5)
     table = rng.random((others.shape[0], g + 1))
-    cache = sk.view_cache(others.shape[0], g, m, spares)
+    cache = sk.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
     c = int(sk.ranks(np.array([3, 5, 8]), binom))
     scores = others[c]
     idx, buf = np.zeros(m, np.int64), np.zeros(m, np.int64)
@@ -265,7 +265,7 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
         np.testing.assert_array_equal(u, fresh)
         assert list(cache.keys[c]) == list(key) and cache.low[c] == t
     # the row of A at 9 is read from the spares: a mark put on the spare shows in it
-    cache = sk.view_cache(others.shape[0], g, m, spares)
+    cache = sk.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
     for t, key in steps[:2]:
         sk.view_continuation(t, c, key, g, m, *outcomes(key), table, binom, u, idx, buf, cache)
     (slot,) = np.flatnonzero(cache.spare_col == c)
@@ -276,7 +276,7 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
     np.testing.assert_array_equal(u[: 12 - 9], fresh[: 12 - 9])
     np.testing.assert_array_equal(u[12 - 9 : g - 9 + 1], fresh[12 - 9 : g - 9 + 1] + 1.0)
     with pytest.raises(ValueError, match="spares"):
-        sk.view_cache(4, g, m, 3)
+        sk.view_cache(4, g, m, 3, gains=6)
 
 
 def test_the_solver_gives_the_same_bits_with_any_number_of_spares(monkeypatch):

@@ -458,8 +458,9 @@ def estimate_memory(rules: Any) -> Estimate | None:
     g, n = rules.goal, rules.players
     states = (g + 1) ** n
     width = symmetric_stage.scratch_width(n)
-    per_thread = 8 * SPARES * (g + 1 + n + 2) + 16 * n * width ** (n - 1) * (g + 1)
-    need = 8 * states + (30 * (g + 1) + 8 * n) * comb(g + n - 1, n - 1) + BASE_BYTES
+    gains = band_of(rules).band_t.shape[0]  # the view cache's rows are padded for them
+    per_thread = 8 * SPARES * (g + gains + n + 2) + 16 * n * width ** (n - 1) * (g + 1)
+    need = 8 * states + (30 * (g + 1) + 8 * (gains - 1) + 8 * n) * comb(g + n - 1, n - 1) + BASE_BYTES
     need += per_thread * (os.cpu_count() or 1)
     return Estimate(f"symmetric equilibrium ({players_text(rules)})", states, need, FEWER)
 
@@ -664,14 +665,15 @@ def _solve(
     lead = np.zeros((others.shape[0], g), dtype=np.int16)  # where each state's search starts
     workers = thread_count() if kernel is not symmetric_stage.interpreted() and n >= 3 else 1
     # one view cache; each thread keeps its own spares (the rows: :class:`_Pipeline`)
-    shared = view_cache(others.shape[0] if reuse else 0, g, n - 1, 0)
+    gains = band.band_t.shape[0]
+    shared = view_cache(others.shape[0] if reuse else 0, g, n - 1, 0, gains=gains)
     spares = SPARES if reuse else 0
     merged = _Merged(symmetric_stage.WIDTH)
     cap = n * _CHUNK + n  # every role of every state of a call may mix
     lock = threading.Condition()
 
     def scratch() -> tuple[symmetric_stage.StageScratch, symmetric_stage.StageTables]:
-        own = view_cache(min(1, shared.rows.shape[0]), g, n - 1, spares)
+        own = view_cache(min(1, shared.rows.shape[0]), g, n - 1, spares, gains=gains)
         views = shared._replace(
             spare=own.spare, spare_keys=own.spare_keys, spare_low=own.spare_low, spare_col=own.spare_col
         )

@@ -59,7 +59,6 @@ __all__ = [
     "band_of",
     "threshold_values",
     "self_loop_values",
-    "row_values",
     "largest",
     "first_within",
     "threshold_step",
@@ -144,69 +143,6 @@ def self_loop_values(num, room, bust, opp_bust, inv, divide, vals):  # pragma: n
         ss = inv[1:]
         for k in range(room):
             vv[k] = nn[k] * ss[k]
-
-
-@kernel(refcount=False)
-def row_values(band, row, t, g, opp_bust, vals):  # pragma: no cover - compiled
-    """The stationary values ``vals[k]``, ``k = 1..g - t``, of the continuation ``u[x] =
-    row[min(t + x, g)]`` read straight from a row indexed by score (``row[t..g]``, e.g. a
-    continuation row of :mod:`.symmetric_kernels`), with the self-loop divided (B =
-    ``opp_bust``).
-
-    The numbers of :func:`threshold_values` then :func:`self_loop_values` (``divide``) on the
-    padded copy ``u = row[t:]`` (``u[x] = u[room]`` past the room): each ``a_k`` is the same
-    terms added in the same order and divided by the same ``1 - P(X_k = 0) B``, so the same
-    bits, without the copy, the numerators' store and the second pass. The thresholds whose
-    gains all stay below the goal (``t + k + w - 1 <= g``) take unit-stride slices of the row,
-    which numba vectorises (one fused loop for six gains); the last ``w - 1`` read the goal's
-    entry for the gains past it."""
-    bust, band_t = band.bust, band.band_t
-    w = band_t.shape[0]
-    room = g - t
-    u0 = row[t]
-    full = max(room - w + 1, 0)  # k = 1..full read row[t + k + r] <= row[g]
-    bs, vv = bust[1:], vals[1:]
-    if w == 6:
-        b0, b1, b2, b3, b4, b5 = (
-            band_t[0, 1:],
-            band_t[1, 1:],
-            band_t[2, 1:],
-            band_t[3, 1:],
-            band_t[4, 1:],
-            band_t[5, 1:],
-        )
-        x0, x1, x2, x3, x4, x5 = (
-            row[t + 1 :],
-            row[t + 2 :],
-            row[t + 3 :],
-            row[t + 4 :],
-            row[t + 5 :],
-            row[t + 6 :],
-        )
-        for k in range(full):
-            vv[k] = (
-                bs[k] * u0
-                + b0[k] * x0[k]
-                + b1[k] * x1[k]
-                + b2[k] * x2[k]
-                + b3[k] * x3[k]
-                + b4[k] * x4[k]
-                + b5[k] * x5[k]
-            ) / (1.0 - bs[k] * opp_bust)
-    else:
-        for k in range(full):
-            vv[k] = bs[k] * u0
-        for r in range(w):
-            br, xr = band_t[r, 1:], row[t + 1 + r :]
-            for k in range(full):
-                vv[k] += br[k] * xr[k]
-        for k in range(full):
-            vv[k] = vv[k] / (1.0 - bs[k] * opp_bust)
-    for k in range(full + 1, room + 1):  # some gains past the goal: they read row[g]
-        a = bust[k] * u0
-        for r in range(w):
-            a += band_t[r, k] * row[min(t + k + r, g)]
-        vals[k] = a / (1.0 - bust[k] * opp_bust)
 
 
 @kernel(refcount=False)

@@ -13,8 +13,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import kernel
-from .step import row_values
-from .symmetric_kernels import best_action, pure_outcomes, view_row
+from .step import threshold_step
+from .symmetric_kernels import pure_outcomes, view_row
 
 __all__ = ["Dynamics", "dynamics_scratch", "best_response_dynamics"]
 
@@ -54,9 +54,9 @@ def best_response_dynamics(
     equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
     ``hist`` form the cycle (``cycle_from`` -1 if none was found). The continuations go through
     the view cache of the :class:`~.symmetric_payoffs.Work` ``w`` (its ``col``, ``key``,
-    ``views``) and are read from its rows where they are (:func:`~.symmetric_kernels.view_row`,
-    :func:`~.step.row_values`: the numbers of the copy and
-    :func:`~.symmetric_kernels.action_values`, the same bits).
+    ``views``) and are read from its rows where they are (:func:`~.symmetric_kernels.view_row`:
+    the padded rows, read by :func:`~.step.threshold_step`, hold the numbers of the padded copy
+    that :func:`~.symmetric_kernels.action_values` read, so the same bits).
 
     A role whose others still play what they played when it last chose is not evaluated
     again: its values are the same numbers, so it stays, with the value and gain of the
@@ -100,9 +100,8 @@ def best_response_dynamics(
                 opp_bust *= bust[k[rr]]
             room = g - t[r]
             view_row(t[r], col[r], key, g, m, dest, prob, lens, table, binom, u, idx, buf, views)
-            row = rows[col[r]] if cached else u
-            row_values(band, row, t[r], g, opp_bust, vals)
-            best, kb = best_action(vals, room, tie_tol)
+            row = rows[col[r]] if cached else u  # padded past the goal: u = row[t:]
+            best, kb = threshold_step(band, row[t[r] :], row[t[r]], room, opp_bust, vals, True, tie_tol, vals)
             cur = vals[k[r]]
             if cur < best - tie_tol:
                 k[r] = kb

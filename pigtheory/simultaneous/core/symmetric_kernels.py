@@ -123,8 +123,10 @@ class Response(NamedTuple):
 
 class ViewCache(NamedTuple):
     """Continuation rows kept by view column (module Notes, *Reuse*): ``rows[c, y]`` (``(S,
-    goal + 1)``), the others' thresholds ``keys[c]`` (``(S, m)``) they were summed for and the
-    lowest own score ``low[c]`` summed (-1: none). Zero rows: no reuse."""
+    goal + w)``, w the gains of a roll: the entries past the goal repeat entry ``goal``, the
+    padding of :mod:`.step`), the others' thresholds ``keys[c]`` (``(S, m)``) they were summed
+    for and the lowest own score ``low[c]`` summed (-1: none), and the spare rows (as wide).
+    Zero rows: no reuse."""
 
     rows: np.ndarray
     keys: np.ndarray
@@ -140,18 +142,21 @@ SPARES = 1 << 13
 thresholds than its current ones, kept by (column, thresholds)."""
 
 
-def view_cache(columns: int, goal: int, others: int, spares: int = SPARES) -> ViewCache:
-    """An empty :class:`ViewCache` of ``columns`` columns (0: no reuse), ``others`` others and
-    ``spares`` spare rows (a power of 2; 0: none)."""
+def view_cache(columns: int, goal: int, others: int, spares: int = SPARES, *, gains: int) -> ViewCache:
+    """An empty :class:`ViewCache` of ``columns`` columns (0: no reuse), ``others`` others,
+    ``spares`` spare rows (a power of 2; 0: none) and rows padded for ``gains`` gains of a
+    roll (the width w of the :class:`~.step.Band`: rows of ``goal + gains`` entries)."""
     if spares & (spares - 1):
         raise ValueError(f"spares must be 0 or a power of 2, got {spares}")
+    if gains < 1:
+        raise ValueError(f"gains must be at least 1, got {gains}")
     spares = spares if columns else 0
     width = max(others, 1)
     return ViewCache(
-        np.zeros((columns, goal + 1)),
+        np.zeros((columns, goal + gains)),
         np.zeros((columns, width), dtype=np.int64),
         np.full(columns, -1, dtype=np.int64),
-        np.zeros((spares, goal + 1)),
+        np.zeros((spares, goal + gains)),
         np.zeros((spares, width), dtype=np.int64),
         np.full(spares, -1, dtype=np.int64),
         np.full(spares, -1, dtype=np.int64),
@@ -486,15 +491,18 @@ def _from_spare(c, key, m, t, cache):  # pragma: no cover - compiled
 def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache):  # pragma: no cover
     """Bring the continuation of the view ``(t, others[c])`` whose others play the pure
     thresholds ``key[:m]`` (their outcomes ``dest``/``prob``) up to date in a row indexed by
-    own score, which holds ``u[x]`` of :func:`continuation_row` at ``row[t + x]``, ``x =
-    0..goal - t``: the row ``cache.rows[c]`` of the :class:`ViewCache` ``cache`` (module
-    Notes, *Reuse*: the same bits as a fresh row, in two entries instead of ``goal - t + 1``
-    when the view one own score up had the same key), or with no cache (zero rows) ``u``, its
-    entries ``t..goal`` summed afresh (:func:`continuation_span`). A caller that reads the
-    row where it is saves the copy into ``u`` (:func:`~.step.row_values`)."""
+    own score, which holds ``u[x]`` of :func:`continuation_row` at ``row[t + x]``, padded
+    past the room like ``u`` (``row[y] = row[goal]`` for ``y > goal``): the row
+    ``cache.rows[c]`` of the :class:`ViewCache` ``cache`` (module Notes, *Reuse*: the same
+    bits as a fresh row, in two entries instead of ``goal - t + 1`` when the view one own
+    score up had the same key), or with no cache (zero rows) ``u``, its entries ``t..goal``
+    summed afresh (:func:`continuation_span`). A caller reads the row where it is, ``row[t:]``
+    being the ``u`` of :func:`~.step.threshold_step`: no copy."""
     rows, keys, low = cache.rows, cache.keys, cache.low
     if rows.shape[0] == 0:
         continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, u, idx, buf)
+        for y in range(g + 1, u.shape[0]):
+            u[y] = u[g]
         return
     same = _holds(cache.keys[c], low[c], key, m, t)
     if not same and cache.spare.shape[0] > 0:
@@ -513,6 +521,8 @@ def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
     elif low[c] > t:  # a row from further up (a spare): entries t..low again
         continuation_span(0, t, low[c], g, m, dest, prob, lens, table, binom, row, idx, buf)
         low[c] = t
+    for y in range(g + 1, row.shape[0]):  # the padding follows entry g
+        row[y] = row[g]
 
 
 @kernel
