@@ -38,7 +38,8 @@ with a dozen arrays (the symmetric solver's per-view step) that is a sixth of th
 kernel whose arrays are all held by its caller for the whole call needs none of it, so the
 mark is for leaf kernels that neither allocate (numba refuses to compile an allocation without
 reference counting) nor return or store an array (a returned view would reach its caller
-uncounted: numba refuses a returned array, the twin a returned tuple that holds one). The kernels it calls count as usual.
+uncounted: numba refuses a returned array, the twin a returned tuple that holds one). The
+kernels it calls count as usual.
 
 Numba's disk cache (``cache=True``) checks only the source file of the function it compiles;
 a twin's name therefore carries a digest of the source files of every kernel it reaches (and

@@ -22,6 +22,22 @@ ENUM_CAND = 4
 ordinary :class:`~.symmetric_payoffs.Limits`)."""
 
 
+@kernel(refcount=False)
+def _masks(code, R, top, masks):  # pragma: no cover - compiled
+    """The supports of support profile ``code`` (mixed radix, the first role fastest): role r
+    takes its candidates ``j < top[r]`` whose bit j of ``masks[r]`` (nonzero) is set; returns
+    the profile's size (every role's support size, summed)."""
+    x = code
+    total = 0
+    for r in range(R):
+        base = (1 << top[r]) - 1
+        masks[r] = x % base + 1
+        x //= base
+        for j in range(top[r]):
+            total += (masks[r] >> j) & 1
+    return total
+
+
 @kernel
 def enumerate_supports(
     R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s, lim
@@ -47,14 +63,7 @@ def enumerate_supports(
     sizes = np.empty(combos, np.int64)
     first = np.zeros(most + 2, np.int64)
     for code in range(combos):
-        x = code
-        total = 0
-        for r in range(R):
-            base = (1 << top[r]) - 1
-            mask = x % base + 1
-            x //= base
-            for j in range(top[r]):
-                total += (mask >> j) & 1
+        total = _masks(code, R, top, masks)
         sizes[code] = total
         first[total + 1] += 1
     for size in range(most + 1):
@@ -65,11 +74,7 @@ def enumerate_supports(
         order[fill[sizes[code]]] = code
         fill[sizes[code]] += 1
     for at in range(first[R], first[most + 1]):
-        x = order[at]
-        for r in range(R):
-            base = (1 << top[r]) - 1
-            masks[r] = x % base + 1
-            x //= base
+        _masks(order[at], R, top, masks)
         for r in range(R):
             cnt = 0
             for j in range(wts.shape[1]):

@@ -192,15 +192,13 @@ def build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w
         for q in range(m):
             count *= ncand[orole[r, q]]
         nc[r] = count
-        for ci in range(count):
-            x = ci
-            for q in range(m - 1, -1, -1):
-                base = ncand[orole[r, q]]
-                digits[q] = x % base
-                x //= base
+        for q in range(m):
+            digits[q] = 0
+        for ci in range(count):  # digits: ci in the mixed radix of the others' candidates
             row = tensor_row(r, digits, m, t, orole, cand, g, binom, band, table, w)
             for k in range(1, room + 1):
                 ten[r, ci, k] = row[k]
+            next_digits(digits, m, orole[r], ncand)  # the next ci
 
 
 @kernel
