@@ -2,7 +2,8 @@
 :mod:`pigtheory.simultaneous.core.symmetric_kernels`) against fresh sums: the same bits.
 
 Every continuation entry is a sum over the others' outcome profiles; the cache keeps a whole
-row per view column and, one own score down, sums only two entries again. These tests hold
+row per view column and, one own score down, sums one entry again and completes the one above
+it with its last term. These tests hold
 the three ways of summing (whole row, any span, the pair of a cache hit) to a brute force
 over the outcome profiles, and the whole solvers with the cache to the same solvers summing
 every continuation afresh.
@@ -31,6 +32,17 @@ def _outcomes(rules, rng, others):
         k = int(rng.integers(1, g - score + 1))
         lens[p] = sk.pure_outcomes(score, k, g, band, dest[p], prob[p])
     return dest, prob, lens
+
+
+def _pair(t, g, m, dest, prob, lens, table, binom, idx, buf):
+    """continuation_pair as a cache hit calls it: entry t + 1 as summed at own score t + 1,
+    while the state then being solved (the self outcome: every other busts) read 0."""
+    own = int(sk.ranks(np.sort(dest[:m, 0]), binom))
+    then = table.copy()
+    then[own, t + 1] = 0.0
+    row = np.zeros(g + 1)
+    sk.continuation_span(0, t + 1, g, g, m, dest, prob, lens, then, binom, row, idx, buf)
+    return sk.continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, row[t + 1])
 
 
 def _brute(t, g, dest, prob, lens, table, binom):
@@ -67,7 +79,7 @@ def test_spans_pairs_and_rows_are_the_same_sums(players):
         sk.continuation_span(0, lo, g, g, m, dest, prob, lens, table, binom, row, idx, buf)
         np.testing.assert_array_equal(row[lo:], u[lo - t : g - t + 1])  # any span: the same bits
         if t + 1 <= g:
-            pair = sk.continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf)
+            pair = _pair(t, g, m, dest, prob, lens, table, binom, idx, buf)
             assert pair == (u[0], u[1])
 
 
@@ -170,8 +182,8 @@ def test_outcome_lists_give_the_bits_of_the_nested_sums(players):
                 assert np.isnan(part[:lo]).all() and np.isnan(part[hi + 1 :]).all()
             rows[name] = want
         if t + 1 <= g:
-            a = sk.continuation_pair(t, g, m, dest, prob, lens, first, binom, idx, buf)
-            b = sk.continuation_pair(t, g, m, dest, prob, lens, second, binom, idx, buf)
+            a = _pair(t, g, m, dest, prob, lens, first, binom, idx, buf)
+            b = _pair(t, g, m, dest, prob, lens, second, binom, idx, buf)
             lo2 = int(rng.integers(t + 1, g + 1))
             hi2 = int(rng.integers(lo2 - 1, g + 1))  # lo2 - 1: no entries
             one, two = np.full(g + 1, np.nan), np.full(g + 1, np.nan)
@@ -242,6 +254,7 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
     table = rng.random((others.shape[0], g + 1))
     cache = sk.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
     c = int(sk.ranks(np.array([3, 5, 8]), binom))
+    table[c, :11] = 0.0  # the column's states at own scores 10 and below: not solved yet
     scores = others[c]
     idx, buf = np.zeros(m, np.int64), np.zeros(m, np.int64)
     u, fresh = np.zeros(g + 8), np.zeros(g + 8)
@@ -258,7 +271,9 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
 
     key_a, key_b = np.array([4, 6, 2]), np.array([5, 6, 2])
     steps = [(10, key_a), (10, key_b), (9, key_a), (8, key_b), (8, key_a)]
+    solved = rng.random(g + 1)
     for t, key in steps:
+        table[c, t + 1] = solved[t + 1]  # the state one own score up is solved (the value kept)
         dest, prob, lens = outcomes(key)
         sk.view_continuation(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
         sk.continuation_row(t, g, m, dest, prob, lens, table, binom, fresh, idx, buf)
@@ -266,10 +281,12 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
         assert list(cache.keys[c]) == list(key) and cache.low[c] == t
     # the row of A at 9 is read from the spares: a mark put on the spare shows in it
     cache = sk.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
+    table[c, :11] = 0.0
     for t, key in steps[:2]:
         sk.view_continuation(t, c, key, g, m, *outcomes(key), table, binom, u, idx, buf, cache)
     (slot,) = np.flatnonzero(cache.spare_col == c)
     cache.spare[slot, 12:] += 1.0
+    table[c, 10] = solved[10]
     dest, prob, lens = outcomes(key_a)
     sk.view_continuation(9, c, key_a, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
     sk.continuation_row(9, g, m, dest, prob, lens, table, binom, fresh, idx, buf)

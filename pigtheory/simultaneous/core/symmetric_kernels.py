@@ -27,9 +27,11 @@ decreasing rank visits every successor first (scores never decrease).
 .. math:: u[x] = \\sum_{o_1, \\dots, o_m} \\prod_p P_p(o_p)\\; T[\\operatorname{rank}(\\operatorname{sort}(d_{o})),\\, \\min(t + x, g)],
 
 for the own gains ``x = 0..goal - t``: each outcome of the others adds one row of the table,
-contiguous in x. The entry of the state itself (everybody busts) is whatever the table holds
-there: 0 while the state is being solved, which is the core's convention (the self-loop is
-solved in closed form by the action values).
+contiguous in x. The outcomes are summed last other fastest, except the one in which every
+other busts (the view's own column, the *self* outcome), which is added last. Its entry at
+own score t is the state itself: whatever the table holds there, 0 while the state is being
+solved, which is the core's convention (the self-loop is solved in closed form by the action
+values).
 
 *Action values.* Holding at k: :math:`a_k = P(X_k = 0) u[0] + \\sum_r P(X_k = k + r)
 u[\\min(k + r, g - t)]` and the stationary value :math:`a_k / (1 - P(X_k = 0) B)`, B the chance
@@ -39,10 +41,12 @@ that every other player busts (:class:`~pigtheory.simultaneous.core.Thresholds`)
 :math:`U_c[y] = \\sum_o \\prod_p P_p(o_p)\\, T[\\operatorname{rank}(d_o), y]` of a view column c
 serves every own score t below it (``u[x] = U_c[t + x]``) while the others' actions stay the
 same. The solvers visit the own scores of a column downwards, and at own t every entry
-above t + 1 is already final; entry t + 1 read the state then being solved (everybody busts)
-as 0, so it is summed again. A :class:`ViewCache` keeps one such row per column with the
-others' thresholds it was summed for; each entry is summed over the same outcomes in the same
-order as a fresh row, so the reuse gives the same bits (:func:`view_continuation`). In the four-player
+above t + 1 is already final; entry t + 1 read the state then being solved (the self
+outcome) as 0. As that term comes last, entry t + 1 is completed by adding it
+(:func:`continuation_pair`) and only entry t is summed over the outcomes. A :class:`ViewCache`
+keeps one such row per column with the others' thresholds it was summed for; each entry is
+summed over the same outcomes in the same order as a fresh row, so the reuse gives the same
+bits (:func:`view_continuation`). In the four-player
 equilibrium at goal 60 the others' thresholds are the same one own score up at 99.5% of views.
 A row summed down to own score ``low > t`` serves as well: its entries above ``low`` are
 final, and entries ``t..low`` are summed again. A column's row for other thresholds (the
@@ -319,14 +323,27 @@ def _next(m, lens, idx):  # pragma: no cover - compiled
 
 
 @kernel(refcount=False)
+def _self_outcome(m, dest, prob, idx, buf, binom):  # pragma: no cover - compiled
+    """``(chance, column)`` of the others' outcome in which every one busts (their first
+    outcome, :func:`pure_outcomes`): the product of their chances in the order of the
+    summing loops, so the same number."""
+    pc = 1.0
+    for p in range(m):
+        idx[p] = 0
+        pc *= prob[p, 0]
+    return pc, _sorted_rank(m, dest, idx, buf, binom)
+
+
+@kernel(refcount=False)
 def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx, buf):  # pragma: no cover
     """``out[y - t]`` for the entries ``y = lo..hi`` (``t <= lo <= hi <= goal``) of the
     continuation of :func:`continuation_row`, each summed over the others' outcomes in the
     same order (last other fastest) with the same products, so that any span of it has the
-    bits of the whole row. An outcome with some other player at the goal adds the goal's
-    entry only. Three others get nested loops (a branch-free sort, the partial products
-    hoisted: the same numbers). The inner loop runs over one-dimensional slices (of ``out``
-    and a row of ``table``), which numba vectorises: each entry's sum is unchanged."""
+    bits of the whole row; the self outcome (every other busts) comes last (module Notes).
+    An outcome with some other player at the goal adds the goal's entry only. Three others
+    get nested loops (a branch-free sort, the partial products hoisted: the same numbers).
+    The inner loop runs over one-dimensional slices (of ``out`` and a row of ``table``),
+    which numba vectorises: each entry's sum is unchanged."""
     dst = out[lo - t : hi - t + 1]
     for y in range(dst.shape[0]):
         dst[y] = 0.0
@@ -337,7 +354,7 @@ def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx,
             for b in range(lens[1]):
                 pab, vb = pa * prob[1, b], dest[1, b]
                 small, big = min(va, vb), max(va, vb)
-                for c in range(lens[2]):
+                for c in range(1 if a == 0 and b == 0 else 0, lens[2]):
                     pc = pab * p2[c]
                     if pc == 0.0:
                         continue
@@ -351,70 +368,90 @@ def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx,
                         src = table[r, lo : hi + 1]
                         for y in range(dst.shape[0]):
                             dst[y] += pc * src[y]
-        return
-    for p in range(m):
-        idx[p] = 0
-    while True:
-        pc = 1.0
+    else:
         for p in range(m):
-            pc *= prob[p, idx[p]]
-        if pc != 0.0:
-            r = _sorted_rank(m, dest, idx, buf, binom)
-            if buf[m - 1] >= g:
-                if hi == g:
-                    out[g - t] += pc * table[r, g]
-            else:
-                src = table[r, lo : hi + 1]
-                for y in range(dst.shape[0]):
-                    dst[y] += pc * src[y]
-        if not _next(m, lens, idx):
-            return
+            idx[p] = 0
+        while _next(m, lens, idx):  # from the second outcome: the self outcome comes last
+            pc = 1.0
+            for p in range(m):
+                pc *= prob[p, idx[p]]
+            if pc != 0.0:
+                r = _sorted_rank(m, dest, idx, buf, binom)
+                if buf[m - 1] >= g:
+                    if hi == g:
+                        out[g - t] += pc * table[r, g]
+                else:
+                    src = table[r, lo : hi + 1]
+                    for y in range(dst.shape[0]):
+                        dst[y] += pc * src[y]
+    pc, r = _self_outcome(m, dest, prob, idx, buf, binom)
+    if pc == 0.0:
+        return
+    if buf[m - 1] >= g:
+        if hi == g:
+            out[g - t] += pc * table[r, g]
+        return
+    src = table[r, lo : hi + 1]
+    for y in range(dst.shape[0]):
+        dst[y] += pc * src[y]
 
 
 @kernel(refcount=False)
-def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf):  # pragma: no cover
-    """Entries t and t + 1 of the continuation (:func:`continuation_span`, the same bits)
-    summed in registers: what a view cache hit needs (:func:`view_continuation`)."""
+def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, prev):  # pragma: no cover
+    """Entries t and t + 1 of the continuation (:func:`continuation_span`, the same bits):
+    what a view cache hit needs (:func:`view_continuation`). ``prev`` is entry t + 1 as
+    summed while own score t + 1 was being solved, its last term (the self outcome) read as 0
+    there: that term is added to it, and entry t is summed in a register."""
     e0 = 0.0
-    e1 = 0.0
-    top = t + 1 == g
     if m == 3:
-        d2, p2 = dest[2], prob[2]
+        # the third other's scores increase with c: the sorted triple is (vc, small, big),
+        # then (small, vc, big), then (small, big, vc), so its rank is a base plus one term
+        d2, p2, n2 = dest[2], prob[2], lens[2]
         for a in range(lens[0]):
             pa, va = prob[0, a], dest[0, a]
             for b in range(lens[1]):
                 pab, vb = pa * prob[1, b], dest[1, b]
                 small, big = min(va, vb), max(va, vb)
-                for c in range(lens[2]):
+                if big >= g:  # some other at the goal: entry t reads nothing
+                    continue
+                c = 1 if a == 0 and b == 0 else 0
+                base = (small + 1) * small // 2 + (big + 2) * (big + 1) * big // 6
+                while c < n2 and d2[c] <= small:
                     pc = pab * p2[c]
-                    if pc == 0.0:
-                        continue
+                    if pc != 0.0:
+                        e0 += pc * table[base + d2[c], t]
+                    c += 1
+                base = small + (big + 2) * (big + 1) * big // 6
+                while c < n2 and d2[c] <= big:
                     vc = d2[c]
-                    x0, x2 = min(small, vc), max(big, vc)
-                    r = rank3(x0, va + vb + vc - x0 - x2, x2)
-                    if x2 >= g:
-                        if top:
-                            e1 += pc * table[r, g]
-                    else:
-                        e0 += pc * table[r, t]
-                        e1 += pc * table[r, t + 1]
-        return e0, e1
-    for p in range(m):
-        idx[p] = 0
-    while True:
-        pc = 1.0
+                    pc = pab * p2[c]
+                    if pc != 0.0:
+                        e0 += pc * table[base + (vc + 1) * vc // 2, t]
+                    c += 1
+                base = small + (big + 1) * big // 2
+                while c < n2 and d2[c] < g:
+                    vc = d2[c]
+                    pc = pab * p2[c]
+                    if pc != 0.0:
+                        e0 += pc * table[base + (vc + 2) * (vc + 1) * vc // 6, t]
+                    c += 1
+    else:
         for p in range(m):
-            pc *= prob[p, idx[p]]
-        if pc != 0.0:
-            r = _sorted_rank(m, dest, idx, buf, binom)
-            if buf[m - 1] >= g:
-                if top:
-                    e1 += pc * table[r, g]
-            else:
-                e0 += pc * table[r, t]
-                e1 += pc * table[r, t + 1]
-        if not _next(m, lens, idx):
-            return e0, e1
+            idx[p] = 0
+        while _next(m, lens, idx):  # from the second outcome: the self outcome comes last
+            pc = 1.0
+            for p in range(m):
+                pc *= prob[p, idx[p]]
+            if pc != 0.0:
+                r = _sorted_rank(m, dest, idx, buf, binom)
+                if buf[m - 1] < g:
+                    e0 += pc * table[r, t]
+    pc, r = _self_outcome(m, dest, prob, idx, buf, binom)
+    if pc == 0.0:
+        return e0, prev
+    if buf[m - 1] >= g:  # (not a state the solvers visit: some other at the goal)
+        return e0, prev + pc * table[r, g] if t + 1 == g else prev
+    return e0 + pc * table[r, t], prev + pc * table[r, t + 1]
 
 
 @kernel(refcount=False)
@@ -516,7 +553,7 @@ def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
             keys[c, q] = key[q]
         low[c] = t
     elif low[c] == t + 1:  # entry t + 1 read the state then being solved as 0: again
-        row[t], row[t + 1] = continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf)
+        row[t], row[t + 1] = continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, row[t + 1])
         low[c] = t
     elif low[c] > t:  # a row from further up (a spare): entries t..low again
         continuation_span(0, t, low[c], g, m, dest, prob, lens, table, binom, row, idx, buf)
@@ -579,7 +616,7 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
     if m == 2:  # the general loop's products and ranks, in nested loops
         for a in range(lens[0]):
             pa, va = prob[0, a], dest[0, a]
-            for b in range(lens[1]):
+            for b in range(1 if a == 0 else 0, lens[1]):
                 pc = pa * prob[1, b]
                 if pc == 0.0:
                     continue
@@ -588,14 +625,13 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
                 chance[n] = pc
                 top[n] = max(va, vb) >= g
                 n += 1
-        return n
-    if m == 3:
+    elif m == 3:
         for a in range(lens[0]):
             pa, va = prob[0, a], dest[0, a]
             for b in range(lens[1]):
                 pab, vb = pa * prob[1, b], dest[1, b]
                 small, big = min(va, vb), max(va, vb)
-                for c in range(lens[2]):
+                for c in range(1 if a == 0 and b == 0 else 0, lens[2]):
                     pc = pab * prob[2, c]
                     if pc == 0.0:
                         continue
@@ -605,20 +641,25 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
                     chance[n] = pc
                     top[n] = x2 >= g
                     n += 1
-        return n
-    for p in range(m):
-        idx[p] = 0
-    while True:
-        pc = 1.0
+    else:
         for p in range(m):
-            pc *= prob[p, idx[p]]
-        if pc != 0.0:
-            ranks[n] = _sorted_rank(m, dest, idx, buf, binom)
-            chance[n] = pc
-            top[n] = buf[m - 1] >= g
-            n += 1
-        if not _next(m, lens, idx):
-            return n
+            idx[p] = 0
+        while _next(m, lens, idx):  # from the second outcome: the self outcome comes last
+            pc = 1.0
+            for p in range(m):
+                pc *= prob[p, idx[p]]
+            if pc != 0.0:
+                ranks[n] = _sorted_rank(m, dest, idx, buf, binom)
+                chance[n] = pc
+                top[n] = buf[m - 1] >= g
+                n += 1
+    pc, r = _self_outcome(m, dest, prob, idx, buf, binom)
+    if pc != 0.0:
+        ranks[n] = r
+        chance[n] = pc
+        top[n] = buf[m - 1] >= g
+        n += 1
+    return n
 
 
 @kernel(refcount=False)
