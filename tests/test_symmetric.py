@@ -96,6 +96,19 @@ def test_the_compiled_and_the_interpreted_engines_agree():
     np.testing.assert_allclose(fast.policy.mix_weights, slow.policy.mix_weights, atol=1e-15)
 
 
+def test_newton_gives_up_hopeless_solves_only_in_the_ordinary_search(monkeypatch):
+    # With a patience of one step the ordinary search gives up nearly every Newton solve, so
+    # more states need the fallback; the wider search (no patience) still certifies them.
+    rules = Rules(goal=14, die_faces=2, players=4)
+    reference = symmetric_equilibrium(rules=rules, engine="numpy")
+    assert symmetric_stage.ORDINARY.patience > 0 and symmetric_stage.WIDE.patience == 0
+    monkeypatch.setattr(symmetric_stage, "ORDINARY", symmetric_stage.ORDINARY._replace(patience=1))
+    impatient = symmetric_equilibrium(rules=rules, engine="numpy")
+    assert impatient.n_fallback > reference.n_fallback
+    assert impatient.residual <= 1e-12 and impatient.n_mixed == reference.n_mixed
+    np.testing.assert_allclose(impatient.value.table, reference.value.table, rtol=0, atol=1e-12)
+
+
 def test_the_wider_search_closes_states_the_ordinary_search_leaves_open(monkeypatch):
     # An ordinary search of one candidate per role cannot mix: the mixed states stay open
     # (certificate above tol) unless the wider search of step 5 re-solves them.

@@ -82,7 +82,7 @@ def enumerate_supports(
                 cnt += sup[r, j]
             for j in range(wts.shape[1]):
                 wts[r, j] = 1.0 / cnt if sup[r, j] else 0.0
-        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter, nw):
+        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim, nw):
             continue
         mix = True
         for r in range(R):

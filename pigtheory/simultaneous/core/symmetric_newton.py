@@ -27,6 +27,7 @@ from .symmetric_payoffs import (
 
 __all__ = [
     "NEWTON_ITER",
+    "PATIENCE",
     "MAX_ROUNDS",
     "Unknowns",
     "newton_work",
@@ -41,6 +42,10 @@ __all__ = [
 
 NEWTON_ITER = 60
 """Newton steps on one support profile (the ordinary :class:`~.symmetric_payoffs.Limits`)."""
+
+PATIENCE = 20
+"""Newton steps after which the ordinary search gives up a solve whose residual is still above
+1e-6 (above 1e-2 after half as many): :func:`newton`."""
 
 MAX_ROUNDS = 30
 """Support changes per attempt of the double oracle (the ordinary limits)."""
@@ -175,13 +180,40 @@ def live_candidates(
 
 @kernel
 def newton(
-    R, m, t, orole, cand, ncand, nc, ten, wts, sup, val, g, bust, b, bb, acont, digits, jac, rhs, iters, nw
+    R,
+    m,
+    t,
+    orole,
+    cand,
+    ncand,
+    nc,
+    ten,
+    wts,
+    sup,
+    val,
+    g,
+    bust,
+    b,
+    bb,
+    acont,
+    digits,
+    jac,
+    rhs,
+    iters,
+    patience,
+    nw,
 ):  # pragma: no cover
     """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
     weights ``wts`` and values ``val``, in place, in at most ``iters`` steps, in the scratch
     ``nw`` (:class:`Unknowns`). Returns True on convergence. Only the others' live profiles
     are visited (:func:`live_profiles`: the weights outside the supports do not change here),
-    and only the nonzero entries of the Jacobian are written."""
+    and only the nonzero entries of the Jacobian are written.
+
+    With ``patience`` p > 0 a solve whose largest residual is still above 1e-2 after p / 2
+    steps, or above 1e-6 after p, is given up (returns False). In the four-player equilibrium
+    at goal 80 (60 steps, no patience) 25,197 of the 27,236 solves that took every step
+    failed, and of those that converged only 0.3% were above these residuals then; the
+    solves given up were 68% of all Newton steps."""
     off, pos, ns, sj, nl, lj, srow, sk, count, bv = (
         nw.off,
         nw.pos,
@@ -245,6 +277,8 @@ def newton(
         # converged, or stalled at the rounding level of an ill-conditioned system
         if resid < 1e-15 or (resid < 1e-13 and resid > 0.5 * last):
             return True
+        if patience > 0 and ((it >= patience and resid > 1e-6) or (2 * it >= patience and resid > 1e-2)):
+            return False
         last = resid
         for i in range(nvar):
             for j in range(nvar):
@@ -296,9 +330,10 @@ def newton(
 
 
 @kernel
-def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, iters, nw):  # pragma: no cover
+def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim, nw):  # pragma: no cover
     """:func:`newton` on the supports ``sup`` in the scratch ``s``
-    (:class:`~.symmetric_payoffs.Scratch`) and ``nw`` (:class:`Unknowns`): its weights
+    (:class:`~.symmetric_payoffs.Scratch`) and ``nw`` (:class:`Unknowns`) within the
+    :class:`~.symmetric_payoffs.Limits` ``lim`` (its steps and patience): its weights
     ``wts`` and values ``s.val``."""
     return newton(
         R,
@@ -320,7 +355,8 @@ def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, it
         s.digits,
         s.jac,
         s.rhs,
-        iters,
+        lim.newton_iter,
+        lim.patience,
         nw,
     )
 
@@ -351,7 +387,7 @@ def supports(
         most = max(most, nc[r])
     nw = newton_work(wts.shape[0], wts.shape[1], m, most)
     for _ in range(lim.max_rounds):
-        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim.newton_iter, nw):
+        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim, nw):
             return False
         worst_r, worst_j, worst_w = -1, -1, -1e-13
         for r in range(R):

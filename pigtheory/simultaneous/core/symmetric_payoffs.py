@@ -40,8 +40,10 @@ class Limits(NamedTuple):
     """How far the mixed solvers search at one state: ``cand`` candidate thresholds per role
     (at most the width of the scratch arrays), ``enum_cand`` of them combined by the support
     enumeration (one fewer for four roles or more), ``enum_rounds`` enumerations, ``max_rounds``
-    support changes of the double oracle, ``newton_iter`` Newton steps per support profile and
-    ``fp_iter`` fictitious-play iterations (:mod:`.symmetric_stage`)."""
+    support changes of the double oracle, ``newton_iter`` Newton steps per support profile,
+    ``fp_iter`` fictitious-play iterations (:mod:`.symmetric_stage`) and the ``patience`` of
+    Newton's method (:func:`~.symmetric_newton.newton`; 0: every solve takes its
+    ``newton_iter`` steps)."""
 
     cand: int
     enum_cand: int
@@ -49,6 +51,7 @@ class Limits(NamedTuple):
     max_rounds: int
     newton_iter: int
     fp_iter: int
+    patience: int = 0
 
 
 class Work(NamedTuple):

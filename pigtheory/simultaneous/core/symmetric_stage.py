@@ -80,7 +80,7 @@ from .symmetric_dynamics import Dynamics, best_response_dynamics, dynamics_scrat
 from .symmetric_enumeration import ENUM_CAND, enumerate_supports
 from .symmetric_fictitious import FP_ITER, fictitious_play
 from .symmetric_kernels import ViewCache, rank, respond_columns
-from .symmetric_newton import MAX_ROUNDS, NEWTON_ITER, supports
+from .symmetric_newton import MAX_ROUNDS, NEWTON_ITER, PATIENCE, supports
 from .symmetric_payoffs import (
     Limits,
     Scratch,
@@ -123,12 +123,13 @@ MAX_CAND = 8
 ENUM_ROUNDS = 4
 """Enumerations, each after the best profile's replies joined the candidates."""
 
-ORDINARY = Limits(MAX_CAND, ENUM_CAND, ENUM_ROUNDS, MAX_ROUNDS, NEWTON_ITER, FP_ITER)
+ORDINARY = Limits(MAX_CAND, ENUM_CAND, ENUM_ROUNDS, MAX_ROUNDS, NEWTON_ITER, FP_ITER, PATIENCE)
 """The search every mixed state gets first (:class:`~.symmetric_payoffs.Limits`)."""
 
-WIDE = Limits(12, 5, 10, 80, 200, 6000)
+WIDE = Limits(12, 5, 10, 80, 200, 6000, 0)
 """The wider search of a state whose certificate is still above ``tol`` after the ordinary
-one (step 5 of the module Notes), with up to four roles (``12 ** 3`` payoff rows per role)."""
+one (step 5 of the module Notes), with up to four roles (``12 ** 3`` payoff rows per role);
+its Newton solves take every step."""
 
 WIDTH = WIDE.cand
 """The widest mix :func:`solve_states` stores (columns of ``mix_th``/``mix_w``)."""
@@ -450,6 +451,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
         WIDE.max_rounds,
         WIDE.newton_iter,
         WIDE.fp_iter,
+        WIDE.patience,
     )
     w, s, dyn = scr.w, scr.s, scr.dyn
     col = w.col
