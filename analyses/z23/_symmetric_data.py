@@ -22,7 +22,7 @@ from pigtheory.simultaneous import (
     symmetric_equilibrium,
 )
 
-VERSION = 3  # 3: the stage solver re-solves a state still above tol with wider limits
+VERSION = 4  # 4: the self outcome summed last; Newton gives up hopeless solves (new bits)
 DYNAMICS_VERSION = 1  # the dynamics do not use the stage solver
 GOAL = 100
 FOUR_PLAYER_GOALS = (20, 40, 60, 80, 100)
