@@ -23,7 +23,7 @@ from pigtheory.simultaneous import (
 )
 
 VERSION = 4  # 4: the self outcome summed last; Newton gives up hopeless solves (new bits)
-DYNAMICS_VERSION = 1  # the dynamics do not use the stage solver
+DYNAMICS_VERSION = 2  # 2: their continuations sum the self outcome last (new bits)
 GOAL = 100
 FOUR_PLAYER_GOALS = (20, 40, 60, 80, 100)
 CERTIFIED_FOUR_PLAYER_GOAL = 100  # the goal of the four-player global certificate
