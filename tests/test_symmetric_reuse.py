@@ -34,6 +34,14 @@ def _outcomes(rules, rng, others):
     return dest, prob, lens
 
 
+def _solving(table, t, m, dest, binom):
+    """The table while the state at own score t is solved (the others' outcome in which
+    every one busts, their first, reads it): 0 there."""
+    out = table.copy()
+    out[int(sk.ranks(np.sort(dest[:m, 0]), binom)), t] = 0.0
+    return out
+
+
 def _pair(t, g, m, dest, prob, lens, table, binom, idx, buf):
     """continuation_pair as a cache hit calls it: entry t + 1 as summed at own score t + 1,
     while the state then being solved (the self outcome: every other busts) read 0."""
@@ -65,11 +73,12 @@ def test_spans_pairs_and_rows_are_the_same_sums(players):
     g, m = rules.goal, players - 1
     binom, others, _, _ = symmetric.layout(rules)
     rng = np.random.default_rng(players)
-    table = rng.random((others.shape[0], g + 1))
+    solved = rng.random((others.shape[0], g + 1))
     idx, buf = np.zeros(m, np.int64), np.zeros(m, np.int64)
     for _ in range(20):
         dest, prob, lens = _outcomes(rules, rng, m)
         t = int(rng.integers(0, g))
+        table = _solving(solved, t, m, dest, binom)
         u = np.zeros(g + 8)
         sk.continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf)
         np.testing.assert_allclose(u[: g - t + 1], _brute(t, g, dest, prob, lens, table, binom), rtol=1e-14)
@@ -156,12 +165,13 @@ def test_outcome_lists_give_the_bits_of_the_nested_sums(players):
     g, m = rules.goal, players - 1
     binom, others, _, _ = symmetric.layout(rules)
     rng = np.random.default_rng(10 + players)
-    first, second = rng.random((2, others.shape[0], g + 1))
+    tables = rng.random((2, others.shape[0], g + 1))
     idx, buf = np.zeros(m, np.int64), np.zeros(m, np.int64)
     short = sk.outcome_space(1)
     for _ in range(20):
         dest, prob, lens = _outcomes(rules, rng, m)
         t = int(rng.integers(0, g))
+        first, second = (_solving(tab, t, m, dest, binom) for tab in tables)
         assert sk.outcome_list(g, m, dest, prob, lens, binom, idx, buf, short) == (
             -1 if np.prod(lens) > 1 else 1
         )

@@ -398,10 +398,16 @@ def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx,
 
 @kernel(refcount=False)
 def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, prev):  # pragma: no cover
-    """Entries t and t + 1 of the continuation (:func:`continuation_span`, the same bits):
-    what a view cache hit needs (:func:`view_continuation`). ``prev`` is entry t + 1 as
-    summed while own score t + 1 was being solved, its last term (the self outcome) read as 0
-    there: that term is added to it, and entry t is summed in a register."""
+    """Entries t and t + 1 of the continuation (:func:`continuation_span`, the same bits) of
+    the state being solved at own score t: what a view cache hit needs
+    (:func:`view_continuation`). ``prev`` is entry t + 1 as summed while own score t + 1 was
+    being solved, its last term (the self outcome) read as 0 there: that term is added to it.
+    Entry t is summed in a register; its self term is the state being solved, 0 in the table
+    (module Notes), so it is not read (adding 0 changes no bit). The self term's entry t + 1,
+    in the view's own row, is read first: it is the load most likely to miss the caches."""
+    pself, rself = _self_outcome(m, dest, prob, idx, buf, binom)
+    top = buf[m - 1] >= g  # (not a state the solvers visit: some other at the goal)
+    then = table[rself, g] if top else table[rself, t + 1]
     e0 = 0.0
     if m == 3:
         # the third other's scores increase with c: the sorted triple is (vc, small, big),
@@ -446,12 +452,9 @@ def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, prev): 
                 r = _sorted_rank(m, dest, idx, buf, binom)
                 if buf[m - 1] < g:
                     e0 += pc * table[r, t]
-    pc, r = _self_outcome(m, dest, prob, idx, buf, binom)
-    if pc == 0.0:
+    if pself == 0.0 or (top and t + 1 < g):
         return e0, prev
-    if buf[m - 1] >= g:  # (not a state the solvers visit: some other at the goal)
-        return e0, prev + pc * table[r, g] if t + 1 == g else prev
-    return e0 + pc * table[r, t], prev + pc * table[r, t + 1]
+    return e0, prev + pself * then
 
 
 @kernel(refcount=False)
