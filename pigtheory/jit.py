@@ -30,6 +30,10 @@ and the driver). A heavy loop is therefore better a serial kernel run on chunks 
 :func:`map_threads` (the twins release the GIL, ``nogil=True``): compiled once, and the same
 machine code on one thread or many.
 
+A kernel may call :func:`prefetch` (``a[i, j]`` wanted soon): nothing in plain Python, a
+prefetch instruction in the twin. The symmetric solver asks for the next state's scattered
+per-column entries while it solves the current one, so that their cache misses overlap.
+
 A kernel marked ``@kernel(refcount=False)`` is compiled without numba's reference counting
 (numba's ``_nrt=False``). A compiled kernel counts a reference to every array it takes when
 it starts and releases it when it returns (two atomic operations per array, per call, in any
@@ -63,6 +67,7 @@ __all__ = [
     "linked",
     "LINKED_NUMBA",
     "prange",
+    "prefetch",
     "max_threads",
     "threads",
     "thread_count",
@@ -113,6 +118,48 @@ def kernel(fn: Any = None, /, *, parallel: bool = False, refcount: bool = True) 
 def prange(*args: int) -> range:
     """``range`` in a plain kernel; ``numba.prange`` (a parallel loop) in its compiled twin."""
     return range(*args)
+
+
+def prefetch(a: Any, i: int, j: int) -> None:
+    """Ask for entry ``a[i, j]`` of a two-dimensional array (``a[i]`` of a one-dimensional
+    one; j is then not read) to be brought into the processor's caches, without waiting for
+    it: nothing in a plain kernel, LLVM's ``llvm.prefetch`` (a read, kept close) in its
+    compiled twin. A hint that changes no result; the entry must lie within the array."""
+
+
+def _prefetch_intrinsic() -> Any:
+    """The numba intrinsic a compiled twin calls for :func:`prefetch` (built once)."""
+    if _PREFETCH:
+        return _PREFETCH[0]
+    from llvmlite import ir
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    @intrinsic  # type: ignore[misc]
+    def hint(typingctx: Any, a: Any, i: Any, j: Any) -> Any:
+        if not isinstance(a, types.Array) or a.ndim not in (1, 2):
+            return None
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            aty = signature.args[0]
+            ary = context.make_array(aty)(context, builder, args[0])
+            index = [context.cast(builder, args[k], signature.args[k], types.intp) for k in (1, 2)]
+            ptr = cgutils.get_item_pointer(context, builder, aty, ary, index[: aty.ndim], wraparound=False)
+            byte = ir.IntType(8).as_pointer()
+            word = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [byte, word, word, word])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+            # a read (0), kept in every level of the caches (3), of data (1)
+            builder.call(fn, [builder.bitcast(ptr, byte), word(0), word(3), word(1)])
+            return context.get_dummy_value()
+
+        return types.none(a, i, j), codegen
+
+    _PREFETCH.append(hint)
+    return hint
+
+
+_PREFETCH: list[Any] = []
 
 
 def _callees(fn: FunctionType) -> dict[str, FunctionType]:
@@ -185,6 +232,8 @@ def _compile(fn: FunctionType, inner: bool) -> Any:
     for name in fn.__code__.co_names:
         if namespace.get(name) is prange:
             namespace[name] = numba.prange
+        elif namespace.get(name) is prefetch and not numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+            namespace[name] = _prefetch_intrinsic()
     twin = FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
     twin.__qualname__ = f"{fn.__qualname__}_{_digest(fn)}"
     twin.__doc__ = fn.__doc__

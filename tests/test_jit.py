@@ -110,6 +110,35 @@ def test_prange_is_range_in_python_and_a_parallel_loop_compiled():
     assert jit.compiled(_square).targetoptions["nogil"] is True
 
 
+prefetch = jit.prefetch  # rebound in the twin, like prange
+
+
+@jit.kernel(refcount=False)
+def _prefetched_sum(a, b):  # pragma: no cover - compiled
+    """The sum of a 2-D and a 1-D array, each entry asked for one step ahead."""
+    s = 0.0
+    for i in range(a.shape[0]):
+        if i + 1 < a.shape[0]:
+            prefetch(a, i + 1, 0)
+            prefetch(b, i + 1, 0)
+        for j in range(a.shape[1]):
+            s += a[i, j]
+        s += b[i]
+    return s
+
+
+def test_prefetch_is_a_hint_that_changes_no_result():
+    rng = np.random.default_rng(3)
+    a, b = rng.random((40, 7)), rng.random(40)
+    assert jit.prefetch(a, 0, 0) is None  # plain Python: nothing
+    want = _prefetched_sum(a, b)
+    twin = jit.compiled(_prefetched_sum)
+    assert twin(a, b) == want
+    # the twin calls numba's intrinsic (LLVM's llvm.prefetch); the module keeps the plain one
+    assert type(twin.py_func.__globals__["prefetch"]).__name__ == "_Intrinsic"
+    assert globals()["prefetch"] is jit.prefetch
+
+
 def test_a_parallel_reduction_gives_the_plain_sum():
     n = 500
     plain, twin = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)

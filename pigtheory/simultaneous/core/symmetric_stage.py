@@ -74,7 +74,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import compiled as jit_compiled
-from .jit import kernel
+from .jit import kernel, prefetch
 from .step import Band
 from .symmetric_dynamics import Dynamics, best_response_dynamics, dynamics_scratch
 from .symmetric_enumeration import ENUM_CAND, enumerate_supports
@@ -272,6 +272,35 @@ def stage_scratch(players: int, goal: int, band: Band, views: ViewCache) -> Stag
     )
 
 
+@kernel(refcount=False)
+def touch(st, n, m, g, binom, view, table, gain, act, lead, rows, keys, low):  # pragma: no cover
+    """Prefetch (:func:`~pigtheory.jit.prefetch`) the entries of the per-column arrays that
+    the roles of the state ``st`` will read first: the table one own score up, the gains,
+    actions and starts at their own score, the view cache's row (one own score up and at the
+    goal ``g``), thresholds and lowest score.
+    Asked for one state ahead, they arrive while that state is solved, where the solver's own
+    reads would each wait for memory in turn (a column's arrays are far apart)."""
+    for p in range(n):
+        if p > 0 and st[p] == st[p - 1]:
+            continue
+        q = 0
+        for p2 in range(n):
+            if p2 != p:
+                view[q] = st[p2]
+                q += 1
+        c = rank(view, m, binom)
+        t = st[p]
+        prefetch(table, c, t + 1)
+        prefetch(gain, c, t)
+        prefetch(act, c, t)
+        prefetch(lead, c, t)
+        if rows.shape[0] > 0:
+            prefetch(rows, c, t + 1)
+            prefetch(rows, c, g)  # the padding past the goal copies it
+            prefetch(keys, c, 0)
+            prefetch(low, c, 0)
+
+
 COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "passes", "mixed_views", "wide")
 """Meaning of the entries of the ``counts`` array of :func:`solve_states`."""
 
@@ -460,9 +489,26 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
     cand, ncand, wts, sup, ten, nc = scr.cand, scr.ncand, scr.wts, scr.sup, scr.ten, scr.nc
     keep_w, keep_th, keep_val, keep_gain = scr.keep_w, scr.keep_th, scr.keep_val, scr.keep_gain
     mixed_at = Mixed(orole, cand, ncand, wts, sup, ten, nc, g, binom, band, table, tie_tol, tol, w, s)
+    views = w.views
     for si in range(lo, hi):
         if counts[0] + n > mix_th.shape[0] or counts[2] >= mixed.shape[0]:
             return si
+        if si + 1 < hi:  # the next state's columns, while this one is solved
+            touch(
+                states[si + 1],
+                n,
+                m,
+                g,
+                binom,
+                view,
+                table,
+                gain,
+                act,
+                lead,
+                views.rows,
+                views.keys,
+                views.low,
+            )
         st = states[si]
         R = 0
         for p in range(n):
