@@ -38,11 +38,12 @@ the best threshold against :math:`\\sigma_{-r}` (:func:`~.symmetric_kernels.best
 
    are solved for :math:`(\\sigma, V)` by Newton's method (exact Jacobian: the payoffs are
    multilinear in the other players' mixes, tabulated once per candidate set as
-   :math:`a_r(\\cdot; k_{-r})` for every pure profile of the others' candidates). The
-   systems are often ill-conditioned (neighbouring thresholds barely change the others'
-   payoffs), so the solution of a too-large support may lie far outside the simplex: its most
-   negative weight leaves the support; a profitable reply outside the support joins it (a
-   double oracle). The certificate is then checked over *every* threshold.
+   :math:`a_r(\\cdot; k_{-r})` for every pure profile of the others' candidates; a solve
+   still far from a solution after :data:`~.symmetric_newton.PATIENCE` steps is given up,
+   as such solves almost never converge). The systems are often ill-conditioned
+   (neighbouring thresholds barely change the others' payoffs), so the solution of a
+   too-large support may lie far outside the simplex: its most negative weight leaves the
+   support; a profitable reply outside the support joins it (a double oracle). The certificate is then checked over *every* threshold.
 3. **Support enumeration.** If that local search fails: every support profile over the first
    few candidates of each role, smallest first (Porter, Nudelman & Shoham), each by Newton's
    method from the uniform mix; the best profile's profitable replies then join the candidates
@@ -106,6 +107,7 @@ __all__ = [
     "WIDE",
     "WIDTH",
     "COUNTERS",
+    "touch",
     "solve_states",
     "solve_mixed",
     "Mixed",
