@@ -323,15 +323,22 @@ def _next(m, lens, idx):  # pragma: no cover - compiled
 
 
 @kernel(refcount=False)
-def _self_outcome(m, dest, prob, idx, buf, binom):  # pragma: no cover - compiled
-    """``(chance, column)`` of the others' outcome in which every one busts (their first
-    outcome, :func:`pure_outcomes`): the product of their chances in the order of the
-    summing loops, so the same number."""
+def _chance(m, prob, idx):  # pragma: no cover - compiled
+    """The chance of the others' outcome profile ``idx``: the product of theirs, first other
+    first (the order every summing loop uses, so the same number)."""
     pc = 1.0
     for p in range(m):
+        pc *= prob[p, idx[p]]
+    return pc
+
+
+@kernel(refcount=False)
+def _self_outcome(m, dest, prob, idx, buf, binom):  # pragma: no cover - compiled
+    """``(chance, column)`` of the others' outcome in which every one busts (their first
+    outcome, :func:`pure_outcomes`), which the summing loops add last; leaves ``idx`` at it."""
+    for p in range(m):
         idx[p] = 0
-        pc *= prob[p, 0]
-    return pc, _sorted_rank(m, dest, idx, buf, binom)
+    return _chance(m, prob, idx), _sorted_rank(m, dest, idx, buf, binom)
 
 
 @kernel(refcount=False)
@@ -372,9 +379,7 @@ def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx,
         for p in range(m):
             idx[p] = 0
         while _next(m, lens, idx):  # from the second outcome: the self outcome comes last
-            pc = 1.0
-            for p in range(m):
-                pc *= prob[p, idx[p]]
+            pc = _chance(m, prob, idx)
             if pc != 0.0:
                 r = _sorted_rank(m, dest, idx, buf, binom)
                 if buf[m - 1] >= g:
@@ -445,9 +450,7 @@ def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, prev): 
         for p in range(m):
             idx[p] = 0
         while _next(m, lens, idx):  # from the second outcome: the self outcome comes last
-            pc = 1.0
-            for p in range(m):
-                pc *= prob[p, idx[p]]
+            pc = _chance(m, prob, idx)
             if pc != 0.0:
                 r = _sorted_rank(m, dest, idx, buf, binom)
                 if buf[m - 1] < g:
@@ -534,8 +537,8 @@ def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
     own score, which holds ``u[x]`` of :func:`continuation_row` at ``row[t + x]``, padded
     past the room like ``u`` (``row[y] = row[goal]`` for ``y > goal``): the row
     ``cache.rows[c]`` of the :class:`ViewCache` ``cache`` (module Notes, *Reuse*: the same
-    bits as a fresh row, in two entries instead of ``goal - t + 1`` when the view one own
-    score up had the same key), or with no cache (zero rows) ``u``, its entries ``t..goal``
+    bits as a fresh row, in one entry and one term instead of ``goal - t + 1`` entries when
+    the view one own score up had the same key, :func:`continuation_pair`), or with no cache (zero rows) ``u``, its entries ``t..goal``
     summed afresh (:func:`continuation_span`). A caller reads the row where it is, ``row[t:]``
     being the ``u`` of :func:`~.step.threshold_step`: no copy."""
     rows, keys, low = cache.rows, cache.keys, cache.low
@@ -555,7 +558,7 @@ def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
         for q in range(m):
             keys[c, q] = key[q]
         low[c] = t
-    elif low[c] == t + 1:  # entry t + 1 read the state then being solved as 0: again
+    elif low[c] == t + 1:  # entry t + 1 read the state then being solved as 0: completed
         row[t], row[t + 1] = continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, row[t + 1])
         low[c] = t
     elif low[c] > t:  # a row from further up (a spare): entries t..low again
@@ -648,9 +651,7 @@ def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no co
         for p in range(m):
             idx[p] = 0
         while _next(m, lens, idx):  # from the second outcome: the self outcome comes last
-            pc = 1.0
-            for p in range(m):
-                pc *= prob[p, idx[p]]
+            pc = _chance(m, prob, idx)
             if pc != 0.0:
                 ranks[n] = _sorted_rank(m, dest, idx, buf, binom)
                 chance[n] = pc
