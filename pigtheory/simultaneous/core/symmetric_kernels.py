@@ -342,6 +342,20 @@ def _self_outcome(m, dest, prob, idx, buf, binom):  # pragma: no cover - compile
 
 
 @kernel(refcount=False)
+def _add_row(pc, r, top, t, lo, hi, g, table, out, dst):  # pragma: no cover - compiled
+    """One outcome's term of :func:`continuation_span`: chance ``pc`` times row r of the table
+    over ``lo..hi`` into ``dst`` (``out[lo - t:]``), or, if it puts some other player at the
+    goal (``top``), times its goal entry into ``out[g - t]`` alone (when the span reaches it)."""
+    if top:
+        if hi == g:
+            out[g - t] += pc * table[r, g]
+        return
+    src = table[r, lo : hi + 1]
+    for y in range(dst.shape[0]):
+        dst[y] += pc * src[y]
+
+
+@kernel(refcount=False)
 def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx, buf):  # pragma: no cover
     """``out[y - t]`` for the entries ``y = lo..hi`` (``t <= lo <= hi <= goal``) of the
     continuation of :func:`continuation_row`, each summed over the others' outcomes in the
@@ -382,23 +396,10 @@ def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx,
             pc = _chance(m, prob, idx)
             if pc != 0.0:
                 r = _sorted_rank(m, dest, idx, buf, binom)
-                if buf[m - 1] >= g:
-                    if hi == g:
-                        out[g - t] += pc * table[r, g]
-                else:
-                    src = table[r, lo : hi + 1]
-                    for y in range(dst.shape[0]):
-                        dst[y] += pc * src[y]
+                _add_row(pc, r, buf[m - 1] >= g, t, lo, hi, g, table, out, dst)
     pc, r = _self_outcome(m, dest, prob, idx, buf, binom)
-    if pc == 0.0:
-        return
-    if buf[m - 1] >= g:
-        if hi == g:
-            out[g - t] += pc * table[r, g]
-        return
-    src = table[r, lo : hi + 1]
-    for y in range(dst.shape[0]):
-        dst[y] += pc * src[y]
+    if pc != 0.0:
+        _add_row(pc, r, buf[m - 1] >= g, t, lo, hi, g, table, out, dst)
 
 
 @kernel(refcount=False)
