@@ -99,7 +99,7 @@ def newton_work(n, width, m, most):  # pragma: no cover - compiled
     )
 
 
-@kernel
+@kernel(refcount=False)
 def live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj):  # pragma: no cover - compiled
     """The unknowns of Newton's method on the supports ``sup`` and the live candidates of each
     role: ``pos[r, j]`` the variable of weight j of role r (-1 outside the support; the support
@@ -125,7 +125,7 @@ def live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj):  # pragma: no cover
     return off[R]
 
 
-@kernel
+@kernel(refcount=False)
 def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, idx):  # pragma: no cover - compiled
     """The pure profiles of each role's others that can weigh anything: ``live[r, :count[r]]``
     the indices ci (increasing) of ``ten[r]`` whose every other's candidate is live
@@ -151,7 +151,7 @@ def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, idx):  # pragma
             next_digits(idx, m, orole[r], nl)
 
 
-@kernel
+@kernel(refcount=False)
 def live_candidates(
     R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw
 ):  # pragma: no cover
@@ -329,7 +329,7 @@ def newton(
     return last < 1e-12
 
 
-@kernel
+@kernel(refcount=False)
 def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim, nw):  # pragma: no cover
     """:func:`newton` on the supports ``sup`` in the scratch ``s``
     (:class:`~.symmetric_payoffs.Scratch`) and ``nw`` (:class:`Unknowns`) within the
@@ -361,7 +361,7 @@ def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, li
     )
 
 
-@kernel
+@kernel(refcount=False)
 def score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s):  # pragma: no cover - compiled
     """The profile ``wts``'s values and certificate in ``s`` (every threshold), kept if its
     largest gain is the smallest so far; returns that largest gain."""
@@ -373,7 +373,7 @@ def score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s):  # pr
     return worst
 
 
-@kernel
+@kernel(refcount=False)
 def supports(
     R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s, lim
 ):  # pragma: no cover

@@ -110,7 +110,7 @@ class Scratch(NamedTuple):
     best_reply: np.ndarray
 
 
-@kernel
+@kernel(refcount=False)
 def lin_solve(a, rhs, n):  # pragma: no cover - compiled
     """Solve ``a[:n, :n] x = rhs[:n]`` in place (partial pivoting); False if singular."""
     for col in range(n):
@@ -183,7 +183,7 @@ def tensor_row(r, digits, m, t, orole, cand, g, binom, band, table, w):  # pragm
     return pool[r, code]
 
 
-@kernel
+@kernel(refcount=False)
 def build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w):  # pragma: no cover
     """``ten[r, ci, k] = a_r(k; others' candidates ci)`` for every pure profile ci of a role-r
     player's others over their candidates (mixed radix, last other fastest); each profile's
@@ -204,7 +204,7 @@ def build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w
             next_digits(digits, m, orole[r], ncand)  # the next ci
 
 
-@kernel
+@kernel(refcount=False)
 def forget_tensors(w):  # pragma: no cover - compiled
     """Start a new state: no payoffs kept (:func:`tensor_row`)."""
     for r in range(w.cached.shape[0]):
@@ -213,7 +213,7 @@ def forget_tensors(w):  # pragma: no cover - compiled
             w.cached[r, j] = False
 
 
-@kernel
+@kernel(refcount=False)
 def next_digits(digits, m, oroles, sizes):  # pragma: no cover - compiled
     """Advance the odometer ``digits[:m]`` (the last fastest; digit q counts up to
     ``sizes[oroles[q]]``); False after the last profile, with every digit back at 0."""
@@ -227,7 +227,7 @@ def next_digits(digits, m, oroles, sizes):  # pragma: no cover - compiled
     return False
 
 
-@kernel
+@kernel(refcount=False)
 def bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb):  # pragma: no cover - compiled
     """``b[r]``, the chance that a role-r player busts at the mixes ``wts``, and ``bb[r]``,
     the chance that all of its others bust."""
@@ -243,7 +243,7 @@ def bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb):  # pragma: no cove
         bb[r] = p
 
 
-@kernel
+@kernel(refcount=False)
 def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits):  # pragma: no cover
     """``b[r]`` (a role's bust chance), ``bb[r]`` (all of a role-r player's others bust) and
     ``acont[r, k] = a_r(k; sigma_{-r})`` for every k, at the mixes ``wts``."""
@@ -266,7 +266,7 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
             next_digits(digits, m, orole[r], ncand)  # the next ci
 
 
-@kernel
+@kernel(refcount=False)
 def certify(
     R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply
 ):  # pragma: no cover
@@ -290,7 +290,7 @@ def certify(
     return worst
 
 
-@kernel
+@kernel(refcount=False)
 def add_candidate(r, k, cand, ncand, cap):  # pragma: no cover - compiled
     """``(index, new)`` of threshold k among role r's candidates, adding it if it is new and
     there is room for it among ``cap`` (index -1 if there is none)."""
@@ -304,7 +304,7 @@ def add_candidate(r, k, cand, ncand, cap):  # pragma: no cover - compiled
     return ncand[r] - 1, True
 
 
-@kernel
+@kernel(refcount=False)
 def normalise(r, ncand, wts):  # pragma: no cover - compiled
     """Scale role r's weights to sum to 1."""
     tot = 0.0
@@ -314,7 +314,7 @@ def normalise(r, ncand, wts):  # pragma: no cover - compiled
         wts[r, j] /= tot
 
 
-@kernel
+@kernel(refcount=False)
 def keep(R, ncand, wts, val, gain, reply, worst, s, cand):  # pragma: no cover - compiled
     """Remember the profile (weights, their thresholds, values, gains, best replies) if its
     largest gain is the smallest so far."""
@@ -341,7 +341,7 @@ def keep(R, ncand, wts, val, gain, reply, worst, s, cand):  # pragma: no cover -
         best_reply[r] = reply[r]
 
 
-@kernel
+@kernel(refcount=False)
 def by_weight(R, cand, ncand, wts):  # pragma: no cover - compiled
     """Sort each role's candidates by decreasing weight (insertion sort, stable)."""
     for r in range(R):
@@ -354,7 +354,7 @@ def by_weight(R, cand, ncand, wts):  # pragma: no cover - compiled
             cand[r, q], wts[r, q] = kj, wj
 
 
-@kernel
+@kernel(refcount=False)
 def refocus(R, cand, ncand, wts, s, tol, cap):  # pragma: no cover - compiled
     """Order each role's candidates as the best profile so far uses them (its support by
     weight, weights under 1% not counted, then the best reply of a role that gains more than

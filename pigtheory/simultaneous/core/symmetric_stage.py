@@ -307,7 +307,7 @@ COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "pass
 """Meaning of the entries of the ``counts`` array of :func:`solve_states`."""
 
 
-@kernel
+@kernel(refcount=False)
 def solve_mixed(
     R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, tol, w, s, ten, nc, sup, lim
 ):  # pragma: no cover
@@ -359,7 +359,7 @@ def solve_mixed(
     return 2
 
 
-@kernel
+@kernel(refcount=False)
 def cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, cap):  # pragma: no cover
     """The thresholds of passes ``cycle_from..last`` of ``hist`` as each role's candidates,
     weighted by how often they were played (at most ``cap`` per role)."""
@@ -374,7 +374,7 @@ def cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, cap):  # pragm
         normalise(r, ncand, wts)
 
 
-@kernel
+@kernel(refcount=False)
 def recertify(
     R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc
 ):  # pragma: no cover
@@ -442,7 +442,7 @@ class Mixed(NamedTuple):
     s: Scratch
 
 
-@kernel
+@kernel(refcount=False)
 def search(R, m, t, hist, cycle_from, last, x, lim):  # pragma: no cover - compiled
     """Steps 2-4 of the module Notes at the state of :class:`Mixed` ``x``, within the
     :class:`~.symmetric_payoffs.Limits` ``lim``, from the thresholds of the best-response
