@@ -133,6 +133,26 @@ def test_multisets_are_every_sorted_tuple_by_increasing_colex_rank(values, size)
     assert np.array_equal(r, np.arange(got.shape[0]))  # colex rank = position
 
 
+@pytest.mark.parametrize(("values", "size"), [(1, 1), (1, 4), (5, 1), (4, 3), (9, 4), (6, 5)])
+@pytest.mark.parametrize("engine", ["numba", "numpy"])
+def test_descending_multisets_are_every_sorted_tuple_by_decreasing_colex_rank(values, size, engine):
+    # the odometer against the gathers of multisets and against colex ranks counted down
+    from math import comb
+
+    from pigtheory.simultaneous.core.symmetric_kernels import (
+        binomials,
+        descending_multisets,
+        multisets,
+        ranks,
+    )
+
+    got = descending_multisets(values, size, engine)
+    assert got.dtype == np.int64 and got.shape == (comb(values + size - 1, size), size)
+    assert np.array_equal(got, multisets(values, size)[::-1])
+    r = ranks(got, binomials(values, size + 1))
+    assert np.array_equal(r, np.arange(got.shape[0])[::-1])
+
+
 def _mixing_symmetric_policy(rules: Rules, seed: int):
     """The symmetric equilibrium's compact policy with a third of its states changed to mixes
     of three rows (thresholds 1-3): a compact policy that mixes and reads every score."""

@@ -85,7 +85,15 @@ from ..turn_total import turn_total_table
 from ..validation import check_choice, check_progress, check_simultaneous_rules, check_tol
 from .core import TIE_TOL, symmetric_stage
 from .core.step import band_of
-from .core.symmetric_kernels import SPARES, binomials, multisets, ranks, terminal_table, view_cache
+from .core.symmetric_kernels import (
+    SPARES,
+    binomials,
+    descending_multisets,
+    multisets,
+    ranks,
+    terminal_table,
+    view_cache,
+)
 
 __all__ = [
     "estimate_memory",
@@ -652,13 +660,10 @@ def _solve(
     g, n = rules.goal, rules.players
     binom, others, _, _ = layout(rules)
     band = band_of(rules)
-    states = multisets(g, n)[::-1].copy()  # decreasing colex rank: successors first
-    work = states.shape[0] * g * _INTERPRETED_COST
-    kernel = (
-        symmetric_stage.compiled()
-        if choose_engine(engine, work) == "numba"
-        else symmetric_stage.interpreted()
-    )
+    work = comb(g + n - 1, n) * g * _INTERPRETED_COST
+    engine = choose_engine(engine, work)
+    kernel = symmetric_stage.compiled() if engine == "numba" else symmetric_stage.interpreted()
+    states = descending_multisets(g, n, engine)  # decreasing colex rank: successors first
     table = terminal_table(others, g)
     actions = np.zeros((others.shape[0], g), dtype=np.int32)
     gain = np.zeros((others.shape[0], g))

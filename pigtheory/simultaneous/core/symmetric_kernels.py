@@ -70,7 +70,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .jit import kernel
+from .jit import compiled, kernel
 from .step import first_within, largest, self_loop_values, threshold_step, threshold_values
 
 __all__ = [
@@ -78,6 +78,7 @@ __all__ = [
     "Response",
     "binomials",
     "multisets",
+    "descending_multisets",
     "ranks",
     "terminal_table",
     "rank",
@@ -196,6 +197,43 @@ def multisets(values: int, size: int) -> np.ndarray:
         last = np.repeat(np.arange(values, dtype=np.int64), counts)
         cur = np.hstack([cur[rows], last[:, None]])
     return cur
+
+
+def descending_multisets(values: int, size: int, engine: str = "numba") -> np.ndarray:
+    """:func:`multisets` in reverse order (by decreasing colex rank, the order in which the
+    symmetric solver walks the states), written in one pass by :func:`_fill_descending`:
+    compiled (``engine="numba"``; four players at goal 100 take about 0.05 s against about
+    1 s for the gathers of :func:`multisets`), or as plain Python (``"numpy"``: small sizes).
+
+    Examples
+    --------
+    >>> descending_multisets(3, 2, "numpy").tolist()
+    [[2, 2], [1, 2], [0, 2], [1, 1], [0, 1], [0, 0]]
+    """
+    out = np.empty((comb(values + size - 1, size), size), dtype=np.int64)
+    if values > 0 and size > 0:
+        (compiled(_fill_descending) if engine == "numba" else _fill_descending)(values, out)
+    return out
+
+
+@kernel(refcount=False)
+def _fill_descending(values, out):  # pragma: no cover - compiled
+    """Every sorted tuple of ``out.shape[1]`` numbers in ``0..values - 1`` into the rows of
+    ``out``, by decreasing colex rank: the first is all ``values - 1``; each next one lowers
+    the first nonzero number by one and sets every number before it to the same (the
+    largest tuple that is smaller: an odometer)."""
+    size = out.shape[1]
+    for p in range(size):
+        out[0, p] = values - 1
+    for i in range(1, out.shape[0]):
+        q = 0
+        while out[i - 1, q] == 0:
+            q += 1
+        v = out[i - 1, q] - 1
+        for p in range(q + 1):
+            out[i, p] = v
+        for p in range(q + 1, size):
+            out[i, p] = out[i - 1, p]
 
 
 def ranks(tuples: np.ndarray, binom: np.ndarray) -> np.ndarray:
