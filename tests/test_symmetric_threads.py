@@ -1,13 +1,13 @@
 """The symmetric equilibrium on several threads (:class:`pigtheory.simultaneous.symmetric._Pipeline`).
 
 The threads walk the states in runs (largest and second largest score fixed); a run waits
-for the runs of the other threads it can depend on. These tests check the schedule itself
-against brute force (every successor finished first, no view column shared by two runs at
-once, with more threads than the machine has and random delays) and the solver's output on
-one and two threads: the same bits.
+for the runs of the other threads it can depend on. These tests check the rule against brute
+force (it orders every successor and every state sharing a view column), the schedule itself
+(every successor finished first, no view column shared by two runs at once, with more threads
+than the machine has and random delays) and the solver's output on one and two threads: the
+same bits.
 """
 
-import itertools
 import random
 import threading
 import time
@@ -18,55 +18,91 @@ import pytest
 from pigtheory import Rules
 from pigtheory.jit import max_threads, threads
 from pigtheory.simultaneous import symmetric, symmetric_equilibrium
-from pigtheory.simultaneous.core.symmetric_kernels import multisets
+from pigtheory.simultaneous.core.symmetric_kernels import descending_multisets, multisets
 
 
-def _dominates(a, b):
-    """Whether sorted tuple a is a successor of b (componentwise at least, not equal)."""
-    return bool(np.all(a >= b) and np.any(a > b))
-
-
-@pytest.mark.parametrize(("goal", "players", "workers"), [(9, 4, 2), (9, 4, 3), (8, 4, 5), (12, 3, 4)])
-def test_the_schedule_finishes_every_successor_first_and_shares_no_column(goal, players, workers):
+def _layout(goal, players):
+    """The states in the solver's order, each one's run, the states each one depends on (its
+    successors, by brute force) and its view columns (others' sorted scores)."""
     states = multisets(goal, players)[::-1].copy()
     top, second, bounds = symmetric._runs(states)
     run_of = np.repeat(np.arange(top.size), np.diff(bounds))
-    # the runs each run depends on (some state of it has a successor there), by brute force
-    needs = [set() for _ in range(top.size)]
-    for i, j in itertools.product(range(states.shape[0]), repeat=2):
-        if run_of[i] != run_of[j] and _dominates(states[j], states[i]):
-            needs[run_of[i]].add(int(run_of[j]))
-    # the view columns (others' sorted scores) of each run's states
-    columns = [
-        {tuple(np.delete(states[s], p)) for s in range(bounds[r], bounds[r + 1]) for p in range(players)}
-        for r in range(top.size)
-    ]
+    successors = [np.flatnonzero(np.all(states >= s, axis=1) & np.any(states > s, axis=1)) for s in states]
+    columns = [{tuple(np.delete(s, p)) for p in range(players)} for s in states]
+    return states, run_of, successors, columns
+
+
+CASES = [(9, 4, 2), (9, 4, 3), (8, 4, 5), (12, 3, 4), (6, 5, 2)]
+
+
+@pytest.mark.parametrize(("goal", "players", "workers"), CASES)
+def test_the_rule_orders_every_successor_and_every_state_sharing_a_column(goal, players, workers):
+    # the rule: a state of run (y, x) waits for every state of largest score z, y < z < y +
+    # workers, whose second score is at least x; on its own thread it comes after the states
+    # before it. What surely ends before it starts: its ancestors in the graph of those two
+    # orders (the graph's transitive closure, by boolean matrix products)
+    states, run_of, successors, columns = _layout(goal, players)
+    n = states.shape[0]
+    y, x = states[:, -1], states[:, -2]
+    thread = (y.max() - y) % workers
+    before = np.zeros((n, n), dtype=bool)  # before[t, s]: t ends before s starts
+    for s in range(n):
+        before[:, s] = (y > y[s]) & (y < y[s] + workers) & (x >= x[s])
+        earlier = np.flatnonzero((thread == thread[s]) & (np.arange(n) < s))
+        if earlier.size:
+            before[earlier[-1], s] = True
+    while True:
+        closed = before | ((before.astype(np.float32) @ before.astype(np.float32)) > 0)
+        if (closed == before).all():
+            break
+        before = closed
+    assert not before.diagonal().any()  # no state waits for itself: no deadlock
+    missing = []
+    for s in range(n):
+        for t in successors[s]:
+            if not before[t, s]:
+                missing.append(("successor", states[s].tolist(), states[t].tolist()))
+        for t in range(s + 1, n):
+            if columns[s] & columns[t] and not (before[t, s] or before[s, t]):
+                missing.append(("column", states[s].tolist(), states[t].tolist()))
+    assert not missing, missing[:5]
+
+
+@pytest.mark.parametrize(("goal", "players", "workers"), CASES)
+def test_the_schedule_finishes_every_successor_first_and_shares_no_column(goal, players, workers):
+    states, run_of, successors, columns = _layout(goal, players)
     lock = threading.Condition()
-    finished, running, errors = set(), set(), []
-    rng = random.Random(goal * 10 + workers)
+    finished = np.zeros(states.shape[0], dtype=bool)
+    running, errors, calls = {}, [], []
+    rng = random.Random(goal * 100 + workers * 10 + players)
 
     def solve(lo, hi, own):
-        r = int(run_of[lo])
-        assert hi == bounds[r + 1] and own == "scratch"
+        whole = np.flatnonzero(run_of == run_of[lo])
+        assert own == "scratch" and (lo, hi) == (whole[0], whole[-1] + 1)  # one run, all of it
+        mine = set().union(*columns[lo:hi])
         with lock:
-            if not needs[r] <= finished:
-                errors.append(f"run {r} started before {sorted(needs[r] - finished)}")
-            for other in running:
-                if columns[r] & columns[other]:
-                    errors.append(f"runs {r} and {other} share a view column")
-            running.add(r)
+            calls.append((lo, hi))
+            for s in range(lo, hi):
+                later = successors[s][(successors[s] < lo) | (successors[s] >= hi)]
+                if not finished[later].all():
+                    errors.append(f"state {states[s].tolist()} started before a successor")
+            for (a, b), theirs in running.items():
+                if mine & theirs:
+                    errors.append(f"runs {a}..{b} and {lo}..{hi} share a view column")
+            running[(lo, hi)] = mine
         time.sleep(rng.random() * 2e-4)
         with lock:
-            running.discard(r)
-            finished.add(r)
+            del running[(lo, hi)]
+            finished[lo:hi] = True
 
     symmetric._Pipeline(states, workers, lock).run(solve, lambda: "scratch")
     assert not errors, errors[:5]
-    assert finished == set(range(top.size))
+    assert finished.all()
+    assert sum(hi - lo for lo, hi in calls) == states.shape[0]  # each state once
 
 
 def test_a_failing_run_stops_every_thread_and_raises():
-    states = multisets(8, 4)[::-1].copy()
+    states = descending_multisets(8, 4)
     calls = []
 
     def solve(lo, hi, own):
