@@ -534,16 +534,19 @@ def _slot(c, key, m, size):  # pragma: no cover - compiled
     return (h ^ (h >> 13)) & (size - 1)
 
 
-@kernel
+@kernel(refcount=False)
 def _to_spare(c, h, cache):  # pragma: no cover - compiled
     """Copy column c's row, thresholds and lowest own score into spare slot h."""
-    cache.spare[h, :] = cache.rows[c, :]
-    cache.spare_keys[h, :] = cache.keys[c, :]
+    rows, spare, keys, spare_keys = cache.rows, cache.spare, cache.keys, cache.spare_keys
+    for y in range(rows.shape[1]):
+        spare[h, y] = rows[c, y]
+    for q in range(keys.shape[1]):
+        spare_keys[h, q] = keys[c, q]
     cache.spare_low[h] = cache.low[c]
     cache.spare_col[h] = c
 
 
-@kernel
+@kernel(refcount=False)
 def _from_spare(c, key, m, t, cache):  # pragma: no cover - compiled
     """Bring the spare row of column c with thresholds ``key`` back into ``rows[c]`` if it
     serves own score t (its slot then takes the row it replaces); returns whether it did."""
@@ -562,8 +565,10 @@ def _from_spare(c, key, m, t, cache):  # pragma: no cover - compiled
     if low[c] >= 0:
         h2 = _slot(c, keys[c], m, size)
         _to_spare(c, h2, cache)
-    rows[c, :] = cache.spare[h, :]
-    keys[c, :] = cache.spare_keys[h, :]
+    for y in range(rows.shape[1]):
+        rows[c, y] = cache.spare[h, y]
+    for q in range(keys.shape[1]):
+        keys[c, q] = cache.spare_keys[h, q]
     low[c] = cache.spare_low[h]
     cache.spare_col[h] = -1
     return True

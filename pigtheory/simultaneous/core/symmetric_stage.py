@@ -458,7 +458,7 @@ def search(R, m, t, hist, cycle_from, last, x, lim):  # pragma: no cover - compi
     return status, recertify(R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc)
 
 
-@kernel
+@kernel(refcount=False)
 def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pragma: no cover - compiled
     """Solve ``states[lo:hi]`` (in that order, every successor solved before) into the
     :class:`StageTables` ``out``, working in the :class:`StageScratch` ``scr``.
