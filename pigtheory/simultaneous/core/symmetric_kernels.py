@@ -201,7 +201,7 @@ def multisets(values: int, size: int) -> np.ndarray:
 
 def descending_multisets(values: int, size: int, engine: str = "numba") -> np.ndarray:
     """:func:`multisets` in reverse order (by decreasing colex rank, the order in which the
-    symmetric solver walks the states), written in one pass by :func:`_fill_descending`:
+    symmetric solver walks the states), written in one pass by ``_fill_descending``:
     compiled (``engine="numba"``; four players at goal 100 take about 0.2 s, mostly the first
     touch of the 141 MB, against about 1 s for the gathers of :func:`multisets` and the
     reversed copy), or as plain Python (``"numpy"``: small sizes).
