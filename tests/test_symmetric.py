@@ -256,3 +256,28 @@ def test_cli_text_four_players(capsys):
 def test_cli_reports_bad_rules(capsys):
     assert main(["symmetric-equilibrium", "--goal", "5", "--players", "7"]) == 2
     assert "players" in capsys.readouterr().err
+
+
+def test_the_best_response_compiles_once_for_every_kind_of_policy():
+    # numba compiles a kernel once per argument types, and whether an array is writable is
+    # part of its type: a policy without mixes (a placeholder mix table), one with mixes
+    # (frozen tables) and one whose actions are int64 must all run the same compiled code
+    from pigtheory.simultaneous.symmetric import SymmetricPolicy
+
+    kernel = symmetric_stage.compiled().respond_columns
+    plain = symmetric_equilibrium(rules=Rules(goal=8, players=4), engine="numba").policy
+    mixed = symmetric_equilibrium(rules=Rules(goal=14, die_faces=2, players=4), engine="numba").policy
+    assert plain.mix_thresholds.shape[0] == 0 and mixed.mix_thresholds.shape[0] > 0
+    wide = SymmetricPolicy(
+        np.asarray(mixed.actions, dtype=np.int64),
+        mixed.mix_thresholds,
+        mixed.mix_weights,
+        mixed.rules,
+        "int64",
+    )
+    symmetric_best_response(plain, engine="numba")
+    before = set(kernel.signatures)
+    first = symmetric_best_response(mixed, engine="numba")
+    again = symmetric_best_response(wide, engine="numba")
+    assert set(kernel.signatures) == before
+    np.testing.assert_array_equal(first.value.table, again.value.table)

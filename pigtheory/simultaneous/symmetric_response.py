@@ -179,6 +179,17 @@ def symmetric_best_response(
     return _respond(strategy, engine, progress)
 
 
+def _read_only(a: np.ndarray, dtype: Any) -> np.ndarray:
+    """``a`` as a C-contiguous array of ``dtype`` that the kernel sees read-only (a view when
+    no copy is needed). Numba compiles a kernel once per argument types, and whether an array
+    is writable is part of its type: a policy's frozen tables and a writable one (or the
+    placeholder of a policy without mixes) would each compile the best response again, for
+    several seconds on a fresh install."""
+    out = np.ascontiguousarray(a, dtype=dtype).view()
+    out.flags.writeable = False
+    return out
+
+
 def _respond(
     strategy: SymmetricPolicy, engine: str, progress: bool | None, reuse: bool = True
 ) -> SymmetricBestResponse:
@@ -198,11 +209,14 @@ def _respond(
     br = terminal_table(others, g)
     ev = br.copy()
     br_act = np.zeros((columns, g), dtype=np.int32)
-    act = np.ascontiguousarray(strategy.actions)
-    mix_th = np.ascontiguousarray(strategy.mix_thresholds, dtype=np.int64)
-    mix_w = np.ascontiguousarray(strategy.mix_weights, dtype=float)
+    mix_th, mix_w = strategy.mix_thresholds, strategy.mix_weights
     if mix_th.shape[0] == 0:
-        mix_th, mix_w = np.ones((1, 1), dtype=np.int64), np.zeros((1, 1))
+        mix_th, mix_w = np.ones((1, 1)), np.zeros((1, 1))
+    act, mix_th, mix_w = (
+        _read_only(strategy.actions, np.int32),
+        _read_only(mix_th, np.int64),
+        _read_only(mix_w, float),
+    )
     with progress_bar(columns, "best response", progress) as bar:
         for hi in range(columns, 0, -_COLUMNS):
             lo = max(0, hi - _COLUMNS)
