@@ -43,7 +43,8 @@ the best threshold against :math:`\\sigma_{-r}` (:func:`~.symmetric_kernels.best
    as such solves almost never converge). The systems are often ill-conditioned
    (neighbouring thresholds barely change the others' payoffs), so the solution of a
    too-large support may lie far outside the simplex: its most negative weight leaves the
-   support; a profitable reply outside the support joins it (a double oracle). The certificate is then checked over *every* threshold.
+   support; a profitable reply outside the support joins it (a double oracle). The
+   certificate is then checked over *every* threshold.
 3. **Support enumeration.** If that local search fails: every support profile over the first
    few candidates of each role, smallest first (Porter, Nudelman & Shoham), each by Newton's
    method from the uniform mix; the best profile's profitable replies then join the candidates
