@@ -139,6 +139,34 @@ def test_stopping_dominates_thresholds_and_the_engines_agree(rules, seed, kind):
         assert np.abs(a.value - thr.value).max() < 1e-12
 
 
+@pytest.mark.parametrize(
+    "rules, opp",
+    [(Rules(), hold_at(25)), (Rules(goal=60), "table"), (Rules.piglet(goal=30), "mixed")],
+    ids=["hold-at-25", "table", "piglet-mixed"],
+)
+def test_the_compiled_stopping_response_judges_only_the_states_its_first_pass_moved(rules, opp):
+    """The two-player kernel marks a state settled when one pass from its best threshold's rule
+    changed nothing; there the rule is that threshold exactly, and the classification of every
+    state equals judging each one's rule afresh."""
+    from pigtheory.simultaneous.core import best_stopping_two
+    from pigtheory.simultaneous.core.profile import read_opponents
+    from pigtheory.stopping import is_threshold_rule
+
+    opp = random_policy(rules, 7, opp) if isinstance(opp, str) else opp
+    g = rules.goal
+    value, roll, t_value, t_k, passes = best_stopping_two(read_opponents([opp], rules)[0], rules)
+    settled = passes == 1
+    assert settled.any() and (~settled).any()  # both kinds occur: the test reads both branches
+    t = np.arange(g)
+    room = g - np.arange(g)[:, None, None]
+    assert np.array_equal(roll[settled], ((t < t_k[..., None]) & (t < room))[settled])
+    sol = best_response(opp, rules=rules, strategies="stopping", engine="numba")
+    own = np.indices((g, g))[0].ravel()
+    judged = ~is_threshold_rule(roll.reshape(-1, g), own, rules).reshape(g, g)
+    assert np.array_equal(sol.non_threshold, judged)
+    assert np.array_equal(sol.policy.roll, roll)
+
+
 def test_a_stopping_rule_of_hold_at_k_is_hold_at_k():
     for rules in (Rules(goal=30), Rules(goal=10, players=3), Rules.piglet(goal=12)):
         rule = StoppingRule.from_policy(hold_at(4), rules)

@@ -298,19 +298,29 @@ def _stopping_two(opp: Any, rules: Rules) -> StoppingSolution:
     optimal stopping at each state."""
 
     g = rules.goal
-    value, roll, t_value, t_policy = best_stopping_two(opp, rules)
-    return _stopping_solution(value, roll, t_value, t_policy, 2 * g - 1, rules)
+    value, roll, t_value, t_policy, passes = best_stopping_two(opp, rules)
+    return _stopping_solution(value, roll, t_value, t_policy, 2 * g - 1, rules, settled=passes == 1)
 
 
 def _stopping_solution(
-    value: np.ndarray, roll: np.ndarray, t_value: np.ndarray, t_policy: np.ndarray, levels: int, rules: Rules
+    value: np.ndarray,
+    roll: np.ndarray,
+    t_value: np.ndarray,
+    t_policy: np.ndarray,
+    levels: int,
+    rules: Rules,
+    settled: np.ndarray | None = None,
 ) -> StoppingSolution:
-    """The result of either path: where the best rule is no threshold, and its gain there."""
+    """The result of either path: where the best rule is no threshold, and its gain there.
+    ``settled`` marks states whose rule is known to be "hold at ``t_policy``" (the compiled
+    path's first pass changed nothing there); only the others are judged."""
     from ..stopping import StoppingRule, is_threshold_rule
 
     g, n = rules.goal, rules.players
     own = np.indices((g,) * n)[0].ravel()
-    non_threshold = ~is_threshold_rule(roll.reshape(-1, g), own, rules).reshape((g,) * n)
+    non_threshold = np.zeros((g,) * n, dtype=bool)
+    judge = np.arange(own.size) if settled is None else np.flatnonzero(~settled.ravel())
+    non_threshold.ravel()[judge] = ~is_threshold_rule(roll.reshape(-1, g)[judge], own[judge], rules)
     gain = value[(slice(0, g),) * n] - t_value
     best = StoppingRule(roll, "best response over stopping rules")
     return StoppingSolution(value, best, levels, 0.0, "exact", rules, t_value, t_policy, non_threshold, gain)

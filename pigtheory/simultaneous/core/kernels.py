@@ -122,9 +122,12 @@ def _stopping(
 
 
 @kernel
-def _stop_independent(band, opp, roll, tie_tol, max_passes, V, UT, rule, tval, tk):  # pragma: no cover
+def _stop_independent(
+    band, opp, roll, tie_tol, max_passes, V, UT, rule, tval, tk, passes
+):  # pragma: no cover
     """Two players, B's turn by B's score only: :func:`_independent` with the best stopping
-    rule at every state (started from the best threshold, whose value and k are kept)."""
+    rule at every state (started from the best threshold, whose value and k are kept;
+    ``passes[i, j]`` counts the passes, 1 where that threshold's rule was already optimal)."""
     g = tk.shape[0]
     vals = np.empty(g + 1)
     a = np.empty(g + 1)
@@ -143,7 +146,7 @@ def _stop_independent(band, opp, roll, tie_tol, max_passes, V, UT, rule, tval, t
             tk[i, j] = k
             for t in range(k):  # start from the best threshold's rule: one pass if it is optimal
                 rule[i, j, t] = True
-            best, _ = stopping_step(
+            best, passes[i, j] = stopping_step(
                 row, z, room, opp.pb[j], t_best, roll, tie_tol, max_passes, a, c, new, rule[i, j]
             )
             V[i, j] = best
@@ -151,8 +154,9 @@ def _stop_independent(band, opp, roll, tie_tol, max_passes, V, UT, rule, tval, t
 
 
 @kernel
-def _stop_general(band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk):  # pragma: no cover
-    """Two players, any opponent: :func:`_general` with the best stopping rule at every state."""
+def _stop_general(band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk, passes):  # pragma: no cover
+    """Two players, any opponent: :func:`_general` with the best stopping rule at every state
+    (``passes`` as in :func:`_stop_independent`)."""
     g = tk.shape[0]
     w = band.band_t.shape[0]
     u = np.empty(g + w + 1)
@@ -170,7 +174,7 @@ def _stop_general(band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk):  # 
             tk[i, j] = k
             for t in range(k):
                 rule[i, j, t] = True
-            best, _ = stopping_step(
+            best, passes[i, j] = stopping_step(
                 u, u[0], room, opp.P[i, j, 0], t_best, roll, tie_tol, max_passes, a, c, new, rule[i, j]
             )
             VT[j, i] = best

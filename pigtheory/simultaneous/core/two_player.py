@@ -157,7 +157,7 @@ def _solve_jit(
     opp: TurnPolicy, rules: Rules, tie_tol: float, stopping: bool = False
 ) -> tuple[np.ndarray, ...]:
     """The compiled engine: ``(value, policy)``, or with ``stopping`` ``(value, roll,
-    threshold_value, threshold_k)`` from the stopping kernels (the same setup)."""
+    threshold_value, threshold_k, passes)`` from the stopping kernels (the same setup)."""
     geo = batch_geometry(rules)
     g, w = geo.goal, geo.width
     V = np.zeros((g + 1, g + 1))
@@ -168,12 +168,15 @@ def _solve_jit(
         roll = Roll(*rules.roll_arrays())
         rule = np.zeros((g, g, g), dtype=bool)
         tval = np.zeros((g, g))
+        passes = np.zeros((g, g), dtype=np.int64)
     if opp.reads_own_score_only():
         indep, ut0 = _independent_setup(opp, rules, w)
         ut = ut0.copy()
         if stopping:
-            kernels.stopping_kernel("independent")(band, indep, roll, tie_tol, 100, V, ut, rule, tval, policy)
-            return V, rule, tval, policy
+            kernels.stopping_kernel("independent")(
+                band, indep, roll, tie_tol, 100, V, ut, rule, tval, policy, passes
+            )
+            return V, rule, tval, policy, passes
         kernels.two_player_kernel(True)(band, indep, tie_tol, V, ut, policy)
         return V, policy
     ii, jj = np.indices((g, g))
@@ -184,9 +187,9 @@ def _solve_jit(
     vt = np.zeros((g + 1, 2 * g + w + 1))
     vt[:, g:] = V[g][:, None]
     if stopping:
-        kernels.stopping_kernel("general")(band, general, roll, tie_tol, 100, vt, rule, tval, policy)
+        kernels.stopping_kernel("general")(band, general, roll, tie_tol, 100, vt, rule, tval, policy, passes)
         V[:g, :] = vt[:, :g].T
-        return V, rule, tval, policy
+        return V, rule, tval, policy, passes
     kernels.two_player_kernel(False)(band, general, tie_tol, vt, policy)
     V[:g, :] = vt[:, :g].T
     return V, policy
@@ -232,10 +235,11 @@ def _independent_setup(opp: TurnPolicy, rules: Rules, w: int) -> tuple[kernels.I
 
 def best_stopping_two(
     opp: TurnPolicy, rules: Rules, tie_tol: float = TIE_TOL
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Best response of A over every stopping rule, compiled (two players):
-    ``(value (g+1, g+1), roll (g, g, g), threshold_value (g, g), threshold_k (g, g))``, the
-    threshold columns being the best "hold at k" at each state against the same continuation.
+    ``(value (g+1, g+1), roll (g, g, g), threshold_value (g, g), threshold_k (g, g), passes
+    (g, g))``, the threshold columns being the best "hold at k" at each state against the
+    same continuation.
 
     Returns
     -------
@@ -244,6 +248,10 @@ def best_stopping_two(
         ``roll[i, j, t]``: roll at turn total t.
     threshold_value : numpy.ndarray, shape ``(goal, goal)``
     threshold_k : numpy.ndarray of int, shape ``(goal, goal)``
+    passes : numpy.ndarray of int, shape ``(goal, goal)``
+        Policy-iteration passes at each state (:func:`~.step.stopping_step`, started from the
+        rule of ``threshold_k``): 1 where that rule was already optimal, so ``roll`` there is
+        "hold at ``threshold_k``" exactly.
     """
     return _solve_jit(opp, rules, tie_tol, stopping=True)  # type: ignore[return-value]
 
