@@ -11,6 +11,7 @@ import pytest
 
 from pigtheory.simultaneous.core import symmetric_newton as sn
 from pigtheory.simultaneous.core import symmetric_payoffs as sp
+from pigtheory.simultaneous.core.step import Band
 
 
 def _roles(rng, n):
@@ -35,11 +36,11 @@ def test_live_profiles_are_the_scanned_ones_in_order(seed):
         sup[r, : ncand[r]] = rng.random(ncand[r]) < 0.5
         wts[r, : ncand[r]] = np.where(rng.random(ncand[r]) < 0.3, rng.random(ncand[r]), 0.0)
     nw = sn.newton_work(R, width, m, width**m)
-    nvar = sn.live_sets(R, ncand, wts, sup, nw.off, nw.pos, nw.ns, nw.sj, nw.nl, nw.lj)
+    nvar = sn.live_sets(R, ncand, wts, sup, nw)
     assert nvar == int(sup.sum()) + R
     for r in range(R):
         nw.nlive[r] = int(np.prod([nw.nl[orole[r, q]] for q in range(m)]))
-    sn.live_profiles(R, m, orole, ncand, nw.nl, nw.lj, nw.live, nw.ldig, nw.nlive, nw.idx)
+    sn.live_profiles(R, m, orole, ncand, nw, nw.live, nw.ldig)
     for r in range(R):
         bases = [int(ncand[orole[r, q]]) for q in range(m)]
         want = []
@@ -68,7 +69,11 @@ def test_evaluate_is_the_dense_sum_over_the_others_profiles(seed):
     ten = rng.random((R, int(nc.max()), g + 1))
     bust = rng.random(g + 1) * 0.5
     b, bb, acont = np.zeros(R), np.zeros(R), np.zeros((R, g + 1))
-    sp.evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, np.zeros(m, np.int64))
+    none = np.zeros(0)
+    band = Band(bust, np.zeros((1, g + 1)), np.zeros((g + 1, 1)))
+    s = sp.Scratch(b, bb, acont, np.zeros(m, np.int64), *([none] * 12))
+    x = sp.Mixed(t, orole, cand, ncand, wts, none, ten, nc, g, none, band, none, 0.0, 0.0, None, s)
+    sp.evaluate(R, m, x)
     for r in range(R):
         mix = [wts[orole[r, q], : ncand[orole[r, q]]] for q in range(m)]
         weights = np.array([np.prod(p) for p in itertools.product(*mix)])

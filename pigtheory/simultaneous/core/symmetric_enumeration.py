@@ -39,13 +39,13 @@ def _masks(code, R, top, masks):  # pragma: no cover - compiled
 
 
 @kernel
-def enumerate_supports(
-    R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s, lim
-):  # pragma: no cover
-    """Support enumeration over the first few candidates of each role, smallest supports
-    first (Porter, Nudelman & Shoham): Newton's method on each support profile from the
-    uniform mix, kept if its weights are a mix and its certificate holds (``lim.enum_cand``
-    candidates per role, :class:`~.symmetric_payoffs.Limits`)."""
+def enumerate_supports(R, m, x, lim):  # pragma: no cover - compiled
+    """Support enumeration over the first few candidates of each role of
+    :class:`~.symmetric_payoffs.Mixed` ``x``, smallest supports first (Porter, Nudelman &
+    Shoham): Newton's method on each support profile from the uniform mix, kept if its weights
+    are a mix and its certificate holds (``lim.enum_cand`` candidates per role,
+    :class:`~.symmetric_payoffs.Limits`)."""
+    ncand, wts, sup, tol = x.ncand, x.wts, x.sup, x.tol
     top = np.zeros(R, np.int64)
     most = 0
     combos = 1
@@ -82,7 +82,7 @@ def enumerate_supports(
                 cnt += sup[r, j]
             for j in range(wts.shape[1]):
                 wts[r, j] = 1.0 / cnt if sup[r, j] else 0.0
-        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim, nw):
+        if not solve_support(R, m, x, lim, nw):
             continue
         mix = True
         for r in range(R):
@@ -95,6 +95,6 @@ def enumerate_supports(
             for j in range(ncand[r]):
                 wts[r, j] = max(wts[r, j], 0.0)
             normalise(r, ncand, wts)
-        if score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s) <= tol:
+        if score(R, m, x) <= tol:
             return True
     return False

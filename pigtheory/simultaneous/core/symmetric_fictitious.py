@@ -20,31 +20,19 @@ FP_ITER = 600
 
 
 @kernel
-def fictitious_play(
-    R, m, t, orole, cand, ncand, nc, ten, wts, g, binom, band, table, tie_tol, w, s, lim
-):  # pragma: no cover
-    """Fictitious play on the state from ``wts`` (``lim.fp_iter`` iterations, at most
-    ``lim.cand`` candidates per role, :class:`~.symmetric_payoffs.Limits`); leaves the
-    empirical mixes in ``wts``."""
-    bust = band.bust
-    b, bb, acont, digits, vals, val, gain, reply = (
-        s.b,
-        s.bb,
-        s.acont,
-        s.digits,
-        s.vals,
-        s.val,
-        s.gain,
-        s.reply,
-    )
+def fictitious_play(R, m, x, lim):  # pragma: no cover - compiled
+    """Fictitious play on the state of :class:`~.symmetric_payoffs.Mixed` ``x`` from its
+    ``wts`` (``lim.fp_iter`` iterations, at most ``lim.cand`` candidates per role,
+    :class:`~.symmetric_payoffs.Limits`); leaves the empirical mixes in ``wts``."""
+    cand, ncand, wts, val, gain, reply = x.cand, x.ncand, x.wts, x.s.val, x.s.gain, x.s.reply
     cnt = np.zeros_like(wts)
     for r in range(R):
         for j in range(ncand[r]):
             cnt[r, j] = wts[r, j]
     for _ in range(lim.fp_iter):
-        evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits)
-        worst = certify(R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply)
-        keep(R, ncand, wts, val, gain, reply, worst, s, cand)
+        evaluate(R, m, x)
+        worst = certify(R, x, val, gain)
+        keep(R, x, worst)
         grown = False
         for r in range(R):
             j, new = add_candidate(r, reply[r], cand, ncand, lim.cand)
@@ -53,7 +41,7 @@ def fictitious_play(
             grown = grown or new
             cnt[r, j] += 1.0
         if grown:
-            build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
+            build_tensors(R, m, x)
         for r in range(R):
             tot = 0.0
             for j in range(ncand[r]):

@@ -100,12 +100,14 @@ def newton_work(n, width, m, most):  # pragma: no cover - compiled
 
 
 @kernel(refcount=False)
-def live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj):  # pragma: no cover - compiled
+def live_sets(R, ncand, wts, sup, nw):  # pragma: no cover - compiled
     """The unknowns of Newton's method on the supports ``sup`` and the live candidates of each
-    role: ``pos[r, j]`` the variable of weight j of role r (-1 outside the support; the support
-    weights of role 0, its value, then role 1, ...: role r's value is ``off[r + 1] - 1``),
-    ``sj[r, :ns[r]]`` its supported candidates and ``lj[r, :nl[r]]`` its live ones (in the
-    support or of nonzero weight), both increasing; returns the number of unknowns."""
+    role, in the :class:`Unknowns` ``nw``: ``pos[r, j]`` the variable of weight j of role r (-1
+    outside the support; the support weights of role 0, its value, then role 1, ...: role r's
+    value is ``off[r + 1] - 1``), ``sj[r, :ns[r]]`` its supported candidates and
+    ``lj[r, :nl[r]]`` its live ones (in the support or of nonzero weight), both increasing;
+    returns the number of unknowns."""
+    off, pos, ns, sj, nl, lj = nw.off, nw.pos, nw.ns, nw.sj, nw.nl, nw.lj
     for r in range(R):
         c = off[r]
         ns[r] = 0
@@ -126,17 +128,19 @@ def live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj):  # pragma: no cover
 
 
 @kernel(refcount=False)
-def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, idx):  # pragma: no cover - compiled
+def live_profiles(R, m, orole, ncand, nw, live, ldig):  # pragma: no cover - compiled
     """The pure profiles of each role's others that can weigh anything: ``live[r, :count[r]]``
     the indices ci (increasing) of ``ten[r]`` whose every other's candidate is live
-    (:func:`live_sets`), ``ldig[r, i]`` the digits of the i-th (``count[r]`` the product of the
-    others' numbers of live candidates).
+    (:func:`live_sets`, in the :class:`Unknowns` ``nw``), ``ldig[r, i]`` the digits of the
+    i-th (``count = nw.nlive``: ``count[r]`` the product of the others' numbers of live
+    candidates).
 
     Every other profile has an other whose weight is 0 and who is outside its support, so it
     adds nothing to :func:`~.symmetric_payoffs.evaluate` or to Newton's Jacobian: summing over
     the live ones, in the same order, gives the same numbers. They are visited as an odometer
     over the others' live candidates (the digits ``idx``), the last other fastest: in
     increasing ci."""
+    nl, lj, count, idx = nw.nl, nw.lj, nw.nlive, nw.idx
     for r in range(R):
         for q in range(m):
             idx[q] = 0
@@ -152,24 +156,25 @@ def live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, idx):  # pragma
 
 
 @kernel(refcount=False)
-def live_candidates(
-    R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw
-):  # pragma: no cover
+def live_candidates(R, m, x, nw, live, ldig, pw):  # pragma: no cover - compiled
     """:func:`~.symmetric_payoffs.evaluate` at each role's live candidates only
     (:func:`live_sets`) and over the live profiles only (:func:`live_profiles`): the same sums
     in the same order, so the same numbers there (what Newton's method reads: the others have
     zero weights); the other entries of ``acont`` are left as they were. ``pw[r, i, q]`` the
-    weight of the q-th digit of the i-th live profile."""
-    bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
+    weight of the q-th digit of the i-th live profile (:class:`~.symmetric_payoffs.Mixed`
+    ``x``, :class:`Unknowns` ``nw``)."""
+    orole, cand, ten, wts, acont = x.orole, x.cand, x.ten, x.wts, x.s.acont
+    count, nl, lj = nw.nlive, nw.nl, nw.lj
+    bust_chances(R, m, x)
     for r in range(R):
         for a in range(nl[r]):
             acont[r, cand[r, lj[r, a]]] = 0.0
         for i in range(count[r]):
             wgt = 1.0
             for q in range(m - 1, -1, -1):
-                x = wts[orole[r, q], ldig[r, i, q]]
-                pw[r, i, q] = x
-                wgt *= x
+                y = wts[orole[r, q], ldig[r, i, q]]
+                pw[r, i, q] = y
+                wgt *= y
             if wgt == 0.0:
                 continue
             ci = live[r, i]
@@ -179,33 +184,11 @@ def live_candidates(
 
 
 @kernel
-def newton(
-    R,
-    m,
-    t,
-    orole,
-    cand,
-    ncand,
-    nc,
-    ten,
-    wts,
-    sup,
-    val,
-    g,
-    bust,
-    b,
-    bb,
-    acont,
-    digits,
-    jac,
-    rhs,
-    iters,
-    patience,
-    nw,
-):  # pragma: no cover
+def newton(R, m, x, iters, patience, nw):  # pragma: no cover - compiled
     """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
-    weights ``wts`` and values ``val``, in place, in at most ``iters`` steps, in the scratch
-    ``nw`` (:class:`Unknowns`). Returns True on convergence. Only the others' live profiles
+    weights ``wts`` and values ``s.val`` of :class:`~.symmetric_payoffs.Mixed` ``x``, in
+    place, in at most ``iters`` steps, in the scratch ``nw`` (:class:`Unknowns`). Returns True
+    on convergence. Only the others' live profiles
     are visited (:func:`live_profiles`: the weights outside the supports do not change here),
     and only the nonzero entries of the Jacobian are written.
 
@@ -214,6 +197,8 @@ def newton(
     at goal 80 (60 steps, no patience) 25,197 of the 27,236 solves that took every step
     failed, and of those that converged only 0.3% were above these residuals then; the
     solves given up were 68% of all Newton steps."""
+    orole, cand, ncand, ten, wts, sup, bust = x.orole, x.cand, x.ncand, x.ten, x.wts, x.sup, x.band.bust
+    val, b, bb, acont, jac, rhs = x.s.val, x.s.b, x.s.bb, x.s.acont, x.s.jac, x.s.rhs
     off, pos, ns, sj, nl, lj, srow, sk, count, bv = (
         nw.off,
         nw.pos,
@@ -226,7 +211,7 @@ def newton(
         nw.nlive,
         nw.bv,
     )
-    nvar = live_sets(R, ncand, wts, sup, off, pos, ns, sj, nl, lj)
+    nvar = live_sets(R, ncand, wts, sup, nw)
     most = 1
     for r in range(R):
         n = 1
@@ -240,7 +225,7 @@ def newton(
         ldig = np.empty((R, most, m), np.int64)
         pw = np.empty((R, most, m))
         pcol = np.empty((R, most, m), np.int64)
-    live_profiles(R, m, orole, ncand, nl, lj, live, ldig, count, nw.idx)
+    live_profiles(R, m, orole, ncand, nw, live, ldig)
     for r in range(R):
         for i in range(count[r]):
             for q in range(m):
@@ -249,7 +234,7 @@ def newton(
         for a in range(ns[r]):
             srow[r, a] = pos[r, sj[r, a]]
             sk[r, a] = cand[r, sj[r, a]]
-    live_candidates(R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw)
+    live_candidates(R, m, x, nw, live, ldig, pw)
     for r in range(R):  # start the values from the weights (the others are 0)
         a = 0.0
         for i in range(nl[r]):
@@ -259,9 +244,7 @@ def newton(
     last = np.inf
     for it in range(iters):
         if it > 0:  # (the first step's mixes are the ones just evaluated)
-            live_candidates(
-                R, m, orole, cand, ncand, ten, wts, bust, b, bb, acont, live, ldig, count, nl, lj, pw
-            )
+            live_candidates(R, m, x, nw, live, ldig, pw)
         resid = 0.0
         for r in range(R):
             vr = off[r + 1] - 1
@@ -330,64 +313,38 @@ def newton(
 
 
 @kernel(refcount=False)
-def solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim, nw):  # pragma: no cover
-    """:func:`newton` on the supports ``sup`` in the scratch ``s``
-    (:class:`~.symmetric_payoffs.Scratch`) and ``nw`` (:class:`Unknowns`) within the
-    :class:`~.symmetric_payoffs.Limits` ``lim`` (its steps and patience): its weights
-    ``wts`` and values ``s.val``."""
-    return newton(
-        R,
-        m,
-        t,
-        orole,
-        cand,
-        ncand,
-        nc,
-        ten,
-        wts,
-        sup,
-        s.val,
-        g,
-        bust,
-        s.b,
-        s.bb,
-        s.acont,
-        s.digits,
-        s.jac,
-        s.rhs,
-        lim.newton_iter,
-        lim.patience,
-        nw,
-    )
+def solve_support(R, m, x, lim, nw):  # pragma: no cover - compiled
+    """:func:`newton` on the supports ``sup`` of :class:`~.symmetric_payoffs.Mixed` ``x``, in
+    the scratch ``nw`` (:class:`Unknowns`), within the :class:`~.symmetric_payoffs.Limits`
+    ``lim`` (its steps and patience): its weights ``wts`` and values ``s.val``."""
+    return newton(R, m, x, lim.newton_iter, lim.patience, nw)
 
 
 @kernel(refcount=False)
-def score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s):  # pragma: no cover - compiled
-    """The profile ``wts``'s values and certificate in ``s`` (every threshold), kept if its
-    largest gain is the smallest so far; returns that largest gain."""
-    evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, s.b, s.bb, s.acont, s.digits)
-    worst = certify(
-        R, t, cand, ncand, wts, g, bust, s.b, s.bb, s.acont, tie_tol, s.vals, s.val, s.gain, s.reply
-    )
-    keep(R, ncand, wts, s.val, s.gain, s.reply, worst, s, cand)
+def score(R, m, x):  # pragma: no cover - compiled
+    """The values and certificate (every threshold) of the profile ``wts`` of
+    :class:`~.symmetric_payoffs.Mixed` ``x``, in its scratch ``s``, kept if its largest gain
+    is the smallest so far; returns that largest gain."""
+    evaluate(R, m, x)
+    worst = certify(R, x, x.s.val, x.s.gain)
+    keep(R, x, worst)
     return worst
 
 
 @kernel(refcount=False)
-def supports(
-    R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s, lim
-):  # pragma: no cover
-    """Step 2 of the module Notes from the supports ``sup`` and weights ``wts``, within the
-    :class:`~.symmetric_payoffs.Limits` ``lim``; keeps the best profile seen in ``s`` (its
-    weights, values, gains and the largest gain ``s_best[0]``)."""
-    bust = band.bust
-    gain, reply = s.gain, s.reply
+def supports(R, m, x, lim):  # pragma: no cover - compiled
+    """Step 2 of the module Notes from the supports ``sup`` and weights ``wts`` of
+    :class:`~.symmetric_payoffs.Mixed` ``x``, within the :class:`~.symmetric_payoffs.Limits`
+    ``lim``; keeps the best profile seen in ``s`` (its weights, values, gains and the largest
+    gain ``s_best[0]``)."""
+    cand, ncand, nc, wts, sup, tol = x.cand, x.ncand, x.nc, x.wts, x.sup, x.tol
+    gain, reply = x.s.gain, x.s.reply
     most = 1
     for r in range(R):
         most = max(most, nc[r])
     nw = newton_work(wts.shape[0], wts.shape[1], m, most)
     for _ in range(lim.max_rounds):
-        if not solve_support(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, s, lim, nw):
+        if not solve_support(R, m, x, lim, nw):
             return False
         worst_r, worst_j, worst_w = -1, -1, -1e-13
         for r in range(R):
@@ -414,7 +371,7 @@ def supports(
                     wts[r, j] = 0.0
                     sup[r, j] = False
             normalise(r, ncand, wts)
-        if score(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, tie_tol, s) <= tol:
+        if score(R, m, x) <= tol:
             return True
         # the largest gain's reply joins its role's support
         rstar = 0
@@ -425,7 +382,7 @@ def supports(
         if j < 0 or sup[rstar, j]:
             return False
         if new:  # the payoff tensors of every role grow
-            build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
+            build_tensors(R, m, x)
         sup[rstar, j] = True
         wts[rstar, j] = 0.05
         normalise(rstar, ncand, wts)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .jit import kernel
+from .step import Band
 from .symmetric_kernels import ViewCache, action_values, best_action, pure_outcomes, view_continuation
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "tensor_row",
     "forget_tensors",
     "Scratch",
+    "Mixed",
     "lin_solve",
     "build_tensors",
     "evaluate",
@@ -110,6 +112,32 @@ class Scratch(NamedTuple):
     best_reply: np.ndarray
 
 
+class Mixed(NamedTuple):
+    """What the mixed solvers work on at one state (:mod:`.symmetric_stage`, steps 2-5), the
+    one record their kernels take: the roles' scores ``t`` and others' roles ``orole``, the
+    candidates ``cand``/``ncand``, weights ``wts`` and supports ``sup``, the payoff tensors
+    ``ten``/``nc``, the game (``g``, ``binom``, ``band``, ``table``), the tolerances
+    ``tie_tol``, ``tol`` and the scratch ``w`` (:class:`Work`), ``s`` (:class:`Scratch`).
+    The number of roles R and of a player's others m come beside it."""
+
+    t: np.ndarray
+    orole: np.ndarray
+    cand: np.ndarray
+    ncand: np.ndarray
+    wts: np.ndarray
+    sup: np.ndarray
+    ten: np.ndarray
+    nc: np.ndarray
+    g: int
+    binom: np.ndarray
+    band: Band
+    table: np.ndarray
+    tie_tol: float
+    tol: float
+    w: Work
+    s: Scratch
+
+
 @kernel(refcount=False)
 def lin_solve(a, rhs, n):  # pragma: no cover - compiled
     """Solve ``a[:n, :n] x = rhs[:n]`` in place (partial pivoting); False if singular."""
@@ -141,11 +169,13 @@ def lin_solve(a, rhs, n):  # pragma: no cover - compiled
 
 
 @kernel
-def tensor_row(r, digits, m, t, orole, cand, g, binom, band, table, w):  # pragma: no cover - compiled
-    """``a_r(.; others' candidates digits)``: a row of ``w.pool[r]``, computed on the first
-    request at the state (:class:`Work`: the thresholds each role has had as candidates at the
-    state are numbered in order of appearance, which never changes while candidates are added
-    or reordered), or ``w.num`` when a role has had more thresholds than the pool numbers."""
+def tensor_row(r, digits, m, x):  # pragma: no cover - compiled
+    """``a_r(.; others' candidates digits)`` at the state of :class:`Mixed` ``x``: a row of
+    ``w.pool[r]``, computed on the first request at the state (:class:`Work`: the thresholds
+    each role has had as candidates at the state are numbered in order of appearance, which
+    never changes while candidates are added or reordered), or ``w.num`` when a role has had
+    more thresholds than the pool numbers."""
+    t, orole, cand, g, binom, band, table, w = x.t, x.orole, x.cand, x.g, x.binom, x.band, x.table, x.w
     known, nk, cached, pool = w.known, w.nk, w.cached, w.pool
     radix = known.shape[1]
     code = 0
@@ -184,11 +214,13 @@ def tensor_row(r, digits, m, t, orole, cand, g, binom, band, table, w):  # pragm
 
 
 @kernel(refcount=False)
-def build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w):  # pragma: no cover
+def build_tensors(R, m, x):  # pragma: no cover - compiled
     """``ten[r, ci, k] = a_r(k; others' candidates ci)`` for every pure profile ci of a role-r
-    player's others over their candidates (mixed radix, last other fastest); each profile's
-    payoffs are computed once per state (:func:`tensor_row`)."""
-    digits = w.digits
+    player's others over their candidates (mixed radix, last other fastest), at the state of
+    :class:`Mixed` ``x``; each profile's payoffs are computed once per state
+    (:func:`tensor_row`)."""
+    t, orole, ncand, nc, ten, g = x.t, x.orole, x.ncand, x.nc, x.ten, x.g
+    digits = x.w.digits
     for r in range(R):
         room = g - t[r]
         count = 1
@@ -198,7 +230,7 @@ def build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w
         for q in range(m):
             digits[q] = 0
         for ci in range(count):  # digits: ci in the mixed radix of the others' candidates
-            row = tensor_row(r, digits, m, t, orole, cand, g, binom, band, table, w)
+            row = tensor_row(r, digits, m, x)
             for k in range(1, room + 1):
                 ten[r, ci, k] = row[k]
             next_digits(digits, m, orole[r], ncand)  # the next ci
@@ -228,9 +260,10 @@ def next_digits(digits, m, oroles, sizes):  # pragma: no cover - compiled
 
 
 @kernel(refcount=False)
-def bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb):  # pragma: no cover - compiled
-    """``b[r]``, the chance that a role-r player busts at the mixes ``wts``, and ``bb[r]``,
-    the chance that all of its others bust."""
+def bust_chances(R, m, x):  # pragma: no cover - compiled
+    """``s.b[r]``, the chance that a role-r player busts at the mixes ``wts``, and
+    ``s.bb[r]``, the chance that all of its others bust (:class:`Mixed` ``x``)."""
+    orole, cand, ncand, wts, bust, b, bb = x.orole, x.cand, x.ncand, x.wts, x.band.bust, x.s.b, x.s.bb
     for r in range(R):
         s = 0.0
         for j in range(ncand[r]):
@@ -244,10 +277,13 @@ def bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb):  # pragma: no cove
 
 
 @kernel(refcount=False)
-def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, digits):  # pragma: no cover
-    """``b[r]`` (a role's bust chance), ``bb[r]`` (all of a role-r player's others bust) and
-    ``acont[r, k] = a_r(k; sigma_{-r})`` for every k, at the mixes ``wts``."""
-    bust_chances(R, m, orole, cand, ncand, wts, bust, b, bb)
+def evaluate(R, m, x):  # pragma: no cover - compiled
+    """In the scratch ``s`` of :class:`Mixed` ``x``: ``b[r]`` (a role's bust chance),
+    ``bb[r]`` (all of a role-r player's others bust) and ``acont[r, k] = a_r(k; sigma_{-r})``
+    for every k, at the mixes ``wts``."""
+    t, orole, ncand, nc, ten, wts, g = x.t, x.orole, x.ncand, x.nc, x.ten, x.wts, x.g
+    acont, digits = x.s.acont, x.s.digits
+    bust_chances(R, m, x)
     for r in range(R):
         room = g - t[r]
         dst = acont[r, 1 : room + 1]  # one-dimensional slices: numba vectorises the sums
@@ -267,10 +303,12 @@ def evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, bust, b, bb, acont, d
 
 
 @kernel(refcount=False)
-def certify(
-    R, t, cand, ncand, wts, g, bust, b, bb, acont, tie_tol, vals, val, gain, reply
-):  # pragma: no cover
-    """Values of the roles under ``wts`` and the most each gains by its best threshold."""
+def certify(R, x, val, gain):  # pragma: no cover - compiled
+    """Values ``val`` of the roles under ``wts`` and the most each gains by its best threshold,
+    ``gain`` (its reply in ``s.reply``), from the payoffs :func:`evaluate` left in the scratch
+    ``s`` of :class:`Mixed` ``x``; returns the largest gain."""
+    t, cand, ncand, wts, g, bust, tie_tol = x.t, x.cand, x.ncand, x.wts, x.g, x.band.bust, x.tie_tol
+    b, bb, acont, vals, reply = x.s.b, x.s.bb, x.s.acont, x.s.vals, x.s.reply
     worst = 0.0
     for r in range(R):
         room = g - t[r]
@@ -315,9 +353,12 @@ def normalise(r, ncand, wts):  # pragma: no cover - compiled
 
 
 @kernel(refcount=False)
-def keep(R, ncand, wts, val, gain, reply, worst, s, cand):  # pragma: no cover - compiled
-    """Remember the profile (weights, their thresholds, values, gains, best replies) if its
-    largest gain is the smallest so far."""
+def keep(R, x, worst):  # pragma: no cover - compiled
+    """Remember the profile of :class:`Mixed` ``x`` (weights, their thresholds, and the values,
+    gains and best replies :func:`certify` left in ``s``) if its largest gain ``worst`` is the
+    smallest so far."""
+    ncand, wts, cand, s = x.ncand, x.wts, x.cand, x.s
+    val, gain, reply = s.val, s.gain, s.reply
     best_w, best_th, best_val, best_gain, s_best, best_reply = (
         s.best_w,
         s.best_th,
@@ -355,11 +396,12 @@ def by_weight(R, cand, ncand, wts):  # pragma: no cover - compiled
 
 
 @kernel(refcount=False)
-def refocus(R, cand, ncand, wts, s, tol, cap):  # pragma: no cover - compiled
+def refocus(R, x, cap):  # pragma: no cover - compiled
     """Order each role's candidates as the best profile so far uses them (its support by
     weight, weights under 1% not counted, then the best reply of a role that gains more than
     ``tol``, then the rest), the replies joining the candidates (at most ``cap``); returns
-    whether any reply was new."""
+    whether any reply was new (:class:`Mixed` ``x``)."""
+    cand, ncand, wts, s, tol = x.cand, x.ncand, x.wts, x.s, x.tol
     best_w, best_th, best_gain, best_reply = s.best_w, s.best_th, s.best_gain, s.best_reply
     grown = False
     for r in range(R):

@@ -85,6 +85,7 @@ from .symmetric_kernels import ViewCache, rank, respond_columns
 from .symmetric_newton import MAX_ROUNDS, NEWTON_ITER, PATIENCE, supports
 from .symmetric_payoffs import (
     Limits,
+    Mixed,
     Scratch,
     Work,
     add_candidate,
@@ -309,52 +310,45 @@ COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "pass
 
 
 @kernel(refcount=False)
-def solve_mixed(
-    R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, tol, w, s, ten, nc, sup, lim
-):  # pragma: no cover
-    """Steps 2 and 3 of the module Notes within the :class:`~.symmetric_payoffs.Limits`
-    ``lim``; returns 1 (certified without the fallback) or 2 (fictitious play was needed; the
-    certificate of the best profile found says how well)."""
-    bust = band.bust
-    s_best = s.s_best
-    s_best[0] = np.inf
-    build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
+def solve_mixed(R, m, x, lim):  # pragma: no cover - compiled
+    """Steps 2 and 3 of the module Notes at the state of :class:`Mixed` ``x`` within the
+    :class:`~.symmetric_payoffs.Limits` ``lim``; returns 1 (certified without the fallback) or
+    2 (fictitious play was needed; the certificate of the best profile found says how well)."""
+    cand, ncand, wts, sup = x.cand, x.ncand, x.wts, x.sup
+    x.s.s_best[0] = np.inf
+    build_tensors(R, m, x)
     for r in range(R):
         for j in range(sup.shape[1]):
             sup[r, j] = j < ncand[r] and wts[r, j] > 0.0
-    if supports(
-        R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s, lim
-    ):
+    if supports(R, m, x, lim):
         return 1
     for _ in range(lim.enum_rounds):
-        if enumerate_supports(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s, lim):
+        if enumerate_supports(R, m, x, lim):
             return 1
-        grown = refocus(R, cand, ncand, wts, s, tol, lim.cand)
+        grown = refocus(R, x, lim.cand)
         # the candidates were reordered, perhaps grown: the tensors follow them
-        build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
+        build_tensors(R, m, x)
         if not grown:
             break
     for r in range(R):  # fallback: fictitious play from a uniform mix of the candidates
         for j in range(wts.shape[1]):
             wts[r, j] = 1.0 / ncand[r] if j < ncand[r] else 0.0
-    fictitious_play(R, m, t, orole, cand, ncand, nc, ten, wts, g, binom, band, table, tie_tol, w, s, lim)
+    fictitious_play(R, m, x, lim)
     by_weight(R, cand, ncand, wts)
-    build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
+    build_tensors(R, m, x)
     for r in range(R):
         for j in range(wts.shape[1]):
             sup[r, j] = j < ncand[r] and wts[r, j] >= 0.02
             if not sup[r, j]:
                 wts[r, j] = 0.0
         normalise(r, ncand, wts)
-    if supports(
-        R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, binom, band, table, tie_tol, tol, w, s, lim
-    ):
+    if supports(R, m, x, lim):
         return 2
     for _ in range(lim.enum_rounds):
-        if enumerate_supports(R, m, t, orole, cand, ncand, nc, ten, wts, sup, g, bust, tie_tol, tol, s, lim):
+        if enumerate_supports(R, m, x, lim):
             break
-        grown = refocus(R, cand, ncand, wts, s, tol, lim.cand)
-        build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
+        grown = refocus(R, x, lim.cand)
+        build_tensors(R, m, x)
         if not grown:
             break
     return 2
@@ -376,12 +370,11 @@ def cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, cap):  # pragm
 
 
 @kernel(refcount=False)
-def recertify(
-    R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc
-):  # pragma: no cover
-    """Values and certificates of the best profile kept in ``s``, recomputed from fresh
-    tensors on its supports (whatever path found it) and stored back in ``s``; returns its
-    largest gain."""
+def recertify(R, m, x):  # pragma: no cover - compiled
+    """Values and certificates of the best profile kept in the scratch ``s`` of
+    :class:`Mixed` ``x``, recomputed from fresh tensors on its supports (whatever path found
+    it) and stored back in ``s``; returns its largest gain."""
+    cand, ncand, wts, s = x.cand, x.ncand, x.wts, x.s
     best_w, best_th, best_val, best_gain = s.best_w, s.best_th, s.best_val, s.best_gain
     width = wts.shape[1]
     for r in range(R):
@@ -393,25 +386,9 @@ def recertify(
                 ncand[r] += 1
         for j in range(ncand[r], width):
             wts[r, j] = 0.0
-    build_tensors(R, m, t, orole, cand, ncand, nc, ten, g, binom, band, table, w)
-    evaluate(R, m, t, orole, cand, ncand, nc, ten, wts, g, band.bust, s.b, s.bb, s.acont, s.digits)
-    worst = certify(
-        R,
-        t,
-        cand,
-        ncand,
-        wts,
-        g,
-        band.bust,
-        s.b,
-        s.bb,
-        s.acont,
-        tie_tol,
-        s.vals,
-        best_val,
-        best_gain,
-        s.reply,
-    )
+    build_tensors(R, m, x)
+    evaluate(R, m, x)
+    worst = certify(R, x, best_val, best_gain)
     for r in range(R):
         for j in range(width):
             best_w[r, j] = wts[r, j] if j < ncand[r] else 0.0
@@ -420,43 +397,16 @@ def recertify(
     return worst
 
 
-class Mixed(NamedTuple):
-    """What the mixed search at a state works on (:func:`search`): the roles' others
-    ``orole``, the candidates ``cand``/``ncand``, weights ``wts`` and supports ``sup``, the
-    payoff tensors ``ten``/``nc``, the game (``g``, ``binom``, ``band``, ``table``), the
-    tolerances ``tie_tol``, ``tol`` and the scratch ``w``, ``s``."""
-
-    orole: np.ndarray
-    cand: np.ndarray
-    ncand: np.ndarray
-    wts: np.ndarray
-    sup: np.ndarray
-    ten: np.ndarray
-    nc: np.ndarray
-    g: int
-    binom: np.ndarray
-    band: Band
-    table: np.ndarray
-    tie_tol: float
-    tol: float
-    w: Work
-    s: Scratch
-
-
 @kernel(refcount=False)
-def search(R, m, t, hist, cycle_from, last, x, lim):  # pragma: no cover - compiled
+def search(R, m, hist, cycle_from, last, x, lim):  # pragma: no cover - compiled
     """Steps 2-4 of the module Notes at the state of :class:`Mixed` ``x``, within the
     :class:`~.symmetric_payoffs.Limits` ``lim``, from the thresholds of the best-response
     cycle (passes ``cycle_from..last`` of ``hist``): returns the status of
     :func:`solve_mixed` and the largest gain of the best profile, which ``recertify``
     leaves in ``x.s``."""
-    orole, cand, ncand, wts, sup, ten, nc = x.orole, x.cand, x.ncand, x.wts, x.sup, x.ten, x.nc
-    g, binom, band, table, tie_tol, w, s = x.g, x.binom, x.band, x.table, x.tie_tol, x.w, x.s
-    cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, lim.cand)
-    status = solve_mixed(
-        R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, x.tol, w, s, ten, nc, sup, lim
-    )
-    return status, recertify(R, m, t, orole, cand, ncand, wts, g, binom, band, table, tie_tol, w, s, ten, nc)
+    cycle_candidates(R, hist, cycle_from, last, x.cand, x.ncand, x.wts, lim.cand)
+    status = solve_mixed(R, m, x, lim)
+    return status, recertify(R, m, x)
 
 
 @kernel(refcount=False)
@@ -491,7 +441,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
     k, hist, val, gn = scr.k, scr.hist, scr.val, scr.gn
     cand, ncand, wts, sup, ten, nc = scr.cand, scr.ncand, scr.wts, scr.sup, scr.ten, scr.nc
     keep_w, keep_th, keep_val, keep_gain = scr.keep_w, scr.keep_th, scr.keep_val, scr.keep_gain
-    mixed_at = Mixed(orole, cand, ncand, wts, sup, ten, nc, g, binom, band, table, tie_tol, tol, w, s)
+    mixed_at = Mixed(t, orole, cand, ncand, wts, sup, ten, nc, g, binom, band, table, tie_tol, tol, w, s)
     views = w.views
     for si in range(lo, hi):
         if counts[0] + n > mix_th.shape[0] or counts[2] >= mixed.shape[0]:
@@ -568,7 +518,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
             cycle_from = max(0, MAX_PASSES - 8)
             last = MAX_PASSES - 1
         forget_tensors(w)
-        status, worst = search(R, m, t, hist, cycle_from, last, mixed_at, ORDINARY)
+        status, worst = search(R, m, hist, cycle_from, last, mixed_at, ORDINARY)
         if worst > tol:
             # 5. the wider search, from the cycle again; the better certificate is kept
             for r in range(R):
@@ -578,7 +528,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
                 keep_val[r] = s.best_val[r]
                 keep_gain[r] = s.best_gain[r]
             counts[7] += 1
-            if search(R, m, t, hist, cycle_from, last, mixed_at, wide)[1] >= worst:
+            if search(R, m, hist, cycle_from, last, mixed_at, wide)[1] >= worst:
                 for r in range(R):
                     for j in range(width):
                         s.best_w[r, j] = keep_w[r, j]
