@@ -49,8 +49,8 @@ def _pair(t, g, m, dest, prob, lens, table, binom, idx, buf):
     then = table.copy()
     then[own, t + 1] = 0.0
     row = np.zeros(g + 1)
-    sk.continuation_span(0, t + 1, g, g, m, dest, prob, lens, then, binom, row, idx, buf)
-    return sk.continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, row[t + 1])
+    sk.continuation_span(0, t + 1, g, g, sk.Others(m, dest, prob, lens, idx, buf), then, binom, row)
+    return sk.continuation_pair(t, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, row[t + 1])
 
 
 def _brute(t, g, dest, prob, lens, table, binom):
@@ -80,12 +80,12 @@ def test_spans_pairs_and_rows_are_the_same_sums(players):
         t = int(rng.integers(0, g))
         table = _solving(solved, t, m, dest, binom)
         u = np.zeros(g + 8)
-        sk.continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf)
+        sk.continuation_row(t, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, u)
         np.testing.assert_allclose(u[: g - t + 1], _brute(t, g, dest, prob, lens, table, binom), rtol=1e-14)
         assert np.all(u[g - t + 1 :] == u[g - t])  # padded past the room
         row = np.full(g + 1, np.nan)
         lo = int(rng.integers(t, g + 1))
-        sk.continuation_span(0, lo, g, g, m, dest, prob, lens, table, binom, row, idx, buf)
+        sk.continuation_span(0, lo, g, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, row)
         np.testing.assert_array_equal(row[lo:], u[lo - t : g - t + 1])  # any span: the same bits
         if t + 1 <= g:
             pair = _pair(t, g, m, dest, prob, lens, table, binom, idx, buf)
@@ -172,16 +172,16 @@ def test_outcome_lists_give_the_bits_of_the_nested_sums(players):
         dest, prob, lens = _outcomes(rules, rng, m)
         t = int(rng.integers(0, g))
         first, second = (_solving(tab, t, m, dest, binom) for tab in tables)
-        assert sk.outcome_list(g, m, dest, prob, lens, binom, idx, buf, short) == (
+        assert sk.outcome_list(g, sk.Others(m, dest, prob, lens, idx, buf), binom, short) == (
             -1 if np.prod(lens) > 1 else 1
         )
         outs = sk.outcome_space(int(np.prod(lens)))
-        n = sk.outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
+        n = sk.outcome_list(g, sk.Others(m, dest, prob, lens, idx, buf), binom, outs)
         assert 0 < n <= np.prod(lens)
         rows = {}
         for name, table in (("first", first), ("second", second)):
             want, got = np.zeros(g + 1), np.zeros(g + 1)
-            sk.continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, want, idx, buf)
+            sk.continuation_span(0, t, g, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, want)
             sk.list_span(n, outs, 0, t, g, g, table, got)
             np.testing.assert_array_equal(got[t:], want[t:])
             for lo in range(t, g + 1):  # short spans (no slices) and long ones: the same bits
@@ -285,21 +285,21 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
     for t, key in steps:
         table[c, t + 1] = solved[t + 1]  # the state one own score up is solved (the value kept)
         dest, prob, lens = outcomes(key)
-        sk.view_continuation(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
-        sk.continuation_row(t, g, m, dest, prob, lens, table, binom, fresh, idx, buf)
+        sk.view_continuation(t, c, key, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, u, cache)
+        sk.continuation_row(t, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, fresh)
         np.testing.assert_array_equal(u, fresh)
         assert list(cache.keys[c]) == list(key) and cache.low[c] == t
     # the row of A at 9 is read from the spares: a mark put on the spare shows in it
     cache = sk.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
     table[c, :11] = 0.0
     for t, key in steps[:2]:
-        sk.view_continuation(t, c, key, g, m, *outcomes(key), table, binom, u, idx, buf, cache)
+        sk.view_continuation(t, c, key, g, sk.Others(m, *outcomes(key), idx, buf), table, binom, u, cache)
     (slot,) = np.flatnonzero(cache.spare_col == c)
     cache.spare[slot, 12:] += 1.0
     table[c, 10] = solved[10]
     dest, prob, lens = outcomes(key_a)
-    sk.view_continuation(9, c, key_a, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
-    sk.continuation_row(9, g, m, dest, prob, lens, table, binom, fresh, idx, buf)
+    sk.view_continuation(9, c, key_a, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, u, cache)
+    sk.continuation_row(9, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, fresh)
     np.testing.assert_array_equal(u[: 12 - 9], fresh[: 12 - 9])
     np.testing.assert_array_equal(u[12 - 9 : g - 9 + 1], fresh[12 - 9 : g - 9 + 1] + 1.0)
     with pytest.raises(ValueError, match="spares"):

@@ -14,7 +14,7 @@ import numpy as np
 
 from .jit import kernel
 from .step import threshold_step
-from .symmetric_kernels import pure_outcomes, view_row
+from .symmetric_kernels import Others, pure_outcomes, view_row
 
 __all__ = ["Dynamics", "dynamics_scratch", "best_response_dynamics"]
 
@@ -45,11 +45,10 @@ def dynamics_scratch(players: int) -> Dynamics:
 
 
 @kernel(refcount=False)
-def best_response_dynamics(
-    R, m, t, orole, k, hist, val, gn, g, binom, band, table, tie_tol, w, d
-):  # pragma: no cover
-    """Passes of best-response dynamics from the thresholds ``k[:R]`` of the roles (scores
-    ``t``, others' roles ``orole``), at most ``hist.shape[0]``, each pass's profile recorded in
+def best_response_dynamics(R, m, k, hist, val, gn, x, d):  # pragma: no cover - compiled
+    """Passes of best-response dynamics from the thresholds ``k[:R]`` of the roles at the state
+    of :class:`~.symmetric_payoffs.Mixed` ``x`` (scores ``t``, others' roles ``orole``; its
+    game and ``tie_tol``), at most ``hist.shape[0]``, each pass's profile recorded in
     ``hist``. Returns ``(converged, cycle_from, last, passes)``: on convergence ``k`` is a pure
     equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
     ``hist`` form the cycle (``cycle_from`` -1 if none was found). The continuations go through
@@ -62,6 +61,7 @@ def best_response_dynamics(
     again: its values are the same numbers, so it stays, with the value and gain of the
     reply it moved to (kept in the :class:`Dynamics` ``d``). The kernel allocates nothing
     and counts no references (:func:`~pigtheory.jit.kernel`): it runs once per state."""
+    t, orole, g, binom, band, table, tie_tol, w = x.t, x.orole, x.g, x.binom, x.band, x.table, x.tie_tol, x.w
     bust = band.bust
     seen, fresh, moved, val_at, gain_at = d.seen, d.fresh, d.moved, d.val_at, d.gain_at
     for r in range(R):
@@ -69,6 +69,7 @@ def best_response_dynamics(
         moved[r] = False
     dest, prob, lens, u, vals, idx, buf = w.dest, w.prob, w.lens, w.u, w.vals, w.idx, w.buf
     col, key, views = w.col, w.key, w.views  # taken once: each taking counts references
+    them = Others(m, dest, prob, lens, idx, buf)
     rows = views.rows
     cached = rows.shape[0] > 0
     cycle_from = -1
@@ -99,7 +100,7 @@ def best_response_dynamics(
                 lens[q] = pure_outcomes(t[rr], k[rr], g, band, dest[q], prob[q])
                 opp_bust *= bust[k[rr]]
             room = g - t[r]
-            view_row(t[r], col[r], key, g, m, dest, prob, lens, table, binom, u, idx, buf, views)
+            view_row(t[r], col[r], key, g, them, table, binom, u, views)
             row = rows[col[r]] if cached else u  # padded past the goal: u = row[t:]
             best, kb = threshold_step(band, row[t[r] :], row[t[r]], room, opp_bust, vals, True, tie_tol, vals)
             cur = vals[k[r]]

@@ -89,6 +89,7 @@ __all__ = [
     "ViewCache",
     "SPARES",
     "view_cache",
+    "Others",
     "continuation_span",
     "continuation_pair",
     "continuation_row",
@@ -380,6 +381,20 @@ def _self_outcome(m, dest, prob, idx, buf, binom):  # pragma: no cover - compile
     return _chance(m, prob, idx), _sorted_rank(m, dest, idx, buf, binom)
 
 
+class Others(NamedTuple):
+    """The ``m`` others of one view and where their turns end: other p on
+    ``dest[p, :lens[p]]`` with the chances ``prob[p, :lens[p]]`` (:func:`pure_outcomes`,
+    :func:`strategy_outcomes`), with the odometer scratch ``idx`` and ``buf`` (``m`` each) of
+    the sums over their outcome profiles (:func:`continuation_span`)."""
+
+    m: int
+    dest: np.ndarray
+    prob: np.ndarray
+    lens: np.ndarray
+    idx: np.ndarray
+    buf: np.ndarray
+
+
 @kernel(refcount=False)
 def _add_row(pc, r, top, t, lo, hi, g, table, out, dst):  # pragma: no cover - compiled
     """One outcome's term of :func:`continuation_span`: chance ``pc`` times row r of the table
@@ -395,15 +410,17 @@ def _add_row(pc, r, top, t, lo, hi, g, table, out, dst):  # pragma: no cover - c
 
 
 @kernel(refcount=False)
-def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx, buf):  # pragma: no cover
+def continuation_span(t, lo, hi, g, o, table, binom, out):  # pragma: no cover - compiled
     """``out[y - t]`` for the entries ``y = lo..hi`` (``t <= lo <= hi <= goal``) of the
-    continuation of :func:`continuation_row`, each summed over the others' outcomes in the
+    continuation of :func:`continuation_row`, each summed over the outcomes of the
+    :class:`Others` ``o`` in the
     same order (last other fastest) with the same products, so that any span of it has the
     bits of the whole row; the self outcome (every other busts) comes last (module Notes).
     An outcome with some other player at the goal adds the goal's entry only. Three others
     get nested loops (a branch-free sort, the partial products hoisted: the same numbers).
     The inner loop runs over one-dimensional slices (of ``out`` and a row of ``table``),
     which numba vectorises: each entry's sum is unchanged."""
+    m, dest, prob, lens, idx, buf = o.m, o.dest, o.prob, o.lens, o.idx, o.buf
     dst = out[lo - t : hi - t + 1]
     for y in range(dst.shape[0]):
         dst[y] = 0.0
@@ -442,14 +459,15 @@ def continuation_span(t, lo, hi, g, m, dest, prob, lens, table, binom, out, idx,
 
 
 @kernel(refcount=False)
-def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, prev):  # pragma: no cover
+def continuation_pair(t, g, o, table, binom, prev):  # pragma: no cover - compiled
     """Entries t and t + 1 of the continuation (:func:`continuation_span`, the same bits) of
-    the state being solved at own score t: what a view cache hit needs
+    the state being solved at own score t against the :class:`Others` ``o``: what a view cache hit needs
     (:func:`view_continuation`). ``prev`` is entry t + 1 as summed while own score t + 1 was
     being solved, its last term (the self outcome) read as 0 there: that term is added to it.
     Entry t is summed in a register; its self term is the state being solved, 0 in the table
     (module Notes), so it is not read (adding 0 changes no bit). The self term's entry t + 1,
     in the view's own row, is read first: it is the load most likely to miss the caches."""
+    m, dest, prob, lens, idx, buf = o.m, o.dest, o.prob, o.lens, o.idx, o.buf
     pself, rself = _self_outcome(m, dest, prob, idx, buf, binom)
     top = buf[m - 1] >= g  # (not a state the solvers visit: some other at the goal)
     then = table[rself, g] if top else table[rself, t + 1]
@@ -501,14 +519,15 @@ def continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, prev): 
 
 
 @kernel(refcount=False)
-def continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf):  # pragma: no cover
+def continuation_row(t, g, o, table, binom, u):  # pragma: no cover - compiled
     """``u[x]``, ``x = 0..goal - t``, for a player at own score t whose m others end their
-    turns on ``dest[p, :lens[p]]`` with ``prob[p, :lens[p]]`` (module Notes); past the room
+    turns on ``dest[p, :lens[p]]`` with ``prob[p, :lens[p]]`` (the :class:`Others` ``o``,
+    module Notes); past the room
     ``u`` repeats ``u[goal - t]`` to its end (the padding of :mod:`.step`). An outcome that
     puts another player at the goal reads one entry, the own goal's (every other entry of a
     terminal column is 0, :func:`terminal_table`), so only ``u[goal - t]`` changes."""
     room = g - t
-    continuation_span(t, t, g, g, m, dest, prob, lens, table, binom, u, idx, buf)
+    continuation_span(t, t, g, g, o, table, binom, u)
     for x in range(room + 1, u.shape[0]):
         u[x] = u[room]
 
@@ -576,9 +595,9 @@ def _from_spare(c, key, m, t, cache):  # pragma: no cover - compiled
 
 
 @kernel(refcount=False)
-def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache):  # pragma: no cover
+def view_row(t, c, key, g, o, table, binom, u, cache):  # pragma: no cover - compiled
     """Bring the continuation of the view ``(t, others[c])`` whose others play the pure
-    thresholds ``key[:m]`` (their outcomes ``dest``/``prob``) up to date in a row indexed by
+    thresholds ``key[:m]`` (their outcomes: the :class:`Others` ``o``) up to date in a row indexed by
     own score, which holds ``u[x]`` of :func:`continuation_row` at ``row[t + x]``, padded
     past the room like ``u`` (``row[y] = row[goal]`` for ``y > goal``): the row
     ``cache.rows[c]`` of the :class:`ViewCache` ``cache`` (module Notes, *Reuse*: the same
@@ -586,9 +605,10 @@ def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
     the view one own score up had the same key, :func:`continuation_pair`), or with no cache (zero rows) ``u``, its entries ``t..goal``
     summed afresh (:func:`continuation_span`). A caller reads the row where it is, ``row[t:]``
     being the ``u`` of :func:`~.step.threshold_step`: no copy."""
+    m = o.m
     rows, keys, low = cache.rows, cache.keys, cache.low
     if rows.shape[0] == 0:
-        continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, u, idx, buf)
+        continuation_span(0, t, g, g, o, table, binom, u)
         for y in range(g + 1, u.shape[0]):
             u[y] = u[g]
         return
@@ -599,32 +619,30 @@ def view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
     if not same:
         if low[c] >= 0 and cache.spare.shape[0] > 0:  # the row goes to the spares
             _to_spare(c, _slot(c, keys[c], m, cache.spare.shape[0]), cache)
-        continuation_span(0, t, g, g, m, dest, prob, lens, table, binom, row, idx, buf)
+        continuation_span(0, t, g, g, o, table, binom, row)
         for q in range(m):
             keys[c, q] = key[q]
         low[c] = t
     elif low[c] == t + 1:  # entry t + 1 read the state then being solved as 0: completed
-        row[t], row[t + 1] = continuation_pair(t, g, m, dest, prob, lens, table, binom, idx, buf, row[t + 1])
+        row[t], row[t + 1] = continuation_pair(t, g, o, table, binom, row[t + 1])
         low[c] = t
     elif low[c] > t:  # a row from further up (a spare): entries t..low again
-        continuation_span(0, t, low[c], g, m, dest, prob, lens, table, binom, row, idx, buf)
+        continuation_span(0, t, low[c], g, o, table, binom, row)
         low[c] = t
     for y in range(g + 1, row.shape[0]):  # the padding follows entry g
         row[y] = row[g]
 
 
 @kernel
-def view_continuation(
-    t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache
-):  # pragma: no cover
+def view_continuation(t, c, key, g, o, table, binom, u, cache):  # pragma: no cover - compiled
     """:func:`continuation_row` of the view ``(t, others[c])`` whose others play the pure
-    thresholds ``key[:m]`` (their outcomes ``dest``/``prob``), through the
+    thresholds ``key[:m]`` (their outcomes: the :class:`Others` ``o``), through the
     :class:`ViewCache` ``cache``: :func:`view_row` copied into ``u``, padded past the room
     (the same bits)."""
     if cache.rows.shape[0] == 0:
-        continuation_row(t, g, m, dest, prob, lens, table, binom, u, idx, buf)
+        continuation_row(t, g, o, table, binom, u)
         return
-    view_row(t, c, key, g, m, dest, prob, lens, table, binom, u, idx, buf, cache)
+    view_row(t, c, key, g, o, table, binom, u, cache)
     row = cache.rows[c]
     room = g - t
     for x in range(room + 1):
@@ -652,11 +670,12 @@ def outcome_space(length):  # pragma: no cover - compiled
 
 
 @kernel(refcount=False)
-def outcome_list(g, m, dest, prob, lens, binom, idx, buf, out):  # pragma: no cover - compiled
-    """Fill the :class:`Outcomes` ``out`` with the others' outcome profiles (their chance,
-    column and whether one reaches the goal) in the order and with the products of
-    :func:`continuation_span`; returns their number, or -1 if ``out`` is too short (the
-    caller grows it: at most ``prod(lens)`` profiles)."""
+def outcome_list(g, o, binom, out):  # pragma: no cover - compiled
+    """Fill the :class:`Outcomes` ``out`` with the outcome profiles of the :class:`Others`
+    ``o`` (their chance, column and whether one reaches the goal) in the order and with the
+    products of :func:`continuation_span`; returns their number, or -1 if ``out`` is too short
+    (the caller grows it: at most ``prod(lens)`` profiles)."""
+    m, dest, prob, lens, idx, buf = o.m, o.dest, o.prob, o.lens, o.idx, o.buf
     total = 1
     for p in range(m):
         total *= lens[p]
@@ -889,6 +908,7 @@ def respond_columns(
     seen_dest = np.zeros((m, n_out), np.int64)
     seen_prob = np.zeros((m, n_out))
     seen_lens = np.zeros(m, np.int64)
+    them = Others(m, dest, prob, lens, idx, buf)
     outs = outcome_space(7**m)  # the outcome profiles of the others (grown for mixes)
     n_list = 0
     b_last = 1.0
@@ -952,13 +972,13 @@ def respond_columns(
                         same = False
                         break
             if not same:  # the others' outcomes changed: list them again
-                n_list = outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
+                n_list = outcome_list(g, them, binom, outs)
                 if n_list < 0:  # more profiles than the list holds: grow it
                     total = 1
                     for p in range(m):
                         total *= lens[p]
                     outs = outcome_space(2 * total)
-                    n_list = outcome_list(g, m, dest, prob, lens, binom, idx, buf, outs)
+                    n_list = outcome_list(g, them, binom, outs)
                 for p in range(m):
                     seen_lens[p] = lens[p]
                     for e in range(lens[p]):

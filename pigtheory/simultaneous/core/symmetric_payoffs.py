@@ -15,7 +15,7 @@ import numpy as np
 
 from .jit import kernel
 from .step import Band
-from .symmetric_kernels import ViewCache, action_values, best_action, pure_outcomes, view_continuation
+from .symmetric_kernels import Others, ViewCache, action_values, best_action, pure_outcomes, view_continuation
 
 __all__ = [
     "Limits",
@@ -113,8 +113,9 @@ class Scratch(NamedTuple):
 
 
 class Mixed(NamedTuple):
-    """What the mixed solvers work on at one state (:mod:`.symmetric_stage`, steps 2-5), the
-    one record their kernels take: the roles' scores ``t`` and others' roles ``orole``, the
+    """What the stage solvers work on at one state (:mod:`.symmetric_stage`: the
+    best-response dynamics and the mixed search), the one record their kernels take: the
+    roles' scores ``t`` and others' roles ``orole``, the
     candidates ``cand``/``ncand``, weights ``wts`` and supports ``sup``, the payoff tensors
     ``ten``/``nc``, the game (``g``, ``binom``, ``band``, ``table``), the tolerances
     ``tie_tol``, ``tol`` and the scratch ``w`` (:class:`Work`), ``s`` (:class:`Scratch`).
@@ -202,7 +203,8 @@ def tensor_row(r, digits, m, x):  # pragma: no cover - compiled
             w.key[q] = kq
             lens[q] = pure_outcomes(t[rr], kq, g, band, dest[q], prob[q])
             opp_bust *= bust[kq]
-        view_continuation(t[r], w.col[r], w.key, g, m, dest, prob, lens, table, binom, u, idx, buf, w.views)
+        them = Others(m, dest, prob, lens, idx, buf)
+        view_continuation(t[r], w.col[r], w.key, g, them, table, binom, u, w.views)
         action_values(u, g - t[r], opp_bust, band, num, vals)
         if code < 0:
             return num

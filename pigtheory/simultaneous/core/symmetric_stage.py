@@ -277,13 +277,16 @@ def stage_scratch(players: int, goal: int, band: Band, views: ViewCache) -> Stag
 
 
 @kernel(refcount=False)
-def touch(st, n, m, g, binom, view, table, gain, act, lead, rows, keys, low):  # pragma: no cover
+def touch(st, n, m, g, binom, view, out, views):  # pragma: no cover - compiled
     """Prefetch (:func:`~pigtheory.jit.prefetch`) the entries of the per-column arrays that
-    the roles of the state ``st`` will read first: the table one own score up, the gains,
-    actions and starts at their own score, the view cache's row (one own score up and at the
-    goal ``g``), thresholds and lowest score.
+    the roles of the state ``st`` will read first: in the :class:`StageTables` ``out`` the
+    table one own score up, the gains, actions and starts at their own score; in the
+    :class:`~.symmetric_kernels.ViewCache` ``views`` the row (one own score up and at the goal
+    ``g``), thresholds and lowest score (``view``: scratch of ``m``).
     Asked for one state ahead, they arrive while that state is solved, where the solver's own
     reads would each wait for memory in turn (a column's arrays are far apart)."""
+    table, gain, act, lead = out.table, out.gain, out.act, out.lead
+    rows, keys, low = views.rows, views.keys, views.low
     for p in range(n):
         if p > 0 and st[p] == st[p - 1]:
             continue
@@ -447,21 +450,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
         if counts[0] + n > mix_th.shape[0] or counts[2] >= mixed.shape[0]:
             return si
         if si + 1 < hi:  # the next state's columns, while this one is solved
-            touch(
-                states[si + 1],
-                n,
-                m,
-                g,
-                binom,
-                view,
-                table,
-                gain,
-                act,
-                lead,
-                views.rows,
-                views.keys,
-                views.low,
-            )
+            touch(states[si + 1], n, m, g, binom, view, out, views)
         st = states[si]
         R = 0
         for p in range(n):
@@ -501,9 +490,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
             code = out.lead[rank(view, m, binom), own]
             k[r] = max(1, min(code, g - t[r]))
         # 1. pure search
-        converged, cycle_from, last, passes = best_response_dynamics(
-            R, m, t, orole, k, hist, val, gn, g, binom, band, table, tie_tol, w, dyn
-        )
+        converged, cycle_from, last, passes = best_response_dynamics(R, m, k, hist, val, gn, mixed_at, dyn)
         counts[5] += passes
         if converged:
             counts[1] += 1
