@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import compiled, kernel, map_threads, prange, thread_count
-from .group_kernels import group_info, hold_values, rotate, turn_outcome
+from .group_kernels import Mix, Turn, group_info, hold_values, rotate, turn_outcome
 
 __all__ = ["deviation_gains", "best_response_level"]
 
@@ -86,7 +86,7 @@ def deviation_gains(
             _unpack(bits, idx, K, roll)
             mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
             gains[idx] = _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mk, mp, v)
-            beta = turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mk, mp, reach, H)
+            beta = turn_outcome(K, HV, Turn(pvec, p_bust, allow_pass, 0.0), roll, Mix(mk, mp), reach, H)
             for o in range(n):
                 dv = abs(H[o] + beta * W[nxt, (o - 1) % n] - W[idx, o])
                 if dv > resid:
