@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..jit import kernel
-from .certificate_kernels import _mix_at
+from .certificate_kernels import Policy, _mix_at
 from .group_kernels import group_info, rotate
 
 __all__ = ["policy_row", "profile_response_level", "turn_table"]
@@ -43,7 +43,7 @@ def policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q):  # pragma: 
         return
     for k in range(K):
         q[k] = 1.0 if (bits[idx, k >> 3] >> (k & 7)) & 1 == 1 else 0.0
-    mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
+    mk, mp = _mix_at(idx, Policy(bits, mix_idx, mix_k, mix_p))
     if mk >= 0:
         q[mk] = mp
 
