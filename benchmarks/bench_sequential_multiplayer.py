@@ -39,13 +39,13 @@ import numpy as np
 
 from pigtheory import Rules, sequential
 from pigtheory.jit import compiled, kernel, max_threads
-from pigtheory.sequential.group_kernels import hold_values, rotate, turn_pass
+from pigtheory.sequential.group_kernels import Mix, Turn, hold_values, rotate, turn_pass
 from pigtheory.sequential.model import roll_model
 
 
 @kernel
-def _sweep(n, g, pvec, p_bust, W, Wn):  # pragma: no cover - compiled
-    m = pvec.size
+def _sweep(n, g, turn, W, Wn):  # pragma: no cover - compiled
+    m = turn.pvec.size
     HV = np.zeros((g + m + 1, n))
     A = np.zeros((g + m + 1, n))
     b = np.zeros(g + m + 1)
@@ -55,7 +55,7 @@ def _sweep(n, g, pvec, p_bust, W, Wn):  # pragma: no cover - compiled
         first = idx // g ** (n - 1)
         hold_values(idx, first, n, g, W, HV)
         nxt = rotate(idx, 1, n, g)
-        turn_pass(g - first, W[nxt, n - 1], HV, pvec, p_bust, False, 1e-13, 0, roll, roll, -1, 0.0, A, b)
+        turn_pass(g - first, W[nxt, n - 1], HV, turn, 0, roll, roll, Mix(-1, 0.0), A, b)
         for o in range(n):
             v = A[0, o] + b[0] * W[nxt, (o - 1) % n]
             change = max(change, abs(v - W[idx, o]))
@@ -68,13 +68,13 @@ def baseline(rules: Rules, seconds: float, target: np.ndarray) -> tuple[int, flo
     one): (sweeps, last change, largest distance from ``target``, CPU seconds per sweep)."""
     n, g = rules.players, rules.goal
     model = roll_model(rules)
-    pvec, pb = model.free_vector(), float(model.p_bust)
+    turn = Turn(model.free_vector(), float(model.p_bust), False, 1e-13)
     W = np.zeros((g**n, n))
     Wn = np.zeros_like(W)
     sweeps, change = 0, np.inf
     t0 = time.process_time()
     while sweeps == 0 or time.process_time() - t0 < seconds:
-        change = compiled(_sweep)(n, g, pvec, pb, W, Wn)
+        change = compiled(_sweep)(n, g, turn, W, Wn)
         W, Wn = Wn, W
         sweeps += 1
     per = (time.process_time() - t0) / sweeps

@@ -449,6 +449,7 @@ def _plain_solve_group(idx, n, g, pvec, p_bust, W, max_passes=60, n_starts=3):
     from pigtheory.sequential import group_kernels as gk
 
     m = pvec.size
+    turn = gk.Turn(pvec, p_bust, False, 1e-13)
     rid, first = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     d = compiled(gk.group_info)(idx, n, g, rid, first)
     K = np.array([g - first[r] for r in range(n)], dtype=np.int64)
@@ -457,15 +458,10 @@ def _plain_solve_group(idx, n, g, pvec, p_bust, W, max_passes=60, n_starts=3):
         compiled(gk.hold_values)(rid[r], first[r], n, g, W, HVs[r])
     st, passes, best = 0, 0, None
     for s in range(n_starts):
-        y = np.array([compiled(gk.start_guess)(rid[r], first[r], n, g, W, s) for r in range(n)])
-        rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-        H, beta, Wg = np.zeros((n, n)), np.zeros(n), np.zeros((n, n))
-        v, reach = np.zeros(g + m + 1), np.zeros(g + m + 1)
-        hist = np.zeros(max_passes + 1, dtype=np.uint64)
-        code, p = compiled(gk._iterate)(
-            d, n, K, HVs, pvec, p_bust, False, 1e-13, y, rolls, H, beta, Wg, v, reach, hist, max_passes,
-            rolls.copy(), False, np.zeros(n, dtype=np.bool_),
-        )  # fmt: skip
+        sc = gk.group_scratch(n, g, m, max_passes)._replace(K=K, HVs=HVs)  # fresh, as before every start
+        sc.y[:] = [compiled(gk.start_guess)(rid[r], first[r], n, g, W, s) for r in range(n)]
+        code, p = compiled(gk._iterate)(d, n, turn, max_passes, sc, False)
+        rolls, Wg = sc.rolls, sc.Wg
         passes += p
         if code != 0:
             return 2, passes, None, None
@@ -492,6 +488,7 @@ def test_group_solver_shortcut_equals_every_start_in_full(rules):
     model = roll_model(rules)
     pvec, pb = np.ascontiguousarray(model.free_vector(), dtype=float), float(model.p_bust)
     eq = sequential.equilibrium(rules=rules, certify=False)
+    turn, search = gk.Turn(pvec, pb, False, 1e-13), gk.Search(60, 3)
     W = np.array(eq.value).reshape(g**n, n)  # the levels above every group are solved
     order, starts = compiled(gk.level_order)(n, g)
     bits = np.zeros((g**n, (g + 7) // 8), dtype=np.uint8)
@@ -501,8 +498,8 @@ def test_group_solver_shortcut_equals_every_start_in_full(rules):
         if hi == lo:
             continue
         Wk = W.copy()
-        status, passes = np.zeros(hi - lo, dtype=np.int8), np.zeros(1, dtype=np.int64)
-        gk.solve_level(order, lo, hi, n, g, pvec, pb, False, 1e-13, 60, 3, Wk, bits, status, passes)
+        status = np.zeros(hi - lo, dtype=np.int8)
+        passes = gk.solve_level(order[lo:hi], n, g, turn, search, Wk, bits, status)
         total = 0
         for t in range(lo, hi):
             st, p, rolls, Wg = _plain_solve_group(int(order[t]), n, g, pvec, pb, W)
@@ -517,7 +514,7 @@ def test_group_solver_shortcut_equals_every_start_in_full(rules):
                 assert np.array_equal(Wk[rid[r]], Wg[r])
                 row = np.unpackbits(bits[rid[r]], bitorder="little")[: rolls[r].size].astype(bool)
                 assert np.array_equal(row, rolls[r])
-        assert passes[0] == total
+        assert passes == total
     assert 0 in statuses
 
 

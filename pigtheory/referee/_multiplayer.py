@@ -49,8 +49,25 @@ def _model(rules: Rules) -> tuple[np.ndarray, float]:
     return np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust)
 
 
-_NO_BITS = np.zeros((1, 1), dtype=np.uint8)
-_NO_MIX = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))
+def _turn(rules: Rules) -> Any:
+    """The :class:`~pigtheory.sequential.group_kernels.Turn` of the referee's game (the mover
+    may pass at turn total 0, as in OpenSpiel's ``pig``)."""
+    from ..sequential.group_kernels import Turn
+
+    return Turn(*_model(rules), True, 1e-13)
+
+
+def _no_policy() -> Any:
+    """An empty shared :class:`~pigtheory.sequential.certificate_kernels.Policy`: the kernels
+    read the per-seat tables ``probs``."""
+    from ..sequential.certificate_kernels import Policy
+
+    return Policy(
+        np.zeros((1, 1), dtype=np.uint8),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0),
+    )
 
 
 def seat_values(
@@ -63,30 +80,11 @@ def seat_values(
     from ..sequential import profile_kernels as ck
 
     n, g = rules.players, rules.goal
-    pvec, p_bust = _model(rules)
     order, _ = compiled(gk.level_order)(n, g)
     U = np.zeros((g**n, n))
     out = np.zeros(3)
-    compiled(ck.profile_response_level)(
-        order,
-        0,
-        order.size,
-        n,
-        g,
-        pvec,
-        p_bust,
-        True,
-        1e-13,
-        _NO_BITS,
-        *_NO_MIX,
-        probs,
-        seat,
-        follow,
-        draw,
-        max_iter,
-        U,
-        out,
-    )
+    dev = ck.Deviator(seat, follow, draw, max_iter)
+    compiled(ck.profile_response_level)(order, n, g, _turn(rules), _no_policy(), probs, dev, U, out)
     return U, out
 
 
@@ -96,11 +94,9 @@ def seat_turns(probs: np.ndarray, seat: int, rules: Rules, U: np.ndarray, *, fol
     from ..sequential import profile_kernels as ck
 
     n, g = rules.players, rules.goal
-    pvec, p_bust = _model(rules)
     value = np.full((g**n, g), np.nan)
     choice = np.zeros((g**n, g), dtype=np.bool_)
-    compiled(ck.turn_table)(
-        n, g, pvec, p_bust, True, 1e-13, 1 if follow else 0, seat, U, _NO_BITS, *_NO_MIX, probs, value, choice
-    )
+    dev = ck.Deviator(seat, follow, 0.0, 0)  # (draw and max_passes: not read by turn_table)
+    compiled(ck.turn_table)(n, g, _turn(rules), dev, _no_policy(), probs, U, value, choice)
     shape = (g,) * (n + 1)
     return value.reshape(shape), choice.reshape(shape)

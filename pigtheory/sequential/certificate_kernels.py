@@ -2,26 +2,42 @@
 
 Plain functions marked as kernels (:mod:`pigtheory.jit`), called compiled by
 :mod:`pigtheory.sequential.certificates`. Notation as in
-:mod:`pigtheory.sequential.group_kernels`; mixing is given by three arrays sorted by tuple:
-``mix_idx`` (flat tuple index), ``mix_k`` (turn total) and ``mix_p`` (roll probability).
+:mod:`pigtheory.sequential.group_kernels`, whose :class:`~.group_kernels.Turn` and
+:class:`~.group_kernels.Mix` the kernels take; the profile is one shared :class:`Policy`.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..jit import compiled, kernel, map_threads, prange, thread_count
-from .group_kernels import group_info, hold_values, rotate, turn_outcome
+from .group_kernels import Mix, group_info, hold_values, rotate, turn_outcome
 
-__all__ = ["deviation_gains", "best_response_level"]
+__all__ = ["Policy", "deviation_gains", "best_response_level"]
+
+
+class Policy(NamedTuple):
+    """One stationary policy shared by every seat: the pure choices ``bits[idx, k // 8]`` bit
+    ``k % 8`` (uint8; :mod:`~pigtheory.sequential.group_kernels` notation) and the mixed states,
+    three arrays sorted by tuple: ``mix_idx`` (int64, flat tuple index), ``mix_k`` (int64, turn
+    total) and ``mix_p`` (roll probability there)."""
+
+    bits: np.ndarray
+    mix_idx: np.ndarray
+    mix_k: np.ndarray
+    mix_p: np.ndarray
 
 
 @kernel
-def _mix_at(idx, mix_idx, mix_k, mix_p):  # pragma: no cover - compiled
+def _mix_at(idx, policy):  # pragma: no cover - compiled
+    """The :class:`~.group_kernels.Mix` of ``policy`` at tuple ``idx``."""
+    mix_idx = policy.mix_idx
     j = np.searchsorted(mix_idx, idx)
     if j < mix_idx.size and mix_idx[j] == idx:
-        return mix_k[j], mix_p[j]
-    return -1, 0.0
+        return Mix(policy.mix_k[j], policy.mix_p[j])
+    return Mix(-1, 0.0)
 
 
 @kernel
@@ -31,10 +47,12 @@ def _unpack(bits, idx, K, roll):  # pragma: no cover - compiled
 
 
 @kernel
-def _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, v):  # pragma: no cover
-    """The mover's own value ``v[k]`` under ``roll`` (mixing at ``mixk``) backward over the
+def _policy_gain(K, y, HV, turn, roll, mix, v):  # pragma: no cover - compiled
+    """The mover's own value ``v[k]`` under ``roll`` (mixed as ``mix`` says) backward over the
     turn, and the largest one-shot gain ``max(roll value, hold value) - v[k]`` where it may
     hold (``m`` products per turn total)."""
+    pvec, p_bust, allow_pass, _ = turn
+    mixk, mixp = mix
     m = pvec.size
     for k in range(K, K + m):
         v[k] = 1.0
@@ -59,14 +77,13 @@ def _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, v):  # pr
 
 
 @kernel(parallel=True)
-def deviation_gains(
-    n, g, pvec, p_bust, allow_pass, W, bits, mix_idx, mix_k, mix_p, gains
-):  # pragma: no cover
-    """For every tuple: the largest one-shot gain of the mover over its turn totals, given the
-    stored values (``gains[idx]``); returns the largest violation of the stored start values'
-    own equations ``W_r = H_r + beta_r S W_{r+1}`` (the turn's outcome computed forward,
-    :func:`~pigtheory.sequential.group_kernels.turn_outcome`). Chunks of tuples in parallel."""
-    m = pvec.size
+def deviation_gains(n, g, turn, W, policy, gains):  # pragma: no cover - compiled
+    """For every tuple: the largest one-shot gain of the mover over its turn totals under the
+    :class:`Policy` ``policy``, given the stored values (``gains[idx]``); returns the largest
+    violation of the stored start values' own equations ``W_r = H_r + beta_r S W_{r+1}`` (the
+    turn's outcome computed forward, :func:`~pigtheory.sequential.group_kernels.turn_outcome`).
+    Chunks of tuples in parallel."""
+    m = turn.pvec.size
     total = g**n
     n_chunks = min(total, 256)
     resid_chunk = np.zeros(n_chunks)
@@ -83,10 +100,10 @@ def deviation_gains(
             hold_values(idx, first, n, g, W, HV)
             nxt = rotate(idx, 1, n, g)
             y = W[nxt, n - 1]
-            _unpack(bits, idx, K, roll)
-            mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
-            gains[idx] = _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mk, mp, v)
-            beta = turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mk, mp, reach, H)
+            _unpack(policy.bits, idx, K, roll)
+            mix = _mix_at(idx, policy)
+            gains[idx] = _policy_gain(K, y, HV, turn, roll, mix, v)
+            beta = turn_outcome(K, HV, turn, roll, mix, reach, H)
             for o in range(n):
                 dv = abs(H[o] + beta * W[nxt, (o - 1) % n] - W[idx, o])
                 if dv > resid:
@@ -96,11 +113,12 @@ def deviation_gains(
 
 
 @kernel
-def _improve(K, y, HVd, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no cover - compiled
+def _improve(K, y, HVd, turn, roll, v):  # pragma: no cover - compiled
     """Policy improvement of the deviator's turn at ``y`` (its value after a bust): roll where
-    rolling beats holding by more than ``tie`` (at k = 0 passing, if allowed, where rolling
-    is worse by more than ``tie``), own values ``v`` carried backward. Returns whether a
-    choice in ``roll`` changed."""
+    rolling beats holding by more than ``turn.tie`` (at k = 0 passing, if allowed, where
+    rolling is worse by more than ``turn.tie``), own values ``v`` carried backward. Returns
+    whether a choice in ``roll`` changed."""
+    pvec, p_bust, allow_pass, tie = turn
     m = pvec.size
     for k in range(K, K + m):
         v[k] = 1.0
@@ -126,9 +144,11 @@ def _improve(K, y, HVd, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no c
 
 
 @kernel
-def _hold_chances(K, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, hold):  # pragma: no cover
-    """Forward over one turn under ``roll`` (mixing at ``mixk``): ``hold[k]`` the chance the
+def _hold_chances(K, turn, roll, mix, reach, hold):  # pragma: no cover - compiled
+    """Forward over one turn under ``roll`` (mixed as ``mix`` says): ``hold[k]`` the chance the
     mover holds at turn total k >= 1; returns the chance the turn ends in a bust or a pass."""
+    pvec, p_bust, allow_pass, _ = turn
+    mixk, mixp = mix
     m = pvec.size
     for k in range(K + m):
         reach[k] = 0.0
@@ -156,24 +176,23 @@ def _hold_chances(K, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, hold):  
     return out
 
 
-def best_response_level(
-    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, out
-):
-    """``_best_response_range`` (compiled) over the groups ``order[lo:hi]`` of one level, in
-    chunks on :func:`pigtheory.jit.thread_count` threads (the groups of a level are
-    independent). ``out[0]`` counts passes; with ``gains`` of size ``g**n`` (size 0: skipped),
-    the one-shot deviation gains of the level's tuples are written there (as
+def best_response_level(groups, n, g, turn, W, policy, U, gains, out):
+    """``_best_response_range`` (compiled) over the groups ``groups`` of one level (a slice of
+    :func:`~pigtheory.sequential.group_kernels.level_order`'s ``order``) in the
+    :class:`~.group_kernels.Turn` ``turn``, the others following the :class:`Policy`
+    ``policy``, in chunks on :func:`pigtheory.jit.thread_count` threads (the groups of a level
+    are independent). ``out[0]`` counts passes; with ``gains`` of size ``g**n`` (size 0:
+    skipped), the one-shot deviation gains of the level's tuples are written there (as
     :func:`deviation_gains` does) and ``out[1]`` keeps the largest residual."""
-    lo, hi = int(lo), int(hi)
-    count = hi - lo
+    count = groups.size
     workers = min(count, thread_count())
     n_chunks = 1 if workers <= 1 else min(count, 4 * workers)
     run = compiled(_best_response_range)
 
     def chunk(c):
         part = np.zeros(2)
-        a, z = lo + (c * count) // n_chunks, lo + ((c + 1) * count) // n_chunks
-        run(order, a, z, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, part)
+        a, z = (c * count) // n_chunks, ((c + 1) * count) // n_chunks
+        run(groups[a:z], n, g, turn, W, policy, U, gains, part)
         return part
 
     parts = map_threads(chunk, n_chunks)
@@ -183,11 +202,10 @@ def best_response_level(
 
 
 @kernel
-def _best_response_range(
-    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, W, bits, mix_idx, mix_k, mix_p, U, gains, out
-):  # pragma: no cover - compiled
+def _best_response_range(groups, n, g, turn, W, policy, U, gains, out):  # pragma: no cover - compiled
     """Exact best-response values ``U[idx, delta]`` of a lone deviator ``delta`` seats after the
-    mover, the others keeping the stored policy, for the groups ``order[lo:hi]``. Around a
+    mover, the others keeping the stored :class:`Policy` ``policy``, for the groups ``groups``
+    (canonical flat indices) in the :class:`~.group_kernels.Turn` ``turn``. Around a
     group's n rotations the deviator moves once; its turn is a one-dimensional fixed point
     ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration. ``out[0]`` counts passes.
 
@@ -195,7 +213,8 @@ def _best_response_range(
     and the largest residual of their start values (into ``out[1]``), as
     :func:`deviation_gains` computes them: the turn's outcome comes from the same forward pass
     (the hold chances), summed in the same order, so the numbers are the same to the bit."""
-    m = pvec.size
+    m = turn.pvec.size
+    bits = policy.bits
     do_gains = gains.size > 0
     HV = np.zeros((g + m + 1, n))
     rid = np.zeros(n, dtype=np.int64)
@@ -212,17 +231,17 @@ def _best_response_range(
     tail = np.zeros((n, m))
     mixes = np.zeros(n, dtype=np.bool_)
     v = np.zeros(g + m + 1)
-    for t in range(lo, hi):
-        idx = order[t]
+    for t in range(groups.size):
+        idx = groups[t]
         d = group_info(idx, n, g, rid, first)
         # the movers' turns under the profile: the chance to hold at each k, to bust or pass,
         # and to reach the goal (``tail``, by the turn total reached)
         for r in range(n):
             K = g - first[r]
             _unpack(bits, rid[r], K, roll)
-            mk, mp = _mix_at(rid[r], mix_idx, mix_k, mix_p)
-            bust[r] = _hold_chances(K, pvec, p_bust, allow_pass, roll, mk, mp, a, hold[r])
-            mixes[r] = mk >= 0
+            mix = _mix_at(rid[r], policy)
+            bust[r] = _hold_chances(K, turn, roll, mix, a, hold[r])
+            mixes[r] = mix.k >= 0
             for j in range(m):
                 tail[r, j] = a[K + j]
             if do_gains and r < d:
@@ -230,7 +249,7 @@ def _best_response_range(
                 hold_values(rid[r], first[r], n, g, W, HV)
                 nxt = rid[(r + 1) % n]
                 y = W[nxt, n - 1]
-                gains[rid[r]] = _policy_gain(K, y, HV, pvec, p_bust, allow_pass, roll, mk, mp, v)
+                gains[rid[r]] = _policy_gain(K, y, HV, turn, roll, mix, v)
                 for o in range(n):
                     h = 0.0
                     for k in range(1, K):
@@ -282,7 +301,7 @@ def _best_response_range(
                     for j in range(m):
                         a0 += tail[p, j]
                 else:
-                    b0 = _hold_chances(K, pvec, p_bust, allow_pass, roll, -1, 0.0, a, b)
+                    b0 = _hold_chances(K, turn, roll, Mix(-1, 0.0), a, b)
                     a0 = 0.0
                     for k in range(1, K):
                         a0 += b[k] * HVd[k]
@@ -291,7 +310,7 @@ def _best_response_range(
                 out[0] += 1
                 den = 1.0 - b0 * e
                 x = (a0 + b0 * c) / den if den > 0.0 else 0.0
-                if not _improve(K, c + e * x, HVd, pvec, p_bust, allow_pass, tie, roll, v):
+                if not _improve(K, c + e * x, HVd, turn, roll, v):
                     break
             alpha[p] = a0
             beta[p] = b0

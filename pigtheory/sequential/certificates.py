@@ -43,6 +43,9 @@ from ..jit import compiled
 
 __all__ = ["deviation_gains", "best_response_values", "certify"]
 
+_TIE = 1e-13
+"""The tie tolerance of the deviator's policy improvement (the solver's own)."""
+
 
 def _mix_arrays(mix_states, mix_prob, n, g):
     idx = np.zeros(len(mix_states), dtype=np.int64)
@@ -58,10 +61,11 @@ def deviation_gains(*, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_
     """``(gains, residual)``: the largest one-shot deviation gain at each tuple (flat, length
     ``g**n``) and the largest violation of the stored start values' equations."""
     from . import certificate_kernels as ck
+    from .group_kernels import Turn
 
-    mi, mk, mp = _mix_arrays(mix_states, mix_prob, n, g)
+    policy = ck.Policy(bits, *_mix_arrays(mix_states, mix_prob, n, g))
     gains = np.zeros(g**n)
-    resid = compiled(ck.deviation_gains)(n, g, pvec, p_bust, allow_pass, W, bits, mi, mk, mp, gains)
+    resid = compiled(ck.deviation_gains)(n, g, Turn(pvec, p_bust, allow_pass, _TIE), W, policy, gains)
     return gains, float(resid)
 
 
@@ -81,29 +85,13 @@ def certify(*, order, starts, W, bits, mix_states, mix_prob, n, g, pvec, p_bust,
 
 def _certify(order, starts, W, bits, mix_states, mix_prob, n, g, pvec, p_bust, allow_pass, with_gains):
     from . import certificate_kernels as ck
+    from .group_kernels import Turn
 
-    mi, mk, mp = _mix_arrays(mix_states, mix_prob, n, g)
+    turn = Turn(pvec, p_bust, allow_pass, _TIE)
+    policy = ck.Policy(bits, *_mix_arrays(mix_states, mix_prob, n, g))
     U = np.zeros((g**n, n))
     gains = np.zeros(g**n if with_gains else 0)
     out = np.zeros(2)
     for L in range(starts.size - 1):
-        ck.best_response_level(
-            order,
-            starts[L],
-            starts[L + 1],
-            n,
-            g,
-            pvec,
-            p_bust,
-            allow_pass,
-            1e-13,
-            W,
-            bits,
-            mi,
-            mk,
-            mp,
-            U,
-            gains,
-            out,
-        )
+        ck.best_response_level(order[starts[L] : starts[L + 1]], n, g, turn, W, policy, U, gains, out)
     return gains, float(out[1]), U

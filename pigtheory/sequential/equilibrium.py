@@ -254,9 +254,8 @@ class MultiplayerEquilibrium(Result):
         A = np.zeros((g + m + 1, n))
         b = np.zeros(g + m + 1)
         y = float(Wf[nxt, n - 1])
-        compiled(gk.turn_pass)(
-            K, y, HV, pvec, float(model.p_bust), self.allow_pass, 0.0, 1, roll, roll, mk, mp, A, b
-        )
+        turn = gk.Turn(pvec, float(model.p_bust), self.allow_pass, 0.0)
+        compiled(gk.turn_pass)(K, y, HV, turn, 1, roll, roll, gk.Mix(mk, mp), A, b)
         after = Wf[nxt][(np.arange(n) - 1) % n]
         return A[:K] + b[:K, None] * after[None, :]
 
@@ -361,7 +360,9 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
     nb = (g + 7) // 8
     bits = np.zeros((g**n, nb), dtype=np.uint8)
     status = np.zeros(order.size, dtype=np.int8)
-    passes = np.zeros(1, dtype=np.int64)
+    passes = 0
+    turn = gk.Turn(pvec, p_bust, allow_pass, _TIE)
+    search = gk.Search(max_passes, starts)
     mixed_states: list[tuple[int, ...]] = []
     mixed_prob: list[float] = []
     mixed_groups, several_groups, several_counts, group_how = [], [], [], []
@@ -373,23 +374,7 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
         for L in range(n_levels):
             lo, hi = int(level_starts[L]), int(level_starts[L + 1])
             if hi > lo:
-                gk.solve_level(
-                    order,
-                    lo,
-                    hi,
-                    n,
-                    g,
-                    pvec,
-                    p_bust,
-                    allow_pass,
-                    _TIE,
-                    max_passes,
-                    starts,
-                    W,
-                    bits,
-                    status[lo:hi],
-                    passes,
-                )
+                passes += gk.solve_level(order[lo:hi], n, g, turn, search, W, bits, status[lo:hi])
                 for t in np.flatnonzero(status[lo:hi]) + lo:
                     prob = group_problem(int(order[t]), n, g, pvec, p_bust, allow_pass, W)
                     ge = solve_group(prob)
@@ -464,7 +449,7 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
         deviation_gain=gains.reshape((g,) * n),
         seat_gain=seat_gain,
         nash_conv=float(np.sum(seat_gain)),
-        iterations=int(passes[0]),
+        iterations=passes,
         residual=residual,
         method="rotation groups: best responses, mixed where they cycle",
         rules=rules,

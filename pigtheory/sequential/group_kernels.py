@@ -11,15 +11,26 @@ Shapes and notation are those of
   mover's turn (turn total 0);
 * ``bits[idx, k // 8]`` bit ``k % 8`` (little-endian bit order, as ``numpy.packbits(...,
   bitorder="little")``): the mover rolls at turn total k.
+
+The kernels take the turn model as one :class:`Turn`, a mover's mixed turn total as a
+:class:`Mix`, the search limits as a :class:`Search`, a thread's work arrays as a
+:class:`Scratch` and a candidate of the mixed solver as a :class:`Candidate`.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
 from ..jit import compiled, kernel, map_threads, thread_count
 
 __all__ = [
+    "Turn",
+    "Mix",
+    "Search",
+    "Scratch",
+    "Candidate",
     "rotate",
     "level_order",
     "group_info",
@@ -29,11 +40,87 @@ __all__ = [
     "start_guess",
     "best_turn",
     "turn_outcome",
+    "group_scratch",
     "solve_groups",
     "solve_level",
 ]
 
 _FNV = np.uint64(1099511628211)
+
+
+class Turn(NamedTuple):
+    """The turn model every turn kernel reads.
+
+    ``pvec[j]`` is the chance that a roll scores ``j + 1`` points (float64, length ``m``, the
+    largest gain), ``p_bust`` the chance that it busts, ``allow_pass`` whether the mover may
+    hold at turn total 0, and ``tie`` the tolerance within which a best response keeps its old
+    choice (read only where a kernel chooses)."""
+
+    pvec: np.ndarray
+    p_bust: float
+    allow_pass: bool
+    tie: float
+
+
+class Mix(NamedTuple):
+    """A mover's one mixed turn total: it rolls with probability ``p`` at turn total ``k``
+    (``k = -1``: nowhere, the policy is pure)."""
+
+    k: int
+    p: float
+
+
+class Search(NamedTuple):
+    """The limits of a group's best-response iteration (:func:`solve_level`): at most
+    ``max_passes`` passes from each of ``n_starts`` first guesses (1..3: extrapolated; 0; 1)."""
+
+    max_passes: int
+    n_starts: int
+
+
+class Scratch(NamedTuple):
+    """The work arrays of one thread of :func:`solve_groups` (made by :func:`group_scratch`),
+    row r for rotation r of the group at hand.
+
+    ``rid``, ``first`` (int64, ``(n,)``): as :func:`group_info` writes them; ``K`` (int64,
+    ``(n,)``): live turn totals of each mover; ``HVs`` (``(n, g + m + 1, n)``): their hold
+    values (:func:`hold_values`); ``best_W`` (``(n, n)``): the values of the profile kept;
+    ``H`` (``(n, n)``), ``beta`` (``(n,)``): the turns' outcomes (:func:`turn_outcome`);
+    ``Wg`` (``(n, n)``): the group's values (:func:`cyclic_values`); ``v``, ``reach``
+    (``(g + m + 1,)``): one turn's own values and reach chances; ``y`` (``(n,)``): the movers'
+    values after a bust; ``rolls``, ``best_rolls`` (bool, ``(n, g + m + 1)``): the profile of
+    the iteration and the one kept; ``hist`` (uint64, ``(max_passes + 1,)``): the hashes of the
+    profiles seen; ``chg`` (bool, ``(n,)``): which movers changed a choice in a pass."""
+
+    rid: np.ndarray
+    first: np.ndarray
+    K: np.ndarray
+    HVs: np.ndarray
+    best_W: np.ndarray
+    H: np.ndarray
+    beta: np.ndarray
+    Wg: np.ndarray
+    v: np.ndarray
+    reach: np.ndarray
+    y: np.ndarray
+    rolls: np.ndarray
+    best_rolls: np.ndarray
+    hist: np.ndarray
+    chg: np.ndarray
+
+
+class Candidate(NamedTuple):
+    """A candidate of the mixed solver (:mod:`pigtheory.sequential.mixed_groups`) as the
+    compiled kernels see it: the outcomes of the lower and upper ladder steps of every mover,
+    ``H0``, ``H1`` (``(d, n)``) and ``b0``, ``b1`` (``(d,)``; equal for the pure movers), the
+    mixing rotations ``mixr`` (int64) and their breakpoints ``ystar``."""
+
+    H0: np.ndarray
+    H1: np.ndarray
+    b0: np.ndarray
+    b1: np.ndarray
+    mixr: np.ndarray
+    ystar: np.ndarray
 
 
 @kernel
@@ -114,21 +201,22 @@ def hold_values(rid_r, first_r, n, g, W, HV):  # pragma: no cover - compiled
 
 
 @kernel
-def turn_pass(
-    K, y, HV, pvec, p_bust, allow_pass, tie, mode, roll, prev, mixk, mixp, A, b
-):  # pragma: no cover
-    """One backward pass over the turn totals ``K - 1 .. 0`` of one mover.
+def turn_pass(K, y, HV, turn, mode, roll, prev, mix, A, b):  # pragma: no cover - compiled
+    """One backward pass over the turn totals ``K - 1 .. 0`` of one mover, in the :class:`Turn`
+    ``turn``.
 
     ``y`` is the mover's own value after a bust (the next rotation's value at offset n - 1).
     ``mode`` 0: choose the best response at ``y`` and write ``roll``; where the choice differs
-    from ``prev`` by less than ``tie`` the old choice is kept (``prev`` may be ``roll``).
-    ``mode`` 1: evaluate ``roll`` as given, with roll probability ``mixp`` at ``mixk`` (-1:
-    none). ``A[k, o]``, ``b[k]``: value of offset o at turn total k is
+    from ``prev`` by less than ``turn.tie`` the old choice is kept (``prev`` may be ``roll``).
+    ``mode`` 1: evaluate ``roll`` as given, mixed as the :class:`Mix` ``mix`` says.
+    ``A[k, o]``, ``b[k]``: value of offset o at turn total k is
     ``A[k, o] + b[k] * W_next[o - 1]`` (``b`` the chance the turn ends in a bust or pass).
 
-    Returns ``(changed, gain)``: whether a choice changed by more than ``tie`` (mode 0) and the
-    largest one-shot deviation gain of the mover over the turn (its own value).
+    Returns ``(changed, gain)``: whether a choice changed by more than ``turn.tie`` (mode 0)
+    and the largest one-shot deviation gain of the mover over the turn (its own value).
     """
+    pvec, p_bust, allow_pass, tie = turn
+    mixk, mixp = mix
     n = A.shape[1]
     m = pvec.size
     for k in range(K, K + m):
@@ -229,13 +317,14 @@ def start_guess(rid_r, first_r, n, g, W, kind):  # pragma: no cover - compiled
 
 
 @kernel
-def best_turn(K, y, HV, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no cover - compiled
+def best_turn(K, y, HV, turn, roll, v):  # pragma: no cover - compiled
     """The mover's best response at ``y`` (its value after a bust or pass), from turn total
     ``K - 1`` down to 0, with the tie rule of :func:`turn_pass` (mode 0; the old choice in
-    ``roll`` is kept where the two actions differ by at most ``tie``). Only the mover's own
+    ``roll`` is kept where the two actions differ by at most ``turn.tie``). Only the mover's own
     value is carried: ``v[k] = max(roll value, hold value)``, one pass of ``m`` products per
     turn total (the values of the other players follow from :func:`turn_outcome`, and only
     where the choice changed). Returns whether a choice changed."""
+    pvec, p_bust, allow_pass, tie = turn
     m = pvec.size
     for k in range(K, K + m):
         v[k] = 1.0
@@ -264,12 +353,14 @@ def best_turn(K, y, HV, pvec, p_bust, allow_pass, tie, roll, v):  # pragma: no c
 
 
 @kernel
-def turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, H):  # pragma: no cover
-    """The outcome of one turn under ``roll`` (roll probability ``mixp`` at ``mixk``; -1: none),
+def turn_outcome(K, HV, turn, roll, mix, reach, H):  # pragma: no cover - compiled
+    """The outcome of one turn under ``roll`` (mixed as the :class:`Mix` ``mix`` says),
     forward over the turn totals: ``H[o]``, the value of offset o summed over the holds and the
     goal, and the returned ``beta``, the chance the turn ends in a bust or a pass (then the next
     rotation moves). ``reach[k]`` is left holding the chance of reaching turn total k.
     ``m + n`` products per turn total."""
+    pvec, p_bust, allow_pass, _ = turn
+    mixk, mixp = mix
     n = H.shape[0]
     m = pvec.size
     for k in range(K + m):
@@ -305,45 +396,26 @@ def turn_outcome(K, HV, pvec, p_bust, allow_pass, roll, mixk, mixp, reach, H):  
 
 
 @kernel
-def _iterate(
-    d,
-    n,
-    K,
-    HVs,
-    pvec,
-    p_bust,
-    allow_pass,
-    tie,
-    y,
-    rolls,
-    H,
-    beta,
-    Wg,
-    v,
-    reach,
-    hist,
-    max_passes,
-    known,
-    have_known,
-    chg,
-):  # pragma: no cover
-    """Best-response iteration of one group from the guesses ``y``: every mover best responds
-    to its value after a bust, the group's values follow exactly (:func:`cyclic_values`),
-    until no choice changes by more than ``tie`` (returns 0 and the passes), a profile comes
-    back (1: a cycle) or ``max_passes`` passes (2). A mover whose choices did not change keeps
-    its turn's outcome from the pass before.
+def _iterate(d, n, turn, max_passes, s, have_known):  # pragma: no cover - compiled
+    """Best-response iteration of one group from the guesses ``s.y`` (:class:`Scratch` ``s``):
+    every mover best responds to its value after a bust, the group's values follow exactly
+    (:func:`cyclic_values`), until no choice changes by more than ``turn.tie`` (returns 0 and
+    the passes), a profile comes back (1: a cycle) or ``max_passes`` passes (2). A mover whose
+    choices did not change keeps its turn's outcome from the pass before.
 
-    With ``have_known``, ``known`` is a profile an earlier start settled on. If a pass's best
-    responses are that profile (and the pass changed a choice), the rest is known without
+    With ``have_known``, ``s.best_rolls`` is a profile an earlier start settled on. If a pass's
+    best responses are that profile (and the pass changed a choice), the rest is known without
     computing it: the profile's values are a function of the profile alone, so the next pass
     sees the ``y`` at which the earlier start confirmed it, confirms it again and stops (the
     profile cannot have come earlier in this start: the pass after it would have stopped).
     Returns 3 and the passes the iteration would have taken; the values are the earlier
-    start's. ``chg``: scratch, one flag per mover."""
+    start's. ``s.chg``: one flag per mover."""
+    K, HVs, y, rolls, H, beta, Wg, v = s.K, s.HVs, s.y, s.rolls, s.H, s.beta, s.Wg, s.v
+    reach, hist, known, chg = s.reach, s.hist, s.best_rolls, s.chg
     for it in range(max_passes):
         any_changed = False
         for r in range(d):
-            chg[r] = best_turn(K[r], y[r], HVs[r], pvec, p_bust, allow_pass, tie, rolls[r], v)
+            chg[r] = best_turn(K[r], y[r], HVs[r], turn, rolls[r], v)
             if chg[r]:
                 any_changed = True
         if it > 0 and not any_changed:
@@ -362,7 +434,7 @@ def _iterate(
         h = np.uint64(14695981039346656037)
         for r in range(d):
             if chg[r] or it == 0:
-                beta[r] = turn_outcome(K[r], HVs[r], pvec, p_bust, allow_pass, rolls[r], -1, 0.0, reach, H[r])
+                beta[r] = turn_outcome(K[r], HVs[r], turn, rolls[r], Mix(-1, 0.0), reach, H[r])
             for k in range(K[r]):
                 h = (h ^ np.uint64(rolls[r, k] + 2 * r + 7)) * _FNV
         for j in range(it):
@@ -376,13 +448,12 @@ def _iterate(
 
 
 @kernel
-def _solve_group(
-    idx, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls, hist, chg
-):  # pragma: no cover - compiled
-    """One group of :func:`solve_level` with the scratch arrays ``sc`` of its thread. Returns
+def _solve_group(idx, n, g, turn, search, W, bits, s):  # pragma: no cover - compiled
+    """One group of :func:`solve_level` with the :class:`Scratch` ``s`` of its thread. Returns
     ``(status, passes)``."""
-    m = pvec.size
-    rid, first, K, HVs, best_W, H, beta, Wg, v, reach, y = sc
+    m = turn.pvec.size
+    rid, first, K, HVs, best_W, Wg, y = s.rid, s.first, s.K, s.HVs, s.best_W, s.Wg, s.y
+    rolls, best_rolls = s.rolls, s.best_rolls
     d = group_info(idx, n, g, rid, first)
     for r in range(d):
         K[r] = g - first[r]
@@ -390,33 +461,12 @@ def _solve_group(
     st = 0
     best_count = -1
     passes = 0
-    for s in range(n_starts):
+    for start in range(search.n_starts):
         for r in range(d):
-            y[r] = start_guess(rid[r], first[r], n, g, W, s)
+            y[r] = start_guess(rid[r], first[r], n, g, W, start)
             for k in range(g + m + 1):
                 rolls[r, k] = False
-        code, p = _iterate(
-            d,
-            n,
-            K,
-            HVs,
-            pvec,
-            p_bust,
-            allow_pass,
-            tie,
-            y,
-            rolls,
-            H,
-            beta,
-            Wg,
-            v,
-            reach,
-            hist,
-            max_passes,
-            best_rolls,
-            best_count >= 0,
-            chg,
-        )
+        code, p = _iterate(d, n, turn, search.max_passes, s, best_count >= 0)
         passes += p
         if code == 3:  # the kept profile again, with its values: nothing to compare
             continue
@@ -464,15 +514,10 @@ def _solve_group(
 
 
 @kernel
-def solve_groups(
-    order, lo, hi, first_t, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status
-):  # pragma: no cover - compiled
-    """:func:`solve_level` on the groups ``order[first_t:hi]`` of the level that starts at
-    ``lo``, with scratch arrays of their own (``status[t - lo]`` for group t). Returns the
-    passes. One serial kernel: :func:`solve_level` runs it on chunks of a level, on one thread
-    or many."""
-    m = pvec.size
-    sc = (
+def group_scratch(n, g, m, max_passes):  # pragma: no cover - compiled
+    """A fresh :class:`Scratch` for groups of ``n`` players at goal ``g`` with the largest
+    gain ``m`` and at most ``max_passes`` passes per start (zeros)."""
+    return Scratch(
         np.zeros(n, dtype=np.int64),
         np.zeros(n, dtype=np.int64),
         np.zeros(n, dtype=np.int64),
@@ -484,50 +529,52 @@ def solve_groups(
         np.zeros(g + m + 1),
         np.zeros(g + m + 1),
         np.zeros(n),
+        np.zeros((n, g + m + 1), dtype=np.bool_),
+        np.zeros((n, g + m + 1), dtype=np.bool_),
+        np.zeros(max_passes + 1, dtype=np.uint64),
+        np.zeros(n, dtype=np.bool_),
     )
-    rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-    best_rolls = np.zeros((n, g + m + 1), dtype=np.bool_)
-    hist = np.zeros(max_passes + 1, dtype=np.uint64)
-    chg = np.zeros(n, dtype=np.bool_)
+
+
+@kernel
+def solve_groups(groups, n, g, turn, search, W, bits, status):  # pragma: no cover - compiled
+    """:func:`solve_level` on the groups ``groups`` (their canonical flat indices), with
+    scratch arrays of their own (``status[t]`` for ``groups[t]``). Returns the passes. One
+    serial kernel: :func:`solve_level` runs it on chunks of a level, on one thread or many."""
+    s = group_scratch(n, g, turn.pvec.size, search.max_passes)
     passes = 0
-    for t in range(first_t, hi):
-        st, p = _solve_group(
-            order[t], n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, sc, rolls, best_rolls,
-            hist, chg,
-        )  # fmt: skip
-        status[t - lo] = st
+    for t in range(groups.size):
+        st, p = _solve_group(groups[t], n, g, turn, search, W, bits, s)
+        status[t] = st
         passes += p
     return passes
 
 
-def solve_level(
-    order, lo, hi, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status, passes_out
-):
-    """Solve the groups ``order[lo:hi]`` (one score-sum level) by best-response iteration from
-    ``n_starts`` first guesses (extrapolated; 0; 1), writing ``W`` and ``bits`` of every
-    rotation. ``status[t]`` for the t-th group: 0 every start reached the same pure
+def solve_level(groups, n, g, turn, search, W, bits, status):
+    """Solve the groups ``groups`` (the canonical flat indices of one score-sum level, a slice
+    of :func:`level_order`'s ``order``) by best-response iteration in the :class:`Turn`
+    ``turn``, from ``search.n_starts`` first guesses (extrapolated; 0; 1) with at most
+    ``search.max_passes`` passes each (:class:`Search`), writing ``W`` and ``bits`` of every
+    rotation. ``status[t]`` for ``groups[t]``: 0 every start reached the same pure
     equilibrium; 1 several pure equilibria (the one with the fewest rolling states written);
     2 some start did not settle (nothing written: the group goes to the mixed solver).
-    ``passes_out[0]`` counts the passes.
+    Returns the passes.
 
     The groups of one level are independent (a hold leaves for a higher level, a bust stays in
     the group): on several threads (:func:`pigtheory.jit.thread_count`) they are split into
     chunks solved in parallel by the compiled :func:`solve_groups`
     (:func:`pigtheory.jit.map_threads`), each chunk with its own scratch arrays."""
-    lo, hi = int(lo), int(hi)
-    count = hi - lo
+    count = groups.size
     workers = min(count, thread_count())
     n_chunks = 1 if workers <= 1 else min(count, 4 * workers)
     run = compiled(solve_groups)
 
     def chunk(c):
-        a = lo + (c * count) // n_chunks
-        z = lo + ((c + 1) * count) // n_chunks
-        return run(
-            order, lo, z, a, n, g, pvec, p_bust, allow_pass, tie, max_passes, n_starts, W, bits, status
-        )
+        a = (c * count) // n_chunks
+        z = ((c + 1) * count) // n_chunks
+        return run(groups[a:z], n, g, turn, search, W, bits, status[a:z])
 
-    passes_out[0] += sum(map_threads(chunk, n_chunks))
+    return int(sum(map_threads(chunk, n_chunks)))
 
 
 @kernel
@@ -551,11 +598,12 @@ def num_den(H, beta, d, n, N):  # pragma: no cover - compiled
 
 
 @kernel
-def mix_residuals(H0, H1, b0, b1, mixr, q, ystar, n, H, beta, N, res):  # pragma: no cover
-    """Indifference residuals ``N_r(q) - y*_r D(q)`` of the mixing movers ``mixr`` (rotation r
-    mixes its lower and upper ladder steps with weight ``q[i]`` on the upper one; the pure
-    movers have ``H1 = H0``): writes ``res``, the mixed outcomes ``H``, ``beta`` and the
-    numerators ``N``; returns ``D``."""
+def mix_residuals(cand, q, n, H, beta, N, res):  # pragma: no cover - compiled
+    """Indifference residuals ``N_r(q) - y*_r D(q)`` of the mixing movers ``mixr`` of the
+    :class:`Candidate` ``cand`` (rotation r mixes its lower and upper ladder steps with weight
+    ``q[i]`` on the upper one; the pure movers have ``H1 = H0``): writes ``res``, the mixed
+    outcomes ``H``, ``beta`` and the numerators ``N``; returns ``D``."""
+    H0, H1, b0, b1, mixr, ystar = cand
     d = H0.shape[0]
     for r in range(d):
         for o in range(n):
@@ -606,12 +654,12 @@ def _solve_small(J, rhs, x):  # pragma: no cover - compiled
 
 
 @kernel
-def mix_newton(H0, H1, b0, b1, mixr, ystar, n, q, iters):  # pragma: no cover - compiled
-    """Newton's method on the indifference equations of :func:`mix_residuals` from ``q``
-    (overwritten), with a forward-difference Jacobian (step 1e-7), until the residuals are
-    below 1e-17, a step below 1e-15, or ``iters`` steps. Returns 0, or 1 if an iterate was
-    not finite (no solution from this start)."""
-    d = H0.shape[0]
+def mix_newton(cand, n, q, iters):  # pragma: no cover - compiled
+    """Newton's method on the indifference equations of :func:`mix_residuals` (the
+    :class:`Candidate` ``cand``) from ``q`` (overwritten), with a forward-difference Jacobian
+    (step 1e-7), until the residuals are below 1e-17, a step below 1e-15, or ``iters`` steps.
+    Returns 0, or 1 if an iterate was not finite (no solution from this start)."""
+    d = cand.H0.shape[0]
     mu = q.size
     H = np.zeros((d, n))
     beta = np.zeros(d)
@@ -623,7 +671,7 @@ def mix_newton(H0, H1, b0, b1, mixr, ystar, n, q, iters):  # pragma: no cover - 
     step = np.zeros(mu)
     h = 1e-7
     for _ in range(iters):
-        mix_residuals(H0, H1, b0, b1, mixr, q, ystar, n, H, beta, N, res)
+        mix_residuals(cand, q, n, H, beta, N, res)
         big = 0.0
         for i in range(mu):
             big = max(big, abs(res[i]))
@@ -633,7 +681,7 @@ def mix_newton(H0, H1, b0, b1, mixr, ystar, n, q, iters):  # pragma: no cover - 
             for k in range(mu):
                 dq[k] = q[k]
             dq[i] += h
-            mix_residuals(H0, H1, b0, b1, mixr, dq, ystar, n, H, beta, N, res2)
+            mix_residuals(cand, dq, n, H, beta, N, res2)
             for k in range(mu):
                 J[k, i] = (res2[k] - res[k]) / h
         if not _solve_small(J, res, step):

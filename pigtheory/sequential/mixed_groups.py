@@ -116,21 +116,9 @@ def _evaluate(prob, r, roll, mixk=-1, mixp=0.0, y=0.0):
     b = np.zeros(g)
     full = np.zeros(g, dtype=np.bool_)
     full[: roll.size] = roll
+    turn = gk.Turn(prob.pvec, prob.p_bust, prob.allow_pass, 0.0)
     _, gain = compiled(gk.turn_pass)(
-        int(prob.K[r]),
-        y,
-        prob.HV[r],
-        prob.pvec,
-        prob.p_bust,
-        prob.allow_pass,
-        0.0,
-        1,
-        full,
-        full,
-        mixk,
-        mixp,
-        A,
-        b,
+        int(prob.K[r]), y, prob.HV[r], turn, 1, full, full, gk.Mix(mixk, mixp), A, b
     )
     return A[0].copy(), float(b[0]), A, b, float(gain)
 
@@ -144,22 +132,8 @@ def best_response(prob, r, y, prev=None, tie=1e-13):
     b = np.zeros(g)
     roll = np.zeros(g, dtype=np.bool_)
     pv = np.zeros(g, dtype=np.bool_) if prev is None else prev.copy()
-    compiled(gk.turn_pass)(
-        int(prob.K[r]),
-        y,
-        prob.HV[r],
-        prob.pvec,
-        prob.p_bust,
-        prob.allow_pass,
-        tie,
-        0,
-        roll,
-        pv,
-        -1,
-        0.0,
-        A,
-        b,
-    )
+    turn = gk.Turn(prob.pvec, prob.p_bust, prob.allow_pass, tie)
+    compiled(gk.turn_pass)(int(prob.K[r]), y, prob.HV[r], turn, 0, roll, pv, gk.Mix(-1, 0.0), A, b)
     return roll[: prob.K[r]].copy()
 
 
@@ -238,9 +212,12 @@ class _Candidates:
 
 
 def _choice_arrays(cands, choice):
-    """The compiled kernels' view of a candidate: the lower and upper steps' outcomes
+    """The compiled kernels' view of a candidate, a
+    :class:`~pigtheory.sequential.group_kernels.Candidate`: the lower and upper steps' outcomes
     ``H0, H1`` (d, n) and ``b0, b1`` (d) (equal for the pure movers), the mixing rotations and
     their breakpoints."""
+    from .group_kernels import Candidate
+
     key = tuple(choice)
     hit = cands.arrays.get(key)
     if hit is not None:
@@ -259,7 +236,7 @@ def _choice_arrays(cands, choice):
             ystar.append(cands.ladders[r].breaks[j])
         else:
             H1[r], b1[r] = H0[r], b0[r]
-    out = (H0, H1, b0, b1, np.array(mixr, dtype=np.int64), np.array(ystar, dtype=float))
+    out = Candidate(H0, H1, b0, b1, np.array(mixr, dtype=np.int64), np.array(ystar, dtype=float))
     cands.arrays[key] = out
     return out
 
@@ -269,14 +246,12 @@ def _residuals(cands, choice, q):
     from . import group_kernels as gk
 
     prob = cands.prob
-    H0, H1, b0, b1, mixr, ystar = _choice_arrays(cands, choice)
+    cand = _choice_arrays(cands, choice)
     H = np.zeros((prob.d, prob.n))
     beta = np.zeros(prob.d)
     N = np.zeros((prob.d, prob.n))
-    res = np.zeros(mixr.size)
-    compiled(gk.mix_residuals)(
-        H0, H1, b0, b1, mixr, np.asarray(q, dtype=float), ystar, prob.n, H, beta, N, res
-    )
+    res = np.zeros(cand.mixr.size)
+    compiled(gk.mix_residuals)(cand, np.asarray(q, dtype=float), prob.n, H, beta, N, res)
     return res, H, beta
 
 
@@ -333,8 +308,7 @@ def _newton(cands, choice, q, iters=30):
     q = np.asarray(q, dtype=float).copy()
     if np.any(q < -0.5) or np.any(q > 1.5):
         return q  # far outside [0, 1]: rejected by the checks, no need to polish
-    H0, H1, b0, b1, mixr, ystar = _choice_arrays(cands, choice)
-    if compiled(gk.mix_newton)(H0, H1, b0, b1, mixr, ystar, cands.prob.n, q, iters):
+    if compiled(gk.mix_newton)(_choice_arrays(cands, choice), cands.prob.n, q, iters):
         return None
     return q
 

@@ -1,12 +1,13 @@
 """Compiled loops (numba) of the exact referee with n players: any profile of stochastic
 stationary policies of multiplayer sequential Pig, evaluated or best-responded to by one seat.
 
-Notation as in :mod:`pigtheory.sequential.group_kernels`. A profile is either one table of roll
+Notation as in :mod:`pigtheory.sequential.group_kernels`, whose
+:class:`~.group_kernels.Turn` the kernels take. A profile is either one table of roll
 probabilities per seat, ``probs[seat, idx, k]`` (the referee, :mod:`pigtheory.referee`), or,
-when ``probs`` holds no table, one shared pure policy in packed bits with its mixed states given
-by three arrays sorted by tuple: ``mix_idx`` (flat tuple index), ``mix_k`` (turn total) and
-``mix_p`` (roll probability). :func:`profile_response_level` evaluates the profile for one seat
-(``follow``) or computes that seat's exact best response to the others, level by level.
+when ``probs`` holds no table, one shared :class:`~.certificate_kernels.Policy` (pure choices
+in packed bits, its mixed states in three arrays sorted by tuple).
+:func:`profile_response_level` evaluates the profile for one seat (a :class:`Deviator` that
+follows) or computes that seat's exact best response to the others, level by level.
 
 The equilibrium's own certificate (:mod:`pigtheory.sequential.certificate_kernels`) uses a
 faster specialised kernel for its shared pure policy; the two agree (tested). It is kept apart
@@ -20,21 +21,35 @@ never-ending cycles; giving it those shortcuts would change the referee's values
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..jit import kernel
 from .certificate_kernels import _mix_at
 from .group_kernels import group_info, rotate
 
-__all__ = ["policy_row", "profile_response_level", "turn_table"]
+__all__ = ["Deviator", "policy_row", "profile_response_level", "turn_table"]
+
+
+class Deviator(NamedTuple):
+    """The player whose values the kernels compute: seat ``seat``; ``follow`` True: it plays
+    its own policy (evaluation), False: it best responds, by policy iteration of at most
+    ``max_passes`` passes per turn; ``draw``: what a cycle of turns never left is worth to it."""
+
+    seat: int
+    follow: bool
+    draw: float
+    max_passes: int
 
 
 @kernel
-def policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q):  # pragma: no cover - compiled
+def policy_row(idx, K, seat, policy, probs, q):  # pragma: no cover - compiled
     """The mover's roll probabilities ``q[0:K]`` at tuple ``idx``. Two sources: ``probs`` with
     ``S >= 1`` tables (``probs[seat % S, idx, k]``, one table per seat of the mover, or one for
-    everybody), or, when ``probs`` holds no table (``S == 0``), the shared pure policy ``bits``
-    with its mixed state (``mix_*``)."""
+    everybody), or, when ``probs`` holds no table (``S == 0``), the shared
+    :class:`~.certificate_kernels.Policy` ``policy`` (its pure choices and its mixed state)."""
+    bits = policy.bits
     S = probs.shape[0]
     if S > 0:
         s = seat % S
@@ -43,17 +58,19 @@ def policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q):  # pragma: 
         return
     for k in range(K):
         q[k] = 1.0 if (bits[idx, k >> 3] >> (k & 7)) & 1 == 1 else 0.0
-    mk, mp = _mix_at(idx, mix_idx, mix_k, mix_p)
+    mk, mp = _mix_at(idx, policy)
     if mk >= 0:
         q[mk] = mp
 
 
 @kernel
-def _chain_turn(K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a, b):  # pragma: no cover
+def _chain_turn(K, HVd, win, turn, mode, roll, q, y, a, b):  # pragma: no cover - compiled
     """One turn seen by one player (the deviator): its value ``a[k] + b[k] * y`` at turn total
     k, ``y`` its value after a bust. Mode 0: the deviator moves and best responds (writes
-    ``roll``); mode 1: the mover rolls with probability ``q[k]``. ``win``: what the deviator
-    gets when the mover reaches the goal (1 if it is the mover, else 0)."""
+    ``roll``; ties within ``turn.tie`` hold); mode 1: the mover rolls with probability ``q[k]``.
+    ``win``: what the deviator gets when the mover reaches the goal (1 if it is the mover,
+    else 0)."""
+    pvec, p_bust, allow_pass, tie = turn
     m = pvec.size
     for k in range(K, K + m):
         a[k] = win
@@ -87,41 +104,23 @@ def _chain_turn(K, HVd, win, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a,
 
 
 @kernel
-def profile_response_level(
-    order,
-    lo,
-    hi,
-    n,
-    g,
-    pvec,
-    p_bust,
-    allow_pass,
-    tie,
-    bits,
-    mix_idx,
-    mix_k,
-    mix_p,
-    probs,
-    seat,
-    follow,
-    draw,
-    max_passes,
-    U,
-    out,
-):  # pragma: no cover - compiled
-    """Values ``U[idx, delta]`` of one player ``delta`` seats after the mover (the deviator),
-    the others following their policies (:func:`policy_row`), for the groups ``order[lo:hi]``
-    (groups of higher score sum first, as :func:`~pigtheory.sequential.group_kernels.level_order`
-    lists them).
+def profile_response_level(groups, n, g, turn, policy, probs, dev, U, out):  # pragma: no cover - compiled
+    """Values ``U[idx, delta]`` of one player ``delta`` seats after the mover (the
+    :class:`Deviator` ``dev``), the others following their policies (:func:`policy_row` of
+    ``policy`` and ``probs``), in the :class:`~.group_kernels.Turn` ``turn``, for the groups
+    ``groups`` (canonical flat indices, groups of higher score sum first, as
+    :func:`~pigtheory.sequential.group_kernels.level_order` lists them).
 
-    The deviator is seat ``seat``: the mover at ``delta`` is seat ``seat - delta`` (mod n),
-    which matters only for per-seat tables. ``follow`` False: the deviator best responds;
+    The deviator is seat ``dev.seat``: the mover at ``delta`` is seat ``seat - delta`` (mod n),
+    which matters only for per-seat tables. ``dev.follow`` False: the deviator best responds;
     around a group's n rotations it moves once, and its turn is a one-dimensional fixed point
-    ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration (at most ``max_passes``).
-    ``follow`` True: it plays its own policy and ``x = (a + b c) / (1 - b e)`` (evaluation).
-    A cycle the play never leaves (every turn busts or passes for sure) is worth ``draw``.
-    ``out`` accumulates [passes, groups stopped at max_passes, cycles never left]."""
-    m = pvec.size
+    ``x = max_pi a_pi + b_pi (c + e x)`` solved by policy iteration (at most
+    ``dev.max_passes``). ``dev.follow`` True: it plays its own policy and
+    ``x = (a + b c) / (1 - b e)`` (evaluation). A cycle the play never leaves (every turn busts
+    or passes for sure) is worth ``dev.draw``. ``out`` accumulates [passes, groups stopped at
+    max_passes, cycles never left]."""
+    seat, follow, draw, max_passes = dev
+    m = turn.pvec.size
     rid = np.zeros(n, dtype=np.int64)
     first = np.zeros(n, dtype=np.int64)
     HVd = np.zeros(g + m + 1)
@@ -133,8 +132,8 @@ def profile_response_level(
     alpha = np.zeros(n)
     beta = np.zeros(n)
     Uc = np.zeros(n)
-    for t in range(lo, hi):
-        idx = order[t]
+    for t in range(groups.size):
+        idx = groups[t]
         group_info(idx, n, g, rid, first)
         for p in range(n):  # the deviator's place among the rotations: it moves at rotation p
             # the others' turns, as affine maps U_r = alpha_r + beta_r U_{r+1}
@@ -146,10 +145,8 @@ def profile_response_level(
                 base = (rid[r] % g ** (n - 1)) * g + first[r]
                 for k in range(1, K):
                     HVd[k] = U[base + k, (delta - 1) % n]
-                policy_row(rid[r], K, seat - delta, bits, mix_idx, mix_k, mix_p, probs, q)
-                alpha[r], beta[r] = _chain_turn(
-                    K, HVd, 0.0, pvec, p_bust, allow_pass, 0.0, 1, roll, q, 0.0, a, b
-                )
+                policy_row(rid[r], K, seat - delta, policy, probs, q)
+                alpha[r], beta[r] = _chain_turn(K, HVd, 0.0, turn, 1, roll, q, 0.0, a, b)
             # compose the others from rotation p + 1 around to p: U_{p+1} = c + e U_p
             c = 0.0
             e = 1.0
@@ -163,8 +160,8 @@ def profile_response_level(
             for k in range(1, K):
                 HVd[k] = U[base + k, n - 1]
             if follow:
-                policy_row(rid[p], K, seat, bits, mix_idx, mix_k, mix_p, probs, q)
-                a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, 0.0, 1, roll, q, 0.0, a, b)
+                policy_row(rid[p], K, seat, policy, probs, q)
+                a0, b0 = _chain_turn(K, HVd, 1.0, turn, 1, roll, q, 0.0, a, b)
                 den = 1.0 - b0 * e
                 if den > 1e-300:
                     x = (a0 + b0 * c) / den
@@ -177,7 +174,7 @@ def profile_response_level(
                     prev[k] = False
                 for it in range(max_passes):
                     y = c + e * x
-                    a0, b0 = _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, 0, roll, q, y, a, b)
+                    a0, b0 = _chain_turn(K, HVd, 1.0, turn, 0, roll, q, y, a, b)
                     out[0] += 1
                     den = 1.0 - b0 * e
                     xn = (a0 + b0 * c) / den if den > 1e-300 else draw
@@ -203,14 +200,15 @@ def profile_response_level(
 
 
 @kernel
-def turn_table(
-    n, g, pvec, p_bust, allow_pass, tie, mode, seat, U, bits, mix_idx, mix_k, mix_p, probs, value, choice
-):  # pragma: no cover - compiled
-    """The deviator's value ``value[idx, k]`` when it is the mover at tuple ``idx`` with turn
-    total k, from its start-of-turn values ``U`` (:func:`profile_response_level`): mode 0 best
-    responds (its choices in ``choice[idx, k]``), mode 1 follows seat ``seat``'s policy.
-    Entries with ``t_0 + k >= g`` are left as they are."""
-    m = pvec.size
+def turn_table(n, g, turn, dev, policy, probs, U, value, choice):  # pragma: no cover - compiled
+    """The :class:`Deviator` ``dev``'s value ``value[idx, k]`` when it is the mover at tuple
+    ``idx`` with turn total k, from its start-of-turn values ``U``
+    (:func:`profile_response_level`): it best responds (its choices in ``choice[idx, k]``), or,
+    with ``dev.follow``, follows seat ``dev.seat``'s policy (``dev.draw`` and
+    ``dev.max_passes`` are not read). Entries with ``t_0 + k >= g`` are left as they are."""
+    seat = dev.seat
+    mode = 1 if dev.follow else 0
+    m = turn.pvec.size
     HVd = np.zeros(g + m + 1)
     a = np.zeros(g + m + 1)
     b = np.zeros(g + m + 1)
@@ -224,8 +222,8 @@ def turn_table(
             HVd[k] = U[base + k, n - 1]
         y = U[rotate(idx, 1, n, g), n - 1]
         if mode == 1:
-            policy_row(idx, K, seat, bits, mix_idx, mix_k, mix_p, probs, q)
-        _chain_turn(K, HVd, 1.0, pvec, p_bust, allow_pass, tie, mode, roll, q, y, a, b)
+            policy_row(idx, K, seat, policy, probs, q)
+        _chain_turn(K, HVd, 1.0, turn, mode, roll, q, y, a, b)
         for k in range(K):
             value[idx, k] = a[k] + b[k] * y
             choice[idx, k] = roll[k]

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import warnings
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -57,6 +57,24 @@ from .model import SequentialSolution, check_rules
 __all__ = ["solve_two_dice", "turn_sweep"]
 
 _TIE = 1e-13
+
+
+class SweepArrays(NamedTuple):
+    """The arrays of one sweep (:func:`turn_sweep`) that its compiled step (``_settle``) reads
+    and writes, over own score i and opponent score j: ``const[i, j]`` (the bust and reset
+    terms), ``boundary[i, j]`` (Double Trouble: the value after a double past the goal), the
+    roll sums of the turn total at hand ``x[i * goal + j]`` (and ``y`` after a double),
+    ``vpad_t[s, j] = V[j, s]`` (0 once ``s >= goal``), the values ``p0[k, i, j]`` (and ``p1``
+    after a double) and the choices ``roll[i, j, k]`` (written with ``full``)."""
+
+    const: np.ndarray
+    boundary: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    vpad_t: np.ndarray
+    p0: np.ndarray
+    p1: np.ndarray
+    roll: np.ndarray
 
 
 def turn_sweep(
@@ -135,6 +153,7 @@ class _Sweeps:
         roll = np.zeros((g, g, g) if full else (1, 1, 1), dtype=bool)
         c = np.ascontiguousarray(const)
         x, y = self.x, self.y
+        arrays = SweepArrays(c, boundary, x, y, vpad_t, p0, p1, roll)
         for k in range(g - 1 + tail, -1, -1):
             # only own scores i < goal - k are still playing (all rows when following the tail)
             rows = g if tail else g - k
@@ -144,11 +163,11 @@ class _Sweeps:
                     np.matmul(pforced, f1[k + 1 : k + 1 + m, : rows * g], out=y[: rows * g])
                 general, live, live_dt = settle
                 if full or tail or not k:
-                    general(k, rows, g, c, boundary, x, y, dt, tail, vpad_t, p0, p1, roll, full, _TIE)
+                    general(k, rows, g, arrays, dt, tail, full, _TIE)
                 elif dt:
-                    live_dt(k, rows, g, c, boundary, x, y, vpad_t, p0, p1, _TIE)
+                    live_dt(k, rows, g, arrays, _TIE)
                 else:
-                    live(k, rows, g, c, x, vpad_t, p0, _TIE)
+                    live(k, rows, g, arrays, _TIE)
                 continue
             # (flattened over (i, j): the first rows are one strided block, no copy)
             r = const[:rows] + (pfree @ f0[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
@@ -180,12 +199,14 @@ class _Sweeps:
 
 
 @kernel
-def _settle(k, rows, g, const, boundary, x, y, dt, tail, vpad_t, p0, p1, roll, full, tie):  # pragma: no cover
+def _settle(k, rows, g, arrays, dt, tail, full, tie):  # pragma: no cover - compiled
     """Turn total ``k`` of :func:`turn_sweep` for own scores ``i < rows``, given the roll sums
-    ``x`` (and ``y`` after a double, Double Trouble): the numpy engine's elementwise steps, in
-    its order, in one loop (the same bits; no temporary arrays). Double Trouble without a tail:
-    the finished rows ``i >= rows`` (``i + k >= goal``) after a double get their boundary
-    value here too, which the numpy engine writes before the sweep."""
+    ``x`` (and ``y`` after a double, Double Trouble) of the :class:`SweepArrays` ``arrays``:
+    the numpy engine's elementwise steps, in its order, in one loop (the same bits; no
+    temporary arrays). Double Trouble without a tail: the finished rows ``i >= rows``
+    (``i + k >= goal``) after a double get their boundary value here too, which the numpy
+    engine writes before the sweep."""
+    const, boundary, x, y, vpad_t, p0, p1, roll = arrays
     for i in range(rows):
         live = i + k < g
         for j in range(g):
@@ -216,9 +237,10 @@ def _settle(k, rows, g, const, boundary, x, y, dt, tail, vpad_t, p0, p1, roll, f
 
 
 @kernel
-def _settle_live(k, rows, g, const, x, vpad_t, p0, tie):  # pragma: no cover - compiled
+def _settle_live(k, rows, g, arrays, tie):  # pragma: no cover - compiled
     """:func:`_settle` for two dice at turn total ``k > 0``, without the roll choices: the
     common case, as one branch-free loop."""
+    const, x, vpad_t, p0 = arrays.const, arrays.x, arrays.vpad_t, arrays.p0
     for i in range(rows):
         for j in range(g):
             r = const[i, j] + x[i * g + j]
@@ -227,9 +249,10 @@ def _settle_live(k, rows, g, const, x, vpad_t, p0, tie):  # pragma: no cover - c
 
 
 @kernel
-def _settle_live_dt(k, rows, g, const, boundary, x, y, vpad_t, p0, p1, tie):  # pragma: no cover
+def _settle_live_dt(k, rows, g, arrays, tie):  # pragma: no cover - compiled
     """:func:`_settle` for Double Trouble at turn total ``k > 0``, without a tail or the
     roll choices."""
+    const, boundary, x, y, vpad_t, p0, p1, _ = arrays
     for i in range(rows):
         for j in range(g):
             r = const[i, j] + x[i * g + j]
