@@ -20,11 +20,18 @@ __all__ = ["Dynamics", "dynamics_scratch", "best_response_dynamics"]
 
 
 class Dynamics(NamedTuple):
-    """What :func:`best_response_dynamics` keeps per role while it runs (allocated once per
-    thread, :func:`dynamics_scratch`): the others' thresholds ``seen[r]`` at the role's last
-    choice, whether it has one (``fresh[r]``), whether it ``moved`` then, and the value
-    ``val_at[r]`` and gain ``gain_at[r]`` of the reply it moved to."""
+    """The profile of :func:`best_response_dynamics` and what it keeps per role while it runs
+    (allocated once per thread, :func:`dynamics_scratch`): the roles' thresholds ``k`` (the
+    start in, the last profile out), the profile of each pass ``hist`` (``(passes, n)``: at
+    most that many passes), the values ``val`` and gains ``gn`` of a pure equilibrium; the
+    others' thresholds ``seen[r]`` at the role's last choice, whether it has one
+    (``fresh[r]``), whether it ``moved`` then, and the value ``val_at[r]`` and gain
+    ``gain_at[r]`` of the reply it moved to."""
 
+    k: np.ndarray
+    hist: np.ndarray
+    val: np.ndarray
+    gn: np.ndarray
     seen: np.ndarray
     fresh: np.ndarray
     moved: np.ndarray
@@ -32,10 +39,15 @@ class Dynamics(NamedTuple):
     gain_at: np.ndarray
 
 
-def dynamics_scratch(players: int) -> Dynamics:
-    """A :class:`Dynamics` for states of ``players`` players (one role per player at most)."""
+def dynamics_scratch(players: int, passes: int) -> Dynamics:
+    """A :class:`Dynamics` for states of ``players`` players (one role per player at most),
+    with room for ``passes`` passes."""
     n = players
     return Dynamics(
+        np.zeros(n, np.int64),
+        np.zeros((passes, n), np.int64),
+        np.zeros(n),
+        np.zeros(n),
         np.zeros((n, max(n - 1, 1)), np.int64),
         np.zeros(n, np.bool_),
         np.zeros(n, np.bool_),
@@ -45,11 +57,10 @@ def dynamics_scratch(players: int) -> Dynamics:
 
 
 @kernel(refcount=False)
-def best_response_dynamics(R, m, k, hist, val, gn, x, d):  # pragma: no cover - compiled
-    """Passes of best-response dynamics from the thresholds ``k[:R]`` of the roles at the state
-    of :class:`~.symmetric_payoffs.Mixed` ``x`` (scores ``t``, others' roles ``orole``; its
-    game and ``tie_tol``), at most ``hist.shape[0]``, each pass's profile recorded in
-    ``hist``. Returns ``(converged, cycle_from, last, passes)``: on convergence ``k`` is a pure
+def best_response_dynamics(R, m, t, orole, g, binom, band, table, tie_tol, w, d):  # pragma: no cover
+    """Passes of best-response dynamics from the thresholds ``k[:R]`` of the roles (scores
+    ``t``, others' roles ``orole``), at most ``hist.shape[0]``, each pass's profile recorded in
+    ``hist`` (``k``, ``hist``, ``val``, ``gn``: those of the :class:`Dynamics` ``d``). Returns ``(converged, cycle_from, last, passes)``: on convergence ``k`` is a pure
     equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
     ``hist`` form the cycle (``cycle_from`` -1 if none was found). The continuations go through
     the view cache of the :class:`~.symmetric_payoffs.Work` ``w`` (its ``col``, ``key``,
@@ -60,9 +71,12 @@ def best_response_dynamics(R, m, k, hist, val, gn, x, d):  # pragma: no cover - 
     A role whose others still play what they played when it last chose is not evaluated
     again: its values are the same numbers, so it stays, with the value and gain of the
     reply it moved to (kept in the :class:`Dynamics` ``d``). The kernel allocates nothing
-    and counts no references (:func:`~pigtheory.jit.kernel`): it runs once per state."""
-    t, orole, g, binom, band, table, tie_tol, w = x.t, x.orole, x.g, x.binom, x.band, x.table, x.tie_tol, x.w
+    and counts no references (:func:`~pigtheory.jit.kernel`): it runs once per state. It takes
+    the state's parts, not the whole :class:`~.symmetric_payoffs.Mixed` record of the mixed
+    search: a record passed to a kernel is copied at every call, and that one (with the mixed
+    search's scratch) made the four-player solve at goal 100 about 5% slower."""
     bust = band.bust
+    k, hist, val, gn = d.k, d.hist, d.val, d.gn
     seen, fresh, moved, val_at, gain_at = d.seen, d.fresh, d.moved, d.val_at, d.gain_at
     for r in range(R):
         fresh[r] = False

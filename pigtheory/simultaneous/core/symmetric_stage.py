@@ -164,11 +164,10 @@ class StageScratch(NamedTuple):
     continuation scratch ``w`` (:class:`~.symmetric_payoffs.Work`, with the thread's
     :class:`~.symmetric_kernels.ViewCache`), the mixed solvers' ``s``
     (:class:`~.symmetric_payoffs.Scratch`), the roles of a state (``t``, ``mult``, ``first``,
-    ``role_of``, ``orole``, the others' ``scores``), the thresholds ``k`` and history ``hist`` of the
-    best-response dynamics with its values ``val`` and gains ``gn``, the candidates
-    ``cand``/``ncand``, weights ``wts``, supports ``sup``, payoff tensors ``ten``/``nc`` and
-    the profile kept across the wider search (``keep_w``, ``keep_th``, ``keep_val``,
-    ``keep_gain``) and the dynamics' own scratch ``dyn``
+    ``role_of``, ``orole``, the others' ``scores``), the candidates ``cand``/``ncand``,
+    weights ``wts``, supports ``sup``, payoff tensors ``ten``/``nc`` and the profile kept
+    across the wider search (``keep_w``, ``keep_th``, ``keep_val``, ``keep_gain``) and the
+    best-response dynamics' profile, history, values, gains and scratch ``dyn``
     (:class:`~.symmetric_dynamics.Dynamics`)."""
 
     w: Work
@@ -179,10 +178,6 @@ class StageScratch(NamedTuple):
     role_of: np.ndarray
     orole: np.ndarray
     scores: np.ndarray
-    k: np.ndarray
-    hist: np.ndarray
-    val: np.ndarray
-    gn: np.ndarray
     cand: np.ndarray
     ncand: np.ndarray
     wts: np.ndarray
@@ -258,10 +253,6 @@ def stage_scratch(players: int, goal: int, band: Band, views: ViewCache) -> Stag
         np.zeros(n, np.int64),
         np.zeros((n, m), np.int64),
         np.zeros(m, np.int64),
-        np.zeros(n, np.int64),
-        np.zeros((MAX_PASSES, n), np.int64),
-        np.zeros(n),
-        np.zeros(n),
         np.zeros((n, width), np.int64),
         np.zeros(n, np.int64),
         np.zeros((n, width)),
@@ -272,7 +263,7 @@ def stage_scratch(players: int, goal: int, band: Band, views: ViewCache) -> Stag
         np.ones((n, width), np.int64),
         np.zeros(n),
         np.zeros(n),
-        dynamics_scratch(n),
+        dynamics_scratch(n, MAX_PASSES),
     )
 
 
@@ -441,7 +432,7 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
     w, s, dyn = scr.w, scr.s, scr.dyn
     col = w.col
     t, mult, first, role_of, orole, view = scr.t, scr.mult, scr.first, scr.role_of, scr.orole, scr.scores
-    k, hist, val, gn = scr.k, scr.hist, scr.val, scr.gn
+    k, hist, val, gn = dyn.k, dyn.hist, dyn.val, dyn.gn
     cand, ncand, wts, sup, ten, nc = scr.cand, scr.ncand, scr.wts, scr.sup, scr.ten, scr.nc
     keep_w, keep_th, keep_val, keep_gain = scr.keep_w, scr.keep_th, scr.keep_val, scr.keep_gain
     mixed_at = Mixed(t, orole, cand, ncand, wts, sup, ten, nc, g, binom, band, table, tie_tol, tol, w, s)
@@ -490,7 +481,9 @@ def solve_states(lo, hi, states, g, binom, band, tie_tol, tol, out, scr):  # pra
             code = out.lead[rank(view, m, binom), own]
             k[r] = max(1, min(code, g - t[r]))
         # 1. pure search
-        converged, cycle_from, last, passes = best_response_dynamics(R, m, k, hist, val, gn, mixed_at, dyn)
+        converged, cycle_from, last, passes = best_response_dynamics(
+            R, m, t, orole, g, binom, band, table, tie_tol, w, dyn
+        )
         counts[5] += passes
         if converged:
             counts[1] += 1
