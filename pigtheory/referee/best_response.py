@@ -252,7 +252,7 @@ def _best_response(
         w1 = np.empty((g, g, g))
         choice = np.zeros((g, g, g), dtype=np.bool_) if full else np.empty((g, g, g), dtype=np.bool_)
         out = np.zeros(2)
-        kernels.pair()(g, pvec, p_bust, opp, opp, 1.0, 0.0, True, max_iter, w0, w1, choice, out)
+        kernels.pair()(g, kernels.Die(pvec, p_bust), opp, opp, 1.0, 0.0, True, max_iter, w0, w1, choice, out)
         if out[1]:
             warnings.warn(
                 f"best response: {int(out[1])} pair(s) of states still changed choices after "
@@ -269,7 +269,9 @@ def _best_response(
         v0 = np.zeros((g, g, g))
         v1 = np.zeros((g, g, g))
         r = [np.ascontiguousarray(t, dtype=np.float64) for t in tables]
-        kernels.horizon_layers()(g, horizon, pvec, p_bust, r[0], r[1], 1.0, 0.0, 0.5, 1 + seat, v0, v1)
+        kernels.horizon_layers()(
+            g, horizon, kernels.Die(pvec, p_bust), r[0], r[1], 1.0, 0.0, 0.5, 1 + seat, v0, v1
+        )
         if seat == 0:
             value, start = v0, float(v0[0, 0, 0])
         else:

@@ -135,8 +135,8 @@ def diagnose(
     occ = np.zeros((2, g, g, g))
     scratch = np.zeros((g, g, g))
     kernel = kernels.occupancy_pair()
-    kernel(g, pvec, p_bust, mine, opp, 0, occ[0], scratch)
-    kernel(g, pvec, p_bust, opp, mine, 0, scratch, occ[1])
+    kernel(g, kernels.Die(pvec, p_bust), mine, opp, 0, occ[0], scratch)
+    kernel(g, kernels.Die(pvec, p_bust), opp, mine, 0, scratch, occ[1])
     occ[:, dead] = 0.0
     ev = [_evaluate_tables(mine, opp, rules, None), _evaluate_tables(opp, mine, rules, None)]
     v_pi = np.stack([ev[0].value[0], ev[1].value[1]])

@@ -245,7 +245,7 @@ def _horizon_seat(
     pvec, p_bust = _model(rules)
     cur = np.empty((n, g**n, g))
     prev = np.empty((n, g**n, g))
-    kernels.horizon_n()(n, g, horizon, pvec, p_bust, probs, target, respond, draw, cur, prev)
+    kernels.horizon_n()(n, g, horizon, kernels.Die(pvec, p_bust), probs, target, respond, draw, cur, prev)
     return cur
 
 
@@ -292,7 +292,7 @@ def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int 
         kernel = kernels.pair()
         out = np.zeros(2)
         no_choice = np.zeros((1, 1, 1), dtype=np.bool_)
-        kernel(g, pvec, p_bust, r0, r1, 1.0, 0.0, False, 1, x[0], x[1], no_choice, out)
+        kernel(g, kernels.Die(pvec, p_bust), r0, r1, 1.0, 0.0, False, 1, x[0], x[1], no_choice, out)
         iterations, method = 2 * g - 1, "exact"
         if out[0] == 0:  # the game ends with probability 1 from every state: no draws
             value = x
@@ -300,13 +300,13 @@ def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int 
             win = np.array([x[0, 0, 0, 0], 1.0 - x[0, 0, 0, 0]])
             return Evaluation(value, win.copy(), win, 0.0, iterations, 0.0, method, rules, horizon)
         y = np.full((2, g, g, g), np.nan)
-        kernel(g, pvec, p_bust, r0, r1, 0.0, 1.0, False, 1, y[0], y[1], no_choice, out)
+        kernel(g, kernels.Die(pvec, p_bust), r0, r1, 0.0, 1.0, False, 1, y[0], y[1], no_choice, out)
     else:
         kernel = kernels.horizon_layers()
         y = np.zeros((2, g, g, g))
         x[:] = 0.0
-        kernel(g, horizon, pvec, p_bust, r0, r1, 1.0, 0.0, 0.0, 0, x[0], x[1])
-        kernel(g, horizon, pvec, p_bust, r0, r1, 0.0, 1.0, 0.0, 0, y[0], y[1])
+        kernel(g, horizon, kernels.Die(pvec, p_bust), r0, r1, 1.0, 0.0, 0.0, 0, x[0], x[1])
+        kernel(g, horizon, kernels.Die(pvec, p_bust), r0, r1, 0.0, 1.0, 0.0, 0, y[0], y[1])
         iterations, method = horizon, "exact-horizon"
     draws = np.clip(1.0 - x - y, 0.0, 1.0)
     value = np.stack([x[0] + draws[0] / 2, y[1] + draws[1] / 2])

@@ -33,15 +33,23 @@ time (:func:`horizon_n`, work ``O(H n goal^(n+1) w)`` per target).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ..jit import compiled, kernel
 
-__all__ = ["pair", "horizon_layers", "horizon_n", "occupancy_pair", "warm_up"]
+__all__ = ["Die", "pair", "horizon_layers", "horizon_n", "occupancy_pair", "warm_up"]
 
 _TIE = 1e-13
+
+
+class Die(NamedTuple):
+    """One roll, as every kernel here reads it: ``pvec[r]`` the chance that it adds ``r + 1``
+    points, ``p_bust`` that it busts (module Shapes)."""
+
+    pvec: np.ndarray
+    p_bust: float
 
 
 @kernel
@@ -55,11 +63,12 @@ def _first_face(pvec):  # pragma: no cover - compiled
 
 
 @kernel
-def _policy_column(live, roll, hold, win, pvec, p_bust, a, b):  # pragma: no cover - compiled
+def _policy_column(live, roll, hold, win, die, a, b):  # pragma: no cover - compiled
     """One turn of a player who rolls with probability ``roll[k]`` at turn total k: its value is
     ``a[k] + b[k] * z`` with ``z`` the partner state's start value (what a bust or a pass at
     k = 0 leads to); ``hold[k]`` (k >= 1) is the solved start value after banking k, ``win`` the
-    value of reaching the goal (turn totals ``k >= live``)."""
+    value of reaching the goal (turn totals ``k >= live``); ``die``: the :class:`Die`."""
+    pvec, p_bust = die
     m = pvec.size
     lo = _first_face(pvec)
     for k in range(live, a.size):
@@ -81,10 +90,9 @@ def _policy_column(live, roll, hold, win, pvec, p_bust, a, b):  # pragma: no cov
 
 
 @kernel
-def _pair(
-    g, pvec, p_bust, roll0, roll1, win0, win1, respond, max_passes, x0, x1, choice, out
-):  # pragma: no cover
-    """Both seats' values, level by level of equal score sum (module Notes).
+def _pair(g, die, roll0, roll1, win0, win1, respond, max_passes, x0, x1, choice, out):  # pragma: no cover
+    """Both seats' values, level by level of equal score sum (module Notes), for the roll
+    :class:`Die` ``die``.
 
     ``respond`` False (evaluation): ``x0[i, j, k]`` (seat 0 to move) and ``x1[j, i, k]`` (seat 1
     to move) get the probability of the outcome worth ``win0`` if seat 0 wins and ``win1`` if
@@ -100,6 +108,7 @@ def _pair(
     keep their choices and their affine values.
 
     Entries with ``own + k >= goal`` are left as they are."""
+    pvec, p_bust = die
     m = pvec.size
     lo = _first_face(pvec)
     w = g + m + 1
@@ -116,10 +125,10 @@ def _pair(
         for i in range(max(0, s - g + 1), min(s, g - 1) + 1):
             j = s - i
             # seat 1 at (j, i): affine in x = x0[i, j, 0]
-            _policy_column(g - j, roll1[j, i], start0[i, j:], win1, pvec, p_bust, a1, b1)
+            _policy_column(g - j, roll1[j, i], start0[i, j:], win1, die, a1, b1)
             if not respond:
                 # seat 0 at (i, j): affine in y = x1[j, i, 0]; a 2 x 2 system for (x, y)
-                _policy_column(g - i, roll0[i, j], start1[j, i:], win0, pvec, p_bust, a0, b0)
+                _policy_column(g - i, roll0[i, j], start1[j, i:], win0, die, a0, b0)
                 den = 1.0 - b0[0] * b1[0]
                 if den <= 1e-300:  # both pass or bust from here for ever: the game never ends
                     out[0] += 1
@@ -186,14 +195,14 @@ def _pair(
 
 
 @kernel
-def _horizon_move(
-    last, draw, g, pvec, p_bust, own, k, col, pay, bust, hold, optimise, sign, p
-):  # pragma: no cover - compiled
-    """One decision of the horizon layers: the payoff of rolling (``col[k']``: the mover's state
-    at turn total k' one layer later; ``pay`` at the goal; ``bust`` after a bust) against that of
-    holding (``hold``); a draw when the move made now is the last one. ``optimise``: the mover
-    maximises the payoff (``sign`` 1) or minimises it (``sign`` -1), ties as in the best
-    response; otherwise it rolls with probability ``p``."""
+def _horizon_move(last, draw, die, room, k, col, pay, bust, hold, sign, p):  # pragma: no cover - compiled
+    """One decision of the horizon layers (the :class:`Die` ``die``; ``room`` the mover's
+    points to the goal): the payoff of rolling (``col[k']``: the mover's state at turn total k'
+    one layer later; ``pay`` at the goal; ``bust`` after a bust) against that of holding
+    (``hold``); a draw when the move made now is the last one. The mover maximises the payoff
+    (``sign`` 1) or minimises it (``sign`` -1), ties as in the best response; with ``sign`` 0
+    it rolls with probability ``p``."""
+    pvec, p_bust = die
     if last:
         roll = draw
         hold = draw
@@ -201,8 +210,8 @@ def _horizon_move(
         roll = p_bust * bust
         for r in range(pvec.size):
             kk = k + r + 1
-            roll += pvec[r] * (pay if own + kk >= g else col[kk])
-    if not optimise:
+            roll += pvec[r] * (pay if kk >= room else col[kk])
+    if sign == 0.0:
         return p * roll + (1.0 - p) * hold
     gap = sign * (roll - hold)
     if k == 0:
@@ -211,14 +220,15 @@ def _horizon_move(
 
 
 @kernel
-def _horizon_layers(
-    g, horizon, pvec, p_bust, roll0, roll1, pay0, pay1, draw, mode, v0, v1
-):  # pragma: no cover
-    """Layers t = 1..horizon of the game with t moves left: ``v0[i, j, k]`` (seat 0 to move)
+def _horizon_layers(g, horizon, die, roll0, roll1, pay0, pay1, draw, mode, v0, v1):  # pragma: no cover
+    """Layers t = 1..horizon of the game with t moves left (the roll :class:`Die` ``die``):
+    ``v0[i, j, k]`` (seat 0 to move)
     and ``v1[j, i, k]`` (seat 1 to move) of the payoff worth ``pay0`` / ``pay1`` when seat 0 / 1
     wins and ``draw`` when the horizon is reached. ``mode`` 0: both policies fixed; 1: seat 0
     maximises the payoff; 2: seat 1 minimises it. On return ``v0``, ``v1`` hold layer
     ``horizon`` (layer 0 is the draw everywhere)."""
+    sign0 = 1.0 if mode == 1 else 0.0  # who optimises: seat 0 maximises, seat 1 minimises
+    sign1 = -1.0 if mode == 2 else 0.0
     n0 = np.full((g, g, g), draw)
     n1 = np.full((g, g, g), draw)
     for i in range(g):
@@ -233,38 +243,12 @@ def _horizon_layers(
                 for k in range(g - i):  # seat 0 to move at (i, j, k)
                     hold = v1[j, i + k, 0]  # k = 0: a pass, to the same state as a bust
                     n0[i, j, k] = _horizon_move(
-                        last,
-                        draw,
-                        g,
-                        pvec,
-                        p_bust,
-                        i,
-                        k,
-                        v0[i, j],
-                        pay0,
-                        v1[j, i, 0],
-                        hold,
-                        mode == 1,
-                        1.0,
-                        roll0[i, j, k],
+                        last, draw, die, g - i, k, v0[i, j], pay0, v1[j, i, 0], hold, sign0, roll0[i, j, k]
                     )
                 for k in range(g - j):  # seat 1 to move at (j, i, k): own score j
                     hold = v0[i, j + k, 0]
                     n1[j, i, k] = _horizon_move(
-                        last,
-                        draw,
-                        g,
-                        pvec,
-                        p_bust,
-                        j,
-                        k,
-                        v1[j, i],
-                        pay1,
-                        v0[i, j, 0],
-                        hold,
-                        mode == 2,
-                        -1.0,
-                        roll1[j, i, k],
+                        last, draw, die, g - j, k, v1[j, i], pay1, v0[i, j, 0], hold, sign1, roll1[j, i, k]
                     )
         for i in range(g):
             for j in range(g):
@@ -274,8 +258,9 @@ def _horizon_layers(
 
 
 @kernel
-def _horizon_n(n, g, horizon, pvec, p_bust, probs, target, respond, draw, cur, prev):  # pragma: no cover
-    """Layers t = 1..horizon of the n-player game with t moves left, for one target seat.
+def _horizon_n(n, g, horizon, die, probs, target, respond, draw, cur, prev):  # pragma: no cover
+    """Layers t = 1..horizon of the n-player game with t moves left, for one target seat (the
+    roll :class:`Die` ``die``).
 
     ``cur[m, idx, k]``: the target's payoff (1 if it wins, 0 if another seat wins, ``draw`` at
     the horizon) when seat m moves at the score tuple ``idx`` (C order, base ``goal``, scores in
@@ -283,6 +268,7 @@ def _horizon_n(n, g, horizon, pvec, p_bust, probs, target, respond, draw, cur, p
     ``probs[m, idx, k]`` (``probs[0]`` for every seat if ``probs.shape[0] == 1``); with
     ``respond`` the target maximises instead. ``prev`` is scratch of the same shape. On return
     ``cur`` holds layer ``horizon``; entries with ``own + k >= goal`` hold no value."""
+    pvec, p_bust = die
     size = g**n
     top = g ** (n - 1)
     m_ = pvec.size
@@ -316,10 +302,11 @@ def _horizon_n(n, g, horizon, pvec, p_bust, probs, target, respond, draw, cur, p
 
 
 @kernel
-def _occupancy_pair(g, pvec, p_bust, roll0, roll1, first, d0, d1):  # pragma: no cover - compiled
+def _occupancy_pair(g, die, roll0, roll1, first, d0, d1):  # pragma: no cover - compiled
     """Expected visits ``d0[i, j, k]`` of seat 0's decision states (own score i) and ``d1[j, i, k]``
     of seat 1's, in a game that starts with seat ``first`` to move at (0, 0, 0); ``inf`` where the
-    play never leaves a pair of states."""
+    play never leaves a pair of states (the roll :class:`Die` ``die``)."""
+    pvec, p_bust = die
     m = pvec.size
     w = g + m + 1
     f0 = np.zeros((g, g))  # visits of seat 0's start of turn (i, j) from lower levels
@@ -399,9 +386,10 @@ def warm_up() -> None:
     x0 = np.zeros((g, g, g))
     x1 = np.zeros((g, g, g))
     choice = np.zeros((g, g, g), dtype=np.bool_)
-    pair()(g, pvec, 0.5, r, r, 1.0, 0.0, False, 1, x0, x1, choice, np.zeros(2))
-    pair()(g, pvec, 0.5, r, r, 1.0, 0.0, True, 50, x0, x1, choice, np.zeros(2))
-    occupancy_pair()(g, pvec, 0.5, r, r, 0, x0, x1)
+    die = Die(pvec, 0.5)
+    pair()(g, die, r, r, 1.0, 0.0, False, 1, x0, x1, choice, np.zeros(2))
+    pair()(g, die, r, r, 1.0, 0.0, True, 50, x0, x1, choice, np.zeros(2))
+    occupancy_pair()(g, die, r, r, 0, x0, x1)
     v0 = np.zeros((g, g, g))
     v1 = np.zeros((g, g, g))
-    horizon_layers()(g, 3, pvec, 0.5, r, r, 1.0, 0.0, 0.5, 0, v0, v1)
+    horizon_layers()(g, 3, die, r, r, 1.0, 0.0, 0.5, 0, v0, v1)
