@@ -45,6 +45,7 @@ from ...turn_total import TurnTotalTable, turn_total_table
 from . import stage_kernels
 from .actions import TIE_TOL, threshold_band, threshold_matrix, turn_width
 from .matrix_game import pure_bounds
+from .step import band_of
 
 __all__ = ["extended", "stage_game", "stage_rows", "best_replies", "pure_bounds", "DiagonalStages"]
 
@@ -170,7 +171,7 @@ def _rows(ext, i, j, k, rules, engine, largest, tie_tol, store):
         out = np.empty((n, nb) if store else (0, 0))
         reply, value = np.empty(n, dtype=np.int64), np.empty(n)
         kernel = stage_kernels.compiled_rows()
-        kernel(ext, i, j, k, tab.bust, band_t, g, largest, tie_tol, store, out, reply, value)
+        kernel(ext, i, j, k, band_of(rules), g, largest, tie_tol, store, out, reply, value)
         return (out if store else None), reply, value
     flat, stride = ext.reshape(-1), ext.shape[1]
     cols = j[:, None] + np.arange(nb + w)

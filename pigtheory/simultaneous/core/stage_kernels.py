@@ -17,14 +17,14 @@ from .jit import compiled, kernel
 
 
 @kernel
-def _rows(
-    ext, i, j, k, bust, band_t, goal, largest, tie_tol, store, out, reply, best
-):  # pragma: no cover - compiled
+def _rows(ext, i, j, k, band, goal, largest, tie_tol, store, out, reply, best):  # pragma: no cover - compiled
     """``best[s]``, the minimum (``largest``: maximum) over b of
     ``W[k_s - 1, b - 1] = C / (1 - P(X_k = 0) P(Y_b = 0))`` at the state ``(i_s, j_s)``,
     ``b = 1..goal - j_s``, and ``reply[s]`` the first b within ``tie_tol`` of it; with
     ``store``, also ``out[s, b - 1] = C[k_s - 1, b - 1]`` and zeros beyond ``goal - j_s``.
-    ``band_t[r, k] = P(X_k = k + r)``. See ``stage_rows`` for the sums."""
+    ``band`` is the :class:`~.step.Band` (``bust[k] = P(X_k = 0)``, ``band_t[r, k] =
+    P(X_k = k + r)``). See ``stage_rows`` for the sums."""
+    bust, band_t = band.bust, band.band_t
     w = band_t.shape[0]
     half = np.empty(goal + w + 1)
     full = np.empty(goal + w + 1)
