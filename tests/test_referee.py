@@ -293,6 +293,22 @@ def test_validation():
         evaluate(hold_at(3), rules=Rules(goal=5, players=3))
 
 
+def test_monte_carlo_play_that_cannot_fit_is_refused_before_any_work():
+    """One result per game: a trillion games is refused with the estimate (a fuzz case found a
+    bare MemoryError here), before the best responses of the exploitability are solved."""
+    from pigtheory.guard import MemoryLimitError
+    from pigtheory.referee.learning import monte_carlo_exploitability, play_matches
+
+    for call in (
+        lambda: play_matches([hold_at(3), hold_at(3)], rules=Rules(goal=6), games=10**12),
+        lambda: monte_carlo_exploitability([hold_at(3), hold_at(3)], rules=Rules(goal=6), games=10**12),
+        lambda: monte_carlo_exploitability(hold_at(3), rules=Rules(goal=6), games=10**12, simultaneous=True),
+    ):
+        with pytest.raises(MemoryLimitError, match=r"1,000,000,000,000 games.*simulate fewer games"):
+            call()
+    assert play_matches([hold_at(3), hold_at(3)], rules=Rules(goal=6), games=10, rng=1).shape == (10,)
+
+
 def test_simultaneous_exploitability_through_the_simultaneous_solvers():
     from pigtheory import StoppingRule, simultaneous
     from pigtheory.referee import simultaneous_exploitability

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import Estimate, check_memory
+from ..guard import Estimate, check_memory, simulation_estimate
 from ..jit import compiled, kernel
 from ..policies import MixedPolicy
 from ..results import Result
@@ -253,6 +253,7 @@ def play_matches(profile: Any, *, rules: Rules = Rules(), games: int = 1000, rng
     """
     check_referee_rules(rules, players=2)
     games = check_int("games", games, low=1)
+    check_memory(simulation_estimate(rules, games=games))  # one result per game: refused if it cannot fit
     r0, r1 = (np.ascontiguousarray(t, dtype=np.float64) for t in read_profile(profile, rules))
     pvec, p_bust = _model(rules)
     wins = np.zeros(games)
@@ -467,6 +468,7 @@ def monte_carlo_exploitability(
         the exact number lies within a few standard errors.
     """
     games = check_int("games", games, low=2)
+    check_memory(simulation_estimate(rules, games=games))  # before the best responses are solved
     gen = check_rng(rng)
     if simultaneous:
         from .. import simultaneous as sim
