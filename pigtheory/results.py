@@ -169,12 +169,30 @@ def check_shapes(obj: Any, shapes: dict[str, tuple[int, ...]]) -> None:
                 f"got shape {a.shape}"
             )
         if name == "value" and a.size and a.dtype.kind == "f":
-            known = a[~np.isnan(a)]  # NaN marks states a result leaves out (e.g. i + k >= goal)
-            if known.size and (float(known.min()) < -1e-9 or float(known.max()) > 1 + 1e-9):
+            lo, hi = _known_range(a)  # NaN marks states a result leaves out (e.g. i + k >= goal)
+            if not np.isnan(lo) and (lo < -1e-9 or hi > 1 + 1e-9):
                 raise ValueError(
                     f"value: {type(obj).__name__} holds win probabilities in [0, 1], got values from "
-                    f"{float(known.min())!r} to {float(known.max())!r}"
+                    f"{lo!r} to {hi!r}"
                 )
+
+
+_RANGE_BLOCK = 1 << 16
+"""Entries per block of :func:`_known_range` (512 KB of float64: both reductions read a block
+while it is in the cache)."""
+
+
+def _known_range(a: np.ndarray) -> tuple[float, float]:
+    """The smallest and largest entries of ``a`` that are not NaN (NaN, NaN if there are none),
+    in one pass over memory and without a copy (``fmin``/``fmax`` skip NaN): a one-die result at
+    goal 500 holds 125 million values, whose masked copy took 1.5-2.6 s."""
+    flat = a.reshape(-1) if a.flags.c_contiguous else a.ravel(order="K")
+    lo, hi = np.nan, np.nan
+    for start in range(0, flat.size, _RANGE_BLOCK):
+        block = flat[start : start + _RANGE_BLOCK]
+        lo = np.fmin(lo, np.fmin.reduce(block))
+        hi = np.fmax(hi, np.fmax.reduce(block))
+    return float(lo), float(hi)
 
 
 @dataclass(frozen=True, eq=False)

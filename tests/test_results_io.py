@@ -664,3 +664,28 @@ def test_archives_deflate_what_shrinks_and_depend_on_the_arrays_alone(tmp_path):
             assert sorted(data.files) == sorted(arrays)
             for name, a in arrays.items():
                 assert data[name].dtype == a.dtype and data[name].tobytes() == a.tobytes()
+
+
+def test_a_result_refuses_values_outside_the_probabilities_and_skips_nan():
+    """``value`` holds win probabilities: the blockwise NaN-skipping range of check_shapes
+    against numpy's masked min and max (C, Fortran and strided arrays, blocks of NaN), and a
+    Solution built with 1.5, -inf or NaN everywhere."""
+    from pigtheory import Rules
+    from pigtheory.results import Solution, _known_range
+
+    rng = np.random.default_rng(0)
+    flat = rng.random(3 * (1 << 16) + 7)
+    flat[: 1 << 16] = np.nan  # a whole block of NaN
+    for a in (flat, np.asfortranarray(rng.random((300, 700))), rng.random((400, 900))[:, ::3]):
+        a[rng.random(a.shape) < 0.2] = np.nan
+        known = a[~np.isnan(a)]
+        assert _known_range(a) == (float(known.min()), float(known.max()))
+    assert all(math.isnan(x) for x in _known_range(np.full(10, np.nan)))
+    rules = Rules(goal=4)
+    policy = np.full((4, 4), 1)
+    for bad in (1.5, -np.inf):
+        value = np.full((5, 5), 0.5)
+        value[2, 3] = bad
+        with pytest.raises(ValueError, match=r"value: Solution holds win probabilities in \[0, 1\]"):
+            Solution(value, policy, 1, 0.0, "exact", rules)
+    Solution(np.full((5, 5), np.nan), policy, 1, 0.0, "exact", rules)  # nothing known: nothing to refuse
