@@ -87,10 +87,10 @@ def kernel(fn: F, /) -> F: ...
 
 
 @overload
-def kernel(*, parallel: bool = False, refcount: bool = True) -> Callable[[F], F]: ...
+def kernel(*, parallel: bool = False, refcount: bool = True, inline: bool = False) -> Callable[[F], F]: ...
 
 
-def kernel(fn: Any = None, /, *, parallel: bool = False, refcount: bool = True) -> Any:
+def kernel(fn: Any = None, /, *, parallel: bool = False, refcount: bool = True, inline: bool = False) -> Any:
     """Mark ``fn`` as a kernel: compilable by :func:`compiled`, callable as plain Python.
 
     Used bare (``@kernel``) or with options (``@kernel(parallel=True)``: the twin is compiled
@@ -107,9 +107,11 @@ def kernel(fn: Any = None, /, *, parallel: bool = False, refcount: bool = True) 
         raise ValueError(f"parallel must be True or False, got {parallel!r}")
     if not isinstance(refcount, bool):
         raise ValueError(f"refcount must be True or False, got {refcount!r}")
+    if not isinstance(inline, bool):
+        raise ValueError(f"inline must be True or False, got {inline!r}")
 
     def mark(f: F) -> F:
-        setattr(f, _MARK, {"parallel": parallel, "refcount": refcount})
+        setattr(f, _MARK, {"parallel": parallel, "refcount": refcount, "inline": inline})
         return f
 
     return mark if fn is None else mark(fn)
@@ -247,6 +249,8 @@ def _compile(fn: FunctionType, inner: bool) -> Any:
     # said for every twin: a twin compiled while its caller compiles takes the caller's
     # setting unless it has its own
     targetoptions["_nrt"] = options.get("refcount", True)
+    if options.get("inline"):
+        targetoptions["inline"] = "always"
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
         dispatcher: Any = twin
     elif not linked():  # numba's own way: every twin a cached dispatcher of its own

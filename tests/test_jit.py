@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pigtheory import jit
+from pigtheory import Rules, jit
+from pigtheory.simultaneous.core.step import band_of, threshold_step, threshold_step_inline
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "pigtheory"
@@ -207,6 +208,8 @@ def test_kernel_options_are_checked():
         jit.kernel(parallel="yes")
     with pytest.raises(ValueError, match="refcount"):
         jit.kernel(refcount=0)
+    with pytest.raises(ValueError, match="inline"):
+        jit.kernel(inline="always")
     with pytest.raises(ValueError, match="count"):
         with jit.threads(0):
             pass
@@ -454,3 +457,42 @@ def test_inner_twins_only_with_a_tested_numba(monkeypatch):
     assert jit.linked() == (".".join(numba.__version__.split(".")[:2]) in jit.LINKED_NUMBA)
     monkeypatch.setattr(numba, "__version__", "0.1.0")
     assert not jit.linked()
+
+
+@jit.kernel(refcount=False)
+def _steps_inlined(band, rows, z, tie_tol, vals, best, ks):  # pragma: no cover - compiled
+    for i in range(rows.shape[0]):
+        best[i], ks[i] = threshold_step_inline(
+            band, rows[i], z[i], rows.shape[1] - 8, 0.3, vals, True, tie_tol, vals
+        )
+
+
+@jit.kernel(refcount=False)
+def _steps_called(band, rows, z, tie_tol, vals, best, ks):  # pragma: no cover - compiled
+    for i in range(rows.shape[0]):
+        best[i], ks[i] = threshold_step(
+            band, rows[i], z[i], rows.shape[1] - 8, 0.3, vals, True, tie_tol, vals
+        )
+
+
+@pytest.mark.parametrize("faces", [6, 4])
+def test_the_inlined_threshold_step_is_the_step(faces):
+    """``threshold_step_inline`` (numba inlines it: ``kernel(inline=True)``) runs the code
+    of ``threshold_step``: the same values and thresholds, bit for bit, compiled and plain, for
+    one die (the fused six-gain loop) and a four-faced one (the general loop)."""
+    rules = Rules(goal=40, die_faces=faces)
+    band = band_of(rules)
+    rng = np.random.default_rng(faces)
+    rows = rng.random((200, rules.goal + 8))
+    z = rng.random(200)
+    out = {}
+    for name, fn in (("inlined", _steps_inlined), ("called", _steps_called)):
+        for how, run in (("plain", fn), ("compiled", jit.compiled(fn))):
+            best, ks, vals = np.zeros(200), np.zeros(200, np.int64), np.zeros(rules.goal + 1)
+            run(band, rows, z, 1e-13, vals, best, ks)
+            out[name, how] = (best, ks)
+    want = out["called", "plain"]
+    for key, (best, ks) in out.items():
+        np.testing.assert_array_equal(best, want[0], err_msg=str(key))
+        np.testing.assert_array_equal(ks, want[1], err_msg=str(key))
+    assert jit.compiled(threshold_step_inline).targetoptions.get("inline") == "always"

@@ -55,7 +55,7 @@ import numpy as np
 
 from .jit import compiled as jit_compiled
 from .jit import kernel
-from .step import threshold_step
+from .step import threshold_step_inline
 
 __all__ = ["Columns", "Moves", "Tables", "compiled", "slab_rows", "solve_column"]
 
@@ -118,7 +118,7 @@ class Tables(NamedTuple):
     offs: np.ndarray
 
 
-@kernel
+@kernel(refcount=False)
 def solve_column(g, z, cm, band, tie_tol, u, inv, vals, v, pol):  # pragma: no cover - compiled
     """Own scores ``g - 1 .. 0`` of one live column: ``W = z + cm V``, ``u`` its scratch copy
     padded past the goal; writes ``v`` (values) and ``pol`` (thresholds), one
@@ -132,7 +132,7 @@ def solve_column(g, z, cm, band, tie_tol, u, inv, vals, v, pol):  # pragma: no c
     for k in range(1, g + 1):
         inv[k] = 1.0 / (1.0 - bust[k] * cm)
     for i in range(g - 1, -1, -1):
-        best, k_best = threshold_step(band, u[i:], z[i], g - i, 0.0, inv, False, tie_tol, vals)
+        best, k_best = threshold_step_inline(band, u[i:], z[i], g - i, 0.0, inv, False, tie_tol, vals)
         v[i] = best
         pol[i] = k_best
         u[i] = z[i] + cm * best
