@@ -45,6 +45,14 @@ reference counting) nor return or store an array (a returned view would reach it
 uncounted: numba refuses a returned array, the twin a returned tuple that holds one). The
 kernels it calls count as usual.
 
+A kernel marked ``@kernel(inline=True)`` is inlined by numba where it is called (numba's
+``inline="always"``: its code joins the caller's before typing, so the caller does not pass its
+arguments, records included, through a call at every use). The shared threshold step is called
+once per state in the n-player column solver, and through the call that solver took 1.4x the
+time; :func:`~pigtheory.simultaneous.core.step.threshold_step_inline` is the same code marked
+so. Inlined into a kernel that counts references, its slices are counted too (slower than the
+call), so the mark is for callees of kernels marked ``refcount=False``.
+
 Numba's disk cache (``cache=True``) checks only the source file of the function it compiles;
 a twin's name therefore carries a digest of the source files of every kernel it reaches (and
 of the compile options, ``_OPTIONS``), so that an edit to a callee in another file
@@ -96,12 +104,13 @@ def kernel(fn: Any = None, /, *, parallel: bool = False, refcount: bool = True, 
     Used bare (``@kernel``) or with options (``@kernel(parallel=True)``: the twin is compiled
     with numba's ``parallel=True`` and :func:`prange` becomes ``numba.prange`` in it;
     ``@kernel(refcount=False)``: the twin counts no array references, for leaf kernels that
-    neither allocate nor return an array, module Notes).
+    neither allocate nor return an array; ``@kernel(inline=True)``: numba inlines the twin
+    where it is called; module Notes).
 
     Raises
     ------
     ValueError
-        ``parallel`` or ``refcount`` is not True or False.
+        ``parallel``, ``refcount`` or ``inline`` is not True or False.
     """
     if not isinstance(parallel, bool):
         raise ValueError(f"parallel must be True or False, got {parallel!r}")
