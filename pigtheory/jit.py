@@ -50,7 +50,7 @@ A kernel marked ``@kernel(inline=True)`` is inlined by numba where it is called 
 arguments, records included, through a call at every use). The shared threshold step is called
 once per state in the n-player column solver, and through the call that solver took 1.4x the
 time; :func:`~pigtheory.simultaneous.core.step.threshold_step_inline` is the same code marked
-so. Inlined into a kernel that counts references, its slices are counted too (slower than the
+so (:func:`inlined`). Inlined into a kernel that counts references, its slices are counted too (slower than the
 call), so the mark is for callees of kernels marked ``refcount=False``.
 
 Numba's disk cache (``cache=True``) checks only the source file of the function it compiles;
@@ -71,6 +71,7 @@ from typing import Any, TypeVar, cast, overload
 
 __all__ = [
     "kernel",
+    "inlined",
     "compiled",
     "linked",
     "LINKED_NUMBA",
@@ -124,6 +125,18 @@ def kernel(fn: Any = None, /, *, parallel: bool = False, refcount: bool = True, 
         return f
 
     return mark if fn is None else mark(fn)
+
+
+def inlined(fn: Callable[..., Any], name: str, **callees: Any) -> Any:
+    """A twin of the kernel ``fn`` (the same code object) marked ``refcount=False, inline=True``
+    under ``name`` in ``fn``'s module, its calls by global name to the kernels named in
+    ``callees`` going to those instead (their inlined twins): for the hot loop of a kernel
+    marked ``refcount=False`` (module Notes), while ``fn`` itself stays a called kernel."""
+    namespace = dict(fn.__globals__, **callees)
+    twin = FunctionType(fn.__code__, namespace, name, fn.__defaults__, fn.__closure__)
+    twin.__qualname__ = name
+    twin.__doc__ = fn.__doc__
+    return kernel(refcount=False, inline=True)(twin)
 
 
 def prange(*args: int) -> range:

@@ -3,6 +3,6 @@ the simultaneous core import it from)."""
 
 from __future__ import annotations
 
-from ...jit import compiled, kernel, prange, prefetch
+from ...jit import compiled, inlined, kernel, prange, prefetch
 
-__all__ = ["kernel", "compiled", "prange", "prefetch"]
+__all__ = ["kernel", "inlined", "compiled", "prange", "prefetch"]

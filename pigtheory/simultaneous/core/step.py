@@ -45,14 +45,13 @@ W. Dinkelbach, "On nonlinear fractional programming", Management Science 13 (196
 from __future__ import annotations
 
 from functools import lru_cache
-from types import FunctionType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ...rules import Rules
 from .actions import threshold_band
-from .jit import kernel
+from .jit import inlined, kernel
 
 __all__ = [
     "Band",
@@ -274,20 +273,8 @@ def stopping_step(u, u0, room, loop_p, v, roll, tie_tol, max_passes, a, c, new, 
     return v, passes
 
 
-def _inlined(fn: Any, name: str, **callees: Any) -> Any:
-    """A twin of the kernel ``fn`` (the same code) that numba inlines where it is called
-    (``kernel(inline=True)``), its calls to ``callees`` going to theirs: for hot loops in
-    kernels that count no references (inlined into one that does, its slices would be
-    counted)."""
-    namespace = dict(fn.__globals__, **callees)
-    twin = FunctionType(fn.__code__, namespace, name, fn.__defaults__, fn.__closure__)
-    twin.__qualname__ = name
-    twin.__doc__ = fn.__doc__
-    return kernel(refcount=False, inline=True)(twin)
-
-
-_six_gains_inline = _inlined(_six_gains, "_six_gains_inline")
-threshold_step_inline = _inlined(threshold_step, "threshold_step_inline", _six_gains=_six_gains_inline)
+_six_gains_inline = inlined(_six_gains, "_six_gains_inline")
+threshold_step_inline = inlined(threshold_step, "threshold_step_inline", _six_gains=_six_gains_inline)
 """The threshold step inlined into its caller: :func:`threshold_step` itself (the same code,
 so the same bits), for the per-state loop of a kernel marked ``refcount=False``; the n-player
 column solver took 1.4x the time through the call (3 players at goal 100)."""
