@@ -186,7 +186,7 @@ def _known_range(a: np.ndarray) -> tuple[float, float]:
     """The smallest and largest entries of ``a`` that are not NaN (NaN, NaN if there are none),
     in one pass over memory and without a copy (``fmin``/``fmax`` skip NaN): a one-die result at
     goal 500 holds 125 million values, whose masked copy took 1.5-2.6 s."""
-    flat = a.reshape(-1) if a.flags.c_contiguous else a.ravel(order="K")
+    flat = a.ravel(order="K")  # a view wherever the memory is one block
     lo, hi = np.nan, np.nan
     for start in range(0, flat.size, _RANGE_BLOCK):
         block = flat[start : start + _RANGE_BLOCK]
