@@ -9,13 +9,13 @@ Prints wall-clock and CPU time (CPU time is inflated less by a busy shared machi
   the peak resident memory of the solve in a child process;
 * four players by goal (20, 40, ..., 100), each in a child process: time, CPU time, peak
   memory and the states left open (certificate above ``tol`` = 1e-12 after the wider search
-  of :mod:`pigtheory.simultaneous.core.symmetric_stage`; issue 23 wants none), stopping after
+  of :mod:`pigtheory.simultaneous.symmetric.stage`; issue 23 wants none), stopping after
   the first goal over 10 minutes. The issue-20 target for goal 100 is 30 s.
 
 First, the issue-20 target: four players at goal 100 (``--quick``: goal 60), the equilibrium
 and its global certificate (Z23.S5, Z23.S6), each timed (CPU and wall) against the same solver
 summing every continuation afresh, without the view cache of
-:mod:`pigtheory.simultaneous.core.symmetric_kernels` (the code before issue 20's reuse, run in
+:mod:`pigtheory.simultaneous.symmetric.kernels` (the code before issue 20's reuse, run in
 the same process), with a check that both give the same bits.
 
 Then the best response to a wide mix (issue 20: what the whole-game dynamics of
@@ -48,7 +48,7 @@ from pigtheory.simultaneous import (
     symmetric_dynamics,
     symmetric_equilibrium,
 )
-from pigtheory.simultaneous.symmetric_response import _respond
+from pigtheory.simultaneous.symmetric.response import _respond
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = 20.0

@@ -124,7 +124,7 @@ def test_multisets_are_every_sorted_tuple_by_increasing_colex_rank(values, size)
     from itertools import combinations_with_replacement
     from math import comb
 
-    from pigtheory.simultaneous.core.symmetric_kernels import binomials, multisets, ranks
+    from pigtheory.simultaneous.symmetric.kernels import binomials, multisets, ranks
 
     got = multisets(values, size)
     assert got.shape == (comb(values + size - 1, size), size)
@@ -139,7 +139,7 @@ def test_descending_multisets_are_every_sorted_tuple_by_decreasing_colex_rank(va
     # the odometer against the gathers of multisets and against colex ranks counted down
     from math import comb
 
-    from pigtheory.simultaneous.core.symmetric_kernels import (
+    from pigtheory.simultaneous.symmetric.kernels import (
         binomials,
         descending_multisets,
         multisets,

@@ -26,7 +26,7 @@ from pigtheory.simultaneous import (
 )
 from pigtheory.simultaneous.grid import hold_at_grid
 from pigtheory.simultaneous.symmetric import SymmetricPolicy, ViewTable
-from pigtheory.simultaneous.symmetric_response import SymmetricBestResponse, symmetric_best_response
+from pigtheory.simultaneous.symmetric.response import SymmetricBestResponse, symmetric_best_response
 
 BEFORE = Path(__file__).parent / "data" / "before_issue20"  # saved by the code before issue 20
 RULES = Rules(goal=12, die_faces=2, players=3)  # the files' game: the equilibrium mixes at 4 states

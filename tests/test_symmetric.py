@@ -27,7 +27,7 @@ from pigtheory.simultaneous import (
     symmetric_equilibrium,
     win_probabilities,
 )
-from pigtheory.simultaneous.core import symmetric_stage
+from pigtheory.simultaneous.symmetric import stage as symmetric_stage
 
 SMALL = [Rules(goal=g, players=3) for g in range(3, 9)]
 MIXED = [

@@ -1,5 +1,5 @@
 """The building blocks of Newton's method in the symmetric stage solver
-(:mod:`pigtheory.simultaneous.core.symmetric_newton`, :mod:`~.symmetric_payoffs`), run as
+(:mod:`pigtheory.simultaneous.symmetric.newton`, :mod:`~.payoffs`), run as
 plain Python: the live profiles against a scan of every profile, the payoffs at a mix against
 a dense sum, the linear solve against numpy's.
 """
@@ -9,9 +9,9 @@ import itertools
 import numpy as np
 import pytest
 
-from pigtheory.simultaneous.core import symmetric_newton as sn
-from pigtheory.simultaneous.core import symmetric_payoffs as sp
 from pigtheory.simultaneous.core.step import Band
+from pigtheory.simultaneous.symmetric import newton as sn
+from pigtheory.simultaneous.symmetric import payoffs as sp
 
 
 def _roles(rng, n):

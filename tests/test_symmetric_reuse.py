@@ -1,5 +1,5 @@
 """The reuse of continuations in the symmetric solvers (the view cache of
-:mod:`pigtheory.simultaneous.core.symmetric_kernels`) against fresh sums: the same bits.
+:mod:`pigtheory.simultaneous.symmetric.kernels`) against fresh sums: the same bits.
 
 Every continuation entry is a sum over the others' outcome profiles; the cache keeps a whole
 row per view column and, one own score down, sums one entry again and completes the one above
@@ -15,9 +15,12 @@ import numpy as np
 import pytest
 
 from pigtheory import Rules
-from pigtheory.simultaneous import symmetric, symmetric_response
-from pigtheory.simultaneous.core import symmetric_kernels as sk
 from pigtheory.simultaneous.core.step import band_of
+from pigtheory.simultaneous.symmetric import continuation as sc
+from pigtheory.simultaneous.symmetric import equilibrium as symmetric
+from pigtheory.simultaneous.symmetric import kernels as sk
+from pigtheory.simultaneous.symmetric import respond as sr
+from pigtheory.simultaneous.symmetric import response as symmetric_response
 
 
 def _outcomes(rules, rng, others):
@@ -49,8 +52,8 @@ def _pair(t, g, m, dest, prob, lens, table, binom, idx, buf):
     then = table.copy()
     then[own, t + 1] = 0.0
     row = np.zeros(g + 1)
-    sk.continuation_span(0, t + 1, g, g, sk.Others(m, dest, prob, lens, idx, buf), then, binom, row)
-    return sk.continuation_pair(t, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, row[t + 1])
+    sc.continuation_span(0, t + 1, g, g, sc.Others(m, dest, prob, lens, idx, buf), then, binom, row)
+    return sc.continuation_pair(t, g, sc.Others(m, dest, prob, lens, idx, buf), table, binom, row[t + 1])
 
 
 def _brute(t, g, dest, prob, lens, table, binom):
@@ -80,12 +83,12 @@ def test_spans_pairs_and_rows_are_the_same_sums(players):
         t = int(rng.integers(0, g))
         table = _solving(solved, t, m, dest, binom)
         u = np.zeros(g + 8)
-        sk.continuation_row(t, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, u)
+        sc.continuation_row(t, g, sc.Others(m, dest, prob, lens, idx, buf), table, binom, u)
         np.testing.assert_allclose(u[: g - t + 1], _brute(t, g, dest, prob, lens, table, binom), rtol=1e-14)
         assert np.all(u[g - t + 1 :] == u[g - t])  # padded past the room
         row = np.full(g + 1, np.nan)
         lo = int(rng.integers(t, g + 1))
-        sk.continuation_span(0, lo, g, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, row)
+        sc.continuation_span(0, lo, g, g, sc.Others(m, dest, prob, lens, idx, buf), table, binom, row)
         np.testing.assert_array_equal(row[lo:], u[lo - t : g - t + 1])  # any span: the same bits
         if t + 1 <= g:
             pair = _pair(t, g, m, dest, prob, lens, table, binom, idx, buf)
@@ -167,27 +170,27 @@ def test_outcome_lists_give_the_bits_of_the_nested_sums(players):
     rng = np.random.default_rng(10 + players)
     tables = rng.random((2, others.shape[0], g + 1))
     idx, buf = np.zeros(m, np.int64), np.zeros(m, np.int64)
-    short = sk.outcome_space(1)
+    short = sr.outcome_space(1)
     for _ in range(20):
         dest, prob, lens = _outcomes(rules, rng, m)
         t = int(rng.integers(0, g))
         first, second = (_solving(tab, t, m, dest, binom) for tab in tables)
-        assert sk.outcome_list(g, sk.Others(m, dest, prob, lens, idx, buf), binom, short) == (
+        assert sr.outcome_list(g, sc.Others(m, dest, prob, lens, idx, buf), binom, short) == (
             -1 if np.prod(lens) > 1 else 1
         )
-        outs = sk.outcome_space(int(np.prod(lens)))
-        n = sk.outcome_list(g, sk.Others(m, dest, prob, lens, idx, buf), binom, outs)
+        outs = sr.outcome_space(int(np.prod(lens)))
+        n = sr.outcome_list(g, sc.Others(m, dest, prob, lens, idx, buf), binom, outs)
         assert 0 < n <= np.prod(lens)
         rows = {}
         for name, table in (("first", first), ("second", second)):
             want, got = np.zeros(g + 1), np.zeros(g + 1)
-            sk.continuation_span(0, t, g, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, want)
-            sk.list_span(n, outs, 0, t, g, g, table, got)
+            sc.continuation_span(0, t, g, g, sc.Others(m, dest, prob, lens, idx, buf), table, binom, want)
+            sr.list_span(n, outs, 0, t, g, g, table, got)
             np.testing.assert_array_equal(got[t:], want[t:])
             for lo in range(t, g + 1):  # short spans (no slices) and long ones: the same bits
                 hi = min(lo + int(rng.integers(0, 12)), g)
                 part = np.full(g + 1, np.nan)
-                sk.list_span(n, outs, 0, lo, hi, g, table, part)
+                sr.list_span(n, outs, 0, lo, hi, g, table, part)
                 np.testing.assert_array_equal(part[lo : hi + 1], want[lo : hi + 1])
                 assert np.isnan(part[:lo]).all() and np.isnan(part[hi + 1 :]).all()
             rows[name] = want
@@ -197,8 +200,8 @@ def test_outcome_lists_give_the_bits_of_the_nested_sums(players):
             lo2 = int(rng.integers(t + 1, g + 1))
             hi2 = int(rng.integers(lo2 - 1, g + 1))  # lo2 - 1: no entries
             one, two = np.full(g + 1, np.nan), np.full(g + 1, np.nan)
-            pair = sk.list_pair_span(n, outs, t, g, first, second, two, lo2, hi2)
-            sk.list_spans(n, outs, t, g, first, one, second, two, lo2, hi2)
+            pair = sr.list_pair_span(n, outs, t, g, first, second, two, lo2, hi2)
+            sr.list_spans(n, outs, t, g, first, one, second, two, lo2, hi2)
             assert pair == a and one[t] == a[0] and one[t + 1] == a[1] and two[t] == b[0]
             np.testing.assert_array_equal(one[t:], rows["first"][t:])
             np.testing.assert_array_equal(two[lo2 : hi2 + 1], rows["second"][lo2 : hi2 + 1])
@@ -213,7 +216,7 @@ def test_a_cover_plan_sums_each_missing_entry_once():
     for _ in range(2000):
         lo, hi = sorted(int(x) for x in rng.integers(0, 30, 2))
         low, high = (int(x) for x in rng.integers(0, 30, 2))  # low > high: none valid
-        a, b, c, d, low2, high2 = sk.cover_plan(lo, hi, low, high)
+        a, b, c, d, low2, high2 = sr.cover_plan(lo, hi, low, high)
         valid = set(range(low, high + 1))
         summed = list(range(a, b + 1)) + list(range(c, d + 1))
         after = set(range(low2, high2 + 1))
@@ -235,8 +238,8 @@ def test_one_threshold_value_has_the_bits_of_the_whole_step():
         g = rules.goal
         band = band_of(rules)
         fns = [
-            (sk.threshold_value, sk.action_values),
-            (compiled(sk.threshold_value), compiled(sk.action_values)),
+            (sr.threshold_value, sr.action_values),
+            (compiled(sr.threshold_value), compiled(sr.action_values)),
         ]
         for _ in range(10):
             row = rng.random(g + 1)
@@ -262,7 +265,7 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
     band = band_of(rules)
     rng = np.random.default_rng(5)
     table = rng.random((others.shape[0], g + 1))
-    cache = sk.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
+    cache = sc.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
     c = int(sk.ranks(np.array([3, 5, 8]), binom))
     table[c, :11] = 0.0  # the column's states at own scores 10 and below: not solved yet
     scores = others[c]
@@ -285,25 +288,25 @@ def test_a_spare_row_comes_back_with_its_bits(spares):
     for t, key in steps:
         table[c, t + 1] = solved[t + 1]  # the state one own score up is solved (the value kept)
         dest, prob, lens = outcomes(key)
-        sk.view_continuation(t, c, key, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, u, cache)
-        sk.continuation_row(t, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, fresh)
+        sc.view_continuation(t, c, key, g, sc.Others(m, dest, prob, lens, idx, buf), table, binom, u, cache)
+        sc.continuation_row(t, g, sc.Others(m, dest, prob, lens, idx, buf), table, binom, fresh)
         np.testing.assert_array_equal(u, fresh)
         assert list(cache.keys[c]) == list(key) and cache.low[c] == t
     # the row of A at 9 is read from the spares: a mark put on the spare shows in it
-    cache = sk.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
+    cache = sc.view_cache(others.shape[0], g, m, spares, gains=band.band_t.shape[0])
     table[c, :11] = 0.0
     for t, key in steps[:2]:
-        sk.view_continuation(t, c, key, g, sk.Others(m, *outcomes(key), idx, buf), table, binom, u, cache)
+        sc.view_continuation(t, c, key, g, sc.Others(m, *outcomes(key), idx, buf), table, binom, u, cache)
     (slot,) = np.flatnonzero(cache.spare_col == c)
     cache.spare[slot, 12:] += 1.0
     table[c, 10] = solved[10]
     dest, prob, lens = outcomes(key_a)
-    sk.view_continuation(9, c, key_a, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, u, cache)
-    sk.continuation_row(9, g, sk.Others(m, dest, prob, lens, idx, buf), table, binom, fresh)
+    sc.view_continuation(9, c, key_a, g, sc.Others(m, dest, prob, lens, idx, buf), table, binom, u, cache)
+    sc.continuation_row(9, g, sc.Others(m, dest, prob, lens, idx, buf), table, binom, fresh)
     np.testing.assert_array_equal(u[: 12 - 9], fresh[: 12 - 9])
     np.testing.assert_array_equal(u[12 - 9 : g - 9 + 1], fresh[12 - 9 : g - 9 + 1] + 1.0)
     with pytest.raises(ValueError, match="spares"):
-        sk.view_cache(4, g, m, 3, gains=6)
+        sc.view_cache(4, g, m, 3, gains=6)
 
 
 def test_the_solver_gives_the_same_bits_with_any_number_of_spares(monkeypatch):
@@ -312,7 +315,7 @@ def test_the_solver_gives_the_same_bits_with_any_number_of_spares(monkeypatch):
     spares, one shared slot and the default."""
     rules = Rules(goal=14, die_faces=2, players=4)
     runs = []
-    for spares in (0, 1, sk.SPARES):
+    for spares in (0, 1, sc.SPARES):
         monkeypatch.setattr(symmetric, "SPARES", spares)
         runs.append(symmetric._solve(rules, 1e-12, "numba", False))
     assert runs[0].n_mixed > 0

@@ -1,4 +1,4 @@
-"""The symmetric equilibrium on several threads (:class:`pigtheory.simultaneous.symmetric._Pipeline`).
+"""The symmetric equilibrium on several threads (:class:`pigtheory.simultaneous.symmetric.pipeline.Pipeline`).
 
 The threads walk the states in runs (largest and second largest score fixed); a run waits
 for the runs of the other threads it can depend on. These tests check the rule against brute
@@ -17,15 +17,16 @@ import pytest
 
 from pigtheory import Rules
 from pigtheory.jit import max_threads, threads
-from pigtheory.simultaneous import symmetric, symmetric_equilibrium
-from pigtheory.simultaneous.core.symmetric_kernels import descending_multisets, multisets
+from pigtheory.simultaneous import symmetric_equilibrium
+from pigtheory.simultaneous.symmetric import pipeline
+from pigtheory.simultaneous.symmetric.kernels import descending_multisets, multisets
 
 
 def _layout(goal, players):
     """The states in the solver's order, each one's run, the states each one depends on (its
     successors, by brute force) and its view columns (others' sorted scores)."""
     states = multisets(goal, players)[::-1].copy()
-    top, second, bounds = symmetric._runs(states)
+    top, second, bounds = pipeline.runs(states)
     run_of = np.repeat(np.arange(top.size), np.diff(bounds))
     successors = [np.flatnonzero(np.all(states >= s, axis=1) & np.any(states > s, axis=1)) for s in states]
     columns = [{tuple(np.delete(s, p)) for p in range(players)} for s in states]
@@ -95,7 +96,7 @@ def test_the_schedule_finishes_every_successor_first_and_shares_no_column(goal, 
             del running[(lo, hi)]
             finished[lo:hi] = True
 
-    symmetric._Pipeline(states, workers, lock).run(solve, lambda: "scratch")
+    pipeline.Pipeline(states, workers, lock).run(solve, lambda: "scratch")
     assert not errors, errors[:5]
     assert finished.all()
     assert sum(hi - lo for lo, hi in calls) == states.shape[0]  # each state once
@@ -111,8 +112,8 @@ def test_a_failing_run_stops_every_thread_and_raises():
             raise RuntimeError("boom")
 
     with pytest.raises(RuntimeError, match="boom"):
-        symmetric._Pipeline(states, 2, threading.Condition()).run(solve, lambda: None)
-    assert len(calls) < symmetric._runs(states)[0].size  # the others stopped too
+        pipeline.Pipeline(states, 2, threading.Condition()).run(solve, lambda: None)
+    assert len(calls) < pipeline.runs(states)[0].size  # the others stopped too
 
 
 @pytest.mark.skipif(max_threads() < 2, reason="one core: the threaded path is the serial one")

@@ -329,24 +329,35 @@ def _member_claim(z: Any, info: Any) -> int | None:
     return int(np.prod(shape, dtype=object)) * dtype.itemsize
 
 
+def _find_type(module: str, name: str) -> Any:
+    """``module.name``, or the same name exported by a package above ``module``: a type keeps
+    loading when its module moves inside its family (``pigtheory.simultaneous.symmetric_response``
+    became ``pigtheory.simultaneous.symmetric.response``; ``pigtheory.simultaneous`` exports the
+    type under its one public name). None if no such module or attribute."""
+    parts = module.split(".")
+    for depth in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:depth]))
+            for part in name.split("."):
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError):
+            continue
+        return obj
+    return None
+
+
 def _resolve(name: Any, module: Any, path: Path) -> type:
     """The pigtheory dataclass called ``name`` in ``module`` (only pigtheory modules load)."""
     if not isinstance(name, str) or not isinstance(module, str):
         raise ValueError(f"{path}: the metadata names no type")
     if module.split(".")[0] != "pigtheory":
         raise ValueError(f"{path}: type {module}.{name} is not part of pigtheory")
-    try:
-        obj: Any = importlib.import_module(module)
-        renamed = RENAMED.get(f"{module}:{name}")  # a type saved under its old name
-        if renamed is not None:
-            module, name = renamed.split(":")
-            obj = importlib.import_module(module)
-        for part in name.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError):
-        raise ValueError(
-            f"{path}: unknown type {module}.{name} (saved by another pigtheory version?)"
-        ) from None
+    renamed = RENAMED.get(f"{module}:{name}")  # a type saved under its old name
+    if renamed is not None:
+        module, name = renamed.split(":")
+    obj = _find_type(module, name)
+    if obj is None:
+        raise ValueError(f"{path}: unknown type {module}.{name} (saved by another pigtheory version?)")
     if not (isinstance(obj, type) and is_package_dataclass(obj)):
         raise ValueError(f"{path}: {module}.{name} is not a pigtheory result or policy")
     return obj

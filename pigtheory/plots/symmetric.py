@@ -1,7 +1,7 @@
 """Figures of symmetric equilibria of n-player simultaneous Pig: results in, Figure out.
 
 Each function takes solver results (:mod:`pigtheory.simultaneous.symmetric` and
-:mod:`~pigtheory.simultaneous.symmetric_response`) and returns a
+:mod:`~pigtheory.simultaneous.symmetric.response`) and returns a
 :class:`matplotlib.figure.Figure`; saving is the caller's business (``paper_figures/``).
 """
 

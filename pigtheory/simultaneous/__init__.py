@@ -40,12 +40,14 @@ if TYPE_CHECKING:  # imported on first use (below): a command that needs none of
     from .nash import CycleNash, cycle_nash, exploitability
     from .resumable import hold_at_table, sweep_tasks
     from .sweep import HoldAtTable, best_responses, hold_at_sweep
-    from .symmetric import SymmetricEquilibrium, SymmetricPolicy, symmetric_equilibrium
-    from .symmetric_response import (
+    from .symmetric import (
         SymmetricBestResponse,
         SymmetricDynamics,
+        SymmetricEquilibrium,
+        SymmetricPolicy,
         symmetric_best_response,
         symmetric_dynamics,
+        symmetric_equilibrium,
     )
 
 _LAZY = {
@@ -55,10 +57,17 @@ _LAZY = {
     **dict.fromkeys(("HoldAtTable", "best_responses", "hold_at_sweep"), ".sweep"),
     **dict.fromkeys(("StoppingClasses", "certify_classes"), ".certify"),
     **dict.fromkeys(("hold_at_table", "sweep_tasks"), ".resumable"),
-    **dict.fromkeys(("SymmetricEquilibrium", "SymmetricPolicy", "symmetric_equilibrium"), ".symmetric"),
     **dict.fromkeys(
-        ("SymmetricBestResponse", "SymmetricDynamics", "symmetric_best_response", "symmetric_dynamics"),
-        ".symmetric_response",
+        (
+            "SymmetricEquilibrium",
+            "SymmetricPolicy",
+            "symmetric_equilibrium",
+            "SymmetricBestResponse",
+            "SymmetricDynamics",
+            "symmetric_best_response",
+            "symmetric_dynamics",
+        ),
+        ".symmetric",
     ),
 }
 """The names imported on first use, and their modules (a one-off command imports only what

@@ -1,4 +1,4 @@
-"""Best-response dynamics on the stage game of one state (step 1 of :mod:`.symmetric_stage`).
+"""Best-response dynamics on the stage game of one state (step 1 of :mod:`.stage`).
 
 Each role in turn moves to its best threshold against the others' current ones when that
 gains more than ``tie_tol`` (the players of a role move together); a pass in which no role
@@ -12,9 +12,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .jit import kernel
-from .step import threshold_step
-from .symmetric_kernels import Others, pure_outcomes, view_row
+from ..core.jit import kernel
+from ..core.step import threshold_step
+from .continuation import Others, view_row
+from .kernels import pure_outcomes
 
 __all__ = ["Dynamics", "dynamics_scratch", "best_response_dynamics"]
 
@@ -63,16 +64,16 @@ def best_response_dynamics(R, m, t, orole, g, binom, band, table, tie_tol, w, d)
     ``hist`` (``k``, ``hist``, ``val``, ``gn``: those of the :class:`Dynamics` ``d``). Returns ``(converged, cycle_from, last, passes)``: on convergence ``k`` is a pure
     equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
     ``hist`` form the cycle (``cycle_from`` -1 if none was found). The continuations go through
-    the view cache of the :class:`~.symmetric_payoffs.Work` ``w`` (its ``col``, ``key``,
-    ``views``) and are read from its rows where they are (:func:`~.symmetric_kernels.view_row`:
+    the view cache of the :class:`~.payoffs.Work` ``w`` (its ``col``, ``key``,
+    ``views``) and are read from its rows where they are (:func:`~.kernels.view_row`:
     the padded rows, read by :func:`~.step.threshold_step`, hold the numbers of the padded copy
-    that :func:`~.symmetric_kernels.action_values` read, so the same bits).
+    that :func:`~.kernels.action_values` read, so the same bits).
 
     A role whose others still play what they played when it last chose is not evaluated
     again: its values are the same numbers, so it stays, with the value and gain of the
     reply it moved to (kept in the :class:`Dynamics` ``d``). The kernel allocates nothing
     and counts no references (:func:`~pigtheory.jit.kernel`): it runs once per state. It takes
-    the state's parts, not the whole :class:`~.symmetric_payoffs.Mixed` record of the mixed
+    the state's parts, not the whole :class:`~.payoffs.Mixed` record of the mixed
     search: a record passed to a kernel is copied at every call, and that one (with the mixed
     search's scratch) made the four-player solve at goal 100 about 5% slower."""
     bust = band.bust

@@ -47,17 +47,25 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import ENGINES, choose_engine
-from ..guard import check_memory
-from ..policies import HoldAt, hold_at
-from ..progress import progress_bar
-from ..results import Result
-from ..rules import Rules
-from ..validation import check_choice, check_int, check_progress, check_simultaneous_rules
-from .core import TIE_TOL, symmetric_stage
-from .core.step import band_of
-from .core.symmetric_kernels import Response, Strategy, terminal_table
-from .symmetric import SymmetricEquilibrium, SymmetricPolicy, ViewTable, _deprecated, estimate_memory, layout
+from ...engine import ENGINES, choose_engine
+from ...guard import check_memory
+from ...policies import HoldAt, hold_at
+from ...progress import progress_bar
+from ...results import Result
+from ...rules import Rules
+from ...validation import check_choice, check_int, check_progress, check_simultaneous_rules
+from ..core import TIE_TOL
+from ..core.step import band_of
+from . import stage as symmetric_stage
+from .equilibrium import (
+    SymmetricEquilibrium,
+    SymmetricPolicy,
+    ViewTable,
+    _deprecated,
+    estimate_memory,
+    layout,
+)
+from .kernels import Response, Strategy, terminal_table
 
 __all__ = ["SymmetricBestResponse", "symmetric_best_response", "SymmetricDynamics", "symmetric_dynamics"]
 

@@ -6,15 +6,15 @@ A state is a sorted score tuple ``s`` (``s[0] <= ... <= s[n-1] < goal``). Its *r
 distinct scores: role r has score ``t[r]``, ``mult[r]`` players and, in a symmetric
 equilibrium, one strategy that all of them use. ``orole[r, q]`` is the role of the q-th
 other player seen from a player of role r, ``col[r]`` the column of its view
-(:mod:`.symmetric_kernels`). Tables ``table``, ``act``, ``gain``, ``mix_th``, ``mix_w`` are
-those of :mod:`.symmetric_kernels`.
+(:mod:`.kernels`). Tables ``table``, ``act``, ``gain``, ``mix_th``, ``mix_w`` are
+those of :mod:`.kernels`.
 
 Notes
 -----
 Every successor of s other than s itself has a larger colex rank, so when s is solved the
 continuation ``u_r`` of each role against any actions of the others is known, and holding at
 k has the stationary value :math:`a_r(k) / (1 - P(X_k = 0) B_r)` (everybody busts: the
-self-loop in closed form, :mod:`.symmetric_kernels`). With mixed strategies
+self-loop in closed form, :mod:`.kernels`). With mixed strategies
 :math:`\\sigma` the self-loop couples the mix: writing :math:`b_r = \\sum_k \\sigma_r(k)
 P(X_k = 0)` and :math:`B_r = \\prod_{q} b_{\\rho(q)}` over a role-r player's others,
 
@@ -22,7 +22,7 @@ P(X_k = 0)` and :math:`B_r = \\prod_{q} b_{\\rho(q)}` over a role-r player's oth
 
 the fixed point :math:`V_r = \\sum_k \\sigma_r(k) [a_r(k; \\sigma_{-r}) + P(X_k = 0) B_r V_r]`
 of the one-state game in the state's own values. A player's best stationary reply at s is
-the best threshold against :math:`\\sigma_{-r}` (:func:`~.symmetric_kernels.best_action`), and the
+the best threshold against :math:`\\sigma_{-r}` (:func:`~.kernels.best_action`), and the
 *certificate* of the state is the most any player gains by it,
 :math:`\\varepsilon(s) = \\max_r (\\max_k a_r(k) / (1 - P(X_k = 0) B_r) - V_r)`.
 
@@ -39,7 +39,7 @@ the best threshold against :math:`\\sigma_{-r}` (:func:`~.symmetric_kernels.best
    are solved for :math:`(\\sigma, V)` by Newton's method (exact Jacobian: the payoffs are
    multilinear in the other players' mixes, tabulated once per candidate set as
    :math:`a_r(\\cdot; k_{-r})` for every pure profile of the others' candidates; a solve
-   still far from a solution after :data:`~.symmetric_newton.PATIENCE` steps is given up,
+   still far from a solution after :data:`~.newton.PATIENCE` steps is given up,
    as such solves almost never converge). The systems are often ill-conditioned
    (neighbouring thresholds barely change the others' payoffs), so the solution of a
    too-large support may lie far outside the simplex: its most negative weight leaves the
@@ -75,28 +75,24 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .jit import compiled as jit_compiled
-from .jit import kernel, prefetch
-from .step import Band
-from .symmetric_dynamics import Dynamics, best_response_dynamics, dynamics_scratch
-from .symmetric_enumeration import ENUM_CAND, enumerate_supports
-from .symmetric_fictitious import FP_ITER, fictitious_play
-from .symmetric_kernels import ViewCache, rank, respond_columns
-from .symmetric_newton import MAX_ROUNDS, NEWTON_ITER, PATIENCE, supports
-from .symmetric_payoffs import (
+from ..core.jit import compiled as jit_compiled
+from ..core.jit import kernel, prefetch
+from ..core.step import Band
+from .continuation import ViewCache
+from .dynamics import Dynamics, best_response_dynamics, dynamics_scratch
+from .enumeration import ENUM_CAND
+from .fictitious import FP_ITER
+from .kernels import rank
+from .mixed_search import search, solve_mixed
+from .newton import MAX_ROUNDS, NEWTON_ITER, PATIENCE
+from .payoffs import (
     Limits,
     Mixed,
     Scratch,
     Work,
-    add_candidate,
-    build_tensors,
-    by_weight,
-    certify,
-    evaluate,
     forget_tensors,
-    normalise,
-    refocus,
 )
+from .respond import respond_columns
 
 __all__ = [
     "StageTables",
@@ -128,7 +124,7 @@ ENUM_ROUNDS = 4
 """Enumerations, each after the best profile's replies joined the candidates."""
 
 ORDINARY = Limits(MAX_CAND, ENUM_CAND, ENUM_ROUNDS, MAX_ROUNDS, NEWTON_ITER, FP_ITER, PATIENCE)
-"""The search every mixed state gets first (:class:`~.symmetric_payoffs.Limits`)."""
+"""The search every mixed state gets first (:class:`~.payoffs.Limits`)."""
 
 WIDE = Limits(12, 5, 10, 80, 200, 6000, 0)
 """The wider search of a state whose certificate is still above ``tol`` after the ordinary
@@ -141,7 +137,7 @@ WIDTH = WIDE.cand
 
 class StageTables(NamedTuple):
     """What :func:`solve_states` writes: the shared tables ``table``, ``act``, ``gain``
-    (:mod:`.symmetric_kernels`), and the call's own mix tables ``mix_th``, ``mix_w`` with the
+    (:mod:`.kernels`), and the call's own mix tables ``mix_th``, ``mix_w`` with the
     view ``mix_at[e] = (column, own score)`` of each entry e, the ``counts`` of
     :data:`COUNTERS` and the indices of the ``mixed`` states (the caller gives every call
     fresh counts and numbers the mix entries of its calls, :func:`solve_states`), and the
@@ -161,9 +157,9 @@ class StageTables(NamedTuple):
 
 class StageScratch(NamedTuple):
     """The arrays one thread of :func:`solve_states` works in (:func:`stage_scratch`): the
-    continuation scratch ``w`` (:class:`~.symmetric_payoffs.Work`, with the thread's
-    :class:`~.symmetric_kernels.ViewCache`), the mixed solvers' ``s``
-    (:class:`~.symmetric_payoffs.Scratch`), the roles of a state (``t``, ``mult``, ``first``,
+    continuation scratch ``w`` (:class:`~.payoffs.Work`, with the thread's
+    :class:`~.kernels.ViewCache`), the mixed solvers' ``s``
+    (:class:`~.payoffs.Scratch`), the roles of a state (``t``, ``mult``, ``first``,
     ``role_of``, ``orole``, the others' ``scores``), the candidates ``cand``/``ncand``,
     weights ``wts``, supports ``sup``, payoff tensors ``ten``/``nc`` and the profile kept
     across the wider search (``keep_w``, ``keep_th``, ``keep_val``, ``keep_gain``) and the
@@ -199,7 +195,7 @@ def scratch_width(players: int) -> int:
 
 def stage_scratch(players: int, goal: int, band: Band, views: ViewCache) -> StageScratch:
     """A fresh :class:`StageScratch` for states of ``players`` players at ``goal``, its
-    continuations going through ``views`` (:class:`~.symmetric_kernels.ViewCache`). The
+    continuations going through ``views`` (:class:`~.kernels.ViewCache`). The
     payoff tensors take ``2 * players * width ** (players - 1) * (goal + 1)`` floats
     (:func:`scratch_width`): 11 MB for four players at goal 100."""
     n, g = players, goal
@@ -272,7 +268,7 @@ def touch(st, n, m, g, binom, view, out, views):  # pragma: no cover - compiled
     """Prefetch (:func:`~pigtheory.jit.prefetch`) the entries of the per-column arrays that
     the roles of the state ``st`` will read first: in the :class:`StageTables` ``out`` the
     table one own score up, the gains, actions and starts at their own score; in the
-    :class:`~.symmetric_kernels.ViewCache` ``views`` the row (one own score up and at the goal
+    :class:`~.kernels.ViewCache` ``views`` the row (one own score up and at the goal
     ``g``), thresholds and lowest score (``view``: scratch of ``m``).
     Asked for one state ahead, they arrive while that state is solved, where the solver's own
     reads would each wait for memory in turn (a column's arrays are far apart)."""
@@ -301,106 +297,6 @@ def touch(st, n, m, g, binom, view, out, views):  # pragma: no cover - compiled
 
 COUNTERS = ("mix_entries", "pure", "mixed", "fallback", "largest_support", "passes", "mixed_views", "wide")
 """Meaning of the entries of the ``counts`` array of :func:`solve_states`."""
-
-
-@kernel(refcount=False)
-def solve_mixed(R, m, x, lim):  # pragma: no cover - compiled
-    """Steps 2 and 3 of the module Notes at the state of :class:`Mixed` ``x`` within the
-    :class:`~.symmetric_payoffs.Limits` ``lim``; returns 1 (certified without the fallback) or
-    2 (fictitious play was needed; the certificate of the best profile found says how well)."""
-    cand, ncand, wts, sup = x.cand, x.ncand, x.wts, x.sup
-    x.s.s_best[0] = np.inf
-    build_tensors(R, m, x)
-    for r in range(R):
-        for j in range(sup.shape[1]):
-            sup[r, j] = j < ncand[r] and wts[r, j] > 0.0
-    if supports(R, m, x, lim):
-        return 1
-    for _ in range(lim.enum_rounds):
-        if enumerate_supports(R, m, x, lim):
-            return 1
-        grown = refocus(R, x, lim.cand)
-        # the candidates were reordered, perhaps grown: the tensors follow them
-        build_tensors(R, m, x)
-        if not grown:
-            break
-    for r in range(R):  # fallback: fictitious play from a uniform mix of the candidates
-        for j in range(wts.shape[1]):
-            wts[r, j] = 1.0 / ncand[r] if j < ncand[r] else 0.0
-    fictitious_play(R, m, x, lim)
-    by_weight(R, cand, ncand, wts)
-    build_tensors(R, m, x)
-    for r in range(R):
-        for j in range(wts.shape[1]):
-            sup[r, j] = j < ncand[r] and wts[r, j] >= 0.02
-            if not sup[r, j]:
-                wts[r, j] = 0.0
-        normalise(r, ncand, wts)
-    if supports(R, m, x, lim):
-        return 2
-    for _ in range(lim.enum_rounds):
-        if enumerate_supports(R, m, x, lim):
-            break
-        grown = refocus(R, x, lim.cand)
-        build_tensors(R, m, x)
-        if not grown:
-            break
-    return 2
-
-
-@kernel(refcount=False)
-def cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, cap):  # pragma: no cover
-    """The thresholds of passes ``cycle_from..last`` of ``hist`` as each role's candidates,
-    weighted by how often they were played (at most ``cap`` per role)."""
-    for r in range(R):
-        ncand[r] = 0
-        for j in range(wts.shape[1]):
-            wts[r, j] = 0.0
-        for it in range(cycle_from, last + 1):
-            j, _ = add_candidate(r, hist[it, r], cand, ncand, cap)
-            if j >= 0:
-                wts[r, j] += 1.0
-        normalise(r, ncand, wts)
-
-
-@kernel(refcount=False)
-def recertify(R, m, x):  # pragma: no cover - compiled
-    """Values and certificates of the best profile kept in the scratch ``s`` of
-    :class:`Mixed` ``x``, recomputed from fresh tensors on its supports (whatever path found
-    it) and stored back in ``s``; returns its largest gain."""
-    cand, ncand, wts, s = x.cand, x.ncand, x.wts, x.s
-    best_w, best_th, best_val, best_gain = s.best_w, s.best_th, s.best_val, s.best_gain
-    width = wts.shape[1]
-    for r in range(R):
-        ncand[r] = 0
-        for j in range(width):
-            if best_w[r, j] > 0.0:
-                cand[r, ncand[r]] = best_th[r, j]
-                wts[r, ncand[r]] = best_w[r, j]
-                ncand[r] += 1
-        for j in range(ncand[r], width):
-            wts[r, j] = 0.0
-    build_tensors(R, m, x)
-    evaluate(R, m, x)
-    worst = certify(R, x, best_val, best_gain)
-    for r in range(R):
-        for j in range(width):
-            best_w[r, j] = wts[r, j] if j < ncand[r] else 0.0
-            best_th[r, j] = cand[r, j] if j < ncand[r] else 1
-    s.s_best[0] = worst
-    return worst
-
-
-@kernel(refcount=False)
-def search(R, m, hist, cycle_from, last, x, lim):  # pragma: no cover - compiled
-    """Steps 2-4 of the module Notes at the state of :class:`Mixed` ``x``, within the
-    :class:`~.symmetric_payoffs.Limits` ``lim``, from the thresholds of the best-response
-    cycle (passes ``cycle_from..last`` of ``hist``): returns the status of
-    :func:`solve_mixed` and the largest gain of the best profile, which ``recertify``
-    leaves in ``x.s``."""
-    cycle_candidates(R, hist, cycle_from, last, x.cand, x.ncand, x.wts, lim.cand)
-    status = solve_mixed(R, m, x, lim)
-    return status, recertify(R, m, x)
 
 
 @kernel(refcount=False)

@@ -1,10 +1,10 @@
 """The symmetric stage game at one state: payoff tensors, the certificate, the scratch record.
 
-The building blocks that the stage solvers of :mod:`.symmetric_stage` share (best-response
+The building blocks that the stage solvers of :mod:`.stage` share (best-response
 dynamics, Newton's method on supports, support enumeration, fictitious play): the payoff
 tensors ``a_r(k; others' candidates)``, their value at mixes, the certificate of a profile,
 the candidate lists of each role, and :class:`Scratch`, the arrays every solver works in.
-Shapes and the mathematics are in :mod:`.symmetric_stage`.
+Shapes and the mathematics are in :mod:`.stage`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .jit import kernel
-from .step import Band
-from .symmetric_kernels import Others, ViewCache, action_values, best_action, pure_outcomes, view_continuation
+from ..core.jit import kernel
+from ..core.step import Band
+from .continuation import Others, ViewCache, view_continuation
+from .kernels import pure_outcomes
+from .respond import action_values, best_action
 
 __all__ = [
     "Limits",
@@ -43,8 +45,8 @@ class Limits(NamedTuple):
     (at most the width of the scratch arrays), ``enum_cand`` of them combined by the support
     enumeration (one fewer for four roles or more), ``enum_rounds`` enumerations, ``max_rounds``
     support changes of the double oracle, ``newton_iter`` Newton steps per support profile,
-    ``fp_iter`` fictitious-play iterations (:mod:`.symmetric_stage`) and the ``patience`` of
-    Newton's method (:func:`~.symmetric_newton.newton`; 0: every solve takes its
+    ``fp_iter`` fictitious-play iterations (:mod:`.stage`) and the ``patience`` of
+    Newton's method (:func:`~.newton.newton`; 0: every solve takes its
     ``newton_iter`` steps)."""
 
     cand: int
@@ -65,7 +67,7 @@ class Work(NamedTuple):
     ``pool[r, code]`` the payoffs of a role-r player against the others' known thresholds
     numbered ``code`` (radix ``known.shape[1]``), ``cached[r, code]`` whether computed; the
     view column ``col[r]`` of each role, the others' thresholds ``key`` (``m``) of a
-    continuation and the :class:`~.symmetric_kernels.ViewCache` ``views`` it goes through."""
+    continuation and the :class:`~.kernels.ViewCache` ``views`` it goes through."""
 
     dest: np.ndarray
     prob: np.ndarray
@@ -113,7 +115,7 @@ class Scratch(NamedTuple):
 
 
 class Mixed(NamedTuple):
-    """What the stage solvers work on at one state (:mod:`.symmetric_stage`: the
+    """What the stage solvers work on at one state (:mod:`.stage`: the
     best-response dynamics and the mixed search), the one record their kernels take: the
     roles' scores ``t`` and others' roles ``orole``, the
     candidates ``cand``/``ncand``, weights ``wts`` and supports ``sup``, the payoff tensors

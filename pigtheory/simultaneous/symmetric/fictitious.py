@@ -1,4 +1,4 @@
-"""Fictitious play on the stage game of one state (step 4 of :mod:`.symmetric_stage`): each
+"""Fictitious play on the stage game of one state (step 4 of :mod:`.stage`): each
 role best-replies to the others' empirical mixes, new replies joining the candidates.
 
 References
@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import kernel
-from .symmetric_payoffs import add_candidate, build_tensors, certify, evaluate, keep
+from ..core.jit import kernel
+from .payoffs import add_candidate, build_tensors, certify, evaluate, keep
 
 __all__ = ["FP_ITER", "fictitious_play"]
 
 FP_ITER = 600
-"""Fictitious-play iterations of the fallback (the ordinary :class:`~.symmetric_payoffs.Limits`)."""
+"""Fictitious-play iterations of the fallback (the ordinary :class:`~.payoffs.Limits`)."""
 
 
 @kernel
 def fictitious_play(R, m, x, lim):  # pragma: no cover - compiled
-    """Fictitious play on the state of :class:`~.symmetric_payoffs.Mixed` ``x`` from its
+    """Fictitious play on the state of :class:`~.payoffs.Mixed` ``x`` from its
     ``wts`` (``lim.fp_iter`` iterations, at most ``lim.cand`` candidates per role,
-    :class:`~.symmetric_payoffs.Limits`); leaves the empirical mixes in ``wts``."""
+    :class:`~.payoffs.Limits`); leaves the empirical mixes in ``wts``."""
     cand, ncand, wts, val, gain, reply = x.cand, x.ncand, x.wts, x.s.val, x.s.gain, x.s.reply
     cnt = np.zeros_like(wts)
     for r in range(R):

@@ -1,5 +1,5 @@
 """Support enumeration over the first few candidates of each role, smallest supports first
-(step 3 of :mod:`.symmetric_stage`).
+(step 3 of :mod:`.stage`).
 
 References
 ----------
@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import kernel
-from .symmetric_newton import newton_work, score, solve_support
-from .symmetric_payoffs import normalise
+from ..core.jit import kernel
+from .newton import newton_work, score, solve_support
+from .payoffs import normalise
 
 __all__ = ["ENUM_CAND", "enumerate_supports"]
 
 ENUM_CAND = 4
 """Candidates per role that the enumeration combines (one fewer for four roles or more; the
-ordinary :class:`~.symmetric_payoffs.Limits`)."""
+ordinary :class:`~.payoffs.Limits`)."""
 
 
 @kernel(refcount=False)
@@ -41,10 +41,10 @@ def _masks(code, R, top, masks):  # pragma: no cover - compiled
 @kernel
 def enumerate_supports(R, m, x, lim):  # pragma: no cover - compiled
     """Support enumeration over the first few candidates of each role of
-    :class:`~.symmetric_payoffs.Mixed` ``x``, smallest supports first (Porter, Nudelman &
+    :class:`~.payoffs.Mixed` ``x``, smallest supports first (Porter, Nudelman &
     Shoham): Newton's method on each support profile from the uniform mix, kept if its weights
     are a mix and its certificate holds (``lim.enum_cand`` candidates per role,
-    :class:`~.symmetric_payoffs.Limits`)."""
+    :class:`~.payoffs.Limits`)."""
     ncand, wts, sup, tol = x.ncand, x.wts, x.sup, x.tol
     top = np.zeros(R, np.int64)
     most = 0

@@ -1,5 +1,5 @@
 """Newton's method on the indifference conditions of a support profile, and the double
-oracle around it (step 2 of :mod:`.symmetric_stage`).
+oracle around it (step 2 of :mod:`.stage`).
 
 References
 ----------
@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .jit import kernel
-from .symmetric_payoffs import (
+from ..core.jit import kernel
+from .payoffs import (
     add_candidate,
     build_tensors,
     bust_chances,
@@ -41,7 +41,7 @@ __all__ = [
 ]
 
 NEWTON_ITER = 60
-"""Newton steps on one support profile (the ordinary :class:`~.symmetric_payoffs.Limits`)."""
+"""Newton steps on one support profile (the ordinary :class:`~.payoffs.Limits`)."""
 
 PATIENCE = 20
 """Newton steps after which the ordinary search gives up a solve whose residual is still above
@@ -136,7 +136,7 @@ def live_profiles(R, m, orole, ncand, nw, live, ldig):  # pragma: no cover - com
     candidates).
 
     Every other profile has an other whose weight is 0 and who is outside its support, so it
-    adds nothing to :func:`~.symmetric_payoffs.evaluate` or to Newton's Jacobian: summing over
+    adds nothing to :func:`~.payoffs.evaluate` or to Newton's Jacobian: summing over
     the live ones, in the same order, gives the same numbers. They are visited as an odometer
     over the others' live candidates (the digits ``idx``), the last other fastest: in
     increasing ci."""
@@ -157,11 +157,11 @@ def live_profiles(R, m, orole, ncand, nw, live, ldig):  # pragma: no cover - com
 
 @kernel(refcount=False)
 def live_candidates(R, m, x, nw, live, ldig, pw):  # pragma: no cover - compiled
-    """:func:`~.symmetric_payoffs.evaluate` at each role's live candidates only
+    """:func:`~.payoffs.evaluate` at each role's live candidates only
     (:func:`live_sets`) and over the live profiles only (:func:`live_profiles`): the same sums
     in the same order, so the same numbers there (what Newton's method reads: the others have
     zero weights); the other entries of ``acont`` are left as they were. ``pw[r, i, q]`` the
-    weight of the q-th digit of the i-th live profile (:class:`~.symmetric_payoffs.Mixed`
+    weight of the q-th digit of the i-th live profile (:class:`~.payoffs.Mixed`
     ``x``, :class:`Unknowns` ``nw``)."""
     orole, cand, ten, wts, acont = x.orole, x.cand, x.ten, x.wts, x.s.acont
     count, nl, lj = nw.nlive, nw.nl, nw.lj
@@ -186,7 +186,7 @@ def live_candidates(R, m, x, nw, live, ldig, pw):  # pragma: no cover - compiled
 @kernel
 def newton(R, m, x, iters, patience, nw):  # pragma: no cover - compiled
     """Solve the indifference conditions on the supports ``sup`` (bool ``[r, j]``) for the
-    weights ``wts`` and values ``s.val`` of :class:`~.symmetric_payoffs.Mixed` ``x``, in
+    weights ``wts`` and values ``s.val`` of :class:`~.payoffs.Mixed` ``x``, in
     place, in at most ``iters`` steps, in the scratch ``nw`` (:class:`Unknowns`). Returns True
     on convergence. Only the others' live profiles
     are visited (:func:`live_profiles`: the weights outside the supports do not change here),
@@ -314,8 +314,8 @@ def newton(R, m, x, iters, patience, nw):  # pragma: no cover - compiled
 
 @kernel(refcount=False)
 def solve_support(R, m, x, lim, nw):  # pragma: no cover - compiled
-    """:func:`newton` on the supports ``sup`` of :class:`~.symmetric_payoffs.Mixed` ``x``, in
-    the scratch ``nw`` (:class:`Unknowns`), within the :class:`~.symmetric_payoffs.Limits`
+    """:func:`newton` on the supports ``sup`` of :class:`~.payoffs.Mixed` ``x``, in
+    the scratch ``nw`` (:class:`Unknowns`), within the :class:`~.payoffs.Limits`
     ``lim`` (its steps and patience): its weights ``wts`` and values ``s.val``."""
     return newton(R, m, x, lim.newton_iter, lim.patience, nw)
 
@@ -323,7 +323,7 @@ def solve_support(R, m, x, lim, nw):  # pragma: no cover - compiled
 @kernel(refcount=False)
 def score(R, m, x):  # pragma: no cover - compiled
     """The values and certificate (every threshold) of the profile ``wts`` of
-    :class:`~.symmetric_payoffs.Mixed` ``x``, in its scratch ``s``, kept if its largest gain
+    :class:`~.payoffs.Mixed` ``x``, in its scratch ``s``, kept if its largest gain
     is the smallest so far; returns that largest gain."""
     evaluate(R, m, x)
     worst = certify(R, x, x.s.val, x.s.gain)
@@ -334,7 +334,7 @@ def score(R, m, x):  # pragma: no cover - compiled
 @kernel(refcount=False)
 def supports(R, m, x, lim):  # pragma: no cover - compiled
     """Step 2 of the module Notes from the supports ``sup`` and weights ``wts`` of
-    :class:`~.symmetric_payoffs.Mixed` ``x``, within the :class:`~.symmetric_payoffs.Limits`
+    :class:`~.payoffs.Mixed` ``x``, within the :class:`~.payoffs.Limits`
     ``lim``; keeps the best profile seen in ``s`` (its weights, values, gains and the largest
     gain ``s_best[0]``)."""
     cand, ncand, nc, wts, sup, tol = x.cand, x.ncand, x.nc, x.wts, x.sup, x.tol
