@@ -13,7 +13,7 @@ from paper_figures._common import save
 from pigtheory import Rules, hold_at
 from pigtheory.plots import plot_stopping_rules
 from pigtheory.simultaneous import best_response
-from pigtheory.simultaneous.stopping_equilibrium import KINDS
+from pigtheory.simultaneous.stopping import KINDS
 
 
 def main() -> None:

@@ -10,9 +10,8 @@ from scipy.optimize import linprog
 
 from pigtheory import Rules
 from pigtheory.simultaneous import stopping_equilibrium
-from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
 from pigtheory.simultaneous.core.stopping_rules import optimal_stopping, stopping_outcomes, threshold_rule
-from pigtheory.simultaneous.stopping_equilibrium import KINDS
+from pigtheory.simultaneous.stopping import KINDS, StoppingClasses, certify_classes
 
 TOL = 1e-9
 
@@ -192,11 +191,12 @@ def test_certificates_hold_and_the_bounds_bracket_the_gaps():
 def test_the_local_search_answers_as_the_milp_would(monkeypatch):
     """The search for an optimal non-threshold rule only saves MILPs: with it turned off every
     class and every margin is the same, and each rule it found is optimal by its exact reply."""
-    import pigtheory.simultaneous.certify as certify
+    import pigtheory.simultaneous.stopping.certify as certify
+    from pigtheory.simultaneous.stopping import programs
 
     eq = stopping_equilibrium(rules=Rules(goal=30, die_faces=3))
     fast = certify_classes(eq, tol=TOL)
-    monkeypatch.setattr(certify, "_local_rule", lambda *args: None)
+    monkeypatch.setattr(certify, "local_rule", lambda *args: None)
     milp = certify_classes(eq, tol=TOL)
     assert fast.n_milp < milp.n_milp
     np.testing.assert_array_equal(fast.kind, milp.kind)
@@ -206,7 +206,7 @@ def test_the_local_search_answers_as_the_milp_would(monkeypatch):
         assert found.sum() == milp.n_milp - fast.n_milp
     for i, j, p in np.argwhere(found).tolist():  # no threshold is optimal there: the rule is not one
         room = 30 - (i, j)[p]
-        shown = [certify._shown(r, room, eq.rules) for r in threshold_rule(np.arange(1, room + 1), 30)]
+        shown = [programs._shown(r, room, eq.rules) for r in threshold_rule(np.arange(1, room + 1), 30)]
         assert not any(np.array_equal(fast.pure_rule[i, j, p], r) for r in shown)
 
 

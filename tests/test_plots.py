@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from pigtheory import Rules, hold_at, plots
 from pigtheory import simultaneous as sim
 from pigtheory.simultaneous.grid import hold_at_grid
-from pigtheory.simultaneous.stopping_equilibrium import KINDS
+from pigtheory.simultaneous.stopping import KINDS
 
 G = 16
 

@@ -69,10 +69,14 @@ from pigtheory.simultaneous import (
     symmetric_equilibrium,
 )
 from pigtheory.simultaneous.best_response import StoppingSolution
-from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
 from pigtheory.simultaneous.grid import cached_hold_at_grid, hold_at_grid
 from pigtheory.simultaneous.resumable import hold_at_table
-from pigtheory.simultaneous.stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
+from pigtheory.simultaneous.stopping import (
+    StoppingClasses,
+    StoppingEquilibrium,
+    certify_classes,
+    stopping_equilibrium,
+)
 from pigtheory.stopping import RandomStoppingRule, StoppingRule
 
 

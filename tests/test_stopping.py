@@ -212,7 +212,7 @@ from pigtheory.simultaneous import equilibrium as threshold_equilibrium  # noqa:
 from pigtheory.simultaneous import exploitability  # noqa: E402
 from pigtheory.simultaneous.core import terminal_values as _terminal  # noqa: E402
 from pigtheory.simultaneous.equilibrium import solve_stage  # noqa: E402
-from pigtheory.simultaneous.stopping_equilibrium import KINDS, stopping_equilibrium  # noqa: E402
+from pigtheory.simultaneous.stopping import KINDS, stopping_equilibrium  # noqa: E402
 
 
 def _brute_force_equilibrium(rules):

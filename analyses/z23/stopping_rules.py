@@ -11,7 +11,7 @@ number here; these rows are ours:
   ``strategies="stopping"``);
 * the equilibrium over every stopping rule (:func:`stopping_equilibrium`): V(0, 0), the
   certificate, and the class of every state, decided exhaustively with a certificate per
-  state (:func:`~pigtheory.simultaneous.certify.certify_classes`: every threshold enumerated,
+  state (:func:`~pigtheory.simultaneous.stopping.certify.certify_classes`: every threshold enumerated,
   a MILP over deterministic stopping rules, an LP over threshold mixtures), beside the class
   the solver's best-response dynamics found;
 * the exploitability, by an opponent free to play any stopping rule, of the threshold
@@ -31,8 +31,7 @@ from pigtheory import hold_at
 from pigtheory.io import cached
 from pigtheory.published import SIMULTANEOUS_TABLES, webapp_policies
 from pigtheory.simultaneous import best_response, exploitability, limit, stopping_equilibrium
-from pigtheory.simultaneous.certify import StoppingClasses, certify_classes
-from pigtheory.simultaneous.stopping_equilibrium import KINDS, StoppingEquilibrium
+from pigtheory.simultaneous.stopping import KINDS, StoppingClasses, StoppingEquilibrium, certify_classes
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), strategies beyond hold-at-n (extension)"
 CLAIMS: list = []

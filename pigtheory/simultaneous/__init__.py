@@ -31,14 +31,14 @@ from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
 from .self_play import SelfPlay, self_play
 from .stackelberg import Stackelberg, stackelberg
-from .stopping_equilibrium import StoppingEquilibrium, stopping_equilibrium
+from .stopping import StoppingEquilibrium, stopping_equilibrium
 
 if TYPE_CHECKING:  # imported on first use (below): a command that needs none of them starts faster
-    from .certify import StoppingClasses, certify_classes
     from .chunked import ChunkedSolution, chunked_best_response
     from .multiplayer import ReducedSolution, reduced_best_response
     from .nash import CycleNash, cycle_nash, exploitability
     from .resumable import hold_at_table, sweep_tasks
+    from .stopping import StoppingClasses, certify_classes
     from .sweep import HoldAtTable, best_responses, hold_at_sweep
     from .symmetric import (
         SymmetricBestResponse,
@@ -55,7 +55,7 @@ _LAZY = {
     **dict.fromkeys(("ReducedSolution", "reduced_best_response"), ".multiplayer"),
     **dict.fromkeys(("CycleNash", "cycle_nash", "exploitability"), ".nash"),
     **dict.fromkeys(("HoldAtTable", "best_responses", "hold_at_sweep"), ".sweep"),
-    **dict.fromkeys(("StoppingClasses", "certify_classes"), ".certify"),
+    **dict.fromkeys(("StoppingClasses", "certify_classes"), ".stopping"),
     **dict.fromkeys(("hold_at_table", "sweep_tasks"), ".resumable"),
     **dict.fromkeys(
         (

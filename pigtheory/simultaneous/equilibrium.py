@@ -154,8 +154,8 @@ def equilibrium(
         One die, two players.
     strategies : {"thresholds", "stopping"}
         "hold at k" (the papers' strategies), or every stopping rule: then the result is a
-        :class:`~pigtheory.simultaneous.stopping_equilibrium.StoppingEquilibrium` from
-        :func:`~pigtheory.simultaneous.stopping_equilibrium.stopping_equilibrium` (``tol`` at
+        :class:`~pigtheory.simultaneous.stopping.equilibrium.StoppingEquilibrium` from
+        :func:`~pigtheory.simultaneous.stopping.equilibrium.stopping_equilibrium` (``tol`` at
         least 1e-12 there: its certificate sums two optimal-stopping replies).
     tol : float
         Largest accepted certificate gap ``upper - lower`` at a state before the double oracle
@@ -197,7 +197,7 @@ def equilibrium(
     max_iter = check_int("max_iter", max_iter, low=1)
     check_choice("engine", engine, ENGINES)
     if strategies == "stopping":
-        from .stopping_equilibrium import stopping_equilibrium
+        from .stopping import stopping_equilibrium
 
         return stopping_equilibrium(rules=rules, tol=max(tol, 1e-12), engine=engine, max_memory=max_memory)
     g = rules.goal

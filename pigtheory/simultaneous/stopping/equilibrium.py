@@ -55,16 +55,16 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import choose_engine
-from ..guard import check_memory, equilibrium_estimate
-from ..results import Result
-from ..rules import Rules
-from ..stopping import RandomStoppingRule, is_threshold_rule
-from ..turn_total import turn_total_table
-from ..validation import check_int, check_simultaneous_rules, check_tol
-from .core import extended, one_blas_thread, score_levels, stage_game, terminal_values, threshold_matrix
-from .core.matrix_game import pure_bounds, solve_stage, solve_with_oracles
-from .core.stopping_rules import optimal_stopping, stopping_outcomes, threshold_rule
+from ...engine import choose_engine
+from ...guard import check_memory, equilibrium_estimate
+from ...results import Result
+from ...rules import Rules
+from ...stopping import RandomStoppingRule, is_threshold_rule
+from ...turn_total import turn_total_table
+from ...validation import check_int, check_simultaneous_rules, check_tol
+from ..core import extended, one_blas_thread, score_levels, stage_game, terminal_values, threshold_matrix
+from ..core.matrix_game import pure_bounds, solve_stage, solve_with_oracles
+from ..core.stopping_rules import optimal_stopping, stopping_outcomes, threshold_rule
 
 __all__ = ["StoppingEquilibrium", "stopping_equilibrium", "KINDS"]
 
@@ -103,7 +103,7 @@ class StoppingEquilibrium(Result):
     upper : numpy.ndarray, shape ``(goal, goal)``
     kind : numpy.ndarray of int, shape ``(goal, goal)``
         Class of each state as the solver found it, an index into
-        :data:`~pigtheory.simultaneous.stopping_equilibrium.KINDS`: the dynamics can miss a
+        :data:`~pigtheory.simultaneous.stopping.equilibrium.KINDS`: the dynamics can miss a
         saddle point that exists (and report a saddle of non-threshold rules where a threshold
         one exists too); :func:`~pigtheory.simultaneous.certify_classes` decides every class
         exhaustively.
@@ -208,7 +208,7 @@ def stopping_equilibrium(
     )
 
 
-def _payoffs(ext: np.ndarray, ii: np.ndarray, jj: np.ndarray, g: int) -> np.ndarray:
+def stage_payoffs(ext: np.ndarray, ii: np.ndarray, jj: np.ndarray, g: int) -> np.ndarray:
     """``E[s, x, y] = V(min(i + x, g), min(j + y, g))`` for x, y in 0..g, ``E[s, 0, 0] = 0``."""
     windows = np.lib.stride_tricks.sliding_window_view(ext, (g + 1, g + 1))
     e = windows[ii, jj].copy()
@@ -236,7 +236,7 @@ def _reply(e: np.ndarray, p_opp: np.ndarray, own: np.ndarray, rules: Rules, engi
 def _level(ext, ii, jj, rules, tol, max_iter, engine):
     g = rules.goal
     ns = ii.size
-    e_a = _payoffs(ext, ii, jj, g)  # to A, A's gain first
+    e_a = stage_payoffs(ext, ii, jj, g)  # to A, A's gain first
     # Start: B holds at 20 (or at its room); then alternate best replies.
     roll_b = threshold_rule(np.minimum(20, g - jj), g)
     p_b = stopping_outcomes(roll_b, jj, rules, engine=engine)
@@ -373,7 +373,7 @@ def _pad(p: np.ndarray, g: int) -> np.ndarray:
     return out
 
 
-def _plan_matrices(room: int, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def plan_matrices(room: int, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``F, f, G`` of a player's realization plans (module Notes): variables ``r_0..r_{R-1},
     h_1..h_{R-1}``; ``F w = f``; outcomes ``P = G w`` over gains ``0..R``."""
     p_bust, gains, probs = rules.roll_arrays()
@@ -406,8 +406,8 @@ def _plan_lp(
     and ``M[0, 0] = v`` (one HiGHS LP; B's plan from the duals)."""
     from scipy.optimize import linprog  # late: scipy.optimize is slow to import
 
-    fa, fa_vec, ga = _plan_matrices(room_a, rules)
-    fb, _, gb = _plan_matrices(room_b, rules)
+    fa, fa_vec, ga = plan_matrices(room_a, rules)
+    fb, _, gb = plan_matrices(room_b, rules)
     m = e_a[: room_a + 1, : room_b + 1].copy()
     m[0, 0] = v
     m -= v  # centred and rescaled: payoff differences can be ~1e-7
@@ -436,7 +436,7 @@ def _plan_lp(
 
 
 def _outcomes_of_plan(plan: np.ndarray, room: int, rules: Rules) -> np.ndarray:
-    _, _, g_mat = _plan_matrices(room, rules)
+    _, _, g_mat = plan_matrices(room, rules)
     p = np.maximum(g_mat @ plan, 0.0)
     return p / p.sum()
 

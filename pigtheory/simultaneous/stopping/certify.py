@@ -3,7 +3,7 @@
 Shapes
 ------
 ``kind`` ``(goal, goal)``: the class of each state, an index into
-:data:`~pigtheory.simultaneous.stopping_equilibrium.KINDS`. Every certificate array has a last
+:data:`~pigtheory.simultaneous.stopping.equilibrium.KINDS`. Every certificate array has a last
 axis of length 2, player A (index 0, the maximiser, own score i) and player B (index 1):
 ``threshold_gap``, ``threshold`` ``(goal, goal, 2)``; ``pure_gap``, ``pure_bound``,
 ``mixture_gap`` ``(goal, goal, 2)``; ``pure_rule`` ``(goal, goal, 2, goal)`` (bool, roll at
@@ -11,7 +11,7 @@ turn total t).
 
 Notes
 -----
-At a state s with value V (from :func:`~pigtheory.simultaneous.stopping_equilibrium`), a
+At a state s with value V (from :func:`~pigtheory.simultaneous.stopping.equilibrium`), a
 player's (possibly randomised) rule is judged by what it *guarantees* against every rule of
 the other, the self-loop (both bust) included: for A, :math:`L(a) = \\min_b u(a, b)`; for B,
 the concession :math:`U(b) = \\max_a u(a, b)`, both computed exactly by the optimal stopping of
@@ -24,7 +24,7 @@ interchangeable), so three questions decide the class, each asked of both player
   player's exact best reply over all rules (``threshold_gap``, ``threshold``).
 * **P** - a pure (deterministic) stopping rule is optimal. With :math:`M(V)` the state's
   payoffs after the two gains (:math:`M[0, 0] = V`, the double bust) and the realization plans
-  of :mod:`pigtheory.simultaneous.stopping_equilibrium`, a rule a guarantees V iff
+  of :mod:`pigtheory.simultaneous.stopping.equilibrium`, a rule a guarantees V iff
   :math:`\\min_b P_a^\\top (M(V) - V) P_b \\ge 0` (the factor :math:`1 - P_a(0) P_b(0)` of the
   self-loop is positive), and the inner minimum is a linear program whose dual is taken.
   Deterministic rules are realization plans with a binary choice :math:`x_t` per turn total,
@@ -60,29 +60,25 @@ J. von Neumann, "Zur Theorie der Gesellschaftsspiele", Math. Annalen 100 (1928) 
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..engine import choose_engine
-from ..results import Result
-from ..rules import Rules
-from ..validation import check_tol
-from .core import extended, one_blas_thread
-from .core.stopping_rules import optimal_stopping, roll_distribution_arrays, stopping_outcomes, threshold_rule
-from .stopping_equilibrium import KINDS, StoppingEquilibrium, _payoffs, _plan_matrices
+from ...engine import choose_engine
+from ...results import Result
+from ...rules import Rules
+from ...validation import check_tol
+from ..core import extended, one_blas_thread
+from ..core.stopping_rules import (
+    stopping_outcomes,
+    threshold_rule,
+)
+from .equilibrium import KINDS, StoppingEquilibrium, stage_payoffs
+from .programs import guarantees, local_rule, mixture_lp, mixture_reply_gap, pure_milp, rule_gap
 
 __all__ = ["StoppingClasses", "certify_classes"]
 
-_MILP_OPTIONS = {
-    "mip_rel_gap": 0.0,
-    "mip_abs_gap": 0.0,  # HiGHS stops at an absolute gap of 1e-6 by default: too coarse here
-    "mip_feasibility_tolerance": 1e-10,
-    "primal_feasibility_tolerance": 1e-10,
-    "dual_feasibility_tolerance": 1e-10,
-}
 _CHUNK = 64  # states per batch of threshold replies (64 * goal rows of optimal stopping)
 
 
@@ -95,7 +91,7 @@ class StoppingClasses(Result):
     value : numpy.ndarray, shape ``(goal + 1, goal + 1)``
         The equilibrium values the classes were decided at.
     kind : numpy.ndarray of int, shape ``(goal, goal)``
-        Index into :data:`~pigtheory.simultaneous.stopping_equilibrium.KINDS`.
+        Index into :data:`~pigtheory.simultaneous.stopping.equilibrium.KINDS`.
     threshold : numpy.ndarray of int, shape ``(goal, goal, 2)``
         Each player's best threshold k (largest guarantee for A, smallest concession for B).
     threshold_gap : numpy.ndarray, shape ``(goal, goal, 2)``
@@ -189,7 +185,7 @@ def certify_classes(
 ) -> StoppingClasses:
     """Decide the class of every state of an equilibrium over stopping rules exhaustively.
 
-    :func:`~pigtheory.simultaneous.stopping_equilibrium` finds each state's class on its way
+    :func:`~pigtheory.simultaneous.stopping.equilibrium` finds each state's class on its way
     (best-response dynamics, then threshold mixes, then linear programs), which can miss a
     saddle point that exists. This asks the three questions of the module Notes of every
     state by methods that cannot miss: every threshold enumerated, a mixed-integer program over
@@ -243,7 +239,7 @@ def certify_classes(
     with one_blas_thread():
         for start in range(0, ns, _CHUNK):
             sl = slice(start, start + _CHUNK)
-            e = _payoffs(ext, ii[sl], jj[sl], g)
+            e = stage_payoffs(ext, ii[sl], jj[sl], g)
             k_best[sl], t_gap[sl] = _best_thresholds(e, ii[sl], jj[sl], v[sl], rules, engine)
     t_yes = t_gap <= tol
     nan2 = np.full((ns, 2), np.nan)
@@ -258,26 +254,26 @@ def certify_classes(
     n_milp = n_lp = 0
     for s in np.flatnonzero(~t_yes.all(axis=1)):
         i, j, vs = int(ii[s]), int(jj[s]), float(v[s])
-        e = _payoffs(ext, ii[s : s + 1], jj[s : s + 1], g)[0]
+        e = stage_payoffs(ext, ii[s : s + 1], jj[s : s + 1], g)[0]
         # the player further from a threshold first: if it has no optimal pure rule, neither
         # question needs the other player
         order = [p for p in np.argsort(-t_gap[s]).tolist() if not t_yes[s, p]]
         for p in order:
-            found = _local_rule(e, vs, i, j, p, rules, engine, tol)
+            found = local_rule(e, vs, i, j, p, rules, engine, tol)
             if found is not None:  # an optimal rule, by its exact reply: the answer is yes
                 pure_rule[s, p], pure_gap[s, p] = found
                 continue
-            pure_rule[s, p], pure_bound[s, p] = _pure_milp(e, vs, i, j, p, rules)
-            pure_gap[s, p] = _rule_gap(e, pure_rule[s, p], vs, i, j, p, rules, engine)
+            pure_rule[s, p], pure_bound[s, p] = pure_milp(e, vs, i, j, p, rules)
+            pure_gap[s, p] = rule_gap(e, pure_rule[s, p], vs, i, j, p, rules, engine)
             n_milp += 1
             if _answer(pure_gap[s, p], pure_bound[s, p], tol, "pure rule", i, j) is False:
                 break
         if (pure_gap[s] <= tol).all():
             continue
         for p in np.argsort(-t_gap[s]).tolist():
-            w, mixture_bound[s, p] = _mixture_lp(e, vs, i, j, p, rules)
+            w, mixture_bound[s, p] = mixture_lp(e, vs, i, j, p, rules)
             mixture[s, p, : w.size] = w
-            mixture_gap[s, p] = _mixture_gap(e, w, vs, i, j, p, rules, engine)
+            mixture_gap[s, p] = mixture_reply_gap(e, w, vs, i, j, p, rules, engine)
             n_lp += 1
             if _answer(mixture_gap[s, p], mixture_bound[s, p], tol, "threshold mixture", i, j) is False:
                 break
@@ -326,23 +322,6 @@ def _answer(gap: float, bound: float, tol: float, what: str, i: int, j: int) -> 
     )
 
 
-def _guarantees(e: np.ndarray, p_own: np.ndarray, own_opp: np.ndarray, rules: Rules, engine: str, as_b: bool):
-    """Exact best-reply values of the *other* player against outcome distributions ``p_own``
-    (ns, nk, goal + 1) of A (``as_b=False``: B replies, returns A's guarantee ``1 - v_B``) or of
-    B (``as_b=True``: A replies, returns B's concession ``v_A``). ``e`` (ns, goal + 1, goal + 1)
-    are A's payoffs with ``e[:, 0, 0] = 0``."""
-    ns, nk, w = p_own.shape
-    if not as_b:  # B replies to A's distributions: u[y] = sum_x P_A(x) (1 - e[x, y])
-        u = p_own.sum(axis=2)[:, :, None] - np.einsum("skx,sxy->sky", p_own, e)
-        u[:, :, 0] -= p_own[:, :, 0]
-    else:  # A replies to B's: u[x] = sum_y e[x, y] P_B(y)
-        u = np.einsum("sxy,sky->skx", e, p_own)
-    own = np.repeat(own_opp, nk)
-    val, _, _ = optimal_stopping(u.reshape(ns * nk, w), own, p_own[:, :, 0].ravel(), rules, engine=engine)
-    val = val.reshape(ns, nk)
-    return val if as_b else 1.0 - val
-
-
 def _best_thresholds(e, ii, jj, v, rules, engine):
     """Best threshold of each player at each state and its gap (every k enumerated)."""
     g = rules.goal
@@ -355,179 +334,9 @@ def _best_thresholds(e, ii, jj, v, rules, engine):
         kk = np.minimum(k[None, :], room[:, None])  # thresholds past the room repeat the room's
         dist = stopping_outcomes(threshold_rule(kk.ravel(), g), np.repeat(own, g), rules, engine=engine)
         dist = dist.reshape(ns, g, g + 1)
-        val = _guarantees(e, dist, opp, rules, engine, as_b=p == 1)
+        val = guarantees(e, dist, opp, rules, engine, as_b=p == 1)
         gap = (v[:, None] - val) if p == 0 else (val - v[:, None])
         best = np.argmin(gap, axis=1)
         out_k[:, p] = kk[np.arange(ns), best]
         out_gap[:, p] = gap[np.arange(ns), best]
     return out_k, out_gap
-
-
-def _rule_gap(e, roll, v, i, j, p, rules, engine) -> float:
-    """Exact gap of one deterministic rule of player p at state (i, j)."""
-    own, opp = (i, j) if p == 0 else (j, i)
-    dist = stopping_outcomes(roll[None], np.array([own]), rules, engine=engine)
-    val = _guarantees(e[None], dist[None], np.array([opp]), rules, engine, as_b=p == 1)[0, 0]
-    return float(v - val) if p == 0 else float(val - v)
-
-
-def _rule_gaps(e, rolls, v, i, j, p, rules, engine) -> np.ndarray:
-    """Exact gaps of the deterministic rules ``rolls`` (n, goal) of player p at state (i, j)."""
-    own, opp = (i, j) if p == 0 else (j, i)
-    dist = stopping_outcomes(rolls, np.full(len(rolls), own), rules, engine=engine)
-    val = _guarantees(e[None], dist[None], np.array([opp]), rules, engine, as_b=p == 1)[0]
-    return (v - val) if p == 0 else (val - v)
-
-
-def _local_rule(e, v, i, j, p, rules, engine, tol) -> tuple[np.ndarray, float] | None:
-    """An optimal deterministic rule of player p found by a local search, or None.
-
-    The optimal non-threshold rules seen in Pig roll below some k and hold on a window of
-    turn totals ``k <= t < m``; above it they roll again (totals a roll jumps to over the
-    window), or roll on an island of one to three totals and hold from there on, with at
-    most a few exceptions. So every such rule is judged first (one batch, each by its exact
-    reply), then the search moves to the best rule that differs at one turn
-    total while that lowers the gap. A rule whose gap is within ``tol`` answers the pure
-    question "yes" exactly as the MILP's rule would (its gap is exact); a search that stalls
-    above ``tol`` proves nothing, and the MILP decides."""
-    g = rules.goal
-    room = g - (i if p == 0 else j)
-    t = np.arange(g)[None, :]
-    lo, hi = np.triu_indices(room + 1, 1)  # hold at lo <= t < hi, lo >= 1
-    keep = lo >= 1
-    lo, hi = lo[keep, None], hi[keep, None]
-    windows = (t < lo) | (t >= hi)
-    # or the threshold "hold at lo" with an island of 1-3 rolls at hi <= t < hi + w (hi - lo <= 12)
-    near = (hi - lo <= 12) & (hi < room)
-    a, b = lo[near, None], hi[near, None]
-    islands = [(t < a) | ((t >= b) & (t < b + w)) for w in (1, 2, 3)]
-    cand = np.concatenate([windows, *islands])
-    gaps = _rule_gaps(e, cand, v, i, j, p, rules, engine)
-    best = int(np.argmin(gaps))
-    roll, gap = cand[best], float(gaps[best])
-    flips = np.arange(1, room)
-    for _ in range(room):
-        if gap <= tol or not flips.size:
-            break
-        cand = np.repeat(roll[None], flips.size, axis=0)
-        cand[np.arange(flips.size), flips] ^= True
-        gaps = _rule_gaps(e, cand, v, i, j, p, rules, engine)
-        best = int(np.argmin(gaps))
-        if not gaps[best] < gap:
-            break
-        roll, gap = cand[best], float(gaps[best])
-    return (_shown(roll, room, rules), gap) if gap <= tol else None
-
-
-def _centred(e: np.ndarray, v: float, i: int, j: int, p: int, g: int) -> tuple[np.ndarray, float, int, int]:
-    """Player p's payoff matrix ``M(V) - V`` (own gain first, rows 0..own room), scaled to
-    largest entry 1, its scale and the two rooms."""
-    ra, rb = g - i, g - j
-    m = e[: ra + 1, : rb + 1].copy()
-    m[0, 0] = v
-    m -= v
-    if p == 1:
-        m, ra, rb = -m.T, rb, ra
-    scale = float(np.abs(m).max()) or 1.0
-    return m / scale, scale, ra, rb
-
-
-def _pure_milp(e, v, i, j, p, rules) -> tuple[np.ndarray, float]:
-    """The MILP of the module Notes for player p: its rule (roll at t) and the certified lower
-    bound on every deterministic rule's gap (``-z*``, from the dual bound)."""
-    from scipy.optimize import Bounds, LinearConstraint, milp  # late: slow to import
-
-    g = rules.goal
-    m, scale, ra, rb = _centred(e, v, i, j, p, g)
-    fa, fa_vec, ga = _plan_matrices(ra, rules)
-    fb, _, gb = _plan_matrices(rb, rules)
-    na, nb, mb, nx = fa.shape[1], fb.shape[1], fb.shape[0], ra - 1
-    n = na + nx + mb  # [w (r_0..r_{R-1}, h_1..h_{R-1}), x_1..x_{R-1}, lambda]
-    rows = [
-        LinearConstraint(np.hstack([fa, np.zeros((fa.shape[0], nx + mb))]), fa_vec, fa_vec),
-        LinearConstraint(np.hstack([-(gb.T @ m.T @ ga), np.zeros((nb, nx)), fb.T]), -np.inf, 0.0),
-    ]
-    if nx:
-        link = np.zeros((2 * nx, n))
-        tx = np.arange(nx)
-        link[tx, 1 + tx] = 1.0  # r_t - x_t <= 0
-        link[tx, na + tx] = -1.0
-        link[nx + tx, ra + tx] = 1.0  # h_t + x_t <= 1
-        link[nx + tx, na + tx] = 1.0
-        rows.append(LinearConstraint(link, -np.inf, np.concatenate([np.zeros(nx), np.ones(nx)])))
-    c = np.zeros(n)
-    c[na + nx] = -1.0
-    lo = np.concatenate([np.zeros(na + nx), np.full(mb, -np.inf)])
-    hi = np.concatenate([np.full(na, np.inf), np.ones(nx), np.full(mb, np.inf)])
-    integrality = np.concatenate([np.zeros(na), np.ones(nx), np.zeros(mb)])
-    with warnings.catch_warnings():  # HiGHS options that scipy passes on verbatim (with a warning)
-        warnings.simplefilter("ignore", RuntimeWarning)
-        res = milp(c, integrality=integrality, bounds=Bounds(lo, hi), constraints=rows, options=_MILP_OPTIONS)
-    if res.status != 0 or res.x is None:
-        raise RuntimeError(f"certify_classes: the MILP at ({i}, {j}) failed ({res.message})")
-    x = res.x[na : na + nx] > 0.5
-    roll = np.zeros(g, dtype=bool)
-    roll[0] = True
-    roll[1:ra] = x
-    z_upper = -float(res.mip_dual_bound) * scale
-    return _shown(roll, ra, rules), -z_upper
-
-
-def _shown(roll: np.ndarray, room: int, rules: Rules) -> np.ndarray:
-    """``roll`` with every turn total the rule never reaches shown as "hold" (the same rule)."""
-    roll = roll.copy()
-    _, gains, _ = roll_distribution_arrays(rules)
-    reached = np.zeros(rules.goal + int(gains.max()) + 1, dtype=bool)
-    reached[0] = True
-    for t in range(room):
-        roll[t] &= reached[t]
-        if roll[t]:
-            reached[t + gains] = True
-    return roll
-
-
-def _threshold_outcomes(own: int, room: int, rules: Rules) -> np.ndarray:
-    """``P[x, k - 1]``: outcome x = 0..room of "hold at k", k = 1..room, shape (room + 1, room)."""
-    k = np.arange(1, room + 1)
-    return stopping_outcomes(threshold_rule(k, rules.goal), np.full(room, own), rules)[:, : room + 1].T
-
-
-def _mixture_gap(e, w, v, i, j, p, rules, engine) -> float:
-    """Exact gap of the mixture ``w`` (weights of k = 1..room) of player p's thresholds."""
-    g = rules.goal
-    own, opp = (i, j) if p == 0 else (j, i)
-    dist = np.zeros(g + 1)
-    dist[: g - own + 1] = _threshold_outcomes(own, g - own, rules) @ w
-    val = _guarantees(e[None], dist[None, None], np.array([opp]), rules, engine, as_b=p == 1)[0, 0]
-    return float(v - val) if p == 0 else float(val - v)
-
-
-def _mixture_lp(e, v, i, j, p, rules) -> tuple[np.ndarray, float]:
-    """The best mixture of player p's thresholds (weights of k = 1..room) and the certified
-    lower bound ``-z*`` on every mixture's gap (the LP's optimum)."""
-    from scipy.optimize import linprog  # late: slow to import
-
-    g = rules.goal
-    m, scale, ra, rb = _centred(e, v, i, j, p, g)
-    fb, _, gb = _plan_matrices(rb, rules)
-    own = i if p == 0 else j
-    dist = _threshold_outcomes(own, ra, rules)
-    mb = fb.shape[0]
-    a_ub = np.hstack([-(gb.T @ m.T @ dist), fb.T])
-    a_eq = np.concatenate([np.ones(ra), np.zeros(mb)])[None]
-    obj = np.zeros(ra + mb)
-    obj[ra] = -1.0
-    res = linprog(
-        obj,
-        A_ub=a_ub,
-        b_ub=np.zeros(a_ub.shape[0]),
-        A_eq=a_eq,
-        b_eq=[1.0],
-        bounds=[(0, None)] * ra + [(None, None)] * mb,
-        method="highs",
-        options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
-    )
-    if res.status != 0:
-        raise RuntimeError(f"certify_classes: the threshold-mixture LP at ({i}, {j}) failed ({res.message})")
-    w = np.maximum(res.x[:ra], 0.0)
-    return w / w.sum(), float(res.fun) * scale
