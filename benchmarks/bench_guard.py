@@ -62,8 +62,8 @@ from pigtheory import Rules, hold_at, guard
 from pigtheory import simultaneous as S, sequential as Q
 from pigtheory.length import game_length
 from pigtheory.guard import *
-from pigtheory.simultaneous.stackelberg import estimate_memory as stackelberg_estimate
-from pigtheory.simultaneous.self_play import estimate_memory as self_play_estimate
+from pigtheory.simultaneous.two_player.stackelberg import estimate_memory as stackelberg_estimate
+from pigtheory.simultaneous.two_player.self_play import estimate_memory as self_play_estimate
 from pigtheory.simultaneous.limit import estimate_memory as limit_estimate
 from pigtheory.length import estimate_memory as game_length_estimate
 

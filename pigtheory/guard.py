@@ -95,8 +95,8 @@ BASE_BYTES = _BASE = 8 * 2**20
 __getattr__ = renamed(
     __name__,
     {
-        "stackelberg_estimate": "pigtheory.simultaneous.stackelberg:estimate_memory",
-        "self_play_estimate": "pigtheory.simultaneous.self_play:estimate_memory",
+        "stackelberg_estimate": "pigtheory.simultaneous.two_player.stackelberg:estimate_memory",
+        "self_play_estimate": "pigtheory.simultaneous.two_player.self_play:estimate_memory",
         "limit_estimate": "pigtheory.simultaneous.limit:estimate_memory",
         "sweep_estimate": "pigtheory.simultaneous.sweep:estimate_memory",
         "grid_estimate": "pigtheory.simultaneous.grid:estimate_memory",

@@ -280,7 +280,8 @@ def test_numpy_engine_gives_the_compiled_bits_over_dice(faces, monkeypatch):
     """The numpy engine (flat rows for opponents by their own score, gathered otherwise) against
     the compiled kernels, bit for bit: every bust face class, hold-at, own-score, mixed and
     full-table opponents, and a band tile of a few rows (batches cut into pieces)."""
-    from pigtheory.simultaneous.core import numba_installed, two_player
+    from pigtheory.simultaneous.core import numba_installed
+    from pigtheory.simultaneous.core import two_player_numpy as two_player
 
     if not numba_installed():
         pytest.skip("numba is not installed")

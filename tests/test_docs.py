@@ -60,12 +60,12 @@ def test_reference_pages_hold_a_directive_per_name():
 def test_links_by_any_import_path_resolve():
     pigdocs._ALIASES.update(pigdocs.aliases())
     assert pigdocs.resolve_alias("pigtheory.io.files.save") == "pigtheory.save"
-    assert pigdocs.resolve_alias("pigtheory.simultaneous.equilibrium.equilibrium") == (
+    assert pigdocs.resolve_alias("pigtheory.simultaneous.two_player.equilibrium.equilibrium") == (
         "pigtheory.simultaneous.equilibrium"
     )
     # relative to the module a docstring is in, and a method after its class
     assert pigdocs.resolve_alias("as_mixture", "pigtheory.simultaneous.evaluate") == "pigtheory.as_mixture"
-    assert pigdocs.resolve_alias("Equilibrium.strategy", "pigtheory.simultaneous.equilibrium") == (
+    assert pigdocs.resolve_alias("Equilibrium.strategy", "pigtheory.simultaneous.two_player.equilibrium") == (
         "pigtheory.simultaneous.Equilibrium.strategy"
     )
     assert pigdocs.resolve_alias("no_such_name", "pigtheory.simultaneous") is None

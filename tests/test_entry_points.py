@@ -175,7 +175,7 @@ SKIP = {
 # public solvers and readers have built or checked already, so they are not fuzzed here.
 INTERNAL = {
     "pigtheory.simultaneous.core.": "the solvers' kernels (arrays of the solvers' own making)",
-    "pigtheory.simultaneous.nash.": "matrix-game kernels over payoff arrays the solvers build",
+    "pigtheory.simultaneous.two_player.nash.": "matrix-game kernels over payoff arrays the solvers build",
     "pigtheory.simultaneous.level_store.": "block numbering of the chunked solver's own store",
     "pigtheory.simultaneous.chunk_task.": "one chunk of chunked_best_response, which checks it",
     "pigtheory.simultaneous.chunked.": "helpers of chunked_best_response, which checks them",
@@ -217,8 +217,8 @@ INTERNAL = {
     "pigtheory.sequential.opponent_turn_values": "values of a roll table sequential.best_response built",
     "pigtheory.simultaneous.certify_classes": "classes of an equilibrium the solver returned (tests/test_certify.py)",
     "pigtheory.referee.evaluate.referee_estimate": "the referee's memory estimate, called with rules it has checked",
-    "pigtheory.simultaneous.stackelberg.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
-    "pigtheory.simultaneous.self_play.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.two_player.stackelberg.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.two_player.self_play.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
     "pigtheory.simultaneous.limit.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
     "pigtheory.simultaneous.sweep.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
     "pigtheory.simultaneous.grid.estimate_memory": "a solver's own memory estimate, called with rules it has checked",

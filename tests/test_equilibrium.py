@@ -19,7 +19,7 @@ from pigtheory import MixedPolicy, Rules, hold_at
 from pigtheory.simultaneous import cycle_nash, equilibrium, exploitability, self_play
 from pigtheory.simultaneous.core import extended, score_levels, stage_game, terminal_values
 from pigtheory.simultaneous.core.stage import best_replies, stage_rows
-from pigtheory.simultaneous.nash import is_equilibrium
+from pigtheory.simultaneous.two_player.nash import is_equilibrium
 
 RULES = Rules(goal=44)  # the smallest goals where the equilibrium mixes are in the 40s
 

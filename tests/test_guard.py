@@ -18,9 +18,12 @@ from pigtheory.simultaneous.grid import hold_at_grid
 BIG = Rules(goal=10**6)
 
 
+_FAMILY = {"stackelberg": "two_player.stackelberg", "self_play": "two_player.self_play"}
+
+
 def _solver(name):
-    """The module ``pigtheory.simultaneous.<name>`` (the package binds the solver function there)."""
-    return importlib.import_module(f"pigtheory.simultaneous.{name}")
+    """The module of the simultaneous solver ``name`` (``pigtheory.simultaneous.<module>``)."""
+    return importlib.import_module(f"pigtheory.simultaneous.{_FAMILY.get(name, name)}")
 
 
 @pytest.mark.parametrize(
@@ -166,8 +169,8 @@ def test_estimates_cover_what_numpy_allocates(name, run, estimate):
 # --- each solver owns its estimate -----------------------------------------------------------
 
 OWN_ESTIMATES = {
-    "stackelberg_estimate": ("pigtheory.simultaneous.stackelberg", "estimate_memory"),
-    "self_play_estimate": ("pigtheory.simultaneous.self_play", "estimate_memory"),
+    "stackelberg_estimate": ("pigtheory.simultaneous.two_player.stackelberg", "estimate_memory"),
+    "self_play_estimate": ("pigtheory.simultaneous.two_player.self_play", "estimate_memory"),
     "limit_estimate": ("pigtheory.simultaneous.limit", "estimate_memory"),
     "sweep_estimate": ("pigtheory.simultaneous.sweep", "estimate_memory"),
     "grid_estimate": ("pigtheory.simultaneous.grid", "estimate_memory"),

@@ -86,7 +86,7 @@ def test_paper_iteration_converges_to_the_exact_solution():
 def test_paper_iteration_is_the_per_state_stage_game_sweep_bit_for_bit():
     # the iteration writes stage_game's products out (taking the X_k matrix and the
     # double-bust products once): the same products of the same arrays, the same bits
-    from pigtheory.simultaneous.stackelberg import _commit
+    from pigtheory.simultaneous.two_player.stackelberg import _commit
 
     rules = Rules(goal=16)
     g = rules.goal

@@ -211,8 +211,8 @@ def test_monte_carlo_of_the_stopping_best_response_against_hold_at_25():
 from pigtheory.simultaneous import equilibrium as threshold_equilibrium  # noqa: E402
 from pigtheory.simultaneous import exploitability  # noqa: E402
 from pigtheory.simultaneous.core import terminal_values as _terminal  # noqa: E402
-from pigtheory.simultaneous.equilibrium import solve_stage  # noqa: E402
 from pigtheory.simultaneous.stopping import KINDS, stopping_equilibrium  # noqa: E402
+from pigtheory.simultaneous.two_player.equilibrium import solve_stage  # noqa: E402
 
 
 def _brute_force_equilibrium(rules):

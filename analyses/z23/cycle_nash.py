@@ -24,7 +24,7 @@ from analyses._claims import Row, exact, fmt, numeric, print_rows
 from analyses.z23._equilibrium_data import RULES, self_play_data
 from pigtheory import hold_at
 from pigtheory.simultaneous import win_probability
-from pigtheory.simultaneous.nash import is_equilibrium, support_enumeration, zero_sum_lp
+from pigtheory.simultaneous.two_player.nash import is_equilibrium, support_enumeration, zero_sum_lp
 
 SOURCE = "Zhu et al. 2023 (Sci. Rep.), Mixed-strategy equilibrium"
 HALF, ERROR = 0.5, 1e-6

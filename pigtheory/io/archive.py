@@ -11,7 +11,7 @@ A result or a policy is saved as one ``.npz`` archive (numpy's zip of ``.npy`` m
 * the member ``pigtheory.json`` is a 0-d string array holding the metadata as JSON::
 
       {"format": "pigtheory", "format_version": 1, "pigtheory_version": "0.1.0",
-       "type": "Equilibrium", "module": "pigtheory.simultaneous.equilibrium",
+       "type": "Equilibrium", "module": "pigtheory.simultaneous.two_player.equilibrium",
        "fields": {"value": {"$array": "value"}, "iterations": 199, "method": "exact",
                   "rules": {"$object": "Rules", "module": "pigtheory.rules",
                             "fields": {"goal": 100, "die_faces": 6, ...}}, ...}}

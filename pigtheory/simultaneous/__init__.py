@@ -26,17 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from .._compat import renamed
 from .best_response import best_response
-from .equilibrium import Equilibrium, equilibrium
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
-from .self_play import SelfPlay, self_play
-from .stackelberg import Stackelberg, stackelberg
 from .stopping import StoppingEquilibrium, stopping_equilibrium
+from .two_player import Equilibrium, SelfPlay, Stackelberg, equilibrium, self_play, stackelberg
 
 if TYPE_CHECKING:  # imported on first use (below): a command that needs none of them starts faster
     from .chunked import ChunkedSolution, chunked_best_response
     from .multiplayer import ReducedSolution, reduced_best_response
-    from .nash import CycleNash, cycle_nash, exploitability
     from .resumable import hold_at_table, sweep_tasks
     from .stopping import StoppingClasses, certify_classes
     from .sweep import HoldAtTable, best_responses, hold_at_sweep
@@ -49,11 +46,12 @@ if TYPE_CHECKING:  # imported on first use (below): a command that needs none of
         symmetric_dynamics,
         symmetric_equilibrium,
     )
+    from .two_player.nash import CycleNash, cycle_nash, exploitability
 
 _LAZY = {
     **dict.fromkeys(("ChunkedSolution", "chunked_best_response"), ".chunked"),
     **dict.fromkeys(("ReducedSolution", "reduced_best_response"), ".multiplayer"),
-    **dict.fromkeys(("CycleNash", "cycle_nash", "exploitability"), ".nash"),
+    **dict.fromkeys(("CycleNash", "cycle_nash", "exploitability"), ".two_player.nash"),
     **dict.fromkeys(("HoldAtTable", "best_responses", "hold_at_sweep"), ".sweep"),
     **dict.fromkeys(("StoppingClasses", "certify_classes"), ".stopping"),
     **dict.fromkeys(("hold_at_table", "sweep_tasks"), ".resumable"),

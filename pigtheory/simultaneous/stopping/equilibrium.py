@@ -25,7 +25,7 @@ all linear, and any plan is played by the behavioural rule ``P(roll at t) = r_t 
           E[x, y] = V(\\min(i + x, g), \\min(j + y, g)),
 
 with :math:`E[0, 0] = V(s)` itself (both bust): a 1-D fixed point per state, as for thresholds
-(:mod:`pigtheory.simultaneous.equilibrium`). Per score level, all states at once:
+(:mod:`pigtheory.simultaneous.two_player.equilibrium`). Per score level, all states at once:
 
 1. **Best-response dynamics over rules** (the optimal stopping of
    :mod:`pigtheory.simultaneous.core.stopping_rules`, which solves the self-loop exactly): from B

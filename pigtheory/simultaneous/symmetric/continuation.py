@@ -109,8 +109,8 @@ def view_cache(columns: int, goal: int, others: int, spares: int = SPARES, *, ga
 
 class Others(NamedTuple):
     """The ``m`` others of one view and where their turns end: other p on
-    ``dest[p, :lens[p]]`` with the chances ``prob[p, :lens[p]]`` (:func:`pure_outcomes`,
-    :func:`strategy_outcomes`), with the odometer scratch ``idx`` and ``buf`` (``m`` each) of
+    ``dest[p, :lens[p]]`` with the chances ``prob[p, :lens[p]]`` (:func:`~.kernels.pure_outcomes`,
+    :func:`~.kernels.strategy_outcomes`), with the odometer scratch ``idx`` and ``buf`` (``m`` each) of
     the sums over their outcome profiles (:func:`continuation_span`)."""
 
     m: int
@@ -251,7 +251,7 @@ def continuation_row(t, g, o, table, binom, u):  # pragma: no cover - compiled
     module Notes); past the room
     ``u`` repeats ``u[goal - t]`` to its end (the padding of :mod:`.step`). An outcome that
     puts another player at the goal reads one entry, the own goal's (every other entry of a
-    terminal column is 0, :func:`terminal_table`), so only ``u[goal - t]`` changes."""
+    terminal column is 0, :func:`~.kernels.terminal_table`), so only ``u[goal - t]`` changes."""
     room = g - t
     continuation_span(t, t, g, g, o, table, binom, u)
     for x in range(room + 1, u.shape[0]):

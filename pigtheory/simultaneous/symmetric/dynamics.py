@@ -65,9 +65,9 @@ def best_response_dynamics(R, m, t, orole, g, binom, band, table, tie_tol, w, d)
     equilibrium with values ``val`` and gains ``gn``; otherwise passes ``cycle_from..last`` of
     ``hist`` form the cycle (``cycle_from`` -1 if none was found). The continuations go through
     the view cache of the :class:`~.payoffs.Work` ``w`` (its ``col``, ``key``,
-    ``views``) and are read from its rows where they are (:func:`~.kernels.view_row`:
+    ``views``) and are read from its rows where they are (:func:`~.continuation.view_row`:
     the padded rows, read by :func:`~.step.threshold_step`, hold the numbers of the padded copy
-    that :func:`~.kernels.action_values` read, so the same bits).
+    that :func:`~.respond.action_values` read, so the same bits).
 
     A role whose others still play what they played when it last chose is not evaluated
     again: its values are the same numbers, so it stays, with the value and gain of the

@@ -12,7 +12,7 @@ player is at the goal); ``gain`` ``(S, goal)``: its certificate (below).
 ``S = C(goal + players - 1, players - 1)``: 5,151 columns for three players at goal 100,
 176,851 for four.
 
-``value`` is a :class:`ViewTable`: ``value[i, j, k]`` reads the player with score i, the others
+``value`` is a :class:`~.policy.ViewTable`: ``value[i, j, k]`` reads the player with score i, the others
 having j and k (ties sharing 1/m), own score first, straight from the table; the full array
 ``(goal + 1,) * players`` (``numpy.asarray(value)``) and the policy as a
 :class:`~pigtheory.policies.MixedPolicy` over ``(goal,) * players`` (``policy.to_mixed()``) are

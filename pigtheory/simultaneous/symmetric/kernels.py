@@ -66,7 +66,7 @@ class Strategy(NamedTuple):
 
 
 class Response(NamedTuple):
-    """What :func:`respond_columns` writes: best-response values ``br``, thresholds ``br_act``
+    """What :func:`~.respond.respond_columns` writes: best-response values ``br``, thresholds ``br_act``
     and the strategy's own values ``ev``."""
 
     br: np.ndarray

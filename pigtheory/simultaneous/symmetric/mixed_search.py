@@ -23,7 +23,7 @@ from .payoffs import (
 
 @kernel(refcount=False)
 def solve_mixed(R, m, x, lim):  # pragma: no cover - compiled
-    """Steps 2 and 3 of the module Notes at the state of :class:`Mixed` ``x`` within the
+    """Steps 2 and 3 of the module Notes at the state of :class:`~.payoffs.Mixed` ``x`` within the
     :class:`~.payoffs.Limits` ``lim``; returns 1 (certified without the fallback) or
     2 (fictitious play was needed; the certificate of the best profile found says how well)."""
     cand, ncand, wts, sup = x.cand, x.ncand, x.wts, x.sup
@@ -84,7 +84,7 @@ def cycle_candidates(R, hist, cycle_from, last, cand, ncand, wts, cap):  # pragm
 @kernel(refcount=False)
 def recertify(R, m, x):  # pragma: no cover - compiled
     """Values and certificates of the best profile kept in the scratch ``s`` of
-    :class:`Mixed` ``x``, recomputed from fresh tensors on its supports (whatever path found
+    :class:`~.payoffs.Mixed` ``x``, recomputed from fresh tensors on its supports (whatever path found
     it) and stored back in ``s``; returns its largest gain."""
     cand, ncand, wts, s = x.cand, x.ncand, x.wts, x.s
     best_w, best_th, best_val, best_gain = s.best_w, s.best_th, s.best_val, s.best_gain
@@ -111,7 +111,7 @@ def recertify(R, m, x):  # pragma: no cover - compiled
 
 @kernel(refcount=False)
 def search(R, m, hist, cycle_from, last, x, lim):  # pragma: no cover - compiled
-    """Steps 2-4 of the module Notes at the state of :class:`Mixed` ``x``, within the
+    """Steps 2-4 of the module Notes at the state of :class:`~.payoffs.Mixed` ``x``, within the
     :class:`~.payoffs.Limits` ``lim``, from the thresholds of the best-response
     cycle (passes ``cycle_from..last`` of ``hist``): returns the status of
     :func:`solve_mixed` and the largest gain of the best profile, which ``recertify``

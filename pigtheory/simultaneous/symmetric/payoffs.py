@@ -67,7 +67,7 @@ class Work(NamedTuple):
     ``pool[r, code]`` the payoffs of a role-r player against the others' known thresholds
     numbered ``code`` (radix ``known.shape[1]``), ``cached[r, code]`` whether computed; the
     view column ``col[r]`` of each role, the others' thresholds ``key`` (``m``) of a
-    continuation and the :class:`~.kernels.ViewCache` ``views`` it goes through."""
+    continuation and the :class:`~.continuation.ViewCache` ``views`` it goes through."""
 
     dest: np.ndarray
     prob: np.ndarray

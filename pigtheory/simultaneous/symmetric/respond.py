@@ -50,7 +50,7 @@ class Outcomes(NamedTuple):
     """The others' outcome profiles of one view as a list (:func:`outcome_list`): the column
     ``rank[j]`` of the j-th profile with a nonzero chance ``chance[j]``, and ``top[j]``
     whether it puts some other player at the goal (in the order of
-    :func:`continuation_span`: last other fastest)."""
+    :func:`~.continuation.continuation_span`: last other fastest)."""
 
     rank: np.ndarray
     chance: np.ndarray
@@ -66,9 +66,9 @@ def outcome_space(length):  # pragma: no cover - compiled
 
 @kernel(refcount=False)
 def outcome_list(g, o, binom, out):  # pragma: no cover - compiled
-    """Fill the :class:`Outcomes` ``out`` with the outcome profiles of the :class:`Others`
+    """Fill the :class:`Outcomes` ``out`` with the outcome profiles of the :class:`~.continuation.Others`
     ``o`` (their chance, column and whether one reaches the goal) in the order and with the
-    products of :func:`continuation_span`; returns their number, or -1 if ``out`` is too short
+    products of :func:`~.continuation.continuation_span`; returns their number, or -1 if ``out`` is too short
     (the caller grows it: at most ``prod(lens)`` profiles)."""
     m, dest, prob, lens, idx, buf = o.m, o.dest, o.prob, o.lens, o.idx, o.buf
     total = 1
@@ -127,7 +127,7 @@ def outcome_list(g, o, binom, out):  # pragma: no cover - compiled
 
 @kernel(refcount=False)
 def list_span(n, outs, t, lo, hi, g, table, out):  # pragma: no cover - compiled
-    """:func:`continuation_span` over the first n profiles of the :class:`Outcomes`
+    """:func:`~.continuation.continuation_span` over the first n profiles of the :class:`Outcomes`
     ``outs``: the same sums in the same order, so the same bits. The inner loop runs over
     one-dimensional slices (``out`` and a row of ``table``), which numba vectorises."""
     dst = out[lo - t : hi - t + 1]
@@ -186,7 +186,7 @@ def list_spans(n, outs, t, g, first, row1, second, row2, lo2, hi2):  # pragma: n
 
 @kernel(refcount=False)
 def list_pair_span(n, outs, t, g, first, second, row2, lo2, hi2):  # pragma: no cover - compiled
-    """Entries t and t + 1 of the continuation of ``first`` (:func:`continuation_pair`, the
+    """Entries t and t + 1 of the continuation of ``first`` (:func:`~.continuation.continuation_pair`, the
     same bits), returned, and entries t and ``lo2..hi2`` (``t < lo2``; none if ``lo2 >
     hi2``) of the continuation ``row2`` of ``second`` (:func:`list_span`, the same bits),
     in one pass over the first n profiles of the :class:`Outcomes` ``outs``."""
@@ -245,7 +245,7 @@ def threshold_value(band, row, i, g, k):  # pragma: no cover - compiled
 @kernel(refcount=False)
 def action_values(u, room, opp_bust, band, num, vals):  # pragma: no cover - compiled
     """``num[k] = a_k`` and ``vals[k] = a_k / (1 - P(X_k = 0) B)`` for ``k = 1..room``: the
-    threshold step of :mod:`.step` (``u`` padded past the room, :func:`continuation_row`)."""
+    threshold step of :mod:`.step` (``u`` padded past the room, :func:`~.continuation.continuation_row`)."""
     threshold_values(band, u, u[0], room, num)
     self_loop_values(num, room, band.bust, opp_bust, num, True, vals)
 
@@ -266,10 +266,10 @@ def respond_columns(
 
     Solves columns ``c_hi - 1`` down to ``c_lo`` of ``br`` (best-response values), ``br_act``
     (its thresholds) and ``ev`` (the value of the player when it, too, plays the strategy);
-    both tables come prefilled with the terminal entries (:func:`terminal_table`). Within a
+    both tables come prefilled with the terminal entries (:func:`~.kernels.terminal_table`). Within a
     column own scores go from ``goal - 1`` down, so every successor is solved first (the
     state's own entry is 0 until then: the self-loop in closed form). ``strategy`` is a
-    :class:`Strategy`, ``out`` a :class:`Response`. With ``reuse`` the continuations of a
+    :class:`~.kernels.Strategy`, ``out`` a :class:`~.kernels.Response`. With ``reuse`` the continuations of a
     column are kept from one own score to the next while the others' outcomes stay the same
     (module Notes, *Reuse*: the same bits): the others' outcomes are built again only when
     their codes change, their profiles listed once per change of the outcomes

@@ -354,7 +354,7 @@ def symmetric_dynamics(
     """Best-response dynamics or fictitious play on the whole game (module Notes).
 
     These are the obvious ways to look for a symmetric equilibrium; they are here to show
-    how they fare against backward induction (:func:`symmetric_equilibrium`). Plain best-response
+    how they fare against backward induction (:func:`~pigtheory.simultaneous.symmetric_equilibrium`). Plain best-response
     dynamics is the whole-game analogue of the paper's self-play, which cycles for two players
     (Zhu, Ma, Chen & Liu 2023, "Mixed-strategy equilibrium"); fictitious play is Brown's (1951).
 

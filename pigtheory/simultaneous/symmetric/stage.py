@@ -22,7 +22,7 @@ P(X_k = 0)` and :math:`B_r = \\prod_{q} b_{\\rho(q)}` over a role-r player's oth
 
 the fixed point :math:`V_r = \\sum_k \\sigma_r(k) [a_r(k; \\sigma_{-r}) + P(X_k = 0) B_r V_r]`
 of the one-state game in the state's own values. A player's best stationary reply at s is
-the best threshold against :math:`\\sigma_{-r}` (:func:`~.kernels.best_action`), and the
+the best threshold against :math:`\\sigma_{-r}` (:func:`~.respond.best_action`), and the
 *certificate* of the state is the most any player gains by it,
 :math:`\\varepsilon(s) = \\max_r (\\max_k a_r(k) / (1 - P(X_k = 0) B_r) - V_r)`.
 
@@ -158,7 +158,7 @@ class StageTables(NamedTuple):
 class StageScratch(NamedTuple):
     """The arrays one thread of :func:`solve_states` works in (:func:`stage_scratch`): the
     continuation scratch ``w`` (:class:`~.payoffs.Work`, with the thread's
-    :class:`~.kernels.ViewCache`), the mixed solvers' ``s``
+    :class:`~.continuation.ViewCache`), the mixed solvers' ``s``
     (:class:`~.payoffs.Scratch`), the roles of a state (``t``, ``mult``, ``first``,
     ``role_of``, ``orole``, the others' ``scores``), the candidates ``cand``/``ncand``,
     weights ``wts``, supports ``sup``, payoff tensors ``ten``/``nc`` and the profile kept
@@ -195,7 +195,7 @@ def scratch_width(players: int) -> int:
 
 def stage_scratch(players: int, goal: int, band: Band, views: ViewCache) -> StageScratch:
     """A fresh :class:`StageScratch` for states of ``players`` players at ``goal``, its
-    continuations going through ``views`` (:class:`~.kernels.ViewCache`). The
+    continuations going through ``views`` (:class:`~.continuation.ViewCache`). The
     payoff tensors take ``2 * players * width ** (players - 1) * (goal + 1)`` floats
     (:func:`scratch_width`): 11 MB for four players at goal 100."""
     n, g = players, goal
@@ -268,7 +268,7 @@ def touch(st, n, m, g, binom, view, out, views):  # pragma: no cover - compiled
     """Prefetch (:func:`~pigtheory.jit.prefetch`) the entries of the per-column arrays that
     the roles of the state ``st`` will read first: in the :class:`StageTables` ``out`` the
     table one own score up, the gains, actions and starts at their own score; in the
-    :class:`~.kernels.ViewCache` ``views`` the row (one own score up and at the goal
+    :class:`~.continuation.ViewCache` ``views`` the row (one own score up and at the goal
     ``g``), thresholds and lowest score (``view``: scratch of ``m``).
     Asked for one state ahead, they arrive while that state is solved, where the solver's own
     reads would each wait for memory in turn (a column's arrays are far apart)."""

@@ -51,12 +51,12 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import BASE_BYTES, Estimate, check_memory, with_roll_model
-from ..policies import Mixture, as_mixture, hold_at
-from ..progress import progress_bar
-from ..results import Solution
-from ..rules import Rules
-from ..validation import (
+from ...guard import BASE_BYTES, Estimate, check_memory, with_roll_model
+from ...policies import Mixture, as_mixture, hold_at
+from ...progress import progress_bar
+from ...results import Solution
+from ...rules import Rules
+from ...validation import (
     ConvergenceWarning,
     check_choice,
     check_int,
@@ -64,7 +64,7 @@ from ..validation import (
     check_progress,
     check_simultaneous_rules,
 )
-from .core import Thresholds, continuation, one_blas_thread, score_levels, terminal_values
+from ..core import Thresholds, continuation, one_blas_thread, score_levels, terminal_values
 
 __all__ = ["SelfPlay", "self_play", "estimate_memory"]
 

@@ -63,16 +63,16 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import ENGINES, choose_engine
-from ..guard import check_memory, equilibrium_estimate
-from ..policies import MixedPolicy
-from ..results import Result, freeze
-from ..rules import Rules
-from ..turn_total import turn_total_table
-from ..validation import check_choice, check_int, check_simultaneous_rules, check_tol
-from .core import STRATEGIES, extended, one_blas_thread, score_levels, stage_game, terminal_values
-from .core.matrix_game import StageSolution, solve_stage, solve_with_oracles
-from .core.stage import best_replies, stage_rows
+from ...engine import ENGINES, choose_engine
+from ...guard import check_memory, equilibrium_estimate
+from ...policies import MixedPolicy
+from ...results import Result, freeze
+from ...rules import Rules
+from ...turn_total import turn_total_table
+from ...validation import check_choice, check_int, check_simultaneous_rules, check_tol
+from ..core import STRATEGIES, extended, one_blas_thread, score_levels, stage_game, terminal_values
+from ..core.matrix_game import StageSolution, solve_stage, solve_with_oracles
+from ..core.stage import best_replies, stage_rows
 
 __all__ = ["Equilibrium", "equilibrium", "solve_stage"]
 
@@ -197,7 +197,7 @@ def equilibrium(
     max_iter = check_int("max_iter", max_iter, low=1)
     check_choice("engine", engine, ENGINES)
     if strategies == "stopping":
-        from .stopping import stopping_equilibrium
+        from ..stopping import stopping_equilibrium
 
         return stopping_equilibrium(rules=rules, tol=max(tol, 1e-12), engine=engine, max_memory=max_memory)
     g = rules.goal

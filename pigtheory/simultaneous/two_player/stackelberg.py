@@ -42,11 +42,11 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import BASE_BYTES, Estimate, check_memory, with_roll_model
-from ..progress import progress_bar
-from ..results import Solution
-from ..rules import Rules
-from ..validation import (
+from ...guard import BASE_BYTES, Estimate, check_memory, with_roll_model
+from ...progress import progress_bar
+from ...results import Solution
+from ...rules import Rules
+from ...validation import (
     ConvergenceWarning,
     check_choice,
     check_int,
@@ -54,7 +54,7 @@ from ..validation import (
     check_simultaneous_rules,
     check_tol,
 )
-from .core import (
+from ..core import (
     TIE_TOL,
     DiagonalStages,
     extended,

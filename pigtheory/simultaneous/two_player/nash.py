@@ -46,13 +46,13 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import best_response_estimate, check_memory
-from ..policies import MixedPolicy
-from ..results import Result
-from ..rules import Rules
-from ..validation import check_simultaneous_rules, check_tol
-from .best_response import best_response
-from .evaluate import win_probability
+from ...guard import best_response_estimate, check_memory
+from ...policies import MixedPolicy
+from ...results import Result
+from ...rules import Rules
+from ...validation import check_simultaneous_rules, check_tol
+from ..best_response import best_response
+from ..evaluate import win_probability
 
 __all__ = [
     "CycleNash",
@@ -88,7 +88,7 @@ class CycleNash(Result):
         The win probability at (0, 0) of the row policy against the column policy.
     preferred_equilibria : tuple of (row mix, column mix)
         The equilibria of ``preferred`` from nashpy's support enumeration, each passing
-        :func:`~pigtheory.simultaneous.nash.is_equilibrium`.
+        :func:`~pigtheory.simultaneous.two_player.nash.is_equilibrium`.
     real_equilibria : tuple of (row mix, column mix)
         The same for ``real``.
     preferred_lp : (row mix, column mix)
