@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import pigtheory
+import pigtheory.runtime
 from pigtheory import Rules, hold_at
 
 SMALL = Rules(goal=6)
@@ -120,6 +121,10 @@ VALID = {
     ],
     "roll": lambda t: np.ones((2, 6), dtype=bool),
     "own": lambda t: np.array([0, 3]),
+    # the out-of-core runtime: a plan of two chunks, the second reading the first's block
+    "plan": lambda t: pigtheory.runtime.Plan({(1, 0): set(), (0, 0): {1}}, {0: 1, 1: 1}),
+    "task": lambda t: lambda block, chunk: lambda: block,
+    "on_done": lambda t: lambda key, result, free: None,
 }
 
 

@@ -17,7 +17,7 @@ import pytest
 import pigtheory
 from pigtheory import Rules, hold_at
 from pigtheory.io import cached
-from pigtheory.io.records import DamagedRecord, read_record, write_record
+from pigtheory.runtime.records import DamagedRecord, read_record, write_record
 from pigtheory.simultaneous import best_response
 from pigtheory.simultaneous.resumable import hold_at_table
 

@@ -82,6 +82,14 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
         ("pigtheory.play",),
     ),
     (
+        "api_runtime",
+        "The out-of-core runtime",
+        "Solves larger than memory, cut into chunks of score levels: the store of finished chunks "
+        "(header, seals with checksums, memory-mapped reads), the schedule that submits a chunk once "
+        "what it reads is finished, and sealed records.",
+        ("pigtheory.runtime",),
+    ),
+    (
         "api_sweeps",
         "Sweeps, parallel runs and resources",
         "Independent tasks on any executor (a Dask cluster included), BLAS threads, the "

@@ -46,10 +46,8 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19), Algorithm 0.3
 
 from __future__ import annotations
 
-import heapq
 import json
 import os
-from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
 from math import comb
@@ -60,10 +58,10 @@ import numpy as np
 
 from ..engine import numba_installed
 from ..guard import BASE_BYTES, FEWER, Estimate, check_disk, check_memory, players_text, with_roll_model
-from ..parallel import TaskQueue, check_executor
-from ..progress import progress_bar
+from ..parallel import check_executor
 from ..results import Result
 from ..rules import Rules
+from ..runtime import Plan, run_chunks
 from ..validation import check_int, check_path, check_progress, check_simultaneous_rules
 from .chunk_task import solve_chunk
 from .core import read_opponents
@@ -305,26 +303,33 @@ def chunked_best_response(
     if not numba_installed():
         raise ValueError("the chunked solve needs numba (pip install numba)")
     st = LevelStore.create(store, rules, dest_all[0], prob_all[0], chunk)
-    plan = _Plan(st)
+    reads = {
+        (block, k): _blocks_read(st, block, st.columns(block, k))
+        for block in st.sizes
+        for k in range(st.n_chunks(block))
+    }
+    plan = Plan(reads, {b: st.n_chunks(b) for b in st.sizes}, st.finished_chunks(list(reads)))
     if not keep_partials:  # a stopped run may have left some that nothing will read again
-        for b in st.sizes:
-            if plan.left[b] == 0 and plan.unread[b] == 0:
-                st.drop_partials(b)
-    with (
-        closing(plan),
-        TaskQueue(executor) as queue,
-        progress_bar(plan.n_tasks, "chunked levels", progress) as bar,
-    ):
-        bar.update(plan.n_tasks - plan.todo)
-        while plan.ready or len(queue):
-            while plan.ready and len(queue) < _IN_FLIGHT:
-                block, k = plan.pop()
-                queue.submit(partial(solve_chunk, str(st.folder), block, k), tag=(block, k))
-            (block, k), stats = queue.next_done()  # type: ignore[misc]
-            plan.finish(block, k, stats, keep_partials)
-            bar.update(1)
-    if plan.todo:
-        raise RuntimeError("chunked solve: some chunks could never start (a dependency cycle?)")
+        for b in plan.unneeded():
+            st.drop_partials(b)
+    with (st.folder / "tasks.jsonl").open("a") as log:
+
+        def done(key: tuple[int, int], stats: dict, free: list[int]) -> None:
+            log.write(json.dumps({"block": key[0], "chunk": key[1], **stats}) + "\n")
+            log.flush()
+            if not keep_partials:
+                for b in free:
+                    st.drop_partials(b)
+
+        run_chunks(
+            plan,
+            lambda block, k: partial(solve_chunk, str(st.folder), block, k),
+            done,
+            executor=executor,
+            progress=progress,
+            label="chunked levels",
+            in_flight=_IN_FLIGHT,
+        )
     g, m = rules.goal, rules.players - 1
     start = st.read("value", 0, 0)[0, 0], st.read("policy", 0, 0)[0, 0]
     return ChunkedSolution(
@@ -340,61 +345,6 @@ def chunked_best_response(
         n_tasks=plan.n_tasks,
         chunk=chunk,
     )
-
-
-class _Plan:
-    """Which chunks read which blocks, which are finished, and which may start."""
-
-    def __init__(self, st: LevelStore) -> None:
-        self.st = st
-        self.reads: dict[tuple[int, int], set[int]] = {}
-        readers: dict[int, list[tuple[int, int]]] = {b: [] for b in st.sizes}
-        for block in st.sizes:
-            columns = st.columns(block)
-            for k in range(st.n_chunks(block)):
-                cols = columns[k * st.chunk : (k + 1) * st.chunk]
-                self.reads[(block, k)] = deps = _blocks_read(st, block, cols)
-                for d in deps:
-                    readers[d].append((block, k))
-        self.readers = readers
-        self.done = {key for key in self.reads if st.finished(*key)}
-        self.n_tasks = len(self.reads)
-        self.todo = self.n_tasks - len(self.done)
-        self.left = {b: st.n_chunks(b) for b in st.sizes}  # unfinished chunks per block
-        for block, _ in self.done:
-            self.left[block] -= 1
-        self.unread = {b: sum(r not in self.done for r in readers[b]) for b in st.sizes}
-        self.waiting = {key: sum(self.left[d] > 0 for d in deps) for key, deps in self.reads.items()}
-        self.ready: list[tuple[int, int, int]] = []
-        for key, n in self.waiting.items():
-            if n == 0 and key not in self.done:
-                heapq.heappush(self.ready, (-key[0], key[0], key[1]))
-        self.log = (st.folder / "tasks.jsonl").open("a")
-
-    def pop(self) -> tuple[int, int]:
-        _, block, k = heapq.heappop(self.ready)
-        return block, k
-
-    def finish(self, block: int, k: int, stats: dict, keep_partials: bool) -> None:
-        self.log.write(json.dumps({"block": block, "chunk": k, **stats}) + "\n")
-        self.log.flush()
-        self.done.add((block, k))
-        self.todo -= 1
-        self.left[block] -= 1
-        if self.left[block] == 0:
-            for r in self.readers[block]:
-                self.waiting[r] -= 1
-                if self.waiting[r] == 0 and r not in self.done:
-                    heapq.heappush(self.ready, (-r[0], r[0], r[1]))
-        for d in self.reads[(block, k)]:
-            self.unread[d] -= 1
-        if not keep_partials:
-            for b in self.reads[(block, k)] | {block}:
-                if self.left[b] == 0 and self.unread[b] == 0:
-                    self.st.drop_partials(b)
-
-    def close(self) -> None:
-        self.log.close()
 
 
 def _blocks_read(st: LevelStore, block: int, cols: np.ndarray) -> set[int]:

@@ -24,7 +24,7 @@ Files (``out``)
 ``table.npz`` and ``table.csv``
     The whole table, once every task is done (:meth:`~pigtheory.results.Saveable.save`, and for spreadsheets).
 
-The index and the task files are sealed records (:mod:`pigtheory.io.records`: JSON with a
+The index and the task files are sealed records (:mod:`pigtheory.runtime.records`: JSON with a
 SHA-256 of their fields). A resumed sweep reuses a task file only if its checksum holds and
 its fields are its task's parameters, a win probability and a threshold; anything else is
 reported (a warning) and solved again, never reported as a result.
@@ -65,10 +65,10 @@ from .._compat import renamed
 from ..guard import check_memory, reduced_estimate
 from ..io import atomic_write
 from ..io.atomic import check_writable
-from ..io.records import DamagedRecord, read_record, write_record
 from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
 from ..rules import Rules
+from ..runtime.records import DamagedRecord, read_record, write_record
 from ..validation import check_int, check_optional_path, check_progress
 from .sweep import HoldAtTable, start_value
 
@@ -218,7 +218,7 @@ def _write_json(path: Path, obj: Any) -> None:
 def _open(folder: Path, tasks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Write the index of a new sweep, or check an old one's and read its finished tasks.
 
-    Every file is verified before it is reused (:mod:`pigtheory.io.records`): a damaged index
+    Every file is verified before it is reused (:mod:`pigtheory.runtime.records`): a damaged index
     is rewritten (each task file is checked against its own task, so finished work is kept),
     a damaged or edited task file is reported and its task run again, and an index of another
     sweep is refused.

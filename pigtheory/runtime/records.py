@@ -26,8 +26,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..io.atomic import atomic_write
 from ..validation import check_path
-from .atomic import atomic_write
 
 __all__ = ["DamagedRecord", "write_record", "read_record", "checksum"]
 

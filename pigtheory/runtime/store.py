@@ -1,0 +1,305 @@
+"""A store of finished chunks on disk: what a solve too large for memory writes, level by level.
+
+Layout
+------
+A store is a folder. ``store.json`` is its header: the format (``kind``, a name the solver
+chooses, and its version), an id made when the store is created, the *solve* (every parameter
+that decides the arrays: the rules first; a store of another solve is refused) and what the
+solver adds (``extra``: block sizes, moves). The arrays are cut into *blocks* (a solver's unit of
+dependence: one score level, say) and each block into chunks. One chunk is a set of ``.npy``
+files, one per *part* (``value``, ``policy``, ...: ``<part>/<block>.<chunk>.npy``), and a seal,
+``done/<block>.<chunk>.json``, written last: the store's id, the block and chunk, and the
+SHA-256 and size of every part. A chunk is finished when its seal exists.
+
+Trust
+-----
+Every file is written atomically (:func:`pigtheory.io.atomic_write`): a killed writer leaves
+the previous state, never half a file. :meth:`ChunkStore.verify` checks a chunk against its
+seal (the store's id, the parts' sizes and checksums); :meth:`ChunkStore.finished_chunks`
+reports the finished chunks and, with ``verify=True``, removes every chunk whose seal does not
+hold (a damaged file, a file copied from another store), so that it is solved again and never
+read. A full disk while a chunk is written raises :class:`StoreFull`, one line naming the
+folder; the chunks sealed before stay finished and a later call resumes from them.
+
+Reads
+-----
+:meth:`ChunkStore.read` memory-maps a part (read-only) with the shape and type the solver
+knows, skipping the ``.npy`` header instead of parsing it: a task maps dozens of files, and
+parsing cost more than mapping. Only the pages of the rows a reader touches come from disk.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import mmap
+import os
+import shutil
+import uuid
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..io import atomic_write
+from ..validation import check_path
+
+__all__ = ["ChunkStore", "StoreFull", "StoreMismatch"]
+
+HEADER = "store.json"
+"""Name of a store's header file."""
+
+
+class StoreMismatch(ValueError):
+    """The folder holds a store of another solve, another kind, or no store at all."""
+
+
+class StoreFull(OSError):
+    """The disk filled up while a chunk was written; the chunks sealed before stay usable."""
+
+
+def _stem(block: int, chunk: int) -> str:
+    """File name of a chunk's seal (and stem of its parts): ``<block>.<chunk>``."""
+    return f"{block}.{chunk}"
+
+
+def _digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for piece in iter(lambda: f.read(1 << 20), b""):
+            h.update(piece)
+    return h.hexdigest()
+
+
+def _write(path: Path, write: Any, folder: Path) -> None:
+    """:func:`atomic_write`, a full disk said in one line naming the store's folder."""
+    try:
+        atomic_write(path, write)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise StoreFull(
+                exc.errno, f"store: the disk of {str(folder)!r} is full; the chunks finished so far are kept"
+            ) from None
+        raise
+
+
+class ChunkStore:
+    """A store in ``folder`` (module docstring), opened; :meth:`create` makes or reopens one.
+
+    Parameters
+    ----------
+    folder : path-like
+    kind : str, optional
+        The format the caller expects (``StoreMismatch`` on first use if the header says
+        another).
+    """
+
+    VERSION = 1
+    """Version of the layout (header, parts, seals)."""
+
+    def __init__(self, folder: str | os.PathLike, kind: str | None = None) -> None:
+        self.folder = check_path("folder", folder)
+        if kind is not None and not isinstance(kind, str):
+            raise ValueError(f"kind must be a string, got {type(kind).__name__}")
+        self._kind = kind
+
+    @classmethod
+    def create(
+        cls, folder: str | os.PathLike, kind: str, solve: dict[str, Any], extra: dict[str, Any] | None = None
+    ) -> ChunkStore:
+        """Open the store of ``solve`` in ``folder``, writing its header if the folder holds none.
+
+        Parameters
+        ----------
+        folder : path-like
+        kind : str
+            The solver's format name (e.g. ``"pigtheory-level-store"``).
+        solve : dict
+            JSON: every parameter that decides the arrays. A store whose header holds another
+            ``solve`` or ``kind`` is refused (:class:`StoreMismatch`), so that no chunk of
+            another solve is ever read.
+        extra : dict, optional
+            JSON the solver keeps beside (sizes, tables); written with a new header only.
+
+        Returns
+        -------
+        ChunkStore
+        """
+        if not isinstance(kind, str) or not kind:
+            raise ValueError(f"kind must be a non-empty string, got {kind!r}")
+        for name, value in (("solve", solve), ("extra", extra if extra is not None else {})):
+            if not isinstance(value, dict):
+                raise ValueError(f"{name} must be a dict of JSON values, got {type(value).__name__}")
+        store = cls(folder, kind)
+        folder = store.folder
+        try:
+            canonical = json.loads(json.dumps(solve, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"solve: not JSON of finite numbers ({exc})") from None
+        if (folder / HEADER).exists():
+            old = store.header
+            if old["solve"] != canonical:
+                differ = sorted(
+                    k for k in set(old["solve"]) | set(canonical) if old["solve"].get(k) != canonical.get(k)
+                )
+                raise StoreMismatch(
+                    f"store: {folder} holds another solve ({', '.join(differ)} differ); "
+                    "use an empty folder, or the parameters it was made with"
+                )
+            return store
+        header = {
+            "format": kind,
+            "format_version": cls.VERSION,
+            "id": uuid.uuid4().hex,  # tells apart two stores made in turn in one folder
+            "solve": canonical,
+            "extra": extra or {},
+        }
+        folder.mkdir(parents=True, exist_ok=True)
+        _write(folder / HEADER, lambda tmp: Path(tmp).write_text(json.dumps(header, indent=1) + "\n"), folder)
+        store.__dict__.pop("header", None)
+        return store
+
+    @cached_property
+    def header(self) -> dict[str, Any]:
+        """The parsed header (:class:`StoreMismatch` if the folder holds no store of this kind)."""
+        try:
+            header = json.loads((self.folder / HEADER).read_text())
+        except (OSError, ValueError) as exc:
+            raise StoreMismatch(f"store: no store in {self.folder} ({exc})") from None
+        if not isinstance(header, dict) or header.get("format_version") != self.VERSION:
+            raise StoreMismatch(f"store: {self.folder} is not a store of version {self.VERSION}")
+        if self._kind is not None and header.get("format") != self._kind:
+            raise StoreMismatch(
+                f"store: {self.folder} holds a {header.get('format')!r}, not a {self._kind!r}"
+            )
+        return header
+
+    @property
+    def solve(self) -> dict[str, Any]:
+        """The solve's parameters, as written."""
+        return self.header["solve"]
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """What the solver keeps beside the solve."""
+        return self.header["extra"]
+
+    # -- chunks ----------------------------------------------------------------------------
+
+    def path(self, part: str, block: int, chunk: int) -> Path:
+        """File of one part of one chunk."""
+        return self.folder / part / f"{_stem(block, chunk)}.npy"
+
+    def seal(self, block: int, chunk: int) -> Path:
+        """File of one chunk's seal."""
+        return self.folder / "done" / f"{_stem(block, chunk)}.json"
+
+    def finished(self, block: int, chunk: int) -> bool:
+        """Whether the chunk's seal exists (:meth:`verify` checks it)."""
+        return self.seal(block, chunk).exists()
+
+    def write_chunk(self, block: int, chunk: int, parts: dict[str, np.ndarray]) -> None:
+        """Write a chunk's parts, then its seal (the finished mark) last.
+
+        Raises
+        ------
+        StoreFull
+            The disk filled up; nothing of this chunk is sealed.
+        """
+        files = {}
+        for part, array in parts.items():
+            path = self.path(part, block, chunk)
+
+            def write(tmp: str, array: np.ndarray = array) -> None:
+                with open(tmp, "wb") as f:
+                    np.save(f, array)
+
+            _write(path, write, self.folder)
+            files[part] = {"sha256": _digest(path), "bytes": path.stat().st_size}
+        seal = {"store": self.header["id"], "block": int(block), "chunk": int(chunk), "parts": files}
+        _write(
+            self.seal(block, chunk), lambda tmp: Path(tmp).write_text(json.dumps(seal) + "\n"), self.folder
+        )
+
+    def verify(self, block: int, chunk: int) -> str | None:
+        """Why the chunk cannot be trusted (a sentence), or None if its seal holds: the seal is
+        this store's and this chunk's, and every part it names has its size and SHA-256."""
+        try:
+            seal = json.loads(self.seal(block, chunk).read_text())
+        except (OSError, ValueError) as exc:
+            return f"its seal is unreadable ({exc})"
+        if not isinstance(seal, dict) or seal.get("store") != self.header["id"]:
+            return "its seal belongs to another store"
+        if seal.get("block") != block or seal.get("chunk") != chunk:
+            return "its seal names another chunk"
+        parts = seal.get("parts")
+        if not isinstance(parts, dict):
+            return "its seal lists no parts"
+        for part, want in parts.items():
+            path = self.path(part, block, chunk)
+            if not path.exists():
+                if part in self.dropped_parts:
+                    continue
+                return f"{path.name} of {part} is missing"
+            if path.stat().st_size != want.get("bytes") or _digest(path) != want.get("sha256"):
+                return f"{part}/{path.name} does not match its checksum"
+        return None
+
+    dropped_parts: frozenset[str] = frozenset()
+    """Parts a solver deletes once nothing reads them (missing is no damage)."""
+
+    def finished_chunks(self, chunks: list[tuple[int, int]], *, verify: bool = True) -> set[tuple[int, int]]:
+        """The finished ones of ``chunks``; with ``verify``, a chunk whose seal does not hold is
+        removed (seal and parts) so that it is solved again, and is not among them."""
+        done = set()
+        for block, chunk in chunks:
+            if not self.finished(block, chunk):
+                continue
+            if verify and self.verify(block, chunk) is not None:
+                self.discard(block, chunk)
+                continue
+            done.add((block, chunk))
+        return done
+
+    def discard(self, block: int, chunk: int) -> None:
+        """Remove a chunk's seal, then its parts."""
+        self.seal(block, chunk).unlink(missing_ok=True)
+        for sub in self.folder.iterdir():
+            if sub.is_dir() and sub.name != "done":
+                (sub / f"{_stem(block, chunk)}.npy").unlink(missing_ok=True)
+
+    def read(self, part: str, block: int, chunk: int, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+        """A part of a chunk, memory-mapped read-only, as an array of ``shape`` and ``dtype``."""
+        with open(self.path(part, block, chunk), "rb") as f:
+            head = f.read(12)
+            if head[:6] != b"\x93NUMPY":
+                raise ValueError(f"store: {f.name} is not a .npy file")
+            size = 2 if head[6] == 1 else 4  # header length field: version 1, or 2 and 3
+            offset = 8 + size + int.from_bytes(head[8 : 8 + size], "little")
+            data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        count = int(np.prod(shape))
+        return np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(shape)
+
+    def save(self, name: str, array: np.ndarray) -> Path:
+        """Write a file of the store's own (an index), atomically: ``<name>.npy``."""
+        path = self.folder / f"{name}.npy"
+
+        def write(tmp: str) -> None:
+            with open(tmp, "wb") as f:
+                np.save(f, array)
+
+        _write(path, write, self.folder)
+        return path
+
+    def bytes_on_disk(self) -> dict[str, int]:
+        """Bytes of each folder of files now in the store."""
+        out = {}
+        for sub in sorted(p for p in self.folder.iterdir() if p.is_dir()):
+            out[sub.name] = sum(f.stat().st_size for f in sub.glob("[!.]*") if f.is_file())
+        return out
+
+    def remove(self) -> None:
+        """Delete the whole store folder."""
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -1,0 +1,188 @@
+"""The out-of-core runtime (:mod:`pigtheory.runtime`) on a toy level-by-level solve.
+
+The toy: blocks 0..TOP are levels of a DAG, each cut into chunks; chunk k of block b holds
+``values[b][k] = (b + 1) * (k + 1) + sum of every value of the blocks above b``, so each chunk
+reads every higher block, like a score level reads the levels above it. The reference is the
+same sum in memory; every path of the runtime (serial, threads, a Dask LocalCluster, resumed,
+with damaged or foreign chunks) must give exactly its numbers.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from pigtheory.runtime import ChunkStore, Plan, StoreFull, StoreMismatch, run_chunks
+
+TOP = 4
+CHUNKS = {b: 1 + b % 3 for b in range(TOP + 1)}
+ROWS = 3
+KIND = "toy-levels"
+SOLVE = {"top": TOP, "chunks": {str(b): n for b, n in CHUNKS.items()}}
+
+
+def _reference() -> dict[tuple[int, int], np.ndarray]:
+    out: dict[tuple[int, int], np.ndarray] = {}
+    above = 0.0
+    for b in range(TOP, -1, -1):
+        level = 0.0
+        for k in range(CHUNKS[b]):
+            out[b, k] = np.full(ROWS, (b + 1) * (k + 1) + above, dtype=np.float64)
+            level += out[b, k].sum()
+        above += level
+    return out
+
+
+def _solve_chunk(folder: str, block: int, chunk: int) -> float:
+    """One task: read every chunk of the blocks above (memory-mapped), write this one."""
+    store = ChunkStore(folder, KIND)
+    above = sum(
+        float(store.read("value", b, k, (ROWS,), np.float64).sum())
+        for b in range(block + 1, TOP + 1)
+        for k in range(CHUNKS[b])
+    )
+    store.write_chunk(
+        block, chunk, {"value": np.full(ROWS, (block + 1) * (chunk + 1) + above, dtype=np.float64)}
+    )
+    return above
+
+
+def _plan(store: ChunkStore) -> Plan:
+    reads = {(b, k): set(range(b + 1, TOP + 1)) for b in CHUNKS for k in range(CHUNKS[b])}
+    return Plan(reads, CHUNKS, store.finished_chunks(list(reads)))
+
+
+def _run(folder, executor=None, calls=None) -> ChunkStore:
+    store = ChunkStore.create(folder, KIND, SOLVE)
+    plan = _plan(store)
+
+    def task(block, chunk):
+        if calls is not None:
+            calls.append((block, chunk))
+        return lambda: _solve_chunk(str(store.folder), block, chunk)
+
+    run_chunks(plan, task, lambda key, result, free: None, executor=executor, progress=False)
+    return store
+
+
+def _values(store: ChunkStore) -> dict[tuple[int, int], np.ndarray]:
+    return {
+        (b, k): np.array(store.read("value", b, k, (ROWS,), np.float64))
+        for b in CHUNKS
+        for k in range(CHUNKS[b])
+    }
+
+
+def _assert_reference(store: ChunkStore) -> None:
+    ref, got = _reference(), _values(store)
+    assert ref.keys() == got.keys()
+    for key in ref:
+        assert np.array_equal(ref[key], got[key]), key
+
+
+def test_serial_and_threads_give_the_in_memory_numbers(tmp_path):
+    _assert_reference(_run(tmp_path / "serial"))
+    with ThreadPoolExecutor(2) as pool:
+        _assert_reference(_run(tmp_path / "threads", pool))
+
+
+def test_a_dask_local_cluster_gives_the_same_numbers(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        _assert_reference(_run(tmp_path / "dask", client))
+
+
+def test_every_chunk_runs_after_all_it_reads(tmp_path):
+    calls: list[tuple[int, int]] = []
+    _run(tmp_path / "s", calls=calls)
+    assert sorted(calls) == sorted((b, k) for b in CHUNKS for k in range(CHUNKS[b]))
+    position = {key: i for i, key in enumerate(calls)}
+    for (b, _k), i in position.items():
+        assert all(position[a, j] < i for a in range(b + 1, TOP + 1) for j in range(CHUNKS[a]))
+
+
+def test_a_resumed_solve_runs_only_the_unfinished_chunks(tmp_path):
+    store = _run(tmp_path / "s")
+    for key in ((0, 0), (1, 1)):
+        store.discard(*key)  # as if killed before these were sealed
+    calls: list[tuple[int, int]] = []
+    _assert_reference(_run(tmp_path / "s", calls=calls))
+    assert sorted(calls) == [(0, 0), (1, 1)]
+
+
+def test_a_damaged_or_foreign_chunk_is_solved_again_never_read(tmp_path):
+    store = _run(tmp_path / "s")
+    path = store.path("value", 2, 0)
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 0xFF  # one flipped byte in the data
+    path.write_bytes(bytes(raw))
+    assert "checksum" in store.verify(2, 0)
+    other = _run(tmp_path / "other")  # the same solve, another store: its seal names another id
+    (store.folder / "done" / "3.0.json").write_text(other.seal(3, 0).read_text())
+    assert "another store" in store.verify(3, 0)
+    calls: list[tuple[int, int]] = []
+    _assert_reference(_run(tmp_path / "s", calls=calls))
+    assert (2, 0) in calls and (3, 0) in calls
+    assert all(store.verify(b, k) is None for b in CHUNKS for k in range(CHUNKS[b]))
+
+
+def test_a_store_of_another_solve_is_refused_with_what_differs(tmp_path):
+    _run(tmp_path / "s")
+    with pytest.raises(StoreMismatch, match="top differ"):
+        ChunkStore.create(tmp_path / "s", KIND, {**SOLVE, "top": TOP + 1})
+    with pytest.raises(StoreMismatch, match="not a 'other-kind'"):
+        _ = ChunkStore(tmp_path / "s", "other-kind").header
+    with pytest.raises(StoreMismatch, match="no store"):
+        _ = ChunkStore(tmp_path / "empty", KIND).header
+
+
+def test_a_full_disk_stops_in_one_line_and_keeps_the_sealed_chunks(tmp_path, monkeypatch):
+    import pigtheory.runtime.store as store_module
+
+    real = store_module.atomic_write
+    count = {"n": 0}
+
+    def filling(path, write, **kw):
+        if "value" in str(path):
+            count["n"] += 1
+            if count["n"] > 4:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, write, **kw)
+
+    monkeypatch.setattr(store_module, "atomic_write", filling)
+    with pytest.raises(StoreFull) as info:
+        _run(tmp_path / "s")
+    message = str(info.value)
+    assert "\n" not in message and str(tmp_path / "s") in message and "full" in message
+    store = ChunkStore(tmp_path / "s", KIND)
+    sealed = [(b, k) for b in CHUNKS for k in range(CHUNKS[b]) if store.finished(b, k)]
+    assert len(sealed) == 4 and all(store.verify(*key) is None for key in sealed)
+    monkeypatch.setattr(store_module, "atomic_write", real)
+    calls: list[tuple[int, int]] = []
+    _assert_reference(_run(tmp_path / "s", calls=calls))
+    assert not set(calls) & set(sealed)
+
+
+def test_plan_refuses_blocks_it_does_not_know_and_reports_cycles(tmp_path):
+    with pytest.raises(ValueError, match="not in chunks_per_block"):
+        Plan({(0, 0): {7}}, {0: 1})
+    cyclic = Plan({(0, 0): {1}, (1, 0): {0}}, {0: 1, 1: 1})
+    with pytest.raises(RuntimeError, match="could never start"):
+        run_chunks(cyclic, lambda b, k: lambda: None, lambda *a: None, progress=False)
+
+
+def test_the_header_holds_the_solve_and_a_fresh_id(tmp_path):
+    a = ChunkStore.create(tmp_path / "a", KIND, SOLVE, {"note": 1})
+    b = ChunkStore.create(tmp_path / "b", KIND, SOLVE)
+    header = json.loads((a.folder / "store.json").read_text())
+    assert header["solve"] == SOLVE and header["extra"] == {"note": 1}
+    assert a.header["id"] != b.header["id"]
