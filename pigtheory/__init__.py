@@ -8,17 +8,15 @@ simultaneous`` or ``pigtheory.hold_at`` load what they need.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__ as __version__
 
 _LAZY = {
     "Rules": "rules",
-    "TurnTotal": "turn_total",
-    "turn_total": "turn_total",
-    "turn_total_table": "turn_total",
+    "TurnTotal": "turn_totals",
+    "turn_total": "turn_totals",
+    "turn_total_table": "turn_totals",
     "hold_at": "policies",
     "HoldAt": "policies",
     "ThresholdTable": "policies",
@@ -64,20 +62,7 @@ if TYPE_CHECKING:
     from .results import Result, Solution
     from .rules import Rules
     from .stopping import RandomStoppingRule, StoppingRule
-    from .turn_total import TurnTotal, turn_total, turn_total_table
-
-
-class _Package(types.ModuleType):
-    """The package's module type: ``pigtheory.turn_total`` stays the function when the module of
-    the same name is imported (the import system would bind the module in its place)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "turn_total" and isinstance(value, types.ModuleType):
-            value = value.turn_total
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+    from .turn_totals import TurnTotal, turn_total, turn_total_table
 
 
 def __getattr__(name: str) -> Any:

@@ -37,20 +37,8 @@ def public_modules() -> list[str]:
     for info in pkgutil.walk_packages(pigtheory.__path__, "pigtheory."):
         if any(part.startswith("_") for part in info.name.split(".")):
             continue
-        if _is_shim(info):
-            continue
         names.append(info.name)
     return sorted(names)
-
-
-def _is_shim(info) -> bool:
-    """A module left at an old path: it calls ``_compat.moved(__name__, ...)`` when imported."""
-    spec = info.module_finder.find_spec(info.name.rpartition(".")[2], None)
-    origin = getattr(spec, "origin", None)
-    if not origin or not origin.endswith(".py"):
-        return False
-    with open(origin, encoding="utf-8") as f:
-        return "moved(__name__" in f.read()
 
 
 def _importable(name: str):
@@ -194,7 +182,6 @@ INTERNAL = {
     "pigtheory.io.kinds.": "the policy-kind registry, called by the readers and writers",
     "pigtheory.io.archive.": "the archive's own helpers",
     "pigtheory.play.opponents.": "opponent builders called by play.opponent, which checks them",
-    "pigtheory.play.sequential_response.": "helpers of play.sequential_best_response",
     "pigtheory.play.site.": "packing of opponents that play.opponent built",
     "pigtheory.play.game.": "dice of rules the game has checked",
     "pigtheory.play.terminal.": "event text of the terminal game",

@@ -43,7 +43,7 @@ import numpy as np
 from ..display import long_frame
 from ..results import Saveable
 from ..rules import Rules
-from ..turn_total import turn_total_table
+from ..turn_totals import turn_total_table
 from ..validation import check_rules
 
 __all__ = [

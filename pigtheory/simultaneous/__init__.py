@@ -24,7 +24,6 @@ the ``strategies="stopping"`` solvers go beyond the paper (every stopping rule; 
 
 from typing import TYPE_CHECKING, Any
 
-from .._compat import renamed
 from .best_response import best_response
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
@@ -109,20 +108,12 @@ __all__ = [
     "SymmetricDynamics",
 ]
 
-_renamed = renamed(
-    __name__,
-    {
-        "HoldAtSweep": "pigtheory.simultaneous.sweep:HoldAtTable",
-        "SweepTable": "pigtheory.simultaneous.sweep:HoldAtTable",
-    },
-)
-
 
 def __getattr__(name: str) -> Any:
-    """A name of :data:`_LAZY` (imported now, then kept), or a deprecated one."""
+    """A name of :data:`_LAZY` (imported now, then kept)."""
     module = _LAZY.get(name)
     if module is None:
-        return _renamed(name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
     value = getattr(importlib.import_module(module, __name__), name)

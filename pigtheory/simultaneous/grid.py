@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import renamed
 from ..guard import Estimate, best_response_estimate, check_memory, players_text, with_roll_model
 from ..io import cached
 from ..parallel import check_executor, run_tasks
@@ -36,8 +35,6 @@ from ..validation import check_ints, check_optional_path, check_progress, check_
 from .sweep import HoldAtTable, start_value
 
 __all__ = ["hold_at_grid", "cached_hold_at_grid", "estimate_memory"]
-
-__getattr__ = renamed(__name__, {"HoldAtGrid": "pigtheory.simultaneous.sweep:HoldAtTable"})
 
 
 @with_roll_model(name="grid")

@@ -74,7 +74,7 @@ from ..progress import progress_bar
 from ..results import Solution
 from ..rules import Rules
 from ..stopping import TurnPolicy
-from ..turn_total import turn_total_table
+from ..turn_totals import turn_total_table
 from ..validation import check_int, check_progress
 from ._score_sets import rank_table, score_keys, score_tuples, stages, successors
 from .core import (

@@ -61,7 +61,6 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import renamed
 from ..guard import check_memory, reduced_estimate
 from ..io import atomic_write
 from ..io.atomic import check_writable
@@ -74,7 +73,6 @@ from .sweep import HoldAtTable, start_value
 
 __all__ = ["hold_at_table", "sweep_tasks"]
 
-__getattr__ = renamed(__name__, {"SweepTable": "pigtheory.simultaneous.sweep:HoldAtTable"})
 
 FORMAT = "pigtheory-sweep"
 
