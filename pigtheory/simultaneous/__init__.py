@@ -31,8 +31,7 @@ from .stopping import StoppingEquilibrium, stopping_equilibrium
 from .two_player import Equilibrium, SelfPlay, Stackelberg, equilibrium, self_play, stackelberg
 
 if TYPE_CHECKING:  # imported on first use (below): a command that needs none of them starts faster
-    from .chunked import ChunkedSolution, chunked_best_response
-    from .multiplayer import ReducedSolution, reduced_best_response
+    from .nplayer import ChunkedSolution, ReducedSolution, chunked_best_response, reduced_best_response
     from .resumable import hold_at_table, sweep_tasks
     from .stopping import StoppingClasses, certify_classes
     from .sweep import HoldAtTable, best_responses, hold_at_sweep
@@ -48,8 +47,9 @@ if TYPE_CHECKING:  # imported on first use (below): a command that needs none of
     from .two_player.nash import CycleNash, cycle_nash, exploitability
 
 _LAZY = {
-    **dict.fromkeys(("ChunkedSolution", "chunked_best_response"), ".chunked"),
-    **dict.fromkeys(("ReducedSolution", "reduced_best_response"), ".multiplayer"),
+    **dict.fromkeys(
+        ("ChunkedSolution", "chunked_best_response", "ReducedSolution", "reduced_best_response"), ".nplayer"
+    ),
     **dict.fromkeys(("CycleNash", "cycle_nash", "exploitability"), ".two_player.nash"),
     **dict.fromkeys(("HoldAtTable", "best_responses", "hold_at_sweep"), ".sweep"),
     **dict.fromkeys(("StoppingClasses", "certify_classes"), ".stopping"),

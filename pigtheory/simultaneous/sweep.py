@@ -369,7 +369,7 @@ def start_value(thresholds: Sequence[int], *, rules: Rules, engine: str = "auto"
     if rules.players == 2:
         sol = best_response(hold_at(ns[0]), rules=rules, engine=engine, progress=False)
         return float(sol.value[0, 0]), int(sol.policy[0, 0])
-    from .multiplayer import reduced_best_response
+    from .nplayer.reduced import reduced_best_response
 
     reduced = reduced_best_response([hold_at(n) for n in ns], rules=rules, engine=engine, progress=False)
     col = reduced.column([0] * len(ns))
