@@ -13,12 +13,18 @@ from pigtheory import Rules, guard, hold_at, length, simulate, turn_total
 from pigtheory import sequential as Q
 from pigtheory import simultaneous as S
 from pigtheory.guard import MemoryLimitError, check_memory, parse_memory
-from pigtheory.simultaneous.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 
 BIG = Rules(goal=10**6)
 
 
-_FAMILY = {"stackelberg": "two_player.stackelberg", "self_play": "two_player.self_play"}
+_FAMILY = {
+    "stackelberg": "two_player.stackelberg",
+    "self_play": "two_player.self_play",
+    "grid": "sweeps.grid",
+    "sweep": "sweeps.sweep",
+    "symmetric": "symmetric",
+}
 
 
 def _solver(name):

@@ -14,9 +14,9 @@ import pigtheory
 from pigtheory import Rules, hold_at
 from pigtheory.parallel import TaskQueue, executor_kind, local_cluster, run_tasks
 from pigtheory.simultaneous import best_response, best_responses, hold_at_sweep
-from pigtheory.simultaneous.grid import hold_at_grid
-from pigtheory.simultaneous.resumable import hold_at_table, sweep_tasks
-from pigtheory.simultaneous.sweep import start_value
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.resumable import hold_at_table, sweep_tasks
+from pigtheory.simultaneous.sweeps.sweep import start_value
 
 distributed = pytest.importorskip("distributed")
 

@@ -19,7 +19,7 @@ from pigtheory.cli import main
 from pigtheory.parallel import local_cluster
 from pigtheory.simultaneous import ChunkedSolution, chunked_best_response, reduced_best_response
 from pigtheory.simultaneous.nplayer.level_store import LevelStore
-from pigtheory.simultaneous.resumable import hold_at_table
+from pigtheory.simultaneous.sweeps.resumable import hold_at_table
 
 pytest.importorskip("distributed")
 pytest.importorskip("numba")

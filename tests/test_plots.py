@@ -14,8 +14,8 @@ from matplotlib.figure import Figure
 
 from pigtheory import Rules, hold_at, plots
 from pigtheory import simultaneous as sim
-from pigtheory.simultaneous.grid import hold_at_grid
 from pigtheory.simultaneous.stopping import KINDS
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 
 G = 16
 

@@ -23,7 +23,7 @@ from pigtheory.simultaneous import (
     hold_at_table,
     symmetric_equilibrium,
 )
-from pigtheory.simultaneous.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 from pigtheory.simultaneous.symmetric import SymmetricPolicy, ViewTable
 from pigtheory.simultaneous.symmetric.response import SymmetricBestResponse, symmetric_best_response
 

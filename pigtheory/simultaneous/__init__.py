@@ -32,9 +32,8 @@ from .two_player import Equilibrium, SelfPlay, Stackelberg, equilibrium, self_pl
 
 if TYPE_CHECKING:  # imported on first use (below): a command that needs none of them starts faster
     from .nplayer import ChunkedSolution, ReducedSolution, chunked_best_response, reduced_best_response
-    from .resumable import hold_at_table, sweep_tasks
     from .stopping import StoppingClasses, certify_classes
-    from .sweep import HoldAtTable, best_responses, hold_at_sweep
+    from .sweeps import HoldAtTable, best_responses, hold_at_sweep, hold_at_table, sweep_tasks
     from .symmetric import (
         SymmetricBestResponse,
         SymmetricDynamics,
@@ -51,9 +50,10 @@ _LAZY = {
         ("ChunkedSolution", "chunked_best_response", "ReducedSolution", "reduced_best_response"), ".nplayer"
     ),
     **dict.fromkeys(("CycleNash", "cycle_nash", "exploitability"), ".two_player.nash"),
-    **dict.fromkeys(("HoldAtTable", "best_responses", "hold_at_sweep"), ".sweep"),
+    **dict.fromkeys(
+        ("HoldAtTable", "best_responses", "hold_at_sweep", "hold_at_table", "sweep_tasks"), ".sweeps"
+    ),
     **dict.fromkeys(("StoppingClasses", "certify_classes"), ".stopping"),
-    **dict.fromkeys(("hold_at_table", "sweep_tasks"), ".resumable"),
     **dict.fromkeys(
         (
             "SymmetricEquilibrium",

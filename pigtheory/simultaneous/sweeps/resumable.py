@@ -2,14 +2,14 @@
 
 A researcher's sweep is a product of parameters: every goal, every number of players, every
 die, every choice of "hold at n" opponents. Each point is one exact best response, solved as a
-task (:func:`~pigtheory.simultaneous.sweep.start_value`: its value and threshold at the start,
+task (:func:`~pigtheory.simultaneous.sweeps.sweep.start_value`: its value and threshold at the start,
 every score 0) wherever ``executor=`` says (:mod:`pigtheory.parallel`). With ``out=`` each
 finished task is written at once to its own file, so a sweep that is stopped (a killed job, a
 lost cluster) resumes where it stopped when run again with the same ``out``.
 
 Shapes
 ------
-:func:`hold_at_table` returns a :class:`~pigtheory.simultaneous.sweep.HoldAtTable` with one
+:func:`hold_at_table` returns a :class:`~pigtheory.simultaneous.sweeps.sweep.HoldAtTable` with one
 row per task: ``goal[r]``, ``players[r]``, ``die_faces[r]``, ``thresholds[r, :players[r] - 1]``
 (the opponents' n in ascending order; 0 pads the unused columns), ``value[r]`` and
 ``policy[r]`` (the best response's threshold at the start); ``rules`` is the first row's
@@ -61,14 +61,14 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import check_memory, reduced_estimate
-from ..io import atomic_write
-from ..io.atomic import check_writable
-from ..parallel import TaskQueue, check_executor
-from ..progress import progress_bar
-from ..rules import Rules
-from ..runtime.records import DamagedRecord, read_record, write_record
-from ..validation import check_int, check_optional_path, check_progress
+from ...guard import check_memory, reduced_estimate
+from ...io import atomic_write
+from ...io.atomic import check_writable
+from ...parallel import TaskQueue, check_executor
+from ...progress import progress_bar
+from ...rules import Rules
+from ...runtime.records import DamagedRecord, read_record, write_record
+from ...validation import check_int, check_optional_path, check_progress
 from .sweep import HoldAtTable, start_value
 
 __all__ = ["hold_at_table", "sweep_tasks"]

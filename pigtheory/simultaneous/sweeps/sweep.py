@@ -26,14 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import Estimate, best_response_estimate, check_memory, with_roll_model
-from ..parallel import check_executor, run_tasks
-from ..policies import hold_at
-from ..results import Result, Solution
-from ..rules import Rules
-from ..validation import check_choice, check_int, check_ints, check_progress, check_simultaneous_rules
-from .best_response import best_response
-from .core import ENGINES, read_opponents
+from ...guard import Estimate, best_response_estimate, check_memory, with_roll_model
+from ...parallel import check_executor, run_tasks
+from ...policies import hold_at
+from ...results import Result, Solution
+from ...rules import Rules
+from ...validation import check_choice, check_int, check_ints, check_progress, check_simultaneous_rules
+from ..best_response import best_response
+from ..core import ENGINES, read_opponents
 
 __all__ = ["HoldAtTable", "hold_at_sweep", "start_value", "best_responses", "estimate_memory"]
 
@@ -42,7 +42,7 @@ __all__ = ["HoldAtTable", "hold_at_sweep", "start_value", "best_responses", "est
 class HoldAtTable(Result):
     """Value at the start (every score 0) of the exact best response to "hold at n" opponents:
     the one table type of :func:`hold_at_sweep` (one opponent, an axis of n),
-    :func:`~pigtheory.simultaneous.grid.hold_at_grid` (two opponents, a grid of n1 x n2) and
+    :func:`~pigtheory.simultaneous.sweeps.grid.hold_at_grid` (two opponents, a grid of n1 x n2) and
     :func:`~pigtheory.simultaneous.hold_at_table` (a row per task over goals, players and dice).
 
     Every array but ``ns`` is indexed by cell, ``value.shape``: ``(N,)`` for a sweep, ``(N, N)``
@@ -369,7 +369,7 @@ def start_value(thresholds: Sequence[int], *, rules: Rules, engine: str = "auto"
     if rules.players == 2:
         sol = best_response(hold_at(ns[0]), rules=rules, engine=engine, progress=False)
         return float(sol.value[0, 0]), int(sol.policy[0, 0])
-    from .nplayer.reduced import reduced_best_response
+    from ..nplayer.reduced import reduced_best_response
 
     reduced = reduced_best_response([hold_at(n) for n in ns], rules=rules, engine=engine, progress=False)
     col = reduced.column([0] * len(ns))
