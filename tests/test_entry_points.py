@@ -196,6 +196,7 @@ INTERNAL = {
     "pigtheory.engine.": "engine choice, called with checked engines",
     "pigtheory.guard.": "the memory estimates, called with rules the solvers have checked",
     "pigtheory.policies.take_at_states": "indexing with states the solvers build",
+    "pigtheory.policies.tables.": "the policy classes' own table checks, called on arrays they copied",
     "pigtheory.parallel.": "the task runner (tasks are the solvers' callables)",
     "pigtheory.play.quantize_weights": "rounding of the web app's own weight arrays",
     "pigtheory.play.turn_values": "values of a result the play module computed",
