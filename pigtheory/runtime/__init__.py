@@ -15,7 +15,10 @@ states read only higher levels. A solve that does not fit in memory is the same 
                            first, on any ``concurrent.futures`` executor or Dask client
                            (:mod:`pigtheory.parallel`); a stopped solve resumes from the
                            sealed chunks
+:func:`run_tasks_resumably` independent tasks (a sweep's points), one sealed record per
+                           finished task and an index; a stopped run resumes
 :mod:`.records`            sealed JSON records (a sweep's tasks): a checksum per file
+:func:`disk_full`          a full disk (``ENOSPC``) met in a block said as :class:`StoreFull`
 =========================  ==================================================================
 
 The n-player best response (:func:`pigtheory.simultaneous.chunked_best_response`) and the
@@ -25,7 +28,8 @@ what a chunk computes and which blocks it reads.
 
 from .records import DamagedRecord, read_record, write_record
 from .schedule import IN_FLIGHT, Plan, run_chunks
-from .store import ChunkStore, StoreFull, StoreMismatch
+from .store import ChunkStore, StoreFull, StoreMismatch, disk_full
+from .tasks import run_tasks_resumably
 
 __all__ = [
     "ChunkStore",
@@ -34,6 +38,8 @@ __all__ = [
     "Plan",
     "run_chunks",
     "IN_FLIGHT",
+    "run_tasks_resumably",
+    "disk_full",
     "DamagedRecord",
     "read_record",
     "write_record",
