@@ -84,7 +84,7 @@ def disk_full(folder: Path) -> Iterator[None]:
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise StoreFull(
-                exc.errno, f"store: the disk of {str(folder)!r} is full; the chunks finished so far are kept"
+                exc.errno, f"store: the disk of {str(folder)!r} is full; what was finished so far is kept"
             ) from None
         raise
 
