@@ -15,7 +15,8 @@ only finished, sealed chunks.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..parallel import TaskQueue, check_executor
@@ -47,7 +48,7 @@ class Plan:
 
     def __init__(
         self,
-        reads: dict[Key, set[int] | set[Key] | set[int | Key]],
+        reads: Mapping[Key, AbstractSet[int | Key]],
         chunks_per_block: dict[int, int],
         done: Iterable[Key] = (),
     ) -> None:
