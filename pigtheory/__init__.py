@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import _wiring
 from ._version import __version__ as __version__
 
 _LAZY = {
@@ -63,6 +64,17 @@ if TYPE_CHECKING:
     from .rules import Rules
     from .stopping import RandomStoppingRule, StoppingRule
     from .turn_totals import TurnTotal, turn_total, turn_total_table
+
+
+def _load_files() -> object:
+    """Import the file formats, which register themselves with :mod:`pigtheory.results` (the
+    results sit below the files layer and import none of it: :mod:`pigtheory._wiring`)."""
+    from . import io
+
+    return io
+
+
+_wiring.load_files = _load_files
 
 
 def __getattr__(name: str) -> Any:

@@ -160,8 +160,8 @@ FREE = {"title", "compute", "write", "stdin", "stdout", "kwargs", "args", "task"
 # Entry points left out, with the reason.
 SKIP = {
     "pigtheory.play.play_terminal": "reads a terminal; its arguments are checked in test_hostile_files",
-    "pigtheory.parallel.dask_client": "connects to a Dask scheduler (tests/test_parallel.py)",
-    "pigtheory.parallel.local_cluster": "starts worker processes (tests/test_parallel.py)",
+    "pigtheory.parallel.dask_client": "connects to a Dask scheduler (tests/runtime/test_executors.py)",
+    "pigtheory.parallel.local_cluster": "starts worker processes (tests/runtime/test_executors.py)",
 }
 
 # Modules whose functions are building blocks: they take arrays, kinds and rules that the
@@ -473,7 +473,7 @@ CLI_HOSTILE = ["-1", "1e999", "nan", "x" * 300, "", "1" + "0" * 40]
 # Options whose hostile values are valid by design, with the reason.
 CLI_FREE = {
     ("site", "--title"): "free text (escaped in the page; length checked in test_play_site)",
-    ("sweep", "--scheduler"): "an address, tried only when the sweep runs (tests/test_parallel.py)",
+    ("sweep", "--scheduler"): "an address, tried only when the sweep runs (tests/runtime/test_executors.py)",
 }
 
 
