@@ -80,7 +80,7 @@ class Saveable(Display):
 
     The formats are those of :mod:`pigtheory.io` (:func:`pigtheory.io.save`), which registers
     itself here (:func:`pigtheory.results.register_files`); if nothing has imported it yet, the
-    loader the package root installs does (:mod:`pigtheory._wiring`).
+    loader the package root installs does (``pigtheory._wiring``).
     """
 
     __slots__ = ()

@@ -113,6 +113,9 @@ VALID = {
     "plan": lambda t: pigtheory.runtime.Plan({(1, 0): set(), (0, 0): {1}}, {0: 1, 1: 1}),
     "task": lambda t: lambda block, chunk: lambda: block,
     "on_done": lambda t: lambda key, result, free: None,
+    "tasks": lambda t: [{"id": "a", "i": 1}, {"id": "b", "i": 2}],
+    "solve": lambda t: lambda task: {**task, "value": 0.5},
+    "folder": lambda t: t / "folder",
 }
 
 

@@ -38,7 +38,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -75,10 +75,14 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
+def disk_full(folder: str | os.PathLike) -> AbstractContextManager[None]:
+    """A context in which a full disk (``ENOSPC``, ``EDQUOT``) becomes :class:`StoreFull`: one
+    line naming ``folder``, the work finished before kept (``with disk_full(folder): ...``)."""
+    return _disk_full(check_path("folder", folder))
+
+
 @contextmanager
-def disk_full(folder: Path) -> Iterator[None]:
-    """Turn a full disk (``ENOSPC``, ``EDQUOT``) met inside the block into :class:`StoreFull`:
-    one line naming ``folder``, the work finished before kept."""
+def _disk_full(folder: Path) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
@@ -91,7 +95,7 @@ def disk_full(folder: Path) -> Iterator[None]:
 
 def _write(path: Path, write: Any, folder: Path) -> None:
     """:func:`atomic_write`, a full disk said in one line naming the store's folder."""
-    with disk_full(folder):
+    with _disk_full(folder):
         atomic_write(path, write)
 
 

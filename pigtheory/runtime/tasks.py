@@ -33,7 +33,7 @@ from typing import Any
 
 from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
-from ..validation import check_progress
+from ..validation import check_optional_path, check_progress
 from .records import DamagedRecord, read_record, write_record
 from .store import disk_full
 
@@ -106,9 +106,12 @@ def run_tasks_resumably(
     for name, fn in (("solve", solve), ("check", check if check is not None else solve)):
         if not callable(fn):
             raise ValueError(f"{name} must be callable, got {type(fn).__name__}")
+    for name, text in (("kind", kind), ("label", label), ("param", param)):
+        if not isinstance(text, str) or not text:
+            raise ValueError(f"{name} must be a non-empty string, got {text!r:.40}")
     check_executor(executor)
     check_progress(progress)
-    where = Path(folder) if folder is not None else None
+    where = check_optional_path("folder", folder)
     done: dict[str, Task] = {}
     if where is not None:
         done = _open(where, tasks, kind, check, label, param)
