@@ -3,7 +3,7 @@
 The scripts in ``paper_figures/`` call these and save the result; nothing here writes files or
 solves games. Every function is named ``plot_*`` and lives in the module of its family of
 results (:mod:`~pigtheory.plots.simultaneous`, :mod:`~pigtheory.plots.equilibrium`,
-:mod:`~pigtheory.plots.stopping`, :mod:`~pigtheory.plots.multiplayer`,
+:mod:`~pigtheory.plots.stopping`, :mod:`~pigtheory.plots.nplayer`,
 :mod:`~pigtheory.plots.symmetric`, :mod:`~pigtheory.plots.sequential`); all are importable from
 here.
 """
@@ -11,7 +11,7 @@ here.
 from __future__ import annotations
 
 from .equilibrium import plot_cycling_states, plot_equilibrium_mixing, plot_stackelberg
-from .multiplayer import plot_limit, plot_scaling, plot_three_player_grid
+from .nplayer import plot_limit, plot_scaling, plot_three_player_grid
 from .sequential import plot_hold_boundary
 from .simultaneous import plot_best_response_actions, plot_best_response_contour, plot_hold_at_sweep
 from .stopping import plot_stopping_rules

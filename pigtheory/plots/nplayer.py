@@ -1,4 +1,5 @@
-"""Figures of n-player simultaneous Pig: results in, matplotlib Figure out.
+"""Figures of n-player simultaneous Pig (three players and more; the limit): results in, a
+matplotlib Figure out.
 
 Each function takes a solver result (or a table of measurements) and returns a
 :class:`matplotlib.figure.Figure`; saving is the caller's business (``paper_figures/``).
