@@ -123,11 +123,11 @@ chunked_best_response([hold_at(6)] * 3, rules=Rules(goal=20, players=4), store=s
 
 def test_chunked_solve_killed_midway_resumes_with_the_same_values(client, tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", _SOLVE, str(tmp_path)], cwd=ROOT, env=_env())
-    policies = tmp_path / "policy"
-    _kill_when(proc, lambda: policies.exists() and len(list(policies.glob("[!.]*.npy"))) >= 40)
-    finished = {f.name: f.stat().st_mtime_ns for f in policies.glob("[!.]*.npy")}
+    seals = tmp_path / "done"  # a chunk is finished once sealed (its parts are written first)
+    _kill_when(proc, lambda: seals.exists() and len(list(seals.glob("[!.]*.json"))) >= 40)
+    finished = {f.name: f.stat().st_mtime_ns for f in seals.glob("[!.]*.json")}
     rules = Rules(goal=20, players=4)
     sol = chunked_best_response([hold_at(6)] * 3, rules=rules, store=tmp_path, chunk=8, executor=client)
     assert len(finished) < sol.n_tasks
-    assert all((policies / name).stat().st_mtime_ns == t for name, t in finished.items())
+    assert all((seals / name).stat().st_mtime_ns == t for name, t in finished.items())  # not solved again
     _same(sol, [hold_at(6)] * 3, rules)

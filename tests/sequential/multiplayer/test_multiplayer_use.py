@@ -27,7 +27,7 @@ from pigtheory.play.multiplayer import (
 from pigtheory.policies.multiplayer import MultiplayerRollTable
 from pigtheory.sequential import MultiplayerPolicy, equilibrium
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[3]
 
 
 def random_table(g: int, n: int, seed: int = 0, allow_pass: bool = False) -> MultiplayerRollTable:

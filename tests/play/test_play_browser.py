@@ -24,7 +24,7 @@ from tests.play_support import build_test_site
 
 CHROMIUM = os.environ.get("PIGTHEORY_CHROMIUM", "/usr/bin/chromium")
 DRIVER = os.environ.get("PIGTHEORY_CHROMEDRIVER", "/usr/bin/chromedriver")
-ARTIFACTS = Path(os.environ.get("PIGTHEORY_TEST_ARTIFACTS", Path(__file__).parents[1] / "test-artifacts"))
+ARTIFACTS = Path(os.environ.get("PIGTHEORY_TEST_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
 FLAGS = (
     "--headless",
     "--no-sandbox",

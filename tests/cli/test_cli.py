@@ -20,7 +20,7 @@ from pigtheory.io import read_policy
 from pigtheory.sequential import compare, solve
 from pigtheory.simultaneous import best_response, equilibrium, win_probability
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *argv):

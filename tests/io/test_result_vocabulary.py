@@ -27,7 +27,7 @@ from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 from pigtheory.simultaneous.symmetric import SymmetricPolicy, ViewTable
 from pigtheory.simultaneous.symmetric.response import SymmetricBestResponse, symmetric_best_response
 
-BEFORE = Path(__file__).parent / "data" / "before_issue20"  # saved by the code before issue 20
+BEFORE = Path(__file__).parents[1] / "data" / "before_issue20"  # saved by the code before issue 20
 RULES = Rules(goal=12, die_faces=2, players=3)  # the files' game: the equilibrium mixes at 4 states
 
 

@@ -100,7 +100,7 @@ from pigtheory import hold_at  # noqa: E402
 from pigtheory.simultaneous import best_response, win_probability  # noqa: E402
 from pigtheory.stopping import RandomStoppingRule, StoppingRule  # noqa: E402
 from tests.bellman import stopping_residual  # noqa: E402
-from tests.test_core import one_die_rules, random_policy  # noqa: E402
+from tests.simultaneous.test_core import one_die_rules, random_policy  # noqa: E402
 
 
 @settings(max_examples=8, deadline=None)

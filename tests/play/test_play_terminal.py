@@ -14,7 +14,7 @@ import pytest
 from pigtheory import hold_at
 from pigtheory.play import Analyst, Game, opponent, play_terminal
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def _run(args: list[str], stdin: str, cache: Path) -> subprocess.CompletedProcess:

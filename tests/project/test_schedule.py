@@ -16,7 +16,7 @@ from analyses._claims import recorded_tables, recorded_times
 from analyses._schedule import Job, critical_path, makespan, order, run_jobs
 from paper_figures import make_all
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # --- a package of fake analyses, importable by the pool's fresh processes ----------------------
 

@@ -214,7 +214,7 @@ def test_a_mixing_compact_policy_agrees_with_the_reference():
 def test_compiled_values_solve_the_bellman_equation_by_brute_force(faces):
     """The compiled best response to two copies of a mixing compact policy is a fixed point of
     the Bellman equation summed over every joint outcome in plain Python (tests/bellman.py)."""
-    from bellman import residual
+    from tests.bellman import residual
 
     rules = Rules(goal=7, players=3, die_faces=faces)
     pol = _mixing_symmetric_policy(rules, 2)

@@ -18,7 +18,7 @@ import pytest
 from pigtheory import Rules, jit
 from pigtheory.simultaneous.core.step import band_of, threshold_step, threshold_step_inline
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "pigtheory"
 
 

@@ -20,7 +20,7 @@ import pytest
 from analyses._claims import Row, record_table, record_time, recorded_times
 from analyses.run_all import report, timings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted((ROOT / "analyses").rglob("*.py")) + sorted((ROOT / "paper_figures").rglob("*.py"))
 
 

@@ -1,7 +1,7 @@
 """OpenSpiel's move horizon with three players (and the n-player layers at two).
 
 Independent checks: brute force over every history of moves up to the horizon (no memo, exact
-probabilities, OpenSpiel's move counting as in ``tests/test_referee.py``), the two-player
+probabilities, OpenSpiel's move counting as in ``tests/referee/test_referee.py``), the two-player
 horizon kernel, the referee without a horizon, and OpenSpiel's own ``pig`` through
 ``expected_game_score.policy_value``.
 """
