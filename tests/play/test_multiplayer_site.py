@@ -17,8 +17,8 @@ from pigtheory.play.multiplayer import (
     read_multiplayer_data,
     roll_weight,
 )
-from tests.sequential.multiplayer.test_multiplayer_use import random_table
 from tests.play.test_play_browser import _no_browser, browser  # noqa: F401 - the fixture
+from tests.sequential.multiplayer.test_multiplayer_use import random_table
 
 TITLE = 'Pig <b id="x">&amp; "friends"</b>'
 
