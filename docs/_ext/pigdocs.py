@@ -32,9 +32,18 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "api_basics",
         "Rules, turns and policies",
-        "The game's rules, the turn-total distributions X_k, and the policies every solver reads "
-        "and returns (thresholds, mixtures, stopping rules, the roll tables of sequential Pig).",
-        ("pigtheory", "pigtheory.rules", "pigtheory.turn_total", "pigtheory.policies", "pigtheory.stopping"),
+        "The game's rules, the game model (the outcome table of one roll and the one transition "
+        "of sequential and of simultaneous play), the turn-total distributions X_k, and the "
+        "policies every solver reads and returns (thresholds, mixtures, stopping rules, the roll "
+        "tables of sequential Pig).",
+        (
+            "pigtheory",
+            "pigtheory.rules",
+            "pigtheory.games",
+            "pigtheory.turn_total",
+            "pigtheory.policies",
+            "pigtheory.stopping",
+        ),
     ),
     (
         "api_simultaneous",
