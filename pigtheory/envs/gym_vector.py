@@ -106,6 +106,7 @@ class SequentialPigVectorEnv(VectorEnv):
         self.render_mode = None
         self._goal = g
         self._game = SequentialGame(rules)
+        self._sample = self._game.outcomes.sample
         self.single_observation_space = spaces.MultiDiscrete([g + 1, g + 1, g, 2])
         self.single_action_space = spaces.Discrete(2)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
@@ -120,7 +121,7 @@ class SequentialPigVectorEnv(VectorEnv):
         self._np_random: np.random.Generator | None = None
 
     def _roll(self, size: int) -> np.ndarray:
-        return self._game.sample(self.np_random, size)
+        return self._sample(self.np_random, size)
 
     def _opponent_turns(self, games: np.ndarray) -> np.ndarray:
         """Play the opponent's turn in ``games``; a bool array: the opponent reached the goal."""
@@ -135,13 +136,10 @@ class SequentialPigVectorEnv(VectorEnv):
             if self._stochastic:
                 go = self.np_random.random(active.size) < go
             stop = active[~go]
-            j[stop], _ = game.hold_many(j[stop], k[stop])
+            game.hold_at(j, k, stop)
             active = active[go]
-            j[active], k[active], passed, done, _ = game.roll_many(
-                j[active], k[active], self._roll(active.size)
-            )
-            won[active[done]] = True
-            active = active[~(passed | done)]
+            _, done, active, _ = game.roll_at(j, k, active, self._roll(active.size))
+            won[done] = True
         self._other[games] = j
         return won
 
@@ -194,17 +192,13 @@ class SequentialPigVectorEnv(VectorEnv):
         roll = live & ((a == 1) | ((self._k == 0) & (not self.hold_at_zero)))
         hold = live & ~roll
         rolling = np.flatnonzero(roll)
-        own, k, busted, won, _ = self._game.roll_many(
-            self._own[rolling], self._k[rolling], self._roll(rolling.size)
-        )
-        self._own[rolling], self._k[rolling] = own, k
-        wins = rolling[won]
+        busted, wins, _, _ = self._game.roll_at(self._own, self._k, rolling, self._roll(rolling.size))
         self._over[wins] = True
         reward[wins] = 1.0
         term[wins] = True
         holding = np.flatnonzero(hold)
-        self._own[holding], _ = self._game.hold_many(self._own[holding], self._k[holding])
-        passed = np.concatenate([holding, rolling[busted]])
+        self._game.hold_at(self._own, self._k, holding)
+        passed = np.concatenate([holding, busted])
         self._k[passed] = 0
         lost = passed[self._opponent_turns(passed)]
         self._over[lost] = True

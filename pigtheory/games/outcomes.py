@@ -82,11 +82,12 @@ class Outcomes:
         The same draws as :meth:`pigtheory.Rules.sample_rolls` (``rng.integers(0,
         die_faces)`` per die, die after die), so a seed gives the same rolls everywhere.
         """
-        n = self.rules.die_faces
-        if self.rules.dice == 1:
-            return rng.integers(0, n, size=size)
-        faces = rng.integers(0, n, size=(size, self.rules.dice))
-        return faces @ (n ** np.arange(self.rules.dice - 1, -1, -1))
+        rules = self.rules
+        if rules.dice == 1:
+            return rng.integers(0, rules.die_faces, size=size)
+        n = rules.die_faces
+        faces = rng.integers(0, n, size=(size, rules.dice))
+        return faces @ (n ** np.arange(rules.dice - 1, -1, -1))
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

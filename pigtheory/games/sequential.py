@@ -78,6 +78,7 @@ class SequentialGame:
         self.goal = rules.goal
         self.outcomes: Outcomes = outcomes(rules)
         self._simple = self.outcomes.simple
+        self._false = np.zeros(0, dtype=bool)
 
     def start(self) -> State:
         """Scores 0, seat 0 to move, turn total 0."""
@@ -132,6 +133,13 @@ class SequentialGame:
             return State(tuple(scores), seat, 0, False)
         return State(tuple(scores), seat, k, forced)
 
+    def _never(self, n: int) -> np.ndarray:
+        """``n`` False values (a read-only view): no forced roll in a simple game."""
+        if self._false.size < n:
+            self._false = np.zeros(max(n, 2 * self._false.size), dtype=bool)
+            self._false.setflags(write=False)
+        return self._false[:n]
+
     def roll_many(
         self, own: np.ndarray, k: np.ndarray, rolls: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -147,7 +155,8 @@ class SequentialGame:
         Returns
         -------
         own, k : numpy.ndarray
-            New arrays (the inputs are not changed); a winner's score is ``goal``, its ``k`` 0.
+            The inputs are not changed (``own`` may be returned as it is, when nobody won); a
+            winner's score is ``goal``, its ``k`` 0.
         passed : numpy.ndarray of bool
             The roll busted: the turn passes.
         won : numpy.ndarray of bool
@@ -158,13 +167,11 @@ class SequentialGame:
         pts = t.points[rolls]
         if self._simple:  # the fast path of the vector environment: a bust is 0 points
             passed = pts == 0
-            k = k + pts
-            k[passed] = 0
+            k = np.where(passed, 0, k + pts)
             won = own + k >= self.goal
-            own = own.copy()
-            own[won] = self.goal
-            k[won] = 0
-            return own, k, passed, won, np.broadcast_to(False, passed.shape)
+            if won.any():
+                own, k = np.where(won, self.goal, own), np.where(won, 0, k)
+            return own, k, passed, won, self._never(pts.size)
         passed = t.bust[rolls]
         forced = t.again[rolls]
         k = np.where(passed, 0, k + pts)
@@ -173,6 +180,49 @@ class SequentialGame:
         own = np.where(won, self.goal, own)
         k[won] = 0
         return own, k, passed, won, forced
+
+    def roll_at(
+        self, own: np.ndarray, k: np.ndarray, at: np.ndarray, rolls: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`roll_many` in place: the movers ``at`` (distinct indices into ``own`` and ``k``)
+        roll ``rolls``; ``own`` and ``k`` are updated there, no array of all movers is copied
+        (the vector environment's step).
+
+        Returns
+        -------
+        passed, won, going, forced : numpy.ndarray of int
+            Values of ``at``: the roll busted (``own`` set to 0 on a reset; ``k`` is left as
+            it was, the caller passes the dice and the next turn starts at 0), won
+            (``own`` set to ``goal``, ``k`` to 0), the turn goes on, and, among those, must be
+            rolled again.
+        """
+        t = self.outcomes
+        pts = t.points[rolls]
+        if self._simple:
+            ok = pts > 0
+            forced = at[:0]
+        else:
+            ok = ~t.bust[rolls]
+            own[at[t.reset[rolls]]] = 0
+            forced = at[t.again[rolls]]
+        scored = at[ok]
+        passed = at[~ok]
+        k[scored] += pts[ok]
+        reach = own[scored] + k[scored] >= self.goal
+        if forced.size:
+            reach &= ~t.again[rolls][ok]
+        won, going = scored[reach], scored[~reach]
+        if won.size:  # (an empty fancy assignment costs a microsecond: the loops are long)
+            own[won] = self.goal
+            k[won] = 0
+        return passed, won, going, forced
+
+    def hold_at(self, own: np.ndarray, k: np.ndarray, at: np.ndarray) -> None:
+        """:meth:`hold_many` in place for the movers ``at`` of a live game (``own + k < goal``
+        there, so nobody wins by holding): ``own += k``, ``k = 0``."""
+        if at.size:
+            own[at] += k[at]
+            k[at] = 0
 
     def hold_many(self, own: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Holds of many movers at once: ``(own + k`` clipped at the goal``, won)`` (new arrays);
