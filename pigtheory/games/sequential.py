@@ -1,15 +1,15 @@
 """Sequential Pig: players take turns; the one transition every simulator, environment and page uses.
 
-State
------
+Sequential state
+----------------
 ``State(scores, mover, k, forced)``: the banked scores in seat order, the seat to move, its turn
 total and whether it must roll (Double Trouble: after a double). The start is
 ``((0, ..., 0), 0, 0, False)``. The vectorised form keeps the mover's view only: arrays ``own``
 (the mover's score) and ``k`` (its turn total), one entry per game; passing the dice is a seat
 rotation the caller does.
 
-Transition
-----------
+Sequential transition
+---------------------
 With the :class:`~pigtheory.games.outcomes.Outcomes` of the rules (roll ``r`` with probability
 ``1 / rolls``), the mover at ``(own, k)``:
 

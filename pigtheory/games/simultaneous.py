@@ -1,12 +1,12 @@
 """Simultaneous Pig: every player plays its turn at once; the one transition of that kind of play.
 
-State
------
+Simultaneous state
+------------------
 The scores in seat order, a tuple; the start is all zeros. Within a turn each player has its own
 turn total ``k`` (its turn is unseen by the others until the turn ends).
 
-Transition
-----------
+Simultaneous transition
+-----------------------
 A roll is read as the simultaneous solvers read it (:meth:`pigtheory.Rules.roll_distribution`):
 roll ``r`` busts (``k <- 0``, the turn is over) if ``bust[r]`` (a reset counts as a bust: scores
 do not drop), else ``k <- k + points[r]`` (a double is a plain gain). A "hold at t" turn rolls
@@ -55,7 +55,7 @@ class SimultaneousGame:
         self.rules = rules
         self.goal = rules.goal
         self.outcomes: Outcomes = outcomes(rules)
-        self.turn_distribution = lru_cache(maxsize=None)(self._turn_distribution)
+        self._turns = lru_cache(maxsize=None)(self._turn_distribution)
 
     def start(self) -> tuple[int, ...]:
         """All scores 0."""
@@ -96,12 +96,15 @@ class SimultaneousGame:
         t = self.outcomes
         return np.where(t.bust[rolls], 0, k + t.points[rolls])
 
-    def _turn_distribution(self, t: int, room: int) -> dict[int, Fraction]:
+    def turn_distribution(self, t: int, room: int) -> dict[int, Fraction]:
         """``gain -> probability`` of a "hold at t" turn, the gain clipped at ``room`` (0: bust).
 
         The forward recursion over turn totals, from the outcome table alone (an independent
-        check of :func:`pigtheory.turn_total`).
+        check of :func:`pigtheory.turn_total`); cached. A fresh dict at every call.
         """
+        return dict(self._turns(t, room))
+
+    def _turn_distribution(self, t: int, room: int) -> dict[int, Fraction]:
         q = self.outcomes.probability
         steps: dict[int, Fraction] = {}
         for b, p in zip(self.outcomes.bust.tolist(), self.outcomes.points.tolist(), strict=True):
