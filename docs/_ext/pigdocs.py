@@ -32,9 +32,18 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "api_basics",
         "Rules, turns and policies",
-        "The game's rules, the turn-total distributions X_k, and the policies every solver reads "
-        "and returns (thresholds, mixtures, stopping rules, the roll tables of sequential Pig).",
-        ("pigtheory", "pigtheory.rules", "pigtheory.turn_total", "pigtheory.policies", "pigtheory.stopping"),
+        "The game's rules, the game model (the outcome table of one roll and the one transition "
+        "of sequential and of simultaneous play), the turn-total distributions X_k, and the "
+        "policies every solver reads and returns (thresholds, mixtures, stopping rules, the roll "
+        "tables of sequential Pig).",
+        (
+            "pigtheory",
+            "pigtheory.rules",
+            "pigtheory.games",
+            "pigtheory.turn_totals",
+            "pigtheory.policies",
+            "pigtheory.stopping",
+        ),
     ),
     (
         "api_simultaneous",
@@ -238,7 +247,8 @@ def reference_pages() -> dict[str, str]:
 
     Each module gets its docstring (``automodule`` without members) and then one directive per
     name it documents, so that a module and a function of the same dotted name
-    (``pigtheory.turn_total``) can both be documented: the module's entry is then not indexed."""
+    (``pigtheory.simultaneous.equilibrium`` once was) can both be documented: the module's entry
+    is then not indexed."""
     at = documented_at()
     by_page: dict[str, list[str]] = {page: [] for page, *_ in SECTIONS}
     for module in sorted(at, key=lambda m: (m != "pigtheory", m)):
