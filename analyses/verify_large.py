@@ -40,8 +40,15 @@ import numpy as np
 RECORDS = Path(__file__).resolve().parent / "records"
 FORMAT = 1
 REQUIRED = ("format", "name", "status", "command", "rules")
-RESULT = ("package_version", "start_values", "start_values_hex", "opening_threshold",
-          "certificate", "sha256", "measured")
+RESULT = (
+    "package_version",
+    "start_values",
+    "start_values_hex",
+    "opening_threshold",
+    "certificate",
+    "sha256",
+    "measured",
+)
 
 
 def array_sha256(a: np.ndarray) -> str:
@@ -65,11 +72,16 @@ def _machine() -> dict:
                 break
     except OSError:  # pragma: no cover
         pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "memory_bytes": mem,
-            "python": platform.python_version(), "system": platform.system()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_bytes": mem,
+        "python": platform.python_version(),
+        "system": platform.system(),
+    }
 
 
-def compute(players: int, goal: int, threads: int = 1) -> dict:
+def compute(players: int, goal: int, threads: int = 1, max_memory: str | None = None) -> dict:
     """Solve ``players`` at ``goal`` (certified) and return the record's result fields."""
     import pigtheory
     from pigtheory import Rules
@@ -81,7 +93,7 @@ def compute(players: int, goal: int, threads: int = 1) -> dict:
         raise ValueError(f"goal={goal!r}: must be an int in 2..200")
     rules = Rules(goal=goal, players=players)
     w0, c0 = time.perf_counter(), time.process_time()
-    eq = equilibrium(rules=rules, certify=True, threads=threads, progress=False)
+    eq = equilibrium(rules=rules, certify=True, threads=threads, progress=False, max_memory=max_memory)
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     gains = np.asarray(eq.deviation_gain, dtype=float)
     start = [float(v) for v in eq.start_values]
@@ -110,7 +122,7 @@ def compute(players: int, goal: int, threads: int = 1) -> dict:
     }
 
 
-def make_record(players: int, goal: int, threads: int = 1) -> dict:
+def make_record(players: int, goal: int, threads: int = 1, max_memory: str | None = None) -> dict:
     """A complete ``recorded`` record of one solve."""
     name = f"seq_{players}p_goal{goal}"
     rec = {
@@ -120,7 +132,7 @@ def make_record(players: int, goal: int, threads: int = 1) -> dict:
         "command": f"python -m analyses.verify_large --record {players} {goal}",
         "rules": {"game": "sequential", "players": players, "goal": goal, "die_faces": 6, "bust_face": 1},
     }
-    rec.update(compute(players, goal, threads))
+    rec.update(compute(players, goal, threads, max_memory))
     return rec
 
 
@@ -139,8 +151,10 @@ def check_format(rec: dict) -> None:
             if not (isinstance(v, str) and len(v) == 64 and all(c in "0123456789abcdef" for c in v)):
                 raise ValueError(f"record {rec['name']!r}: sha256[{k!r}]={v!r} is not a hex digest")
         if len(rec["start_values"]) != rec["rules"]["players"]:
-            raise ValueError(f"record {rec['name']!r}: {len(rec['start_values'])} start values for "
-                             f"{rec['rules']['players']} players")
+            raise ValueError(
+                f"record {rec['name']!r}: {len(rec['start_values'])} start values for "
+                f"{rec['rules']['players']} players"
+            )
 
 
 def load(name: str, root: Path = RECORDS) -> dict:
@@ -154,12 +168,12 @@ def load(name: str, root: Path = RECORDS) -> dict:
     return rec
 
 
-def verify(rec: dict, fresh: dict | None = None) -> list[str]:
+def verify(rec: dict, fresh: dict | None = None, max_memory: str | None = None) -> list[str]:
     """Differences between a record and a fresh solve (empty when it verifies)."""
     if rec["status"] != "recorded":
         return []
     if fresh is None:
-        fresh = compute(rec["rules"]["players"], rec["rules"]["goal"])
+        fresh = compute(rec["rules"]["players"], rec["rules"]["goal"], max_memory=max_memory)
     bad = []
     for k, v in rec["sha256"].items():
         if fresh["sha256"].get(k) != v:
@@ -167,7 +181,9 @@ def verify(rec: dict, fresh: dict | None = None) -> list[str]:
     if fresh["start_values_hex"] != rec["start_values_hex"]:
         bad.append(f"start values: recorded {rec['start_values']}, now {fresh['start_values']}")
     if fresh["opening_threshold"] != rec["opening_threshold"]:
-        bad.append(f"opening threshold: recorded {rec['opening_threshold']}, now {fresh['opening_threshold']}")
+        bad.append(
+            f"opening threshold: recorded {rec['opening_threshold']}, now {fresh['opening_threshold']}"
+        )
     return bad
 
 
@@ -188,10 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="records to verify (default: all recorded)")
     parser.add_argument("--record", nargs=2, type=int, metavar=("PLAYERS", "GOAL"))
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--max-memory", help="the guard's limit, e.g. 14G (6 players at goal 22)")
     args = parser.parse_args(argv)
     try:
         if args.record:
-            path = write(make_record(*args.record, threads=args.threads))
+            path = write(make_record(*args.record, threads=args.threads, max_memory=args.max_memory))
             print(f"wrote {path.relative_to(RECORDS.parent.parent)}")
             return 0
         names = args.names or sorted(p.stem for p in RECORDS.glob("*.json"))
@@ -201,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             if rec["status"] == "planned":
                 print(f"{name}: planned, not recorded here (skipped)")
                 continue
-            bad = verify(rec)
+            bad = verify(rec, max_memory=args.max_memory)
             print(f"{name}: {'OK' if not bad else 'MISMATCH'}")
             for line in bad:
                 print(f"  {line}")

@@ -82,7 +82,9 @@ def headline(claims: list[dict]) -> dict[str, str]:
     h["sim_mixing_states"] = _row(claims, "Z23.N1")["ours"]
     h["sim_support"] = _row(claims, "Z23.N2")["ours"]
     h["sim_cycle_states"], h["sim_cycle_states_paper"] = (
-        _row(claims, "Z23.6", "number of states")["ours"], _row(claims, "Z23.6", "number of states")["paper"])
+        _row(claims, "Z23.6", "number of states")["ours"],
+        _row(claims, "Z23.6", "number of states")["paper"],
+    )
     h["expl_hold25"] = _row(claims, "Z23.N8")["ours"]
     h["expl_cycle1"] = _row(claims, "Z23.N4")["ours"]
     h["expl_mix5050"] = _row(claims, "Z23.11", "exploitability")["ours"]
@@ -130,24 +132,35 @@ def records() -> list[dict[str, str]]:
     for path in sorted(RECORDS.glob("*.json")):
         rec = json.loads(path.read_text())
         rules = rec["rules"]
-        row = {"name": rec["name"], "players": str(rules["players"]), "goal": str(rules["goal"]),
-               "status": rec["status"]}
+        row = {
+            "name": rec["name"],
+            "players": str(rules["players"]),
+            "goal": str(rules["goal"]),
+            "status": rec["status"],
+        }
         if rec["status"] == "recorded":
             m = rec["measured"]
             row.update(
                 values=", ".join(f"{v:.5f}" for v in rec["start_values"]),
                 opening=str(rec["opening_threshold"]),
                 nashconv=f"{rec['certificate']['nash_conv']:.1e}",
-                cpu=f"{m['cpu_s']:.1f} s", memory=_fmt_bytes(m["peak_rss_bytes"]),
+                cpu=f"{m['cpu_s']:.1f} s",
+                memory=_fmt_bytes(m["peak_rss_bytes"]),
                 sha=rec["sha256"]["value"][:12],
                 machine=f"{m['machine']['cpu']}, {m['machine']['cores']} cores, "
                 f"{_fmt_bytes(m['machine']['memory_bytes'])}",
             )
         else:
             rep = rec.get("reported", {})
-            row.update(values=rep.get("start_values", "-"), opening=rep.get("opening_threshold", "-"),
-                       nashconv=rep.get("nash_conv", "-"), cpu=rep.get("cpu", "-"),
-                       memory=rep.get("peak_memory", "-"), sha="not recorded", machine=rep.get("source", "-"))
+            row.update(
+                values=rep.get("start_values", "-"),
+                opening=rep.get("opening_threshold", "-"),
+                nashconv=rep.get("nash_conv", "-"),
+                cpu=rep.get("cpu", "-"),
+                memory=rep.get("peak_memory", "-"),
+                sha="not recorded",
+                machine=rep.get("source", "-"),
+            )
         rows.append(row)
     rows.sort(key=lambda r: (r["status"] != "recorded", int(r["players"]), int(r["goal"])))
     return rows
@@ -159,7 +172,9 @@ def certified() -> list[dict[str, str]]:
         return []
     out = []
     for e in json.loads(CERTIFIED.read_text())["enclosures"]:
-        out.append({k: str(e[k]) for k in ("key", "what", "method", "lower", "upper", "width", "claim")})
+        row = {k: str(e[k]) for k in ("key", "what", "method", "value", "enclosure", "width", "claim")}
+        row["gain"] = e.get("bellman_gain_upper", "")
+        out.append(row)
     return out
 
 
@@ -170,12 +185,15 @@ def collect() -> dict:
     data.update(counts(claims))
     data.update(headline(claims))
     data["claims"] = [{k: c[k] for k in ("id", "claim", "paper", "ours", "status")} for c in claims]
-    data["differs"] = [{k: c[k] for k in ("id", "claim", "paper", "ours", "note")}
-                       for c in claims if c["status"] == "differs"]
+    data["differs"] = [
+        {k: c[k] for k in ("id", "claim", "paper", "ours", "note")}
+        for c in claims
+        if c["status"] == "differs"
+    ]
     data["records"] = records()
     data["certified"] = certified()
     for e in data["certified"]:
-        data[f"cert_{e['key']}"] = e["lower"]
+        data[f"cert_{e['key']}"] = e["value"]
         data[f"cert_{e['key']}_width"] = e["width"]
     return data
 
@@ -197,21 +215,30 @@ def docs_page(data: dict) -> str:
         "",
         "## Verified enclosures",
         "",
-        "Each number below is enclosed in the interval $[\\ell, u]$ by ball arithmetic (arb) or exact",
-        "rationals; `python -m analyses.certified` recomputes them.",
+        "Each number below is enclosed in a ball $[m \\pm r]$ of arb ball arithmetic, which provably",
+        "contains the exact real, or is exact; `python -m analyses.certified` recomputes them.",
         "",
-        "| number | method | lower | upper | width |",
-        "|---|---|---|---|---|",
+        "| number | method | enclosure | width $2r$ |",
+        "|---|---|---|---|",
     ]
-    lines += [f"| {e['what']} | {e['method']} | {e['lower']} | {e['upper']} | {e['width']} |" for e in d["certified"]]
-    lines += ["", "## Long solves", "", "| players | goal | status | P(win) by seat | CPU | peak memory |",
-              "|---|---|---|---|---|---|"]
-    lines += [f"| {r['players']} | {r['goal']} | {r['status']} | {r['values']} | {r['cpu']} | {r['memory']} |"
-              for r in d["records"]]
+    lines += [f"| {e['what']} | {e['method']} | `{e['enclosure']}` | {e['width']} |" for e in d["certified"]]
+    lines += [
+        "",
+        "## Long solves",
+        "",
+        "| players | goal | status | P(win) by seat | CPU | peak memory |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [
+        f"| {r['players']} | {r['goal']} | {r['status']} | {r['values']} | {r['cpu']} | {r['memory']} |"
+        for r in d["records"]
+    ]
     lines += ["", "## Every claim", "", "| id | claim | paper | ours | status |", "|---|---|---|---|---|"]
     esc = lambda s: s.replace("|", "\\|")  # noqa: E731
-    lines += [f"| {c['id']} | {esc(c['claim'])} | {esc(c['paper'])} | {esc(c['ours'])} | {c['status']} |"
-              for c in d["claims"]]
+    lines += [
+        f"| {c['id']} | {esc(c['claim'])} | {esc(c['paper'])} | {esc(c['ours'])} | {c['status']} |"
+        for c in d["claims"]
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -235,7 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     data = collect()
     data["abstract"] = ABSTRACT.format(**{k: v for k, v in data.items() if isinstance(v, str)})
     GENERATED.mkdir(exist_ok=True)
-    (GENERATED / "data.json").write_text(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    (GENERATED / "data.json").write_text(
+        json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    )
     DOCS_PAGE.write_text(docs_page(data))
     pdf = typst.compile(str(PAPER / "pigtheory.typ"), root=str(ROOT), ignore_system_fonts=True)
     (PAPER / "pigtheory.pdf").write_bytes(pdf)
