@@ -101,9 +101,31 @@ def headline(claims: list[dict]) -> dict[str, str]:
     h["limit_paper"], h["limit"] = lim["paper"], lim["ours"]
     (h["limit_dev"],) = _grab(lim["note"], r"wins (0\.\d+) > 1/", "Z23.21 note")
     (h["limit_ratio"],) = _grab(_row(claims, "Z23.20")["note"], r"tends to .* = (0\.\d+) < 1", "Z23.20")
+    h["z22_goal100"] = _row(claims, "Z22.1", "both optimal, goal 100")["ours"]
+    h["z22_goal200"] = _row(claims, "Z22.1", "goal 200")["ours"]
+    h["z22_hold"] = _row(claims, "Z22.2", "best hold")["ours"]
+    h["z22_hold_win"] = _row(claims, "Z22.2", "optimal's average win")["ours"]
+    (h["z22_mc"],) = _grab(_row(claims, "Z22.2", "all 78")["ours"], r"^(\d+/\d+)", "Z22.2")
+    h["dt_hold"] = _row(claims, "Z22.4", "best hold")["ours"]
+    h["dt_hold_win"] = _row(claims, "Z22.4", "optimal's average win")["ours"]
+    h["np_adv25"] = _row(claims, "N.5", "hold at 25")["ours"]
+    (h["np_adv25_at"],) = _grab(_row(claims, "N.5", "hold at 25")["claim"], r"hold at (\d+)", "N.5")
+    (h["np_adv20_at"],) = _grab(_row(claims, "N.5", "hold at 20")["claim"], r"hold at (\d+)", "N.5")
+    (h["piglet_goal"],) = _grab(_row(claims, "N.1")["claim"], r"Piglet to (\d+)", "N.1")
+    (h["piglet2_goal"],) = _grab(_row(claims, "N.2")["claim"], r"Piglet to (\d+)", "N.2")
+    (h["z22_se"],) = _grab(_row(claims, "Z22.2", "all 78")["ours"], r"within (\d+) MC SE", "Z22.2")
+    (h["poster_at"],) = _grab(_row(claims, "V.1", "hold at 20: mean")["claim"], r"hold at (\d+)", "V.1")
+    h["np_adv20"] = _row(claims, "N.5", "hold at 20")["ours"]
+    (h["piglet_cells"],) = _grab(_row(claims, "N.1")["ours"], r"^(\d+/\d+)", "N.1")
+    (h["piglet2"],) = _grab(_row(claims, "N.2")["note"], r"= (\d+/\d+)", "N.2")
+    h["poster_best"] = _row(claims, "V.2")["ours"]
+    h["poster_mean20"] = _row(claims, "V.1", "hold at 20: mean")["ours"]
+    h["poster_mean20_paper"] = _row(claims, "V.1", "hold at 20: mean")["paper"]
+    (h["supersix_rows"],) = _grab(_row(claims, "S.1")["ours"], r"^(\d+/\d+)", "S.1")
     z22 = _row(claims, "Z22.1", "text")
     h["z22_text_paper"], h["z22_text"] = z22["paper"], z22["ours"]
-    return h
+    # large counts with thousands separators, as a reader expects them
+    return {k: f"{int(v):,}" if v.isdigit() and len(v) >= 5 else v for k, v in h.items()}
 
 
 def counts(claims: list[dict]) -> dict[str, str]:

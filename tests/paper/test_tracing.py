@@ -105,3 +105,20 @@ def test_pdf_is_byte_identical_run_to_run(tmp_path):
     assert one[:5] == b"%PDF-" and hashlib.sha256(one).digest() == hashlib.sha256(two).digest()
     committed = ROOT / "paper" / "pigtheory.pdf"
     assert committed.read_bytes() == one, "paper/pigtheory.pdf is stale: run `make paper`"
+
+
+def test_readme_headline_results_match_the_data():
+    """The README's first screen quotes three results of the paper: they must be the data's."""
+    readme = (ROOT / "README.md").read_text()
+    first_screen = readme[: readme.index("## Two commands")]
+    assert "paper/pigtheory.pdf" in first_screen
+    data = json.loads(DATA.read_text())
+    flat = " ".join(first_screen.split())
+    assert f"wins {data['cert_seq2_start']}," in flat
+    assert (
+        f"Of {data['n_published']} published claims, {data['n_reproduced']} are reproduced and "
+        f"{data['n_differs']} differ" in flat
+    )
+    assert f"from {data['limit']} players on, not {data['limit_paper']}" in flat
+    assert f"win {data['seq3_seat1']}, {data['seq3_seat2']} and {data['seq3_seat3']}" in flat
+    assert f"at goal {data['goal']}" in flat
