@@ -206,7 +206,14 @@ def collect() -> dict:
     data: dict = {}
     data.update(counts(claims))
     data.update(headline(claims))
-    data["claims"] = [{k: c[k] for k in ("id", "claim", "paper", "ours", "status")} for c in claims]
+    from analyses.certified import certified_cell, certified_cells
+
+    cells = certified_cells()
+    data["claims"] = [
+        {**{k: c[k] for k in ("id", "claim", "paper", "ours", "status")},
+         "certified": certified_cell(cells, c["id"], c["claim"])}
+        for c in claims
+    ]
     data["differs"] = [
         {k: c[k] for k in ("id", "claim", "paper", "ours", "note")}
         for c in claims
@@ -255,10 +262,10 @@ def docs_page(data: dict) -> str:
         f"| {r['players']} | {r['goal']} | {r['status']} | {r['values']} | {r['cpu']} | {r['memory']} |"
         for r in d["records"]
     ]
-    lines += ["", "## Every claim", "", "| id | claim | paper | ours | status |", "|---|---|---|---|---|"]
+    lines += ["", "## Every claim", "", "| id | claim | paper | ours | status | certified |", "|---|---|---|---|---|---|"]
     esc = lambda s: s.replace("|", "\\|")  # noqa: E731
     lines += [
-        f"| {c['id']} | {esc(c['claim'])} | {esc(c['paper'])} | {esc(c['ours'])} | {c['status']} |"
+        f"| {c['id']} | {esc(c['claim'])} | {esc(c['paper'])} | {esc(c['ours'])} | {c['status']} | {c['certified']} |"
         for c in d["claims"]
     ]
     return "\n".join(lines) + "\n"
