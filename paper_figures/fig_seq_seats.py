@@ -1,6 +1,7 @@
-"""Multiplayer sequential Pig at the largest goals recorded: P(win) by seat for 2 to 4 players
-(and more where a record exists), and the first mover's advantage against the number of players.
-Reads the stored records of ``analyses/records/`` (``python -m analyses.verify_large``), no solve.
+"""Multiplayer sequential Pig from the stored records: P(win) by seat at the largest goal recorded
+for each number of players, the first mover's advantage against the number of players, and the
+first player's opening threshold against the goal. Reads ``analyses/records/`` (``python -m
+analyses.verify_large``), no solve.
 
 Writes ``paper_figures/seq_seats.png`` and ``.pdf``.
 """
@@ -13,13 +14,16 @@ from analyses.verify_large import RECORDS
 from paper_figures._common import plt, save
 
 
+def recorded() -> list[dict]:
+    """Every recorded (not planned) record."""
+    recs = [json.loads(p.read_text()) for p in sorted(RECORDS.glob("*.json"))]
+    return [r for r in recs if r["status"] == "recorded"]
+
+
 def largest_recorded() -> dict[int, dict]:
     """For each number of players, the recorded record of the largest goal."""
     best: dict[int, dict] = {}
-    for path in sorted(RECORDS.glob("*.json")):
-        rec = json.loads(path.read_text())
-        if rec["status"] != "recorded":
-            continue
+    for rec in recorded():
         n, goal = rec["rules"]["players"], rec["rules"]["goal"]
         if n not in best or goal > best[n]["rules"]["goal"]:
             best[n] = rec
@@ -28,7 +32,7 @@ def largest_recorded() -> dict[int, dict]:
 
 def main() -> None:
     recs = largest_recorded()
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(10.5, 4.2))
+    fig, (ax, bx, cx) = plt.subplots(1, 3, figsize=(15, 4.2))
     for n, rec in recs.items():
         v = rec["start_values"]
         ax.plot(range(1, n + 1), v, "o-", label=f"{n} players, goal {rec['rules']['goal']}")
@@ -51,6 +55,18 @@ def main() -> None:
     bx.set_xlabel("players n")
     bx.set_ylabel("first seat's P(win) x n (1 = fair)")
     bx.set_title("First mover's advantage")
+    by_n: dict[int, list[tuple[int, int]]] = {}
+    for rec in recorded():
+        by_n.setdefault(rec["rules"]["players"], []).append((rec["rules"]["goal"], rec["opening_threshold"]))
+    for n, pts in sorted(by_n.items()):
+        pts.sort()
+        cx.plot([g for g, _ in pts], [t for _, t in pts], "o-", label=f"{n} players")
+    top = max(g for pts in by_n.values() for g, _ in pts)
+    cx.plot([0, top], [0, top], color="grey", lw=0.8, ls=":", label="the goal (roll to win)")
+    cx.set_xlabel("goal")
+    cx.set_ylabel("first player's opening threshold")
+    cx.set_title("Opening threshold against the goal")
+    cx.legend(fontsize=8)
     save(fig, "seq_seats")
 
 
