@@ -171,7 +171,7 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
     ]
     from analyses.certified import certified_cell, certified_cells
 
-    cells = certified_cells()
+    proofs = certified_cells()
     orphans = sorted({r.id for r in rows if _paper_of(r.id) not in PAPERS})
     if orphans:
         raise ValueError(f"claim ids of no paper in PAPERS: {orphans}")
@@ -192,7 +192,7 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
                 r.paper,
                 r.ours,
                 f"**{r.status}**" if r.status in ("differs", "not computable") else r.status,
-                certified_cell(cells, r.id, r.claim),
+                certified_cell(proofs, r.id, r.claim),
                 r.note,
             ]
             out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")

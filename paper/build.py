@@ -210,8 +210,10 @@ def collect() -> dict:
 
     cells = certified_cells()
     data["claims"] = [
-        {**{k: c[k] for k in ("id", "claim", "paper", "ours", "status")},
-         "certified": certified_cell(cells, c["id"], c["claim"])}
+        {
+            **{k: c[k] for k in ("id", "claim", "paper", "ours", "status")},
+            "certified": certified_cell(cells, c["id"], c["claim"]),
+        }
         for c in claims
     ]
     data["differs"] = [
@@ -262,7 +264,13 @@ def docs_page(data: dict) -> str:
         f"| {r['players']} | {r['goal']} | {r['status']} | {r['values']} | {r['cpu']} | {r['memory']} |"
         for r in d["records"]
     ]
-    lines += ["", "## Every claim", "", "| id | claim | paper | ours | status | certified |", "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "## Every claim",
+        "",
+        "| id | claim | paper | ours | status | certified |",
+        "|---|---|---|---|---|---|",
+    ]
     esc = lambda s: s.replace("|", "\\|")  # noqa: E731
     lines += [
         f"| {c['id']} | {esc(c['claim'])} | {esc(c['paper'])} | {esc(c['ours'])} | {c['status']} | {c['certified']} |"

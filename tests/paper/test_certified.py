@@ -95,3 +95,17 @@ def test_report_cells_name_the_certified_rows():
 @pytest.mark.slow
 def test_the_stored_file_recomputes():
     assert cert.main(["--check"]) == 0
+
+
+def test_report_tables_regenerate_byte_for_byte_with_the_certified_column():
+    """The committed REPORT.md's tables are what run_all.report writes from results.json now."""
+    from analyses._claims import Row
+    from analyses.run_all import report
+
+    root = cert.OUT.parent
+    rows = [Row(**c) for c in json.loads((root / "results.json").read_text())["claims"]]
+    text = report(rows, {})
+    assert text == report(rows, {})
+    committed = (root / "REPORT.md").read_text()
+    assert committed.startswith(text) and committed[len(text) :].startswith("## Details")
+    assert "| status | certified | note |" in text and text.count("| arb, width ") == 2
