@@ -222,6 +222,8 @@ def collect() -> dict:
         if c["status"] == "differs"
     ]
     data["records"] = records()
+    machines = sorted({r["machine"] for r in data["records"] if r["status"] == "recorded"})
+    data["record_machine"] = "; ".join(machines)
     data["certified"] = certified()
     for e in data["certified"]:
         data[f"cert_{e['key']}"] = e["value"]
