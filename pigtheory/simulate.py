@@ -1,6 +1,6 @@
 """Monte Carlo play of Pig, rolling the dice face by face: an independent check of the exact code.
 
-Nothing here reads the X_k tables of :mod:`pigtheory.turn_total`: every turn is played out
+Nothing here reads the X_k tables of :mod:`pigtheory.turn_totals`: every turn is played out
 roll by roll, the dice drawn face by face with ``numpy.random.Generator.integers`` and read by
 the rules' own roll rule (:meth:`pigtheory.Rules.sample_rolls`), so agreement with the exact
 solvers within a few standard errors tests the recursion (eq. 11) and the backward induction

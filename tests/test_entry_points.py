@@ -37,20 +37,8 @@ def public_modules() -> list[str]:
     for info in pkgutil.walk_packages(pigtheory.__path__, "pigtheory."):
         if any(part.startswith("_") for part in info.name.split(".")):
             continue
-        if _is_shim(info):
-            continue
         names.append(info.name)
     return sorted(names)
-
-
-def _is_shim(info) -> bool:
-    """A module left at an old path: it calls ``_compat.moved(__name__, ...)`` when imported."""
-    spec = info.module_finder.find_spec(info.name.rpartition(".")[2], None)
-    origin = getattr(spec, "origin", None)
-    if not origin or not origin.endswith(".py"):
-        return False
-    with open(origin, encoding="utf-8") as f:
-        return "moved(__name__" in f.read()
 
 
 def _importable(name: str):
@@ -125,6 +113,9 @@ VALID = {
     "plan": lambda t: pigtheory.runtime.Plan({(1, 0): set(), (0, 0): {1}}, {0: 1, 1: 1}),
     "task": lambda t: lambda block, chunk: lambda: block,
     "on_done": lambda t: lambda key, result, free: None,
+    "tasks": lambda t: [{"id": "a", "i": 1}, {"id": "b", "i": 2}],
+    "solve": lambda t: lambda task: {**task, "value": 0.5},
+    "folder": lambda t: t / "folder",
 }
 
 
@@ -172,8 +163,8 @@ FREE = {"title", "compute", "write", "stdin", "stdout", "kwargs", "args", "task"
 # Entry points left out, with the reason.
 SKIP = {
     "pigtheory.play.play_terminal": "reads a terminal; its arguments are checked in test_hostile_files",
-    "pigtheory.parallel.dask_client": "connects to a Dask scheduler (tests/test_parallel.py)",
-    "pigtheory.parallel.local_cluster": "starts worker processes (tests/test_parallel.py)",
+    "pigtheory.parallel.dask_client": "connects to a Dask scheduler (tests/runtime/test_executors.py)",
+    "pigtheory.parallel.local_cluster": "starts worker processes (tests/runtime/test_executors.py)",
 }
 
 # Modules whose functions are building blocks: they take arrays, kinds and rules that the
@@ -181,12 +172,16 @@ SKIP = {
 INTERNAL = {
     "pigtheory.simultaneous.core.": "the solvers' kernels (arrays of the solvers' own making)",
     "pigtheory.simultaneous.two_player.nash.": "matrix-game kernels over payoff arrays the solvers build",
-    "pigtheory.simultaneous.level_store.": "block numbering of the chunked solver's own store",
-    "pigtheory.simultaneous.chunk_task.": "one chunk of chunked_best_response, which checks it",
-    "pigtheory.simultaneous.chunked.": "helpers of chunked_best_response, which checks them",
+    "pigtheory.simultaneous.nplayer.level_store.": "block numbering of the chunked solver's own store",
+    "pigtheory.simultaneous.nplayer.kernels.": "the column solver's kernels (arrays of the solvers' own making)",
+    "pigtheory.simultaneous.nplayer.general.": "kernels of best_response against state-dependent opponents, which checks them",
+    "pigtheory.simultaneous.nplayer.gathered.": "the chunk kernel of chunked_best_response, which checks it",
+    "pigtheory.simultaneous.nplayer.score_sets.": "tuple ranks of the n-player solvers' own tables",
+    "pigtheory.simultaneous.nplayer.chunk_task.": "one chunk of chunked_best_response, which checks it",
+    "pigtheory.simultaneous.nplayer.chunked.": "helpers of chunked_best_response, which checks them",
     "pigtheory.simultaneous.symmetric.": "helpers of the symmetric solvers, which check them",
     "pigtheory.simultaneous.best_response.": "helpers of best_response, which checks them",
-    "pigtheory.simultaneous.multiplayer.": "helpers of best_response, which checks them",
+    "pigtheory.simultaneous.nplayer.reduced.": "helpers of best_response, which checks them",
     "pigtheory.sequential.model.": "the roll model of rules the solvers have checked",
     "pigtheory.sequential.compare.": "helpers of sequential.compare, which checks them",
     "pigtheory.sequential.two_dice.": "helpers of the two-dice solver, which checks them",
@@ -194,7 +189,6 @@ INTERNAL = {
     "pigtheory.io.kinds.": "the policy-kind registry, called by the readers and writers",
     "pigtheory.io.archive.": "the archive's own helpers",
     "pigtheory.play.opponents.": "opponent builders called by play.opponent, which checks them",
-    "pigtheory.play.sequential_response.": "helpers of play.sequential_best_response",
     "pigtheory.play.site.": "packing of opponents that play.opponent built",
     "pigtheory.play.game.": "dice of rules the game has checked",
     "pigtheory.play.terminal.": "event text of the terminal game",
@@ -205,6 +199,7 @@ INTERNAL = {
     "pigtheory.engine.": "engine choice, called with checked engines",
     "pigtheory.guard.": "the memory estimates, called with rules the solvers have checked",
     "pigtheory.policies.take_at_states": "indexing with states the solvers build",
+    "pigtheory.policies.tables.": "the policy classes' own table checks, called on arrays they copied",
     "pigtheory.parallel.": "the task runner (tasks are the solvers' callables)",
     "pigtheory.play.quantize_weights": "rounding of the web app's own weight arrays",
     "pigtheory.play.turn_values": "values of a result the play module computed",
@@ -225,8 +220,8 @@ INTERNAL = {
     "pigtheory.simultaneous.two_player.stackelberg.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
     "pigtheory.simultaneous.two_player.self_play.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
     "pigtheory.simultaneous.limit.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
-    "pigtheory.simultaneous.sweep.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
-    "pigtheory.simultaneous.grid.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.sweeps.sweep.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
+    "pigtheory.simultaneous.sweeps.grid.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
     "pigtheory.sequential.super_six.estimate_memory": "a solver's own memory estimate, called with sticks it has checked",
     "pigtheory.length.estimate_memory": "a solver's own memory estimate, called with rules it has checked",
     "pigtheory.referee.evaluate.check_horizon": "the referee's guard of horizon= itself",
@@ -481,7 +476,7 @@ CLI_HOSTILE = ["-1", "1e999", "nan", "x" * 300, "", "1" + "0" * 40]
 # Options whose hostile values are valid by design, with the reason.
 CLI_FREE = {
     ("site", "--title"): "free text (escaped in the page; length checked in test_play_site)",
-    ("sweep", "--scheduler"): "an address, tried only when the sweep runs (tests/test_parallel.py)",
+    ("sweep", "--scheduler"): "an address, tried only when the sweep runs (tests/runtime/test_executors.py)",
 }
 
 

@@ -13,12 +13,18 @@ from pigtheory import Rules, guard, hold_at, length, simulate, turn_total
 from pigtheory import sequential as Q
 from pigtheory import simultaneous as S
 from pigtheory.guard import MemoryLimitError, check_memory, parse_memory
-from pigtheory.simultaneous.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 
 BIG = Rules(goal=10**6)
 
 
-_FAMILY = {"stackelberg": "two_player.stackelberg", "self_play": "two_player.self_play"}
+_FAMILY = {
+    "stackelberg": "two_player.stackelberg",
+    "self_play": "two_player.self_play",
+    "grid": "sweeps.grid",
+    "sweep": "sweeps.sweep",
+    "symmetric": "symmetric",
+}
 
 
 def _solver(name):
@@ -167,28 +173,6 @@ def test_estimates_cover_what_numpy_allocates(name, run, estimate):
 
 
 # --- each solver owns its estimate -----------------------------------------------------------
-
-OWN_ESTIMATES = {
-    "stackelberg_estimate": ("pigtheory.simultaneous.two_player.stackelberg", "estimate_memory"),
-    "self_play_estimate": ("pigtheory.simultaneous.two_player.self_play", "estimate_memory"),
-    "limit_estimate": ("pigtheory.simultaneous.limit", "estimate_memory"),
-    "sweep_estimate": ("pigtheory.simultaneous.sweep", "estimate_memory"),
-    "grid_estimate": ("pigtheory.simultaneous.grid", "estimate_memory"),
-    "chunked_estimate": ("pigtheory.simultaneous.chunked", "estimate_memory"),
-    "chunked_disk": ("pigtheory.simultaneous.chunked", "estimate_disk"),
-    "symmetric_estimate": ("pigtheory.simultaneous.symmetric", "estimate_memory"),
-    "super_six_estimate": ("pigtheory.sequential.super_six", "estimate_memory"),
-    "game_length_estimate": ("pigtheory.length", "estimate_memory"),
-}
-
-
-@pytest.mark.parametrize("old", sorted(OWN_ESTIMATES))
-def test_the_old_guard_names_of_the_moved_estimates_warn_and_are_the_solvers_own(old):
-    module, name = OWN_ESTIMATES[old]
-    with pytest.warns(DeprecationWarning, match=f"{module}.{name}"):
-        fn = getattr(guard, old)
-    assert fn is getattr(importlib.import_module(module), name)
-    assert old not in guard.__all__
 
 
 def test_a_moved_estimate_is_what_its_solver_refuses_with():

@@ -19,7 +19,7 @@ from pigtheory import Rules, hold_at
 from pigtheory.io import cached
 from pigtheory.runtime.records import DamagedRecord, read_record, write_record
 from pigtheory.simultaneous import best_response
-from pigtheory.simultaneous.resumable import hold_at_table
+from pigtheory.simultaneous.sweeps.resumable import hold_at_table
 
 SWEEP = {"goals": [10, 12], "ns": [3, 5]}
 
@@ -263,7 +263,7 @@ def test_a_link_to_nowhere_or_a_loop_is_refused_before_any_work(tmp_path, monkey
         raise AssertionError("the solve started before the output path was checked")
 
     monkeypatch.setattr("pigtheory.simultaneous.symmetric_equilibrium", no_solve)
-    monkeypatch.setattr("pigtheory.simultaneous.resumable.start_value", no_solve)
+    monkeypatch.setattr("pigtheory.simultaneous.sweeps.resumable.start_value", no_solve)
     for argv in (
         ["symmetric-equilibrium", "--out", str(tmp_path / "loop" / "x.npz")],
         ["sweep", "--goals", "6", "--ns", "3", "--out", str(tmp_path / "dangling" / "sweep")],
@@ -280,7 +280,7 @@ def test_a_link_to_nowhere_or_a_loop_is_refused_before_any_work(tmp_path, monkey
 def test_a_huge_sweep_is_counted_without_listing_it():
     from math import comb
 
-    from pigtheory.simultaneous.resumable import sweep_tasks
+    from pigtheory.simultaneous.sweeps.resumable import sweep_tasks
 
     # a million goals by a million thresholds: refused at once (the count stops past 10**6),
     # and goals below every threshold cost nothing, whatever the players

@@ -155,7 +155,7 @@ def test_bad_input():
 
 
 def test_grid_matches_direct_solves_and_is_symmetric():
-    from pigtheory.simultaneous.grid import hold_at_grid
+    from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 
     rules = Rules(goal=9, players=3)
     grid = hold_at_grid([2, 3, 5], rules=rules, workers=1)
@@ -171,7 +171,7 @@ def test_grid_matches_direct_solves_and_is_symmetric():
 
 
 def test_grid_bad_input():
-    from pigtheory.simultaneous.grid import hold_at_grid
+    from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 
     with pytest.raises(ValueError, match="players"):
         hold_at_grid([2, 3], rules=Rules(goal=9, players=4), workers=1)

@@ -1,6 +1,6 @@
 """The compiled n-player best response to opponents that read every score, and the compile idiom.
 
-The compiled engine (:mod:`pigtheory.simultaneous.core.nplayer_general`) against the numpy
+The compiled engine (:mod:`pigtheory.simultaneous.nplayer.general`) against the numpy
 reference (the generic level loop, which expands the opponents' joint outcomes): the same
 policies and values to 1e-12, for mixed opponents of three and four players.
 """

@@ -92,7 +92,7 @@ NO_DASK = textwrap.dedent(
     serial = hold_at_sweep([3, 5], rules=Rules(goal=12))
     with ThreadPoolExecutor(2) as pool:
         pooled = hold_at_sweep([3, 5], rules=Rules(goal=12), executor=pool)
-    assert serial.values.tolist() == pooled.values.tolist() and len(serial.values) == 2
+    assert serial.value.tolist() == pooled.value.tolist() and len(serial.value) == 2
     for make in (lambda: local_cluster(1), lambda: dask_client("tcp://127.0.0.1:1")):
         try:
             with make():

@@ -14,7 +14,7 @@ from pigtheory.sequential import best_response as sequential_best_response
 from pigtheory.sequential import compare, solve
 from pigtheory.simultaneous.best_response import turn_values
 from pigtheory.simultaneous.core.stopping_rules import stopping_outcomes
-from pigtheory.turn_total import turn_total_table
+from pigtheory.turn_totals import turn_total_table
 
 
 def stopping_best_response(opponent, rules=Rules()):
@@ -200,28 +200,3 @@ def test_turn_values_agree_with_the_response():
         rolls = [k == 0 or t["roll"][k] > t["hold"][k] + 1e-13 for k in range(room)]
         assert rolls == br.policy.roll[i, j, :room].tolist()
         assert np.all(np.fmax(t["roll"][:room], t["hold"][:room]) >= t["best"][:room] - 1e-15)
-
-
-def test_old_play_paths_warn_and_give_the_solvers():
-    import importlib
-    import sys
-
-    from pigtheory import play, sequential
-    from pigtheory.simultaneous.best_response import StoppingSolution
-
-    rules = Rules(goal=10)
-    with pytest.warns(DeprecationWarning, match="pigtheory.sequential.best_response"):
-        old = play.sequential_best_response
-    assert old is sequential.best_response
-    with pytest.warns(DeprecationWarning, match="StoppingSolution"):
-        assert play.StoppingResponse is StoppingSolution
-    with pytest.warns(DeprecationWarning):
-        old_stopping = play.stopping_best_response
-    with pytest.warns(DeprecationWarning, match='strategies="stopping"'):
-        br = old_stopping(hold_at(3), rules=rules)
-    new = stopping_best_response(hold_at(3), rules=rules)
-    assert np.array_equal(br.value, new.value) and np.array_equal(br.policy.roll, new.policy.roll)
-    for name in ("sequential_response", "stopping_response"):
-        sys.modules.pop(f"pigtheory.play.{name}", None)
-        with pytest.warns(DeprecationWarning, match="deprecated"):
-            importlib.import_module(f"pigtheory.play.{name}")

@@ -14,8 +14,8 @@ from matplotlib.figure import Figure
 
 from pigtheory import Rules, hold_at, plots
 from pigtheory import simultaneous as sim
-from pigtheory.simultaneous.grid import hold_at_grid
 from pigtheory.simultaneous.stopping import KINDS
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 
 G = 16
 
@@ -129,24 +129,7 @@ def test_sequential_hold_boundary():
         plots.plot_hold_boundary(thresholds[:, :5], "not square")
 
 
-def test_every_figure_function_is_plot_star_and_old_names_warn():
+def test_every_figure_function_is_plot_star():
     assert plots.__all__ and all(name.startswith("plot_") for name in plots.__all__)
-    for old, target in plots.OLD_NAMES.items():
-        with pytest.warns(DeprecationWarning, match=old):
-            f = getattr(plots, old)
-        assert f is getattr(plots, target.split(":")[1])
     with pytest.raises(AttributeError):
         plots.no_such_figure  # noqa: B018
-
-
-@pytest.mark.parametrize("family", ["equilibrium", "multiplayer", "stopping", "symmetric"])
-def test_old_module_paths_warn_and_reexport(family):
-    import importlib
-    import sys
-
-    sys.modules.pop(f"pigtheory.plots_{family}", None)
-    with pytest.warns(DeprecationWarning, match=f"pigtheory.plots.{family}"):
-        old = importlib.import_module(f"pigtheory.plots_{family}")
-    new = importlib.import_module(f"pigtheory.plots.{family}")
-    assert old.__all__ == new.__all__
-    assert all(getattr(old, name) is getattr(new, name) for name in new.__all__)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import pkgutil
-import warnings
 from pathlib import Path
 
 import numpy as np
@@ -24,7 +23,7 @@ from pigtheory.simultaneous import (
     hold_at_table,
     symmetric_equilibrium,
 )
-from pigtheory.simultaneous.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 from pigtheory.simultaneous.symmetric import SymmetricPolicy, ViewTable
 from pigtheory.simultaneous.symmetric.response import SymmetricBestResponse, symmetric_best_response
 
@@ -78,21 +77,6 @@ def test_the_symmetric_value_reads_by_state_own_score_first(eq):
     generic = best_response([eq.policy] * 2, rules=RULES)
     assert np.max(np.asarray(generic.value) - full) < 1e-12
     assert np.array_equal(eq.policy.thresholds, eq.policy.to_mixed().thresholds)
-
-
-def test_old_names_warn_and_read_the_same(eq):
-    with pytest.warns(DeprecationWarning, match="value.table"):
-        assert eq.table is eq.value.table
-    with pytest.warns(DeprecationWarning, match="policy"):
-        assert eq.strategy_table is eq.policy
-    br = symmetric_best_response(eq)
-    with pytest.warns(DeprecationWarning, match="value.table"):
-        assert br.table is br.value.table
-    with pytest.warns(DeprecationWarning, match="policy.actions"):
-        assert br.thresholds is br.policy.actions
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert br.value[0, 0, 0] == pytest.approx(1 / 3, abs=1e-12)  # an equilibrium: no gain
 
 
 def test_files_saved_before_the_renaming_load(eq):
@@ -160,54 +144,6 @@ def test_a_table_over_goals_and_players_gives_each_cell_its_rules():
         table.best_n  # noqa: B018 (two goals: no single curve)
 
 
-def test_the_old_sweep_names_warn_and_read_the_same():
-    import pigtheory.simultaneous as S
-    from pigtheory.simultaneous import grid, resumable, sweep
-
-    for module, name in [(S, "HoldAtSweep"), (S, "SweepTable"), (sweep, "HoldAtSweep")]:
-        with pytest.warns(DeprecationWarning, match="HoldAtTable"):
-            assert getattr(module, name) is HoldAtTable
-    for module, name in [(grid, "HoldAtGrid"), (resumable, "SweepTable")]:
-        with pytest.warns(DeprecationWarning, match="HoldAtTable"):
-            assert getattr(module, name) is HoldAtTable
-    sw = hold_at_sweep([3, 5], rules=Rules(goal=10))
-    with pytest.warns(DeprecationWarning, match=r"at\(n\)"):
-        assert sw.value(5) == sw.at(5) == sw.value[1]  # the old method form of value
-    with pytest.warns(DeprecationWarning, match="HoldAtTable.value"):
-        assert sw.values is sw.value
-    with pytest.warns(DeprecationWarning, match="n_solves"):
-        assert sw.n_pairs == 2
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert type(np.asarray(sw.value)) is np.ndarray and not np.asarray(sw.value).flags.writeable
-
-
-def test_sweep_files_saved_before_the_one_type_load(tmp_path):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # loading an old file is not the reader's old code: no warning
-        sweep = pigtheory.load(BEFORE / "hold_at_sweep.npz")
-        grid = pigtheory.load(BEFORE / "hold_at_grid.npz")
-        table = pigtheory.load(BEFORE / "sweep_table.npz")
-    new_sweep = hold_at_sweep(range(2, 7), rules=Rules(goal=10))
-    new_grid = hold_at_grid([2, 3, 4], rules=Rules(goal=8, players=3), workers=1)
-    new_table = hold_at_table(goals=[6, 8], ns=[2, 3], players=[2, 3])
-    for old, new in ((sweep, new_sweep), (grid, new_grid), (table, new_table)):
-        assert type(old) is HoldAtTable and old.rules == new.rules
-        # the old code's values, to rounding (the banded engine adds in another order)
-        np.testing.assert_allclose(old.value, new.value, rtol=0, atol=1e-14)
-        for name in ("ns", "thresholds", "goal", "players", "die_faces"):
-            assert np.array_equal(getattr(old, name), getattr(new, name)), name
-    assert sweep.policy is None  # the old sweep did not record the thresholds
-    assert np.array_equal(grid.policy, new_grid.policy) and np.array_equal(table.policy, new_table.policy)
-    assert (sweep.best_n, sweep.local_minima, grid.best_pair) == (
-        new_sweep.best_n,
-        new_sweep.local_minima,
-        new_grid.best_pair,
-    )
-    again = HoldAtTable.load(table.save(tmp_path / "table.npz"))
-    assert np.array_equal(again.value, table.value) and again.rules == table.rules
-
-
 def test_the_referees_win_probabilities_are_wins_as_in_the_simulators():
     from pigtheory import referee
     from pigtheory.simulate import Simulation
@@ -217,8 +153,7 @@ def test_the_referees_win_probabilities_are_wins_as_in_the_simulators():
     assert {"wins", "value", "rules"} <= {f.name for f in dataclasses.fields(ev)}
     assert "wins" in {f.name for f in dataclasses.fields(Simulation)}
     assert ev.wins.sum() + ev.draw == pytest.approx(1.0, abs=1e-13)
-    with pytest.warns(DeprecationWarning, match="Evaluation.wins"):
-        assert ev.win is ev.wins
+    assert not hasattr(ev, "win")  # one name: wins
     old = pigtheory.load(BEFORE / "evaluation.npz")  # saved with the field ``win``
     assert type(old) is type(ev) and old.horizon == 7
     assert np.array_equal(old.wins, ev.wins) and np.array_equal(old.value_start, ev.value_start)
@@ -241,8 +176,6 @@ def test_the_referees_value_at_the_start_is_value_start():
     br = referee.best_response(hold_at(4), rules=rules)
     assert ev.value_start.sum() == pytest.approx(1.0, abs=1e-14)
     assert br.value_start >= ev.value_start[0] - 1e-12  # no reply beats the best one
-    for res in (ev, br):
-        with pytest.warns(DeprecationWarning, match=r"value_start"):
-            assert res.start is res.value_start
+    assert not hasattr(ev, "start") and not hasattr(br, "start")  # one name: value_start
     old = pigtheory.load(BEFORE / "evaluation.npz")  # saved with the field ``start``
     assert old.value_start.sum() == pytest.approx(1.0, abs=1e-12)

@@ -69,14 +69,14 @@ from pigtheory.simultaneous import (
     symmetric_equilibrium,
 )
 from pigtheory.simultaneous.best_response import StoppingSolution
-from pigtheory.simultaneous.grid import cached_hold_at_grid, hold_at_grid
-from pigtheory.simultaneous.resumable import hold_at_table
 from pigtheory.simultaneous.stopping import (
     StoppingClasses,
     StoppingEquilibrium,
     certify_classes,
     stopping_equilibrium,
 )
+from pigtheory.simultaneous.sweeps.grid import cached_hold_at_grid, hold_at_grid
+from pigtheory.simultaneous.sweeps.resumable import hold_at_table
 from pigtheory.stopping import RandomStoppingRule, StoppingRule
 
 

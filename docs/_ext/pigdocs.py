@@ -128,15 +128,6 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
 # Public modules that have no reference page, and why (a package counts with its submodules).
 NOT_DOCUMENTED = {
     "pigtheory.cli": "the command line has its own reference, generated from the parser",
-    "pigtheory.sweeps": "deprecated import path of pigtheory.simultaneous.resumable",
-    "pigtheory.play.policy_files": "deprecated import path of pigtheory.play.file_opponents",
-    "pigtheory.sequential.policies": "deprecated import path of pigtheory.policies.sequential",
-    "pigtheory.play.sequential_response": "deprecated import path of pigtheory.sequential.best_response",
-    "pigtheory.play.stopping_response": "deprecated: pigtheory.simultaneous.best_response, strategies='stopping'",
-    **{
-        f"pigtheory.plots_{name}": f"deprecated import path of pigtheory.plots.{name}"
-        for name in ("equilibrium", "multiplayer", "stopping", "symmetric")
-    },
 }
 
 

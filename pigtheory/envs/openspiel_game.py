@@ -21,7 +21,7 @@ then the scores are added, clipped at the goal. At a terminal state the m player
 get 1/m each and the others 0 (``utility_sum`` 1). With ``chance="turn"`` the chance outcome is
 the points the turn adds, clipped at ``goal - own`` (their distribution is computed here from
 the die's faces by the forward recursion over turn totals, not read from
-:mod:`pigtheory.turn_total`); with ``chance="roll"`` it is the face of the die (0-based).
+:mod:`pigtheory.turn_totals`); with ``chance="roll"`` it is the face of the die (0-based).
 
 Observation and information state strings, and an observation tensor ``[own, others...,
 turns played]`` (own-centric, as every pigtheory table), are Markov: they include the number of

@@ -18,8 +18,8 @@ __all__ = ["plot_three_player_grid", "plot_scaling", "plot_limit"]
 def plot_three_player_grid(grid: Any) -> Figure:
     """Surface and table of the best-response value against "hold at n1" and "hold at n2".
 
-    ``grid`` is a :class:`pigtheory.simultaneous.sweep.HoldAtTable` from
-    :func:`~pigtheory.simultaneous.grid.hold_at_grid` (Zhu, Ma, Chen & Liu 2023, Fig. 6 /
+    ``grid`` is a :class:`pigtheory.simultaneous.sweeps.sweep.HoldAtTable` from
+    :func:`~pigtheory.simultaneous.sweeps.grid.hold_at_grid` (Zhu, Ma, Chen & Liu 2023, Fig. 6 /
     Table S4): ``value[a, b]`` of shape ``(len(ns), len(ns))``.
 
     Returns

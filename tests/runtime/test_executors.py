@@ -12,28 +12,15 @@ import pytest
 
 import pigtheory
 from pigtheory import Rules, hold_at
-from pigtheory.parallel import TaskQueue, executor_kind, local_cluster, run_tasks
+from pigtheory.parallel import TaskQueue, executor_kind, run_tasks
 from pigtheory.simultaneous import best_response, best_responses, hold_at_sweep
-from pigtheory.simultaneous.grid import hold_at_grid
-from pigtheory.simultaneous.resumable import hold_at_table, sweep_tasks
-from pigtheory.simultaneous.sweep import start_value
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.resumable import hold_at_table, sweep_tasks
+from pigtheory.simultaneous.sweeps.sweep import start_value
 
 distributed = pytest.importorskip("distributed")
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def client():
-    """One LocalCluster of 2 worker processes for the module (free ports, no dashboard)."""
-    with local_cluster(2) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def pool():
-    with ProcessPoolExecutor(2) as p:
-        yield p
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _where_pigtheory() -> str:

@@ -5,7 +5,7 @@ Shapes
 ------
 As :class:`~pigtheory.simultaneous.ReducedSolution`: a column is a sorted tuple of the m
 opponents' scores, ``value(a, column)`` the player's win probability at own score a. The
-values live in a :class:`~pigtheory.simultaneous.level_store.LevelStore` folder (one file per
+values live in a :class:`~pigtheory.simultaneous.nplayer.level_store.LevelStore` folder (one file per
 chunk of a level); :class:`ChunkedSolution` reads them from there, and
 :meth:`ChunkedSolution.reduced` loads a small one into memory.
 
@@ -13,7 +13,7 @@ Notes
 -----
 With each opponent's turn depending on its own score only, the player's values at a column j
 need :math:`A_t(\\cdot, j) = \\sum_y P(Y_t = y \\mid j_t)\\, A_{t-1}(\\cdot, j + y e_t)`,
-:math:`A_0 = V`, :math:`W = A_m` (:mod:`pigtheory.simultaneous.multiplayer`). Every tuple
+:math:`A_0 = V`, :math:`W = A_m` (:mod:`pigtheory.simultaneous.nplayer.reduced`). Every tuple
 :math:`j + y e_t` other than j itself has a larger opponents' score sum, so the columns of one
 *level* (equal sum) depend only on higher levels, and on themselves through the everybody-busts
 self-loop, which the column solve handles exactly. A level is cut into chunks of columns; a
@@ -21,11 +21,11 @@ chunk task
 
 1. reads its columns from the store's index and the rows :math:`A_{t-1}(\\cdot, j + y e_t)` of
    the higher levels from their chunk files (memory-mapped, only the rows it needs),
-2. solves every column (:func:`pigtheory.simultaneous.core.gathered.compiled`: the arithmetic
+2. solves every column (:func:`pigtheory.simultaneous.nplayer.gathered.compiled`: the arithmetic
    of the in-memory compiled engine, so the values are the same bits),
 3. writes the chunk's values, policy and :math:`A_1 .. A_{m-1}`, and returns a few numbers
 
-(:func:`~pigtheory.simultaneous.chunk_task.solve_chunk`).
+(:func:`~pigtheory.simultaneous.nplayer.chunk_task.solve_chunk`).
 
 A chunk is submitted as soon as every block it reads is finished, highest levels first, so
 levels overlap where the moves allow (an opponent holding at n only reads levels at least n
@@ -56,17 +56,17 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import numba_installed
-from ..guard import BASE_BYTES, FEWER, Estimate, check_disk, check_memory, players_text, with_roll_model
-from ..parallel import check_executor
-from ..results import Result
-from ..rules import Rules
-from ..runtime import Plan, run_chunks
-from ..validation import check_int, check_path, check_progress, check_simultaneous_rules
+from ...engine import numba_installed
+from ...guard import BASE_BYTES, FEWER, Estimate, check_disk, check_memory, players_text, with_roll_model
+from ...parallel import check_executor
+from ...results import Result
+from ...rules import Rules
+from ...runtime import Plan, run_chunks
+from ...validation import check_int, check_path, check_progress, check_simultaneous_rules
+from ..core import read_opponents
 from .chunk_task import solve_chunk
-from .core import read_opponents
 from .level_store import LevelStore, block_id
-from .multiplayer import ReducedSolution, separable_moves
+from .reduced import ReducedSolution, separable_moves
 
 __all__ = [
     "chunked_best_response",
@@ -92,7 +92,7 @@ class ChunkedSolution(Result):
     Attributes
     ----------
     store : str
-        The store folder (:class:`~pigtheory.simultaneous.level_store.LevelStore`).
+        The store folder (:class:`~pigtheory.simultaneous.nplayer.level_store.LevelStore`).
     value_start : float
         Win probability at the start, every score 0 (the values of the other states stay in
         the store: ``value[c, a]`` per chunk file, :meth:`at` and :meth:`reduced` read them).
@@ -160,7 +160,7 @@ class ChunkedSolution(Result):
             Symmetric (multiset columns): ``value`` of shape ``(goal + 1, S)``, ``policy``
             ``(goal, S)``, ``states`` ``(S, players - 1)``.
         """
-        from ._score_sets import multisets, score_keys
+        from .score_sets import multisets, score_keys
 
         st = LevelStore(self.store)
         g, m = self.rules.goal, self.rules.players - 1
@@ -245,7 +245,7 @@ def chunked_best_response(
         Folder of the store: created if new; a folder holding this same solve resumes it
         (finished chunks are kept). Every worker must reach it.
     chunk : int, optional
-        Columns per task (default :func:`~pigtheory.simultaneous.chunked.chunk_columns`: about
+        Columns per task (default :func:`~pigtheory.simultaneous.nplayer.chunked.chunk_columns`: about
         64 MB of output per task).
     executor : None, concurrent.futures.Executor or dask.distributed.Client
         Where the chunks run (:mod:`pigtheory.parallel`); default: one after another, here.
@@ -365,7 +365,7 @@ def store_summary(folder: str | os.PathLike) -> dict[str, Any]:
     Parameters
     ----------
     folder : path-like
-        A :class:`~pigtheory.simultaneous.level_store.LevelStore` folder.
+        A :class:`~pigtheory.simultaneous.nplayer.level_store.LevelStore` folder.
 
     Returns
     -------

@@ -12,7 +12,7 @@ read (probability 0, or the column itself) may hold anything. Out: ``value[c, a]
 
 Notes
 -----
-The same recursion as the in-memory engine (:mod:`pigtheory.simultaneous.core.nplayer`), in
+The same recursion as the in-memory engine (:mod:`pigtheory.simultaneous.nplayer.kernels`), in
 the same order of operations, so the two give the same bits:
 
 .. math:: A_t(a, j) = \\sum_{y} P(Y_t = y \\mid j_t)\\, A_{t-1}(a, j + y e_t) =
@@ -20,7 +20,7 @@ the same order of operations, so the two give the same bits:
 
 the outcome that leaves the column where it is entering through :math:`\\text{coef}_t`; then
 the column's own scores are solved from :math:`W = A_m` by
-:func:`~pigtheory.simultaneous.core.nplayer.solve_column` (one threshold step per own score). Only where the rows come from
+:func:`~pigtheory.simultaneous.nplayer.kernels.solve_column` (one threshold step per own score). Only where the rows come from
 differs: slabs of the columns solved just before (lexicographic order) there, rows of
 finished levels on disk here, read in place (no copy).
 
@@ -33,9 +33,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .jit import compiled as jit_compiled
-from .jit import kernel
-from .nplayer import solve_column
+from ..core.jit import compiled as jit_compiled
+from ..core.jit import kernel
+from .kernels import solve_column
 
 __all__ = ["Gathered", "ChunkOut", "compiled"]
 
@@ -117,7 +117,7 @@ def compiled() -> Any:
 
     Call it as ``kernel(states, dest, prob, rows, band, tie_tol, out)`` with ``dest``, ``prob``
     one opponent's ``(goal + 1, w)`` move tables
-    (:func:`pigtheory.simultaneous.multiplayer.separable_moves`), ``rows`` a :class:`Gathered`
+    (:func:`pigtheory.simultaneous.nplayer.reduced.separable_moves`), ``rows`` a :class:`Gathered`
     and ``out`` a :class:`ChunkOut`.
     """
     return jit_compiled(_chunk)

@@ -2,8 +2,8 @@
 
 Shapes
 ------
-See :mod:`pigtheory.simultaneous.chunked` (the columns) and
-:mod:`pigtheory.simultaneous.core.gathered` (``sources``, ``src``, ``at``: where each row read
+See :mod:`pigtheory.simultaneous.nplayer.chunked` (the columns) and
+:mod:`pigtheory.simultaneous.nplayer.gathered` (``sources``, ``src``, ``at``: where each row read
 lies). The task's inputs are the store's folder and the chunk's name; everything else (rules,
 the opponents' moves, the columns, the rows of higher levels) it reads from the store, and it
 returns a few numbers, so that a cluster moves names, not arrays.
@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ..jit import typed_list
-from .core import TIE_TOL, gathered
-from .core.step import band_of
+from ...jit import typed_list
+from ..core import TIE_TOL
+from ..core.step import band_of
+from . import gathered
 from .level_store import LevelStore, block_id
 
 __all__ = ["solve_chunk"]
@@ -32,10 +33,10 @@ def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
     Parameters
     ----------
     folder : str
-        The :class:`~pigtheory.simultaneous.level_store.LevelStore` folder (every block the
+        The :class:`~pigtheory.simultaneous.nplayer.level_store.LevelStore` folder (every block the
         chunk reads is finished).
     block : int
-        :func:`~pigtheory.simultaneous.level_store.block_id` of the level and kind.
+        :func:`~pigtheory.simultaneous.nplayer.level_store.block_id` of the level and kind.
     k : int
         The chunk.
 
@@ -88,7 +89,7 @@ def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
 def _sources(
     st: LevelStore, states: np.ndarray, dest: np.ndarray, prob: np.ndarray
 ) -> tuple[Any, np.ndarray, np.ndarray]:
-    """``(sources, src, at)`` of the kernel (:mod:`.core.gathered`): the chunk files a chunk
+    """``(sources, src, at)`` of the kernel (:mod:`.gathered`): the chunk files a chunk
     reads, memory-mapped, and where each row it needs lies in them."""
     g = st.rules.goal
     n, m = states.shape

@@ -16,21 +16,14 @@ import pytest
 
 from pigtheory import MixedPolicy, Rules, hold_at
 from pigtheory.cli import main
-from pigtheory.parallel import local_cluster
 from pigtheory.simultaneous import ChunkedSolution, chunked_best_response, reduced_best_response
-from pigtheory.simultaneous.level_store import LevelStore
-from pigtheory.simultaneous.resumable import hold_at_table
+from pigtheory.simultaneous.nplayer.level_store import LevelStore
+from pigtheory.simultaneous.sweeps.resumable import hold_at_table
 
 pytest.importorskip("distributed")
 pytest.importorskip("numba")
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def client():
-    with local_cluster(2) as c:
-        yield c
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _same(chunked: ChunkedSolution, opponents, rules: Rules) -> None:

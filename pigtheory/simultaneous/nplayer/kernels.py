@@ -53,9 +53,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .jit import compiled as jit_compiled
-from .jit import kernel
-from .step import threshold_step_inline
+from ..core.jit import compiled as jit_compiled
+from ..core.jit import kernel
+from ..core.step import threshold_step_inline
 
 __all__ = ["Columns", "Moves", "Tables", "compiled", "slab_rows", "solve_column"]
 
@@ -70,7 +70,7 @@ def slab_rows(g: int, m: int) -> np.ndarray:
 
 @kernel
 def _rank(s, tab, symmetric):  # pragma: no cover - compiled
-    """Column of the score tuple s (see :func:`pigtheory.simultaneous._score_sets.rank_table`)."""
+    """Column of the score tuple s (see :func:`pigtheory.simultaneous.nplayer.score_sets.rank_table`)."""
     m = s.shape[0]
     rank = 0
     prev = 0
@@ -93,7 +93,7 @@ def _tail(s, start, base):  # pragma: no cover - compiled
 
 class Columns(NamedTuple):
     """The opponents' score tuples of the columns: ``states`` (``(S, m)``), their rank table
-    ``tab`` (``pigtheory.simultaneous._score_sets.rank_table``) and whether they are
+    ``tab`` (``pigtheory.simultaneous.nplayer.score_sets.rank_table``) and whether they are
     sorted (``symmetric``, identical opponents)."""
 
     states: np.ndarray

@@ -9,7 +9,7 @@ Notes
 -----
 Seats do not matter in simultaneous play, so the value at (0, 0, 0) is symmetric in the two
 opponents: only the pairs ``ns[a] <= ns[b]`` are solved, and the table is mirrored. Solves are
-independent tasks (:func:`~pigtheory.simultaneous.sweep.start_value`), run where ``executor=``
+independent tasks (:func:`~pigtheory.simultaneous.sweeps.sweep.start_value`), run where ``executor=``
 says (:mod:`pigtheory.parallel`): in this process, a process pool or a Dask cluster.
 
 References
@@ -27,22 +27,19 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import renamed
-from ..guard import Estimate, best_response_estimate, check_memory, players_text, with_roll_model
-from ..io import cached
-from ..parallel import check_executor, run_tasks
-from ..rules import Rules
-from ..validation import check_ints, check_optional_path, check_progress, check_rules
+from ...guard import Estimate, best_response_estimate, check_memory, players_text, with_roll_model
+from ...io import cached
+from ...parallel import check_executor, run_tasks
+from ...rules import Rules
+from ...validation import check_ints, check_optional_path, check_progress, check_rules
 from .sweep import HoldAtTable, start_value
 
 __all__ = ["hold_at_grid", "cached_hold_at_grid", "estimate_memory"]
 
-__getattr__ = renamed(__name__, {"HoldAtGrid": "pigtheory.simultaneous.sweep:HoldAtTable"})
-
 
 @with_roll_model(name="grid")
 def estimate_memory(rules: Any, *, workers: int | None = 1) -> Estimate | None:
-    """:func:`~pigtheory.simultaneous.grid.hold_at_grid`: a best response per worker at once."""
+    """:func:`~pigtheory.simultaneous.sweeps.grid.hold_at_grid`: a best response per worker at once."""
     one = best_response_estimate(rules)
     if one is None:
         return None

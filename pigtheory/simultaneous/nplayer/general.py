@@ -2,7 +2,7 @@
 
 Opponents whose thresholds (or mixes of thresholds) depend on the whole state, a symmetric
 equilibrium's policy for one, have no product structure for
-:mod:`~pigtheory.simultaneous.core.nplayer` to exploit. This engine solves their best
+:mod:`~pigtheory.simultaneous.nplayer.kernels` to exploit. This engine solves their best
 response state by state, with the same Bellman step as every compiled engine
 (:func:`~.step.threshold_step`), and never forms the product of the opponents' outcomes as
 an array: each state accumulates its continuation in one vector. Memory is the value table
@@ -64,9 +64,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...rules import Rules
-from .jit import compiled as jit_compiled
-from .jit import kernel
-from .step import _six_gains, band_of, threshold_step
+from ..core.jit import compiled as jit_compiled
+from ..core.jit import kernel
+from ..core.step import _six_gains, band_of, threshold_step
 
 __all__ = ["Opponents", "opponent_arrays", "best_response_general"]
 

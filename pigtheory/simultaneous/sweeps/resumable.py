@@ -2,14 +2,14 @@
 
 A researcher's sweep is a product of parameters: every goal, every number of players, every
 die, every choice of "hold at n" opponents. Each point is one exact best response, solved as a
-task (:func:`~pigtheory.simultaneous.sweep.start_value`: its value and threshold at the start,
+task (:func:`~pigtheory.simultaneous.sweeps.sweep.start_value`: its value and threshold at the start,
 every score 0) wherever ``executor=`` says (:mod:`pigtheory.parallel`). With ``out=`` each
 finished task is written at once to its own file, so a sweep that is stopped (a killed job, a
 lost cluster) resumes where it stopped when run again with the same ``out``.
 
 Shapes
 ------
-:func:`hold_at_table` returns a :class:`~pigtheory.simultaneous.sweep.HoldAtTable` with one
+:func:`hold_at_table` returns a :class:`~pigtheory.simultaneous.sweeps.sweep.HoldAtTable` with one
 row per task: ``goal[r]``, ``players[r]``, ``die_faces[r]``, ``thresholds[r, :players[r] - 1]``
 (the opponents' n in ascending order; 0 pads the unused columns), ``value[r]`` and
 ``policy[r]`` (the best response's threshold at the start); ``rules`` is the first row's
@@ -24,7 +24,8 @@ Files (``out``)
 ``table.npz`` and ``table.csv``
     The whole table, once every task is done (:meth:`~pigtheory.results.Saveable.save`, and for spreadsheets).
 
-The index and the task files are sealed records (:mod:`pigtheory.runtime.records`: JSON with a
+The runtime runs the tasks and keeps the files (:func:`pigtheory.runtime.run_tasks_resumably`);
+the index and the task files are sealed records (:mod:`pigtheory.runtime.records`: JSON with a
 SHA-256 of their fields). A resumed sweep reuses a task file only if its checksum holds and
 its fields are its task's parameters, a win probability and a threshold; anything else is
 reported (a warning) and solved again, never reported as a result.
@@ -50,10 +51,8 @@ from __future__ import annotations
 
 import csv
 import os
-import warnings
 from bisect import bisect_right
 from collections.abc import Iterable
-from functools import partial
 from itertools import combinations_with_replacement, islice
 from math import comb
 from pathlib import Path
@@ -61,20 +60,17 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import renamed
-from ..guard import check_memory, reduced_estimate
-from ..io import atomic_write
-from ..io.atomic import check_writable
-from ..parallel import TaskQueue, check_executor
-from ..progress import progress_bar
-from ..rules import Rules
-from ..runtime.records import DamagedRecord, read_record, write_record
-from ..validation import check_int, check_optional_path, check_progress
+from ...guard import check_memory, reduced_estimate
+from ...io import atomic_write
+from ...io.atomic import check_writable
+from ...parallel import check_executor
+from ...rules import Rules
+from ...runtime import run_tasks_resumably
+from ...validation import check_int, check_optional_path, check_progress
 from .sweep import HoldAtTable, start_value
 
 __all__ = ["hold_at_table", "sweep_tasks"]
 
-__getattr__ = renamed(__name__, {"SweepTable": "pigtheory.simultaneous.sweep:HoldAtTable"})
 
 FORMAT = "pigtheory-sweep"
 
@@ -139,7 +135,7 @@ def sweep_tasks(
 
 def _solve(task: dict[str, Any]) -> dict[str, Any]:
     rules = Rules(goal=task["goal"], players=task["players"], die_faces=task["die_faces"])
-    value, k = start_value(task["thresholds"], rules=rules)
+    value, k = start_value(tuple(task["thresholds"]), rules=rules)
     return {**task, "thresholds": list(task["thresholds"]), "value": value, "policy": k}
 
 
@@ -189,67 +185,23 @@ def hold_at_table(
     check_memory(reduced_estimate(rules, symmetric=True), None)  # the largest task, before any
     check_executor(executor)
     check_progress(progress)
-    folder = Path(out) if out is not None else None
-    done: dict[str, dict[str, Any]] = {}
-    if folder is not None:
-        done = _open(folder, tasks)
-    todo = [t for t in tasks if t["id"] not in done]
-    with TaskQueue(executor) as queue, progress_bar(len(tasks), "sweep", progress) as bar:
-        bar.update(len(tasks) - len(todo))
-        for task in todo:
-            queue.submit(partial(_solve, task), tag=task["id"])
-        while len(queue):
-            tid, row = queue.next_done()
-            done[str(tid)] = row
-            if folder is not None:
-                _write_json(folder / "tasks" / f"{tid}.json", row)
-            bar.update(1)
-    table = _table([done[t["id"]] for t in tasks])
-    if folder is not None:
+    rows = run_tasks_resumably(
+        [{**t, "thresholds": list(t["thresholds"])} for t in tasks],
+        _solve,
+        folder=out_path,
+        kind=FORMAT,
+        check=_checked_row,
+        executor=executor,
+        progress=progress,
+        label="sweep",
+        param="out",
+    )
+    table = _table([rows[t["id"]] for t in tasks])
+    if out_path is not None:
+        folder = Path(out_path)
         table.save(folder / "table.npz")
         atomic_write(folder / "table.csv", lambda tmp: _write_csv(tmp, table))
     return table
-
-
-def _write_json(path: Path, obj: Any) -> None:
-    write_record(path, obj)
-
-
-def _open(folder: Path, tasks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Write the index of a new sweep, or check an old one's and read its finished tasks.
-
-    Every file is verified before it is reused (:mod:`pigtheory.runtime.records`): a damaged index
-    is rewritten (each task file is checked against its own task, so finished work is kept),
-    a damaged or edited task file is reported and its task run again, and an index of another
-    sweep is refused.
-    """
-    index: dict[str, Any] = {
-        "format": FORMAT,
-        "tasks": [{**t, "thresholds": list(t["thresholds"])} for t in tasks],
-    }
-    path = folder / "index.json"
-    if path.exists():
-        try:
-            old = read_record(path)
-        except DamagedRecord as exc:
-            warnings.warn(f"sweep: {exc}; writing it again (finished tasks are kept)", stacklevel=3)
-            _write_json(path, index)
-        else:
-            if old != index:
-                raise ValueError(f"out: {folder} holds another sweep; use an empty folder")
-    else:
-        _write_json(path, index)
-    wanted = {t["id"]: t for t in index["tasks"]}
-    done = {}
-    for file in (folder / "tasks").glob("[!.]*.json"):  # not the temporary files of a killed run
-        task = wanted.get(file.stem)
-        if task is None:
-            continue
-        try:
-            done[file.stem] = _checked_row(read_record(file), task)
-        except ValueError as exc:
-            warnings.warn(f"sweep: {exc}; running the task again", stacklevel=3)
-    return done
 
 
 def _checked_row(row: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,6 @@ Supplementary Table S1.
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -27,49 +26,23 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import renamed
-from ..guard import Estimate, best_response_estimate, check_memory, with_roll_model
-from ..parallel import check_executor, run_tasks
-from ..policies import hold_at
-from ..results import Result, Solution
-from ..rules import Rules
-from ..validation import check_choice, check_int, check_ints, check_progress, check_simultaneous_rules
-from .best_response import best_response
-from .core import ENGINES, read_opponents
+from ...guard import Estimate, best_response_estimate, check_memory, with_roll_model
+from ...parallel import check_executor, run_tasks
+from ...policies import hold_at
+from ...results import Result, Solution
+from ...rules import Rules
+from ...validation import check_choice, check_int, check_ints, check_progress, check_simultaneous_rules
+from ..best_response import best_response
+from ..core import ENGINES, read_opponents
 
 __all__ = ["HoldAtTable", "hold_at_sweep", "start_value", "best_responses", "estimate_memory"]
-
-__getattr__ = renamed(__name__, {"HoldAtSweep": f"{__name__}:HoldAtTable"})
-
-
-class _Lookup(np.ndarray):
-    """``HoldAtTable.value``: a read-only array that can still be called as the old
-    ``HoldAtSweep.value(n)`` method was (deprecated: use :meth:`HoldAtTable.at`)."""
-
-    _table: Any = None
-
-    def __array_finalize__(self, obj: Any) -> None:
-        self._table = getattr(obj, "_table", None)
-
-    def __reduce__(self) -> Any:  # pickles (and saves) as a plain array
-        return np.asarray(self).copy().__reduce__()
-
-    def __call__(self, *ns: int) -> float:
-        warnings.warn(
-            "HoldAtSweep.value(n) is deprecated: use HoldAtTable.at(n) (value is the array)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if self._table is None:
-            raise TypeError("this array is not the value of a HoldAtTable")
-        return self._table.at(*ns)
 
 
 @dataclass(frozen=True, eq=False)
 class HoldAtTable(Result):
     """Value at the start (every score 0) of the exact best response to "hold at n" opponents:
     the one table type of :func:`hold_at_sweep` (one opponent, an axis of n),
-    :func:`~pigtheory.simultaneous.grid.hold_at_grid` (two opponents, a grid of n1 x n2) and
+    :func:`~pigtheory.simultaneous.sweeps.grid.hold_at_grid` (two opponents, a grid of n1 x n2) and
     :func:`~pigtheory.simultaneous.hold_at_table` (a row per task over goals, players and dice).
 
     Every array but ``ns`` is indexed by cell, ``value.shape``: ``(N,)`` for a sweep, ``(N, N)``
@@ -81,8 +54,7 @@ class HoldAtTable(Result):
         The best response's win probability at the start (Zhu, Ma, Chen & Liu 2023: Fig. 2 /
         Table S1 for two players, Fig. 6 / Table S4 for three).
     policy : numpy.ndarray of int or None
-        The best response's threshold at the start; ``None`` only in a table loaded from a
-        file of the old ``HoldAtSweep``, which did not record it.
+        The best response's threshold at the start (``None``: not recorded).
     rules : Rules
         The rules solved. A table over several goals, player counts or dice holds the rules of
         its first cell here; :meth:`rules_at` gives every cell's (they differ only in
@@ -117,9 +89,6 @@ class HoldAtTable(Result):
                 f"thresholds: shape value.shape + (opponents,) = {self.value.shape} + (P - 1,), "
                 f"got {self.thresholds.shape}"
             )
-        view = np.asarray(self.value).view(_Lookup)
-        view._table = self
-        object.__setattr__(self, "value", view)
         super().__post_init__()
 
     def _expected_shapes(self) -> dict[str, tuple[int, ...]]:
@@ -161,25 +130,6 @@ class HoldAtTable(Result):
             die_faces=np.full(value.shape, rules.die_faces, dtype=np.int64),
             method=method,
         )
-
-    @classmethod
-    def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
-        """The fields of a file saved as one of the three old types (before issue 20)."""
-        if "values" in fields:  # HoldAtSweep: ns, values, best_n, local_minima, rules
-            ns = np.asarray(fields["ns"], dtype=np.int64)
-            old = cls.of_rules(fields["values"], None, fields["rules"], ns[:, None], "exact")
-        elif "best_pair" in fields:  # HoldAtGrid: value, policy, residual, method, rules, ns, best_pair
-            ns = np.asarray(fields["ns"], dtype=np.int64)
-            pairs = np.stack(np.meshgrid(ns, ns, indexing="ij"), axis=-1)
-            old = cls.of_rules(fields["value"], fields["policy"], fields["rules"], pairs, fields["method"])
-        elif "rules" not in fields and "thresholds" in fields:  # SweepTable: no rules
-            goal, players, faces = (np.asarray(fields[k]) for k in ("goal", "players", "die_faces"))
-            th = np.asarray(fields["thresholds"], dtype=np.int64)
-            first = Rules(goal=int(goal[0]), players=int(players[0]), die_faces=int(faces[0]))
-            return {**fields, "rules": first, "ns": np.unique(th[th > 0])}
-        else:
-            return fields
-        return {f.name: getattr(old, f.name) for f in dataclasses.fields(old)}
 
     def rules_at(self, cell: int | tuple[int, ...]) -> Rules:
         """The rules of one cell (an index into ``value``)."""
@@ -307,22 +257,6 @@ class HoldAtTable(Result):
             frame.insert(q, f"n{q + 1}", th[:, q])
         return frame
 
-    @property
-    def values(self) -> np.ndarray:
-        """Deprecated: ``value`` (the old ``HoldAtSweep.values``)."""
-        warnings.warn(
-            "HoldAtSweep.values is deprecated: use HoldAtTable.value", DeprecationWarning, stacklevel=2
-        )
-        return self.value
-
-    @property
-    def n_pairs(self) -> int:
-        """Deprecated: ``n_solves`` (the old ``HoldAtGrid.n_pairs``)."""
-        warnings.warn(
-            "HoldAtGrid.n_pairs is deprecated: use HoldAtTable.n_solves", DeprecationWarning, stacklevel=2
-        )
-        return self.n_solves
-
 
 @with_roll_model(name="sweep")
 def estimate_memory(rules: Any) -> Estimate | None:
@@ -435,7 +369,7 @@ def start_value(thresholds: Sequence[int], *, rules: Rules, engine: str = "auto"
     if rules.players == 2:
         sol = best_response(hold_at(ns[0]), rules=rules, engine=engine, progress=False)
         return float(sol.value[0, 0]), int(sol.policy[0, 0])
-    from .multiplayer import reduced_best_response
+    from ..nplayer.reduced import reduced_best_response
 
     reduced = reduced_best_response([hold_at(n) for n in ns], rules=rules, engine=engine, progress=False)
     col = reduced.column([0] * len(ns))

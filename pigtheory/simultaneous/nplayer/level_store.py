@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from ..rules import Rules
-from ..runtime import ChunkStore
-from ._score_sets import score_keys
+from ...rules import Rules
+from ...runtime import ChunkStore
+from .score_sets import score_keys
 
 __all__ = ["LevelStore", "block_id", "block_name"]
 
@@ -82,7 +82,7 @@ class LevelStore(ChunkStore):
             One die, ``players`` players (``players - 1`` identical opponents).
         dest, prob : numpy.ndarray, shape ``(goal + 1, O)``
             One opponent's move: its new score and the probability, from each score
-            (:func:`~pigtheory.simultaneous.multiplayer.separable_moves` for one opponent).
+            (:func:`~pigtheory.simultaneous.nplayer.reduced.separable_moves` for one opponent).
         chunk : int
             Columns per chunk.
 
@@ -98,7 +98,7 @@ class LevelStore(ChunkStore):
         """
         import dataclasses
 
-        from ._score_sets import multisets
+        from .score_sets import multisets
 
         solve = {
             "rules": dataclasses.asdict(rules),
@@ -165,7 +165,7 @@ class LevelStore(ChunkStore):
         return states.astype(np.int64)
 
     def keys(self, block: int) -> np.ndarray:
-        """Sorted keys (``pigtheory.simultaneous._score_sets.score_keys``) of a block's
+        """Sorted keys (``pigtheory.simultaneous.nplayer.score_sets.score_keys``) of a block's
         columns; kept for the process's later tasks on the same store (a worker solves many
         chunks, each reading dozens of blocks)."""
         cache = _KEYS.get((str(self.folder), self.header["id"]))
