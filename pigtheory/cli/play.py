@@ -198,7 +198,7 @@ def _site(args: argparse.Namespace) -> int:
         multi = [] if args.no_multiplayer else (args.multiplayer or [_players_goal(DEFAULT_MULTI)])
         multi = list(dict.fromkeys(multi))
         from ..guard import sequential_equilibrium_estimate
-        from ..play.multiplayer import site_estimate
+        from ..play.multiplayer_site import site_estimate
         from ..rules import Rules
 
         for n, g, _ in multi:
@@ -265,7 +265,8 @@ def _play(args: argparse.Namespace) -> int:
 def _play_multiplayer(args: argparse.Namespace) -> int:
     """``pigtheory play --players N``: the person at one seat, the equilibrium at the others."""
     from ..guard import check_memory, sequential_equilibrium_estimate
-    from ..play.multiplayer import MultiplayerOpponents, multiplayer_opponents, play_terminal_multiplayer
+    from ..play.multiplayer import MultiplayerOpponents, multiplayer_opponents
+    from ..play.multiplayer_terminal import play_terminal_multiplayer
     from ..rules import Rules
 
     n = args.players

@@ -8,7 +8,7 @@ build step, nothing fetched from elsewhere)::
     data/<key>.js            one per opponent: its tables and the person's values
     multi.html  multi.js     with multiplayer games: n-player sequential Pig, the person at
     data/multi-*.js          one seat, the equilibrium at the others (one file per game,
-                             :func:`pigtheory.play.multiplayer.pack_multiplayer`)
+                             :func:`pigtheory.play.multiplayer_site.pack_multiplayer`)
 
 Browsers refuse ``fetch`` of local files from a page opened as ``file://``, so every data
 file is a script that hands a JSON object to the page (``PigSite.register({...})``); the
@@ -400,7 +400,7 @@ def _write_site(
                 text = text.replace("<!--multiplayer-->", link)
         sizes[name] = _write_text(folder / name, text)
     if multiplayer:
-        from .multiplayer import pack_multiplayer
+        from .multiplayer_site import pack_multiplayer
 
         tags = []
         for m in multiplayer:

@@ -7,9 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from pigtheory import turn_total
 
-from pigtheory import Rules
+from pigtheory import Rules, turn_total
 from pigtheory.games import HOLD, ROLL, SequentialGame, SimultaneousGame, State, outcomes
 
 RULES = [

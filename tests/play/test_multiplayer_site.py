@@ -14,9 +14,9 @@ from pigtheory.play.multiplayer import (
     MultiplayerGame,
     MultiplayerOpponents,
     multiplayer_opponents,
-    read_multiplayer_data,
     roll_weight,
 )
+from pigtheory.play.multiplayer_site import read_multiplayer_data
 from tests.play.test_play_browser import _no_browser, browser  # noqa: F401 - the fixture
 from tests.sequential.multiplayer.test_multiplayer_use import random_table
 

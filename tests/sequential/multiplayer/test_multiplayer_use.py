@@ -21,9 +21,9 @@ from pigtheory.play.multiplayer import (
     MultiplayerAnalyst,
     MultiplayerGame,
     MultiplayerOpponents,
-    play_terminal_multiplayer,
     roll_weight,
 )
+from pigtheory.play.multiplayer_terminal import play_terminal_multiplayer
 from pigtheory.policies.multiplayer import MultiplayerRollTable
 from pigtheory.sequential import MultiplayerPolicy, equilibrium
 
