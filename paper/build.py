@@ -222,6 +222,16 @@ def collect() -> dict:
         if c["status"] == "differs"
     ]
     data["records"] = records()
+    for path in sorted(RECORDS.glob("*.json")):
+        rec = json.loads(path.read_text())
+        if rec["status"] == "recorded":
+            for seat, v in enumerate(rec["start_values"], start=1):
+                data[f"rec_{rec['name']}_seat{seat}"] = f"{v:.5f}"
+            data[f"rec_{rec['name']}_opening"] = str(rec["opening_threshold"])
+            data[f"rec_{rec['name']}_goal"] = str(rec["rules"]["goal"])
+            data[f"rec_{rec['name']}_mixed"] = f"{rec['mixed_groups']:,}"
+            data[f"rec_{rec['name']}_cpu"] = f"{rec['measured']['cpu_s']:.0f}"
+            data[f"rec_{rec['name']}_memory"] = _fmt_bytes(rec["measured"]["peak_rss_bytes"])
     machines = sorted({r["machine"] for r in data["records"] if r["status"] == "recorded"})
     data["record_machine"] = "; ".join(machines)
     data["certified"] = certified()

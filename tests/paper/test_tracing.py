@@ -30,7 +30,7 @@ def prose(source: str) -> str:
     """
     text = NAMES.sub(" ", re.sub(r"//[^\n]*", "", source))
     text = "\n".join(line for line in text.splitlines() if not re.match(r"\s*#(import|let|set|show)\b", line))
-    text = re.sub(r"#d\.[A-Za-z0-9_]+", " KEY ", text)
+    text = re.sub(r"#\(?d\.[A-Za-z0-9_]+\)?", " KEY ", text)
     text = re.sub(r"<[a-z][a-z0-9-]*>", " ", text)
     text = re.sub(r"@[a-z][a-z0-9-]*", " ", text)
     text = re.sub(r"`[^`]*`", " ", text)
@@ -58,6 +58,12 @@ def test_the_scanner_finds_a_number_typed_by_hand():
     found = re.findall(r"\d+([.,]\d+)*", prose(typed))
     assert len(found) == 2
     assert re.findall(r"\d+", prose("See @zhu2023 and <fig-limit>; $1 - c_k$ and #d.seq3_seat1.")) == []
+
+
+def test_no_semicolon_swallowed_after_a_read():
+    """In Typst markup ``#d.key;`` (or ``#(d.key);``) ends the expression and drops the semicolon:
+    write ``#d.key\\;``."""
+    assert re.findall(r"#\(?d\.[A-Za-z0-9_]+\)?;", TEXT.read_text()) == []
 
 
 def test_every_key_the_text_reads_exists():
