@@ -21,7 +21,7 @@ The roll model
 --------------
 :meth:`Rules.roll_outcome` is the one rule of a roll: the faces shown -> ``(kind, points)``.
 Everything else is derived from it, and every solver reads only the derived forms:
-:meth:`~Rules.roll_table` (the outcome of each of the ``die_faces ** dice`` equally likely
+:meth:`~Rules.roll_codes` (the outcome of each of the ``die_faces ** dice`` equally likely
 rolls; the web page's data carries it), :meth:`~Rules.roll_model` (exact probabilities of a
 bust, a reset, free and forced gains: the sequential solvers), :meth:`~Rules.roll_distribution`
 and :meth:`~Rules.roll_arrays` (the points one roll adds, 0 = bust: turn totals, stopping rules,
@@ -48,12 +48,12 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["Rules", "RollModel", "RollTable", "ROLL_KINDS", "BUST", "RESET", "SCORE", "DOUBLE"]
+__all__ = ["Rules", "RollModel", "RollCodes", "ROLL_KINDS", "BUST", "RESET", "SCORE", "DOUBLE"]
 
 ROLL_KINDS = ("bust", "reset", "score", "double")
 """The outcomes of one roll (:meth:`Rules.roll_outcome`), in the order of their codes."""
 BUST, RESET, SCORE, DOUBLE = range(4)
-"""Codes of ``ROLL_KINDS`` in the arrays of :class:`RollTable` and :meth:`Rules.sample_rolls`."""
+"""Codes of ``ROLL_KINDS`` in the arrays of :class:`RollCodes` and :meth:`Rules.sample_rolls`."""
 
 
 @dataclass(frozen=True)
@@ -237,14 +237,14 @@ class Rules:
             f"A {bust} loses the turn total; the other faces score {', '.join(map(str, self.scoring_faces))}."
         )
 
-    def roll_table(self) -> RollTable:
-        """:meth:`roll_outcome` of every equally likely roll (cached): see :class:`RollTable`."""
-        return _roll_table(self)
+    def roll_codes(self) -> RollCodes:
+        """:meth:`roll_outcome` of every equally likely roll (cached): see :class:`RollCodes`."""
+        return _roll_codes(self)
 
     def roll_model(self) -> RollModel:
         """Exact probabilities of the outcomes of one roll (cached): see :class:`RollModel`.
 
-        The count of the equally likely rolls of :meth:`roll_table` by outcome; for two dice
+        The count of the equally likely rolls of :meth:`roll_codes` by outcome; for two dice
         a bust is one bust face (10/36 with six faces), a reset two (1/36), as in Zhu & Ma
         (2022), section 1 and Figure 1.
 
@@ -286,7 +286,7 @@ class Rules:
         """``size`` independent rolls, the dice drawn face by face: ``(kind, points)``.
 
         The faces are uniform draws of ``rng.integers``; their outcome is looked up in
-        :meth:`roll_table`, the same table :meth:`roll_model` counts, so Monte Carlo play
+        :meth:`roll_codes`, the same table :meth:`roll_model` counts, so Monte Carlo play
         checks the exact solvers against the roll rule itself.
 
         Returns
@@ -295,7 +295,7 @@ class Rules:
             Index into ``ROLL_KINDS`` (``BUST``, ``RESET``, ``SCORE``, ``DOUBLE``).
         points : numpy.ndarray of int, shape ``(size,)``
         """
-        table = self.roll_table()
+        table = self.roll_codes()
         faces = rng.integers(0, self.die_faces, size=(size, self.dice))
         index = faces @ (self.die_faces ** np.arange(self.dice - 1, -1, -1))
         return table.kind[index], table.points[index]
@@ -374,7 +374,7 @@ class RollModel:
 
 
 @dataclass(frozen=True, eq=False)
-class RollTable:
+class RollCodes:
     """:meth:`Rules.roll_outcome` of every roll, the rolls numbered in base ``die_faces``.
 
     Roll r shows faces ``(f_1, ..., f_dice)`` with ``r = sum((f_d - 1) * die_faces **
@@ -403,7 +403,7 @@ def _rolls(rules: Rules) -> list[tuple[int, ...]]:
 
 
 @lru_cache(maxsize=256)
-def _roll_table(rules: Rules) -> RollTable:
+def _roll_codes(rules: Rules) -> RollCodes:
     kinds, points = [], []
     for faces in _rolls(rules):
         kind, gain = rules.roll_outcome(faces)
@@ -420,12 +420,12 @@ def _roll_table(rules: Rules) -> RollTable:
     kind_a, points_a = np.array(kinds, dtype=np.int64), np.array(points, dtype=np.int64)
     kind_a.setflags(write=False)
     points_a.setflags(write=False)
-    return RollTable(kind_a, points_a)
+    return RollCodes(kind_a, points_a)
 
 
 @lru_cache(maxsize=256)
 def _roll_model(rules: Rules) -> RollModel:
-    table = rules.roll_table()
+    table = rules.roll_codes()
     one = Fraction(1, table.kind.size)
     count: dict[int, dict[int, Fraction]] = {k: {} for k in range(len(ROLL_KINDS))}
     for kind, gain in zip(table.kind.tolist(), table.points.tolist(), strict=True):

@@ -3,7 +3,7 @@
 :class:`SequentialGame` (players take turns) and :class:`SimultaneousGame` (every player plays
 its turn at once) are the only transitions of their kind of play; both read the
 :class:`Outcomes` of one roll, derived from :meth:`pigtheory.Rules.roll_outcome` (through
-:meth:`~pigtheory.Rules.roll_table`), so a die defined as a :class:`~pigtheory.Rules` subclass
+:meth:`~pigtheory.Rules.roll_codes`), so a die defined as a :class:`~pigtheory.Rules` subclass
 plays the same in the solvers, the simulators, the environments, the OpenSpiel game and the web
 pages (whose JavaScript reads :meth:`Outcomes.to_json`). See ``docs/explanation/game-model.md``.
 """

@@ -1,6 +1,6 @@
 """The outcome table of one roll: every equally likely roll, what it does, and how it is drawn.
 
-The table is :meth:`pigtheory.Rules.roll_table` (the rules' one roll rule,
+The table is :meth:`pigtheory.Rules.roll_codes` (the rules' one roll rule,
 :meth:`~pigtheory.Rules.roll_outcome`, applied to every roll) read as flags: roll ``r`` (the
 faces ``(f_1, ..., f_d)`` numbered ``r = sum((f_i - 1) * faces ** (d - i))``) adds
 ``points[r]``, ends the turn if ``bust[r]``, also loses the score if ``reset[r]`` and must be
@@ -98,7 +98,7 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=256)
 def outcomes(rules: Rules) -> Outcomes:
     """The :class:`Outcomes` of ``rules`` (cached by the rules)."""
-    table = rules.roll_table()
+    table = rules.roll_codes()
     kind = table.kind
     return Outcomes(
         rules=rules,

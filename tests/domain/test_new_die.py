@@ -64,7 +64,7 @@ def test_the_roll_model_is_the_doubled_die():
     assert r.roll_distribution() == {0: Fraction(1, 6), **{2 * f: Fraction(1, 6) for f in range(2, 7)}}
     m = r.roll_model()
     assert (m.p_bust, m.p_reset, m.forced, m.max_gain) == (Fraction(1, 6), 0, (), 12)
-    assert r.roll_table().points.tolist() == list(FACES.values())
+    assert r.roll_codes().points.tolist() == list(FACES.values())
 
 
 @pytest.mark.parametrize("k", [1, 4, 9, 13, 20])
