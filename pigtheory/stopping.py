@@ -62,7 +62,7 @@ def _check_table(name: str, table: np.ndarray, rules: Rules) -> np.ndarray:
             f"policy: a {name} for {n} players and goal {g} has shape {(g,) * n + (g,)} "
             f"(or {(g, g)}: own score and turn total), got {table.shape}"
         )
-    if table.ndim == 2 and n > 2:
+    if table.ndim == 2:  # own score and turn total: one row per own score, any others' scores
         table = table.reshape((g,) + (1,) * (n - 1) + (g,))
     return table
 

@@ -41,7 +41,13 @@ def int_range(low: int | None = None, high: int | None = None) -> Any:
         try:
             value = int(text, 10)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+            try:  # an integral float (100.0, 1e6) is an integer, as in the Python API
+                number = float(text)
+            except ValueError:
+                number = math.nan
+            if not (math.isfinite(number) and number.is_integer()):
+                raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+            value = int(number)
         if (low is not None and value < low) or (high is not None and value > high):
             span = f"in {low}..{high}" if high is not None else f">= {low}"
             raise argparse.ArgumentTypeError(f"must be an integer {span}, got {value}")

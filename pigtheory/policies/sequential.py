@@ -37,7 +37,7 @@ import numpy as np
 
 from ..display import Display
 from ..results import Saveable
-from ..rules import Rules
+from ..rules import Rules, integral
 from ..validation import check_rules
 from . import HoldAt, ThresholdTable
 
@@ -61,9 +61,12 @@ def _grid(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
     return i, j, k, (i + k) < g
 
 
-def _check_int(name: str, v: Any, low: int) -> None:
+def _check_int(owner: Any, name: str, low: int) -> None:
+    """The integer field ``name`` of a frozen policy, stored as a Python int (``2.0`` is 2)."""
+    v = integral(getattr(owner, name))
     if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
         raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+    object.__setattr__(owner, name, int(v))
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class ScoringTurns(Display):
     t: int
 
     def __post_init__(self) -> None:
-        _check_int("t", self.t, 1)
+        _check_int(self, "t", 1)
 
     def roll_table(self, rules: Rules) -> np.ndarray:
         """The policy's roll tables for ``rules``: bool, shape ``(t, goal, goal, goal)``,
@@ -120,7 +123,7 @@ class BasePaceRace(Display):
 
     def __post_init__(self) -> None:
         for name in ("b", "p", "e"):
-            _check_int(name, getattr(self, name), 0)
+            _check_int(self, name, 0)
 
     def roll_table(self, rules: Rules) -> np.ndarray:
         """The policy's roll tables for ``rules``: bool, shape ``(1, goal, goal, goal)``,
@@ -154,9 +157,9 @@ class PaceRace(Display):
     e: int
 
     def __post_init__(self) -> None:
-        _check_int("c", self.c, 0)
-        _check_int("d", self.d, 1)
-        _check_int("e", self.e, 0)
+        _check_int(self, "c", 0)
+        _check_int(self, "d", 1)
+        _check_int(self, "e", 0)
 
     def hold_value(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """``c + m / d``, m the multiple of d nearest ``j - i`` (the greater one on ties).
