@@ -145,7 +145,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
-    except (OSError, ValueError, OverflowError) as exc:  # an argument's file could not be looked at
+    except OSError as exc:  # an argument's file could not be looked at
+        from ..io.atomic import os_error_message
+
+        print(one_line(f"pigtheory: error: {os_error_message(exc)}"), file=sys.stderr)
+        return 2
+    except (ValueError, OverflowError) as exc:
         print(one_line(f"pigtheory: error: {exc}"), file=sys.stderr)
         return 2
     prog = f"pigtheory {args.command}"
@@ -177,7 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 import traceback
 
                 traceback.print_exc()
-            _fail(prog, str(exc) or type(exc).__name__)
+            from ..io.atomic import os_error_message
+
+            _fail(prog, os_error_message(exc))
             status = 1
         except ImportError as exc:  # an optional extra that is not installed names itself
             _fail(prog, str(exc))

@@ -357,3 +357,22 @@ def _plain(x: Any) -> Any:
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
+
+
+def named_file(option: str, name: str) -> bool:
+    """Whether ``name`` (an opponent's name or a policy file) names a readable file; a folder,
+    a named pipe or a link to nowhere of that name is refused as what it is (``ValueError``),
+    not read as an unknown name or waited on."""
+    import os
+
+    from ..io.atomic import check_readable_file
+    from ..validation import check_path
+
+    path = check_path(option, name)
+    if not os.path.lexists(path):
+        return False
+    try:
+        check_readable_file(path, "a policy file")
+    except ValueError as exc:
+        raise ValueError(f"{option}: {exc}") from None
+    return True

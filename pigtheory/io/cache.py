@@ -227,7 +227,7 @@ def cached_arrays(
         return compute()
     if exists:
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with open(path, "rb") as fid, np.load(fid, allow_pickle=False) as data:
                 return {k: data[k] for k in data.files}
         except Exception:
             pass  # a damaged entry is recomputed

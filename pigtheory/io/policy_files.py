@@ -44,7 +44,7 @@ import numpy as np
 
 from ..rules import Rules
 from ..validation import check_path, check_type
-from .atomic import atomic_write, check_writable
+from .atomic import atomic_write, check_readable_file, check_writable
 from .kinds import KINDS, PolicyKind, kind_named, kind_of
 from .policy_common import (
     POLICY_FORMAT,
@@ -329,10 +329,7 @@ def read_policy_file(
     check_type("expected", expected)
     if path.suffix not in POLICY_SUFFIXES:
         raise ValueError(f"{path}: policy files end in {', '.join(POLICY_SUFFIXES)}")
-    if not path.exists():
-        raise ValueError(f"{path}: no such file")
-    if not path.is_file():
-        raise ValueError(f"{path}: not a file")
+    check_readable_file(path, "a policy file")
     if kind is not None:
         kind_named(kind, "kind")
     from ..guard import check_file_size
