@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the rules load dataclasses and fractions: only when a comma
 POLICY_FILES = (".json", ".csv", ".npy")
 """Suffixes of policy files (:mod:`pigtheory.io.policy_files`)."""
 
-POLICY_HELP = "hold-at-N, or a policy file (.json, .csv, .npy, or a result's .npz)"
+POLICY_HELP = "hold-at-N, optimal (the equilibrium), or a policy file (.json, .csv, .npy, or a result's .npz)"
 
 
 class UsageError(Exception):
@@ -132,9 +132,19 @@ class PolicyArgument:
         return self.text
 
 
+OPTIMAL_NAMES = ("optimal", "equilibrium")
+"""Names of the optimal policy on the command line: in simultaneous Pig (two players, zero-sum)
+the equilibrium's mixed policy, solved for the command's rules; in sequential Pig (``compare``)
+the optimal roll table."""
+
+OPTIMAL_SIMULTANEOUS = "the simultaneous equilibrium"  # resolved by policy_for, once rules are known
+
+
 def parse_policy(text: str) -> PolicyArgument:
     """An argparse type: ``hold-at-N`` or a policy file (any kind; checked against the rules
     later, by :func:`policy_for`)."""
+    if text in OPTIMAL_NAMES:
+        return PolicyArgument(text, OPTIMAL_SIMULTANEOUS)
     if text.startswith("hold-at-"):
         n = text.removeprefix("hold-at-")
         if not n.isdigit() or int(n) < 1:
@@ -257,6 +267,12 @@ def policy_for(policy: Any, rules: Rules, label: str) -> Any:
     if isinstance(policy, PolicyArgument):
         check_file_rules(policy, rules)
         label, policy = policy.text, policy.policy
+    if policy is OPTIMAL_SIMULTANEOUS:
+        if rules.players != 2:
+            raise UsageError(f"{label}: 'optimal' (the equilibrium) is solved for two players here")
+        from ..simultaneous import equilibrium
+
+        return equilibrium(rules=rules).policy
     if isinstance(policy, RollTable):  # a bare bool table (.npy) in simultaneous play: roll[..., t]
         policy = StoppingRule(policy.roll, name=str(policy))
     try:
