@@ -83,3 +83,28 @@ def test_optimal_against_itself_wins_half_the_games(capsys):
     what 'optimal' resolves to)."""
     status, out, _ = _run(capsys, "win-probability", "optimal", "optimal", "--goal", "12", "--json")
     assert status == 0 and np.isclose(json.loads(out)["win_probability"], 0.5, atol=1e-12)
+
+
+def test_the_cache_is_said_shown_skipped_and_cleared(tmp_path, monkeypatch, capsys):
+    """The first write into the user's cache folder says where it is (once); ``cache info``
+    gives its folder and size; ``--no-cache`` neither reads nor writes it; ``cache clear``
+    empties it."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("PIGTHEORY_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    folder = tmp_path / ".cache" / "pigtheory"
+    status, _, err = _run(capsys, "compare", "optimal", "hold-at-5", "--goal", "12")
+    assert status == 0 and err.count("keeping solves in") == 1 and str(folder) in err
+    status, _, err = _run(capsys, "compare", "optimal", "hold-at-6", "--goal", "12")
+    assert status == 0 and "keeping solves" not in err  # once
+    status, out, _ = _run(capsys, "cache", "info", "--json")
+    info = json.loads(out)
+    assert status == 0 and info["folder"] == str(folder) and info["entries"] >= 1
+    assert info["bytes"] == sum(p.stat().st_size for p in folder.glob("*.npz"))
+    assert _run(capsys, "compare", "optimal", "hold-at-5", "--goal", "13", "--no-cache")[0] == 0
+    assert _run(capsys, "--no-cache", "compare", "optimal", "hold-at-5", "--goal", "14")[0] == 0
+    assert json.loads(_run(capsys, "cache", "info", "--json")[1])["entries"] == info["entries"]
+    status, out, _ = _run(capsys, "cache", "clear")
+    assert status == 0 and "removed" in out and not list(folder.glob("*.npz"))
+    status, out, _ = _run(capsys, "--help")
+    assert "cache" in out and "--no-cache" in out

@@ -126,6 +126,9 @@ VALID = {
     "plan": lambda t: pigtheory.runtime.Plan({(1, 0): set(), (0, 0): {1}}, {0: 1, 1: 1}),
     "task": lambda t: lambda block, chunk: lambda: block,
     "on_done": lambda t: lambda key, result, free: None,
+    # the file-system helpers of pigtheory.io.atomic
+    "exc": lambda t: OSError(28, "No space left on device", str(t / "x")),
+    "folder": lambda t: t,
 }
 
 
@@ -175,6 +178,7 @@ SKIP = {
     "pigtheory.play.play_terminal": "reads a terminal; its arguments are checked in test_hostile_files",
     "pigtheory.parallel.dask_client": "connects to a Dask scheduler (tests/test_parallel.py)",
     "pigtheory.parallel.local_cluster": "starts worker processes (tests/test_parallel.py)",
+    "pigtheory.io.clear_cache": "empties the user's cache folder when given None (tests/test_cli_first_hour.py)",
 }
 
 # Modules whose functions are building blocks: they take arrays, kinds and rules that the
@@ -461,6 +465,7 @@ def test_fuzz_any_entry_point(tmp_path, monkeypatch, case, value):
 
 # Small valid values of the positional arguments and required options, by their dest.
 CLI_VALID = {
+    "action": "info",
     "k": "3",
     "policy": "hold-at-3",
     "policy_a": "hold-at-3",

@@ -209,6 +209,12 @@ def add_common_arguments(p: argparse.ArgumentParser, json_output: bool = True) -
         help="refuse solves estimated above SIZE (e.g. 4G; default: half the available memory)",
     )
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="neither read nor write the cache of solves ('pigtheory cache info' shows it)",
+    )
 
 
 def add_out_argument(

@@ -57,7 +57,8 @@ def sweep_temporaries(folder: str | os.PathLike) -> list[Path]:
     list of pathlib.Path
         The files removed (a temporary of a live process, or of another machine, is kept).
     """
-    removed = []
+    removed: list[Path] = []
+    folder = check_path("folder", folder)
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -81,6 +82,9 @@ def check_readable_file(path: Path, expected: str = "a file") -> Path:
     nowhere. ``expected`` names what was wanted ("a pigtheory .npz file")."""
     import stat
 
+    path = check_path("path", path)
+    if not isinstance(expected, str):
+        raise ValueError(f"expected must be a description (str), got {type(expected).__name__}")
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -108,6 +112,8 @@ def check_readable_file(path: Path, expected: str = "a file") -> Path:
 def os_error_message(exc: OSError) -> str:
     """One line for an error of the file system: the file, and what is wrong in plain words
     (not ``[Errno 28] No space left on device``)."""
+    if not isinstance(exc, OSError):
+        raise ValueError(f"exc must be an OSError, got {type(exc).__name__}")
     name = exc.filename if exc.filename is not None else exc.filename2
     where = f"{str(name)!r:.160}" if name is not None else "a file"
     words = {
