@@ -389,6 +389,10 @@ def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
     inner = getattr(policy, "policy", None)
     if isinstance(inner, (StoppingRule, RandomStoppingRule)):
         return as_turn_policy(inner, rules)
+    from .policies.sequential import RollTable
+
+    if isinstance(policy, RollTable):  # a bare boolean table (.npy): roll[own, other, t], the same array
+        return as_turn_policy(StoppingRule(policy.roll, name=str(policy)), rules)
     if callable(getattr(policy, "outcomes", None)) and getattr(policy, "rules", None) == rules:
         return policy  # the policy kind of a registered action set reads itself
     return as_mixture(policy, rules)

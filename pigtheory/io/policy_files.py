@@ -252,6 +252,8 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
     policy, kind = _as_table(policy, kind, rules, path)
     arrays, params, name = policy_fields(policy, kind)
     if path.suffix == ".npy":
+        if params.get("allow_pass"):
+            raise ValueError(f"path: a {kind.name} policy with allow_pass=True; write it as .json or .csv")
         if len(arrays) != 1:
             raise ValueError(
                 f"path: a {kind.name} policy has {len(arrays)} arrays; write it as .json or .csv"

@@ -102,14 +102,23 @@ def _from_callable(policy: Callable[..., Any], rules: Rules) -> np.ndarray:
 
 
 def _is_multiplayer(policy: Any) -> bool:
+    from ..policies.multiplayer import MultiplayerRollTable
     from ..sequential.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy
 
-    return isinstance(policy, (MultiplayerEquilibrium, MultiplayerPolicy))
+    return isinstance(policy, (MultiplayerEquilibrium, MultiplayerPolicy, MultiplayerRollTable))
 
 
 def _from_multiplayer(policy: Any, rules: Rules) -> np.ndarray:
     """The table of a :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy` (or of an
     equilibrium's policy): its pure choices with its mixed states' roll probabilities."""
+    from ..policies.multiplayer import MultiplayerRollTable
+
+    if isinstance(policy, MultiplayerRollTable):  # the same policy, as a .json or .csv file holds it
+        if policy.allow_pass:
+            raise ValueError(
+                "policy: a multiplayer roll table with passes (allow_pass=True) is not sequential Pig"
+            )
+        return _from_array(np.array(policy.check(rules).prob), rules)
     pol = getattr(policy, "policy", policy)
     r = pol.rules
     if (r.players, r.goal, r.roll_distribution()) != (rules.players, rules.goal, rules.roll_distribution()):
