@@ -70,3 +70,23 @@ def test_every_kind_in_every_format_through_every_function(kind, tmp_path):
             except ValueError as exc:  # pragma: no cover - the failure this test exists for
                 pytest.fail(f"{kind} saved as {suffix} ({type(loaded).__name__}): {name} refused it: {exc}")
             assert got == want, (kind, suffix, name)
+
+
+def test_a_table_of_another_shape_gets_a_hint():
+    """A Q-table (last axis 2), a table of another goal or of another number of players: the
+    shape error says what it looks like and what to pass (sequential_agent_table, rules=)."""
+    rules = Rules(goal=20)
+    cases = {
+        (20, 20, 20, 2): "sequential_agent_table",
+        (30, 30, 30): "Rules(goal=30",
+        (20, 20, 20, 20): "Rules(players=3",
+    }
+    for shape, hint in cases.items():
+        table = np.zeros(shape)
+        functions = [lambda t: referee.roll_probabilities(t, rules=rules)]
+        if len(shape) == 3:  # (4-d boolean tables are timed roll tables of sequential play)
+            functions.append(lambda t: Q.compare(t.astype(bool), hold_at(4), rules=rules))
+        for fn in functions:
+            with pytest.raises(ValueError, match="shape") as info:
+                fn(table)
+            assert hint in str(info.value), (shape, str(info.value))

@@ -228,6 +228,7 @@ class RollTable(Saveable):
         if self.roll.shape[0] != g:
             raise ValueError(
                 f"policy: a roll table for goal {g} has shape {(g, g, g)}, got {self.roll.shape}"
+                + table_shape_hint(self.roll.shape, rules)
             )
         free = self.roll[..., 0] if self.roll.ndim == 4 else self.roll
         return (free & _grid(rules)[3])[None]
@@ -349,6 +350,26 @@ def roll_tables(policy: Any, rules: Rules) -> np.ndarray:
     if table.ndim == 4 and table.shape[-1] == 2:
         table = table[..., 0]
     if table.shape != (g, g, g):
-        raise ValueError(f"policy: a roll table for goal {g} has shape {(g, g, g)}, got {table.shape}")
+        raise ValueError(
+            f"policy: a roll table for goal {g} has shape {(g, g, g)}, got {table.shape}"
+            + table_shape_hint(table.shape, rules)
+        )
     _, _, _, live = _grid(rules)
     return (table & live)[None]
+
+
+def table_shape_hint(shape: tuple[int, ...], rules: Rules) -> str:
+    """What a state table of another shape than ``rules`` wants probably is, and what to pass
+    instead: a Q-table (last axis 2), a table of another goal or of another number of players
+    (``""`` when nothing fits)."""
+    n = rules.players
+    if len(shape) == n + 2 and shape[-1] == 2:
+        return (
+            "; a table with a last axis of 2 looks like a Q-table (hold, roll): "
+            "pigtheory.envs.agents.sequential_agent_table(q, rules=rules) makes the agent's roll table"
+        )
+    if len(shape) == n + 1 and len(set(shape)) == 1 and shape[0] != rules.goal:
+        return f"; this table is for goal {shape[0]}: pass rules=Rules(goal={shape[0]}, ...)"
+    if len(shape) != n + 1 and len(shape) >= 3 and len(set(shape)) == 1:
+        return f"; a table of {len(shape) - 1} players: pass rules=Rules(players={len(shape) - 1}, ...)"
+    return ""

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..policies.sequential import table_shape_hint
 from ..rules import Rules
 from ..validation import check_int, check_rules
 
@@ -66,6 +67,7 @@ def _from_array(table: np.ndarray, rules: Rules) -> np.ndarray:
     if table.shape != shape:
         raise ValueError(
             f"policy: a table of roll probabilities for {rules} has shape {shape}, got {table.shape}"
+            + table_shape_hint(table.shape, rules)
         )
     if table.dtype.kind not in "biuf":
         raise ValueError(f"policy: a table of roll probabilities holds numbers, got dtype {table.dtype}")
