@@ -119,7 +119,7 @@ class Rules:
                     f"face_points must give the points of the {self.die_faces - 1} non-bust "
                     f"faces, got {len(points)} values"
                 )
-            points = tuple(integral(p) for p in points)
+            points = tuple(integral(p) for p in points)  # type: ignore[misc]  # checked below
             for p in points:
                 _check_int("face_points", p, 1)
             object.__setattr__(self, "face_points", points)
