@@ -108,3 +108,26 @@ def test_the_cache_is_said_shown_skipped_and_cleared(tmp_path, monkeypatch, caps
     assert status == 0 and "removed" in out and not list(folder.glob("*.npz"))
     status, out, _ = _run(capsys, "--help")
     assert "cache" in out and "--no-cache" in out
+
+
+def test_a_saved_bare_table_records_the_rules_of_its_shape(tmp_path, capsys):
+    """save(ndarray) records the rules its shape gives (with a warning saying so), and every
+    command then reads the file at them; an invalid table records none (as before)."""
+    import warnings
+
+    import pigtheory
+    from pigtheory.io import load_with_rules
+    from pigtheory.simultaneous import exploitability
+
+    table = np.minimum(5, 20 - np.arange(20))[:, None] * np.ones((20, 20), dtype=np.int64)
+    with pytest.warns(UserWarning, match="records the rules"):
+        path = pigtheory.save(table, tmp_path / "t.json")
+    assert load_with_rules(path)[1] == Rules(goal=20)
+    status, out, _ = _run(capsys, "exploitability", path, "--json")
+    got = next(iter(json.loads(out)["exploitability"].values()))
+    assert status == 0 and got == pytest.approx(exploitability(hold_at(5), rules=Rules(goal=20)), abs=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # given rules: nothing inferred, nothing said
+        pigtheory.save(table, tmp_path / "r.csv", rules=Rules(goal=20))
+        pigtheory.save(np.full((20, 20), 5), tmp_path / "bad.json")  # invalid at goal 20: no rules
+    assert load_with_rules(tmp_path / "r.csv")[1] == Rules(goal=20)

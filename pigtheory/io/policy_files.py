@@ -235,11 +235,14 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
         raise ValueError(f"rules must be a pigtheory.Rules or None, got {type(rules).__name__}")
     if rules is None:
         rules = getattr(obj, "rules", None)
+    inferred = rules is None and isinstance(obj, np.ndarray) and path.suffix != ".npy"
     _check_dense_size(obj, path.suffix)
     policy = policy_of(obj)
     kind = kind_of(policy)
     if kind is None:
         raise ValueError(f"policy: no file format for a {type(policy).__name__}")
+    if inferred:
+        rules = _rules_of_shape(obj, policy, kind)
     if rules is not None:
         _validate(policy, kind, rules)
     if path.suffix == ".json":
@@ -377,3 +380,29 @@ def _implied_rules(policy: Any, kind: PolicyKind | None) -> Rules | None:
     if kind.name == "mixed" and first.shape[0] == 1:  # broadcast over the own score
         return None
     return Rules(goal=first.shape[0], players=max(state_dims, 2))
+
+
+def _rules_of_shape(table: np.ndarray, policy: Any, kind: PolicyKind) -> Rules | None:
+    """The rules a bare table's shape gives (goal, players; one six-sided die), said in a
+    warning: a file records the rules its policy is for, so that every command reads it at
+    them (pass ``rules=`` for other dice). ``None`` when the shape gives none, or the table
+    is not a valid policy under them (then nothing is recorded, as before)."""
+    import warnings
+
+    if table.ndim < 2 or len(set(table.shape)) != 1:
+        return None
+    g = table.shape[0]
+    players = table.ndim - 1 if table.dtype == bool else table.ndim
+    if players < 2:
+        return None
+    try:
+        rules = Rules(goal=g, players=players)
+        _validate(policy, kind, rules)
+    except ValueError:
+        return None
+    warnings.warn(
+        f"save: a bare table of shape {table.shape} records the rules {rules} (from its shape); "
+        "pass rules= to record others",
+        stacklevel=4,
+    )
+    return rules
