@@ -16,7 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(~/.cache/pigtheory on Linux). 'info' shows it and its size; 'clear' removes its entries. "
         "Any command's --no-cache neither reads nor writes it.",
     )
-    p.add_argument("action", choices=("info", "clear"), help="info: folder and size; clear: remove the entries")
+    p.add_argument(
+        "action", choices=("info", "clear"), help="info: folder and size; clear: remove the entries"
+    )
     add_common_arguments(p)
     p.set_defaults(func=_cache)
 

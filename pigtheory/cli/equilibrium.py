@@ -325,7 +325,10 @@ def _exploitability(args: argparse.Namespace) -> int:
         lines = [f"{name:28s} {v:.10f}" for name, v in values.items()]
     measure = "simultaneous Pig: best response's win probability - 1/2"
     if not getattr(args, "json", False):
-        print(f"exploitability in {measure} ({rules.goal} points, {args.strategies})", file=sys.stderr)
+        print(
+            f"pigtheory exploitability: note: exploitability in {measure} ({rules.goal} points, {args.strategies})",
+            file=sys.stderr,
+        )
     emit(args, {"rules": rules, "game": "simultaneous", "measure": measure, "exploitability": values}, lines)
     return 0
 
