@@ -153,8 +153,8 @@ def format_bytes(n: float) -> str:
 def parse_memory(value: Any, name: str = "max_memory") -> int:
     """A memory size in bytes: a number, or a string such as ``"512M"``, ``"4G"``, ``"1.5GiB"``.
 
-    Any size from :data:`NO_LIMIT` (an exbibyte) on, ``inf``, ``"inf"`` and ``"none"`` mean no
-    limit: they are returned as :data:`NO_LIMIT`, more than any estimate of a solve that could
+    Any size from ``NO_LIMIT`` (an exbibyte) on, ``inf``, ``"inf"`` and ``"none"`` mean no
+    limit: they are returned as ``NO_LIMIT``, more than any estimate of a solve that could
     start (``max_memory=1e99`` and ``--max-memory 1e99`` included).
 
     Raises

@@ -49,7 +49,7 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["Rules", "RollModel", "RollTable", "ROLL_KINDS", "BUST", "RESET", "SCORE", "DOUBLE"]
+__all__ = ["Rules", "RollModel", "RollTable", "ROLL_KINDS", "BUST", "RESET", "SCORE", "DOUBLE", "integral"]
 
 ROLL_KINDS = ("bust", "reset", "score", "double")
 """The outcomes of one roll (:meth:`Rules.roll_outcome`), in the order of their codes."""
