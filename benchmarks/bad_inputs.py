@@ -155,6 +155,39 @@ def _api() -> list[Case]:
         "works",
     )
     add("max_memory refuses a small solve", f"{br}, rules=Rules(goal=200), max_memory='1K')")
+    # issue 40's kinds
+    add(
+        "Rules(dice=2.0) is Rules(dice=2)",
+        "assert Rules(dice=2.0) == Rules(dice=2); Q.solve(rules=Rules(goal=10, dice=2.0))",
+        "works",
+    )
+    add(
+        "Rules(goal=100.0), hold_at(25.0)",
+        f"{br[: -len('hold_at(25)')]}hold_at(25.0), rules=Rules(goal=100.0))",
+        "works",
+    )
+    add("turn_total(3.0)", "turn_total(3.0)", "works")
+    add("max_memory=1e99 is no limit", f"{br}, max_memory=1e99)", "works")
+    add("max_memory=inf is no limit", f"{br}, max_memory=float('inf'))", "works")
+    add(
+        "a StoppingRule of shape (goal, goal)",
+        "from pigtheory.stopping import StoppingRule; S.best_response(StoppingRule(np.arange(100) < 20 + 0 * np.arange(100)[:, None]))",
+        "works",
+    )
+    add("load a folder named .npz", "pigtheory.load(d / 'folder.npz')", reason="folder")
+    add("load a FIFO named .json", "pigtheory.load(d / 'fifo.json')", reason="fifo|pipe")
+    add("load a FIFO named .npz", "pigtheory.load(d / 'fifo.npz')", reason="fifo|pipe")
+    add(
+        "an unreachable Dask scheduler",
+        "from pigtheory.parallel import dask_client\nwith dask_client('tcp://127.0.0.1:9'): pass",
+        reason="scheduler|127.0.0.1:9",
+    )
+    add(
+        "a sweep whose tasks/ became a file",
+        "import shutil; S.hold_at_table(goals=[6], ns=[3], out=d / 'sw_api'); shutil.rmtree(d / 'sw_api' / 'tasks'); "
+        "(d / 'sw_api' / 'tasks').write_text('x'); S.hold_at_table(goals=[6], ns=[3], out=d / 'sw_api')",
+        reason="tasks",
+    )
     return c
 
 
@@ -217,10 +250,26 @@ def _cli() -> list[Case]:
     add("best-response --goal 10^6", "best-response", "--opponent", "hold-at-25", "--goal", BIG)
     # policy files
     for name, what in FILES.items():
-        add(f"policy file: {what}", "best-response", "--opponent", f"{{d}}/{name}", reason=REASONS[name])
+        # a file that records its rules is read at them when the command line sets none (one
+        # rule for every command since issue 40): the goal-5 table works at goal 5
+        expect = "works" if name == "goal5.json" else "error"
+        add(
+            f"policy file: {what}",
+            "best-response",
+            "--opponent",
+            f"{{d}}/{name}",
+            expect=expect,
+            reason=REASONS[name],
+        )
     for name in ("missing.json", "empty.json", "malformed.json", "list.json"):
         add(f"exploitability of {FILES[name]}", "exploitability", f"{{d}}/{name}", reason=REASONS[name])
-    add("compare: a policy file of goal 5", "compare", "{d}/goal5.json", "hold-at-3")
+    add(
+        "compare: a policy file of goal 5 (read at goal 5)",
+        "compare",
+        "{d}/goal5.json",
+        "hold-at-3",
+        expect="works",
+    )
     # outputs checked before the solve (a goal too big to solve shows which comes first)
     add("--output x.txt", "best-response", "--opponent", "hold-at-25", "--output", "x.txt", "--goal", BIG)
     add("sequential --out x.txt", "sequential", "--out", "x.txt", "--goal", BIG)
@@ -268,6 +317,22 @@ def _cli() -> list[Case]:
         "--max-memory 64M", "best-response", "--opponent", "hold-at-25", "--max-memory", "64M", expect="works"
     )
     add("best-response reads its own CSV", "best-response", "--opponent", "{d}/br100.csv", expect="works")
+    # issue 40's kinds
+    add(
+        "--max-memory 1e99",
+        "best-response",
+        "--opponent",
+        "hold-at-25",
+        "--max-memory",
+        "1e99",
+        expect="works",
+    )
+    add("--goal 100.0", "best-response", "--opponent", "hold-at-25", "--goal", "100.0", expect="works")
+    add("compare: a folder as a policy file", "compare", "{d}/folder.npz", "hold-at-3", reason="folder")
+    add("exploitability: a FIFO as a policy file", "exploitability", "{d}/fifo.json", reason="fifo|pipe")
+    add("play --opponent a folder", "play", "--opponent", "{d}/folder.npz", reason="folder")
+    add("sweep --scheduler unreachable", "sweep", "--goals", "6", "--ns", "3", "--scheduler", "tcp://127.0.0.1:9",
+        reason="scheduler")  # fmt: skip
     return c
 
 
@@ -326,6 +391,9 @@ def make_inputs(d: Path, root: Path) -> None:
     np.save(d / "small.npy", np.ones((3, 3), dtype=np.int64))
     np.save(d / "floats.npy", np.full((100, 100), 2.5))
     (d / "folder.csv").mkdir()
+    (d / "folder.npz").mkdir()
+    os.mkfifo(d / "fifo.json")
+    os.mkfifo(d / "fifo.npz")
     (d / "junk.npz").write_bytes(b"PK\x03\x04 junk")
     goal5 = np.minimum(3, 5 - np.arange(5))[:, None] * np.ones((5, 5), dtype=np.int64)
     (d / "goal5.json").write_text(json.dumps({

@@ -41,6 +41,7 @@ pigtheory.guard.MemoryLimitError: best response (exact, goal 1000000, 2 players)
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import re
 import time
@@ -81,8 +82,11 @@ _FALLBACK = 8 * 2**30
 _ASTRONOMICAL = 200
 """log2 of a state count past which estimates stop counting (no machine holds 2**200 bytes)."""
 
-_LARGEST = 2**60
-"""Largest memory size accepted (an exbibyte): a larger one is a typo, not a machine."""
+NO_LIMIT = _LARGEST = 2**60
+"""The limit that means none (an exbibyte, more than any machine): every size from it on,
+``inf`` and ``"none"`` are read as it (:func:`parse_memory`)."""
+
+_UNLIMITED = ("none", "inf", "infinity", "unlimited", "no limit")
 
 BASE_BYTES = _BASE = 8 * 2**20
 """Bytes every estimate adds for the tables that do not grow with the goal (X_k, kernels)."""
@@ -126,26 +130,34 @@ def format_bytes(n: float) -> str:
 
 
 def parse_memory(value: Any, name: str = "max_memory") -> int:
-    """A memory size in bytes: an int, or a string such as ``"512M"``, ``"4G"``, ``"1.5GiB"``.
+    """A memory size in bytes: a number, or a string such as ``"512M"``, ``"4G"``, ``"1.5GiB"``.
+
+    Any size from ``NO_LIMIT`` (an exbibyte) on, ``inf``, ``"inf"`` and ``"none"`` mean no
+    limit: they are returned as ``NO_LIMIT``, more than any estimate of a solve that could
+    start (``max_memory=1e99`` and ``--max-memory 1e99`` included).
 
     Raises
     ------
     ValueError
-        Not a size, or not > 0.
+        Not a size (text that does not read as one, nan, a bool), or not at least 1 byte.
     """
-    if isinstance(value, bool):
+    if isinstance(value, bool) or type(value).__name__ == "bool":  # numpy's bool too
         raise ValueError(f"{name} must be a size in bytes (e.g. 4G), got {value!r}")
-    if isinstance(value, int) or (isinstance(value, float) and math.isfinite(value)):
+    if isinstance(value, numbers.Real):  # numpy's numbers too
         size = float(value)
+    elif isinstance(value, str) and value.strip().lower() in _UNLIMITED:
+        size = math.inf
     elif isinstance(value, str) and (m := _SIZE.fullmatch(value)):
         size = float(m.group(1)) * _UNITS[m.group(2).upper()]
     else:
-        raise ValueError(f"{name} must be a size such as 512M, 4G or a number of bytes, got {value!r:.80}")
+        size = math.nan
+    if math.isnan(size):
+        raise ValueError(
+            f"{name} must be a size such as 512M, 4G, a number of bytes or 'none' (no limit), got {value!r:.80}"
+        )
     if not size >= 1:
         raise ValueError(f"{name} must be at least 1 byte, got {value!r:.80}")
-    if not size <= _LARGEST:  # also refuses 1e999 (inf) and nan
-        raise ValueError(f"{name} must be at most {format_bytes(_LARGEST)}, got {value!r:.80}")
-    return int(size)
+    return int(min(size, _LARGEST))
 
 
 def _cgroup_room() -> int | None:

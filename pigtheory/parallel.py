@@ -52,7 +52,7 @@ from functools import lru_cache
 from typing import Any
 
 from .progress import progress_bar
-from .validation import check_int, check_progress
+from .validation import check_int, check_progress, check_tol
 
 __all__ = [
     "one_blas_thread",
@@ -342,9 +342,36 @@ def local_cluster(workers: int, *, memory_limit: str | None = None) -> Iterator[
 
 
 @contextmanager
-def dask_client(address: str) -> Iterator[Any]:
-    """A client of the running Dask scheduler at ``address`` (``tcp://host:8786``)."""
-    with _distributed().Client(address) as client:
+def dask_client(address: str, timeout: float = 10.0) -> Iterator[Any]:
+    """A client of the running Dask scheduler at ``address`` (``tcp://host:8786``).
+
+    Parameters
+    ----------
+    address : str
+        The scheduler's address, ``tcp://host:port`` (or ``host:port``).
+    timeout : float
+        Seconds to wait for the scheduler to answer (Dask's own default is 30 s).
+
+    Raises
+    ------
+    ValueError
+        ``address`` is not an address, or no scheduler answered there within ``timeout``
+        (one line naming the address and what to check, not Dask's raw ``OSError``).
+    """
+    if not isinstance(address, str) or not address.strip() or any(c.isspace() for c in address.strip()):
+        raise ValueError(f"scheduler: expected an address such as tcp://host:8786, got {address!r:.80}")
+    seconds = check_tol(timeout, "timeout")
+    distributed = _distributed()
+    try:
+        client = distributed.Client(address, timeout=seconds)
+    except (OSError, TimeoutError) as exc:
+        raise ValueError(
+            f"scheduler: no Dask scheduler answered at {address!r:.120} within {seconds:g} s "
+            f"({type(exc).__name__}); start one there ('dask scheduler') or check the address and port"
+        ) from None
+    except (ValueError, TypeError) as exc:  # an address Dask cannot parse
+        raise ValueError(f"scheduler: {address!r:.120} is not an address Dask reads ({exc})") from None
+    with client:
         yield client
 
 

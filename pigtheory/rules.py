@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
@@ -48,7 +49,7 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["Rules", "RollModel", "RollCodes", "ROLL_KINDS", "BUST", "RESET", "SCORE", "DOUBLE"]
+__all__ = ["Rules", "RollModel", "RollCodes", "ROLL_KINDS", "BUST", "RESET", "SCORE", "DOUBLE", "integral"]
 
 ROLL_KINDS = ("bust", "reset", "score", "double")
 """The outcomes of one roll (:meth:`Rules.roll_outcome`), in the order of their codes."""
@@ -96,9 +97,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         for name in ("goal", "die_faces", "bust_face", "players", "dice"):
-            value = getattr(self, name)  # numpy integers are integers too: stored as int
-            if _is_numpy_int(value):
-                object.__setattr__(self, name, int(value))
+            value = getattr(self, name)  # numpy integers and integral floats: stored as int
+            if integral(value) is not value:
+                object.__setattr__(self, name, integral(value))
         if _is_numpy_bool(self.double_trouble):
             object.__setattr__(self, "double_trouble", bool(self.double_trouble))
         _check_int("goal", self.goal, 1)
@@ -118,7 +119,7 @@ class Rules:
                     f"face_points must give the points of the {self.die_faces - 1} non-bust "
                     f"faces, got {len(points)} values"
                 )
-            points = tuple(int(p) if _is_numpy_int(p) else p for p in points)
+            points = tuple(integral(p) for p in points)  # type: ignore[misc]  # checked below
             for p in points:
                 _check_int("face_points", p, 1)
             object.__setattr__(self, "face_points", points)
@@ -315,6 +316,26 @@ class Rules:
 def _is_numpy_int(value: object) -> bool:
     """An integer of another type than int and bool (numpy's int64, ...)."""
     return isinstance(value, numbers.Integral) and not isinstance(value, (int, bool))
+
+
+def integral(value: object) -> object:
+    """The one converter of integer arguments: ``value`` as a Python int where it is an
+    integer of another type (numpy's int64) or a finite float with an integral value
+    (``2.0``, ``np.float64(100)``, ``1e6``); anything else (bools, ``2.5``, strings, nan) is
+    returned unchanged, for the caller's check to refuse with its own message.
+
+    Examples
+    --------
+    >>> integral(2.0), integral(np.int64(3)), integral(2.5), integral(True)
+    (2, 3, 2.5, True)
+    """
+    if isinstance(value, bool) or type(value).__name__ == "bool":
+        return value
+    if _is_numpy_int(value):
+        return int(value)  # type: ignore[call-overload]
+    if isinstance(value, (float, np.floating)) and math.isfinite(value) and float(value).is_integer():
+        return int(value)
+    return value
 
 
 def _is_numpy_bool(value: object) -> bool:

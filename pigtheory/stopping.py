@@ -62,7 +62,7 @@ def _check_table(name: str, table: np.ndarray, rules: Rules) -> np.ndarray:
             f"policy: a {name} for {n} players and goal {g} has shape {(g,) * n + (g,)} "
             f"(or {(g, g)}: own score and turn total), got {table.shape}"
         )
-    if table.ndim == 2 and n > 2:
+    if table.ndim == 2:  # own score and turn total: one row per own score, any others' scores
         table = table.reshape((g,) + (1,) * (n - 1) + (g,))
     return table
 
@@ -389,6 +389,10 @@ def as_turn_policy(policy: Any, rules: Rules) -> TurnPolicy:
     inner = getattr(policy, "policy", None)
     if isinstance(inner, (StoppingRule, RandomStoppingRule)):
         return as_turn_policy(inner, rules)
+    from .policies.sequential import RollTable
+
+    if isinstance(policy, RollTable):  # a bare boolean table (.npy): roll[own, other, t], the same array
+        return as_turn_policy(StoppingRule(policy.roll, name=str(policy)), rules)
     if callable(getattr(policy, "outcomes", None)) and getattr(policy, "rules", None) == rules:
         return policy  # the policy kind of a registered action set reads itself
     return as_mixture(policy, rules)

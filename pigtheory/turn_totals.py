@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from .guard import check_memory, turn_total_estimate
-from .rules import Rules
+from .rules import Rules, integral
 from .validation import check_rules
 
 __all__ = ["TurnTotal", "TurnTotalTable", "turn_total", "turn_total_table"]
@@ -110,6 +110,7 @@ class TurnTotalTable:
 
 
 def _check_k(k: object, rules: Rules) -> int:
+    k = integral(k)
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 1:
         raise ValueError(f"k must be an integer >= 1, got {k!r}")
     if rules.roll_model().forced:

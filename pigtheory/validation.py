@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .rules import Rules
+from .rules import Rules, integral
 
 __all__ = [
     "ConvergenceWarning",
@@ -82,7 +82,9 @@ def check_simultaneous_rules(rules: Any, players: int | None = None) -> Rules:
 
 
 def check_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
-    """An integer (not a bool) in ``low..high``; returns it as a Python int."""
+    """An integer (not a bool; an integral float such as ``2.0`` or ``1e6`` is one, through
+    :func:`~pigtheory.rules.integral`) in ``low..high``; returns it as a Python int."""
+    value = integral(value)
     ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
     if ok and low is not None and value < low:
         ok = False

@@ -93,6 +93,7 @@ _COMMAND_MODULES = (
     "pigtheory.cli.play",
     "pigtheory.cli.sweep",
     "pigtheory.cli.symmetric",
+    "pigtheory.cli.cache",
 )
 
 
@@ -104,10 +105,13 @@ def build_parser() -> argparse.ArgumentParser:
         prog="pigtheory",
         description="Solve the dice game Pig and its variants exactly.",
         epilog="Exit status: 0 done, 1 failed (e.g. over the memory limit), 2 usage error. "
-        "'pigtheory COMMAND --help' describes a command.",
+        "'pigtheory COMMAND --help' describes a command. Solves are cached in $PIGTHEORY_CACHE_DIR "
+        "or the user's cache folder (~/.cache/pigtheory on Linux): 'pigtheory cache info' shows "
+        "where and its size, 'pigtheory cache clear' empties it, --no-cache skips it.",
     )
     parser.add_argument("--version", action="version", version=f"pigtheory {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    parser.add_argument("--no-cache", action="store_true", help="neither read nor write the cache of solves")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="the command, one of:")
     for name in _COMMAND_MODULES:
         importlib.import_module(name).register(sub)
@@ -145,7 +149,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else 0
-    except (OSError, ValueError, OverflowError) as exc:  # an argument's file could not be looked at
+    except OSError as exc:  # an argument's file could not be looked at
+        from ..io.atomic import os_error_message
+
+        print(one_line(f"pigtheory: error: {os_error_message(exc)}"), file=sys.stderr)
+        return 2
+    except (ValueError, OverflowError) as exc:
         print(one_line(f"pigtheory: error: {exc}"), file=sys.stderr)
         return 2
     prog = f"pigtheory {args.command}"
@@ -155,7 +164,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            status = int(args.func(args) or 0)
+            if getattr(args, "no_cache", False):
+                from ..io.cache import cache_disabled
+
+                with cache_disabled():
+                    status = int(args.func(args) or 0)
+            else:
+                status = int(args.func(args) or 0)
         except UsageError as exc:
             _fail(prog, f"{exc} (see {prog} --help)")
             status = 2
@@ -177,7 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 import traceback
 
                 traceback.print_exc()
-            _fail(prog, str(exc) or type(exc).__name__)
+            from ..io.atomic import os_error_message
+
+            _fail(prog, os_error_message(exc))
             status = 1
         except ImportError as exc:  # an optional extra that is not installed names itself
             _fail(prog, str(exc))

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the rules load dataclasses and fractions: only when a comma
 POLICY_FILES = (".json", ".csv", ".npy")
 """Suffixes of policy files (:mod:`pigtheory.io.policy_files`)."""
 
-POLICY_HELP = "hold-at-N, or a policy file (.json, .csv, .npy, or a result's .npz)"
+POLICY_HELP = "hold-at-N, optimal (the equilibrium), or a policy file (.json, .csv, .npy, or a result's .npz)"
 
 
 class UsageError(Exception):
@@ -41,7 +41,13 @@ def int_range(low: int | None = None, high: int | None = None) -> Any:
         try:
             value = int(text, 10)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+            try:  # an integral float (100.0, 1e6) is an integer, as in the Python API
+                number = float(text)
+            except ValueError:
+                number = math.nan
+            if not (math.isfinite(number) and number.is_integer()):
+                raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+            value = int(number)
         if (low is not None and value < low) or (high is not None and value > high):
             span = f"in {low}..{high}" if high is not None else f">= {low}"
             raise argparse.ArgumentTypeError(f"must be an integer {span}, got {value}")
@@ -126,9 +132,19 @@ class PolicyArgument:
         return self.text
 
 
+OPTIMAL_NAMES = ("optimal", "equilibrium")
+"""Names of the optimal policy on the command line: in simultaneous Pig (two players, zero-sum)
+the equilibrium's mixed policy, solved for the command's rules; in sequential Pig (``compare``)
+the optimal roll table."""
+
+OPTIMAL_SIMULTANEOUS = "the simultaneous equilibrium"  # resolved by policy_for, once rules are known
+
+
 def parse_policy(text: str) -> PolicyArgument:
     """An argparse type: ``hold-at-N`` or a policy file (any kind; checked against the rules
     later, by :func:`policy_for`)."""
+    if text in OPTIMAL_NAMES:
+        return PolicyArgument(text, OPTIMAL_SIMULTANEOUS)
     if text.startswith("hold-at-"):
         n = text.removeprefix("hold-at-")
         if not n.isdigit() or int(n) < 1:
@@ -193,6 +209,12 @@ def add_common_arguments(p: argparse.ArgumentParser, json_output: bool = True) -
         help="refuse solves estimated above SIZE (e.g. 4G; default: half the available memory)",
     )
     p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="neither read nor write the cache of solves ('pigtheory cache info' shows it)",
+    )
 
 
 def add_out_argument(
@@ -251,6 +273,12 @@ def policy_for(policy: Any, rules: Rules, label: str) -> Any:
     if isinstance(policy, PolicyArgument):
         check_file_rules(policy, rules)
         label, policy = policy.text, policy.policy
+    if policy is OPTIMAL_SIMULTANEOUS:
+        if rules.players != 2:
+            raise UsageError(f"{label}: 'optimal' (the equilibrium) is solved for two players here")
+        from ..simultaneous import equilibrium
+
+        return equilibrium(rules=rules).policy
     if isinstance(policy, RollTable):  # a bare bool table (.npy) in simultaneous play: roll[..., t]
         policy = StoppingRule(policy.roll, name=str(policy))
     try:
@@ -351,3 +379,22 @@ def _plain(x: Any) -> Any:
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x
+
+
+def named_file(option: str, name: str) -> bool:
+    """Whether ``name`` (an opponent's name or a policy file) names a readable file; a folder,
+    a named pipe or a link to nowhere of that name is refused as what it is (``ValueError``),
+    not read as an unknown name or waited on."""
+    import os
+
+    from ..io.atomic import check_readable_file
+    from ..validation import check_path
+
+    path = check_path(option, name)
+    if not os.path.lexists(path):
+        return False
+    try:
+        check_readable_file(path, "a policy file")
+    except ValueError as exc:
+        raise ValueError(f"{option}: {exc}") from None
+    return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import warnings
 from pathlib import Path
@@ -83,8 +84,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser(
         "exploitability",
-        help="best-response gain against a policy, minus 1/2",
-        description="How much a best response wins against a policy, above 1/2 (0 for an equilibrium).",
+        help="simultaneous Pig: a best response's win probability against a policy, minus 1/2",
+        description="Exploitability in SIMULTANEOUS Pig (both players decide their turn at once, "
+        "thresholds or stopping rules): the best response's win probability against the policy, "
+        "minus 1/2 (0 for an equilibrium). A sequential policy (a roll table of ordinary Pig, "
+        "such as 'pigtheory sequential --out' writes) is refused: score it with "
+        "'pigtheory referee FILE'.",
     )
     p.add_argument(
         "policy",
@@ -305,6 +310,8 @@ def _exploitability(args: argparse.Namespace) -> int:
                     stacklevel=1,
                 )
                 policies = simultaneous
+        for name, pol in policies.items():
+            _refuse_sequential(name, pol, rules)
         policies = {name: policy_for(pol, rules, name) for name, pol in policies.items()}
     from ..simultaneous import exploitability
 
@@ -316,5 +323,37 @@ def _exploitability(args: argparse.Namespace) -> int:
         lines = [f"{next(iter(values.values())):.10f}"]
     else:
         lines = [f"{name:28s} {v:.10f}" for name, v in values.items()]
-    emit(args, {"rules": rules, "exploitability": values}, lines)
+    measure = "simultaneous Pig: best response's win probability - 1/2"
+    if not getattr(args, "json", False):
+        print(
+            f"pigtheory exploitability: note: exploitability in {measure} ({rules.goal} points, {args.strategies})",
+            file=sys.stderr,
+        )
+    emit(args, {"rules": rules, "game": "simultaneous", "measure": measure, "exploitability": values}, lines)
     return 0
+
+
+_SEQUENTIAL_HINT = (
+    "this command scores a policy of simultaneous Pig (best response's win probability - 1/2); "
+    "score a sequential policy with 'pigtheory referee {file}'"
+)
+
+
+def _refuse_sequential(name: str, policy: Any, rules: Any) -> None:
+    """A file that records a sequential policy (a roll table of ordinary Pig, a sequential
+    solution) fits another game: a usage error naming the command that scores it. A bare
+    ``.npy`` boolean table records no kind: read as a stopping rule ``roll[own, other, t]``,
+    with a warning naming the sequential reading."""
+    from ..policies.sequential import RollTable
+
+    inner = getattr(policy, "policy", policy)
+    if not isinstance(inner, RollTable):
+        return
+    if Path(name).suffix == ".npy":
+        warnings.warn(
+            f"{name}: a bare boolean table, read as a simultaneous stopping rule roll[own, other, t]; "
+            + _SEQUENTIAL_HINT.format(file=name),
+            stacklevel=2,
+        )
+        return
+    raise UsageError(f"policy: {name} holds a sequential roll table; " + _SEQUENTIAL_HINT.format(file=name))

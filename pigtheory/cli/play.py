@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .args import UsageError, add_common_arguments, int_range, non_empty, usage_checks
+from .args import UsageError, add_common_arguments, int_range, named_file, non_empty, usage_checks
 
 MAX_GOAL = 1000
 """Largest goal the play site and the terminal game offer (a site's data grows as goal**3)."""
@@ -213,6 +213,8 @@ def _site(args: argparse.Namespace) -> int:
         opps = []
         for spec in args.opponent:
             mode, _, name = spec.rpartition(":")
+            with usage_checks():
+                named_file("--opponent", name)
             for goal in args.goal:
                 for m in _pick_mode(name, mode or None):
                     opps.append(opponent(name, mode=m, goal=goal if name != "optimal-piglet" else None))
@@ -242,7 +244,6 @@ def _site(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from ..guard import check_memory
     from ..play import opponent, opponents_from_file, play_terminal
-    from ..validation import check_path
 
     if args.players > 2:
         return _play_multiplayer(args)
@@ -252,7 +253,7 @@ def _play(args: argparse.Namespace) -> int:
     check_memory(_site_estimate([args.goal or 100]), args.max_memory)
     name = args.opponent or ("equilibrium" if args.mode == "simultaneous" else "optimal")
     with usage_checks():  # an unknown opponent or an unreadable file is a usage error
-        if check_path("--opponent", name).is_file():
+        if named_file("--opponent", name):
             opp = opponents_from_file(name, mode=args.mode, goal=args.goal)[0]
         else:
             mode = _pick_mode(name, args.mode)[0]
@@ -280,7 +281,7 @@ def _play_multiplayer(args: argparse.Namespace) -> int:
             raise ValueError(f"--seat: 1..{n} for {n} players, got {seat}")
         policy_file = None
         if args.opponent not in (None, "equilibrium"):
-            if not Path(args.opponent).is_file():
+            if not named_file("--opponent", args.opponent):
                 raise ValueError(
                     f"--opponent: with --players N the opponents play the equilibrium, or a multiplayer "
                     f"policy file (.json, .csv, .npz); got {args.opponent!r}"

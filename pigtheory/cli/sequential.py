@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .args import (
@@ -262,8 +264,25 @@ def _check_policy_file_size(rules: Rules, out: str, max_memory: Any) -> None:
     )
 
 
+def _recorded_rules(args: argparse.Namespace, texts: Sequence[str]) -> Rules | None:
+    """The rules the first policy file among ``texts`` records, when the command line sets no
+    rules (no --goal, --dice, --double-trouble, --piglet): one rule for every command, as
+    :func:`~.args.rules_from` (a file of goal 20 is read at goal 20)."""
+    if args.goal is not None or args.dice is not None or args.double_trouble or args.piglet:
+        return None
+    for text in texts:
+        if Path(text).suffix in (".json", ".csv", ".npy", ".npz") and Path(text).is_file():
+            try:
+                recorded = read_policy_argument(text, kind="roll_table").rules
+            except argparse.ArgumentTypeError:
+                continue  # the file's own reading reports it, with the rules in force
+            if recorded is not None:
+                return recorded
+    return None
+
+
 def _compare(args: argparse.Namespace) -> int:
-    rules = _rules(args)
+    rules = _recorded_rules(args, (args.policy_a, args.policy_b)) or _rules(args)
     from ..guard import check_memory, compare_estimate
 
     a = parse_sequential_policy(args.policy_a, rules)

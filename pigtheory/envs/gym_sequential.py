@@ -29,10 +29,13 @@ Reward 1 for a win, 0 otherwise, so the expected return from a state is the agen
 probability there: ``value[i, j, k]`` of :func:`pigtheory.sequential.solve` against an optimal
 opponent, :func:`pigtheory.sequential.compare` against any fixed one.
 
-If the opponent moves first and wins its opening turn (possible against a policy that rolls
-on, or at a small goal) the game is over before the agent moves: :meth:`SequentialPigEnv.reset` returns that
-final state with an all-zero mask, and the first :meth:`SequentialPigEnv.step`, whatever the action, ends the
-episode with reward 0.
+:meth:`SequentialPigEnv.reset` never returns a finished game (Gymnasium's convention: the
+first observation has a legal action, so the usual masked argmax works). If the opponent
+moves first and wins its opening turn (possible against a policy that rolls on, or at a small
+goal), that game had no decision of the agent's: reset deals a new one, and
+``info["skipped"]`` counts the games so dealt (0 almost always). Episodes are then games in
+which the agent moves; to estimate the win rate over all games, count every skipped game as a
+loss.
 
 References
 ----------
@@ -71,6 +74,11 @@ def _mask(*values: int) -> np.ndarray:
 _MASK_ROLL = _mask(0, 1)
 _MASK_BOTH = _mask(1, 1)
 _MASK_NONE = _mask(0, 0)
+
+
+_MAX_SKIPPED = 100_000
+"""Games dealt at most by one reset (the opponent wins its opening turn at most with the
+probability of not busting, 5/6 for one die: 100,000 in a row never happens)."""
 
 
 class SequentialPigEnv(gym.Env):
@@ -174,13 +182,24 @@ class SequentialPigEnv(gym.Env):
         super().reset(seed=seed)
         if self._dice is None or seed is not None:
             self._dice = dice(self.rules, self.np_random)
-        self._own = self._other = self._k = 0
-        self._over = False
-        seat = self.seat if self.seat is not None else int(self.np_random.integers(2))
-        self._agent_seat = seat
-        if seat == 1:
-            self._over = self._opponent_turn()
-        return self._obs(), self._info()
+        skipped = 0
+        while True:  # never a finished game (see the module Notes)
+            self._own = self._other = self._k = 0
+            self._over = False
+            seat = self.seat if self.seat is not None else int(self.np_random.integers(2))
+            self._agent_seat = seat
+            if seat == 1:
+                self._over = self._opponent_turn()
+            if not self._over:
+                break
+            skipped += 1
+            if skipped >= _MAX_SKIPPED:  # every roll but a bust wins: not a game the agent can play
+                raise RuntimeError(
+                    f"SequentialPigEnv.reset: the opponent won its opening turn {skipped} times in a row"
+                )
+        info = self._info()
+        info["skipped"] = skipped
+        return self._obs(), info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """One decision of the agent: hold (0) or roll (1); see the module Notes."""

@@ -30,7 +30,15 @@ from __future__ import annotations
 
 from .archive import FORMAT_VERSION, META, load_archive, save_archive
 from .atomic import atomic_write, check_writable
-from .cache import cache_path, cached, cached_arrays, resolve_cache_dir
+from .cache import (
+    cache_disabled,
+    cache_info,
+    cache_path,
+    cached,
+    cached_arrays,
+    clear_cache,
+    resolve_cache_dir,
+)
 from .files import SUFFIXES, Saveable, load, load_with_rules, save
 from .kinds import KINDS, PolicyKind, register_kind
 from .policy_files import (
@@ -67,4 +75,7 @@ __all__ = [
     "cache_path",
     "cached",
     "cached_arrays",
+    "cache_disabled",
+    "cache_info",
+    "clear_cache",
 ]

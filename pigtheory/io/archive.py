@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..validation import check_path, check_type
-from .atomic import atomic_write, check_writable
+from .atomic import atomic_write, check_readable_file, check_writable
 
 __all__ = ["FORMAT_VERSION", "META", "save_archive", "load_archive", "is_package_dataclass"]
 
@@ -255,11 +255,11 @@ def load_archive(path: str | os.PathLike, *, expected: type | None = None) -> An
 
 
 def _read(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
-    if not path.is_file():
-        raise ValueError(f"{path}: no such file (expected a pigtheory .npz file)")
+    check_readable_file(path, "a pigtheory .npz file")
     _check_unpacked_size(path)
     try:
-        with np.load(path, allow_pickle=False) as data:
+        # our own handle: numpy leaves its file open when a damaged archive fails to open
+        with open(path, "rb") as fid, np.load(fid, allow_pickle=False) as data:
             if not hasattr(data, "files"):
                 raise ValueError("a single .npy array, not an .npz archive")
             if META not in data.files:

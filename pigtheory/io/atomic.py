@@ -1,15 +1,141 @@
-"""Atomic writes: a file appears whole, with permissions 0644, or not at all."""
+"""Atomic writes: a file appears whole, with permissions 0644, or not at all.
+
+Notes
+-----
+The temporary file of a write is named ``.NAME.pigtheory-HOST-PID-XXXXXXXX.tmpSUFFIX`` next to
+the target (HOST a short hash of the machine's name, PID the writer's process). A write that
+is killed (``SIGKILL``, a power cut) cannot remove it; the next write into the same folder
+does: it removes every such temporary of this machine whose process is gone
+(:func:`sweep_temporaries`). A live writer's temporaries, and other machines' (a shared
+folder), are left alone.
+"""
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
+import re
+import socket
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from ..validation import NAME_MAX, check_int, check_path
 
-__all__ = ["atomic_write", "check_writable", "NAME_MAX"]
+__all__ = [
+    "atomic_write",
+    "check_writable",
+    "check_readable_file",
+    "sweep_temporaries",
+    "os_error_message",
+    "NAME_MAX",
+]
+
+_HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:6]
+_TEMP = re.compile(r"^\..*\.pigtheory-([0-9a-f]{6})-(\d+)-[^/]*\.tmp")
+_SWEPT: set[str] = set()  # folders swept by this process
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process, or a pid this system cannot look up: keep
+    return True
+
+
+def sweep_temporaries(folder: str | os.PathLike) -> list[Path]:
+    """Remove the temporary files that killed writes of this machine left in ``folder``.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The files removed (a temporary of a live process, or of another machine, is kept).
+    """
+    removed: list[Path] = []
+    folder = check_path("folder", folder)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        m = _TEMP.match(entry.name)
+        if m is None or m.group(1) != _HOST or _alive(int(m.group(2))):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            pass  # another process removed it first, or the folder is read-only
+    return removed
+
+
+def check_readable_file(path: Path, expected: str = "a file") -> Path:
+    """Raise ``ValueError`` unless ``path`` is a regular file (or a link to one), saying what
+    it is instead: missing, a folder, a named pipe (FIFO), a socket, a device, a link to
+    nowhere. ``expected`` names what was wanted ("a pigtheory .npz file")."""
+    import stat
+
+    path = check_path("path", path)
+    if not isinstance(expected, str):
+        raise ValueError(f"expected must be a description (str), got {type(expected).__name__}")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        if os.path.lexists(path):
+            raise ValueError(f"{path}: a symbolic link that leads nowhere (expected {expected})") from None
+        raise ValueError(f"{path}: no such file (expected {expected})") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: {os_error_message(exc)}") from None
+    if stat.S_ISREG(mode):
+        return path
+    what = (
+        "a folder"
+        if stat.S_ISDIR(mode)
+        else "a named pipe (FIFO)"
+        if stat.S_ISFIFO(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "not a regular file"
+    )
+    raise ValueError(f"{path}: is {what}, expected {expected}")
+
+
+def os_error_message(exc: OSError) -> str:
+    """One line for an error of the file system: the file, and what is wrong in plain words
+    (not ``[Errno 28] No space left on device``)."""
+    if not isinstance(exc, OSError):
+        raise ValueError(f"exc must be an OSError, got {type(exc).__name__}")
+    name = exc.filename if exc.filename is not None else exc.filename2
+    where = f"{str(name)!r:.160}" if name is not None else "a file"
+    words = {
+        errno.ENOSPC: f"cannot write {where}: the disk is full (no space left on device); free some space "
+        "or write elsewhere",
+        errno.EDQUOT: f"cannot write {where}: the disk quota is used up; free some space or write elsewhere",
+        errno.EEXIST: f"cannot create the folder {where}: a file of that name is in the way",
+        errno.ENOTDIR: f"cannot use {where}: a part of the path is a file, not a folder",
+        errno.EISDIR: f"cannot use {where}: it is a folder, expected a file",
+        errno.EACCES: f"cannot use {where}: permission denied",
+        errno.EPERM: f"cannot use {where}: operation not permitted",
+        errno.EROFS: f"cannot write {where}: the file system is read-only",
+        errno.ENAMETOOLONG: f"cannot use {where}: the name is too long for the file system "
+        f"(at most {NAME_MAX} bytes a name)",
+        errno.ENOENT: f"cannot use {where}: no such file or folder",
+        errno.ETIMEDOUT: f"{where}: timed out",
+    }
+    text = words.get(exc.errno) if exc.errno is not None else None
+    if text is None:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        text = f"{where}: {reason}" if name is not None else reason
+    return text
 
 
 def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode: int = 0o644) -> Path:
@@ -30,8 +156,19 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode:
     """
     path = check_path("path", path)
     check_int("mode", mode, low=0, high=0o7777)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp" + path.suffix, dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        check_writable(path)  # names the part of the path that is a file
+        raise
+    folder = str(path.parent)
+    if folder not in _SWEPT:
+        sweep_temporaries(folder)
+        _SWEPT.add(folder)
+    stem = path.name[:80]  # the temporary's name stays within NAME_MAX
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{stem}.pigtheory-{_HOST}-{os.getpid()}-", suffix=".tmp" + path.suffix[:20], dir=path.parent
+    )
     os.close(fd)
     try:
         write(tmp)

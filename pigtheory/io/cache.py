@@ -13,6 +13,7 @@ temporary files of a write that was killed are removed by a later call.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import glob
 import hashlib
@@ -21,7 +22,7 @@ import os
 import re
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,7 +34,16 @@ from .archive import save_archive as save
 from .archive import write_npz
 from .atomic import atomic_write, check_writable
 
-__all__ = ["resolve_cache_dir", "cache_path", "cached", "cached_arrays"]
+__all__ = [
+    "resolve_cache_dir",
+    "cache_path",
+    "cached",
+    "cached_arrays",
+    "cache_disabled",
+    "cache_info",
+    "clear_cache",
+    "CacheNotice",
+]
 
 T = TypeVar("T")
 
@@ -102,6 +112,72 @@ def _recompute() -> bool:
     return os.environ.get("PIGTHEORY_NO_CACHE", "") not in ("", "0")
 
 
+_DISABLED = [0]  # nesting depth of cache_disabled()
+_ENTRY = re.compile(r"[A-Za-z0-9_.-]+-[0-9a-f]{16}\.npz")
+
+
+class CacheNotice(UserWarning):
+    """The first write into the user's cache folder (said once: the folder then exists)."""
+
+
+@contextlib.contextmanager
+def cache_disabled() -> Iterator[None]:
+    """Within: :func:`cached` and :func:`cached_arrays` compute, and neither read nor write
+    the cache (the command line's ``--no-cache``)."""
+    _DISABLED[0] += 1
+    try:
+        yield
+    finally:
+        _DISABLED[0] -= 1
+
+
+def _notice(path: Path, cache_dir: Any) -> None:
+    """Say where solves are kept, the first time the user's cache folder is made."""
+    if cache_dir is not None or os.environ.get("PIGTHEORY_CACHE_DIR") or path.parent.exists():
+        return
+    warnings.warn(
+        CacheNotice(
+            f"cache: keeping solves in {path.parent} (reused by later commands; "
+            "'pigtheory cache info' shows its size, 'pigtheory cache clear' empties it, "
+            "--no-cache skips it, PIGTHEORY_CACHE_DIR moves it)"
+        ),
+        stacklevel=3,
+    )
+
+
+def cache_info(cache_dir: str | os.PathLike | None = None) -> dict[str, Any]:
+    """The cache folder, its entries and their size: ``{"folder", "entries", "bytes"}``."""
+    folder = resolve_cache_dir(cache_dir)
+    entries, size = 0, 0
+    if folder.is_dir():
+        for entry in os.scandir(folder):
+            if _ENTRY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                entries += 1
+                size += entry.stat(follow_symlinks=False).st_size
+    return {"folder": str(folder), "entries": entries, "bytes": size}
+
+
+def clear_cache(cache_dir: str | os.PathLike | None = None) -> dict[str, Any]:
+    """Remove the cache's entries (and temporaries of killed writes); other files in the
+    folder are left. Returns :func:`cache_info`'s record of what was removed."""
+    from .atomic import sweep_temporaries
+
+    folder = resolve_cache_dir(cache_dir)
+    removed, size = 0, 0
+    if folder.is_dir():
+        sweep_temporaries(folder)
+        for entry in os.scandir(folder):
+            if _ENTRY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                try:
+                    n = entry.stat(follow_symlinks=False).st_size
+                    os.unlink(entry.path)
+                except OSError:
+                    continue
+                removed += 1
+                size += n
+    return {"folder": str(folder), "entries": removed, "bytes": size}
+
+
 def cached(
     name: str,
     params: dict,
@@ -134,6 +210,8 @@ def cached(
     check_type("expected", expected)
     _check_compute(compute)
     path = cache_path(name, params, cache_dir=cache_dir)
+    if _DISABLED[0]:
+        return compute()
     try:
         exists = path.exists() and not _recompute()
         _remove_stale_temporaries(path)
@@ -157,6 +235,7 @@ def cached(
         warnings.warn(f"cache: could not write {path} ({exc}); the result is not cached", stacklevel=2)
     try:
         if writable:
+            _notice(path, cache_dir)
             save(result, path)
     except OSError as exc:  # a read-only or full cache folder costs a recomputation, not the result
         warnings.warn(f"cache: could not write {path} ({exc}); the result is not cached", stacklevel=2)
@@ -219,6 +298,8 @@ def cached_arrays(
     """
     _check_compute(compute)
     path = cache_path(name, params, cache_dir=cache_dir)
+    if _DISABLED[0]:
+        return compute()
     try:
         exists = path.exists() and not _recompute()
         _remove_stale_temporaries(path)
@@ -227,7 +308,7 @@ def cached_arrays(
         return compute()
     if exists:
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with open(path, "rb") as fid, np.load(fid, allow_pickle=False) as data:
                 return {k: data[k] for k in data.files}
         except Exception:
             pass  # a damaged entry is recomputed
@@ -240,6 +321,7 @@ def cached_arrays(
             write_npz(f, arrays)
 
     try:
+        _notice(path, cache_dir)
         atomic_write(path, write)
     except OSError as exc:
         warnings.warn(f"cache: could not write {path} ({exc}); the arrays are not cached", stacklevel=2)

@@ -112,6 +112,9 @@ def read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
         raise ValueError(f"{path}: not UTF-8 text (byte {exc.start}); expected a CSV policy file") from None
     if "\x00" in text:
         raise ValueError(f"{path}: a binary file, expected CSV text")
+    fast = _read_plain(path, text, kind_hint)
+    if fast is not None:
+        return fast
     meta: dict[str, Any] = {}
     rows: list[tuple[int, str]] = []
     for n, line in enumerate(text.splitlines(), 1):
@@ -136,11 +139,18 @@ def read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
     if _is_number(cells[0]):
         return _read_bare_matrix(path, rows), _csv_rules(path, meta)
     kind = _csv_kind(path, meta, cells, first_line, kind_hint)
+    floats = [c for c in ("weight", "prob") if c in cells]
+    data = _csv_numbers(path, rows[1:], cells, float_column=floats[0] if floats else None)
+    return _build(path, meta, cells, kind, data)
+
+
+def _build(
+    path: Path, meta: dict, cells: list[str], kind: PolicyKind, data: np.ndarray
+) -> tuple[Any, Rules | None]:
+    """The policy of a file's numbers ``data`` (one row per line, the columns of ``cells``)."""
     rules = _csv_rules(path, meta)
     params = _csv_params(path, meta)
     name = meta["name"][1] if "name" in meta else None
-    floats = [c for c in ("weight", "prob") if c in cells]
-    data = _csv_numbers(path, rows[1:], cells, float_column=floats[0] if floats else None)
     axes = [c for c in cells if c not in VALUE_COLUMNS]
     idx = data[:, : len(axes)].astype(np.int64) if data.size else np.zeros((0, len(axes)), np.int64)
     if kind.name == "mixed":
@@ -149,6 +159,54 @@ def read_csv(path: Path, kind_hint: str | None) -> tuple[Any, Rules | None]:
         key, typ = kind.arrays[0]
         arrays = {key: _csv_dense(path, idx, data[:, len(axes)], typ, axes, kind)}
     return build_policy(kind, arrays, params, name, path, f"kind {kind.name}"), rules
+
+
+def _read_plain(path: Path, text: str, kind_hint: str | None) -> tuple[Any, Rules | None] | None:
+    """The fast reading of a plain file (what :func:`write_csv` writes: comment lines, a
+    header, then rows of numbers, no quotes, no comments or blank lines among them), by numpy
+    over the whole text at once (a 33 MB file in about a second instead of half a minute);
+    ``None`` for any other file, which the line-by-line reading then reads or names the line
+    that is wrong in."""
+    meta: dict[str, Any] = {}
+    pos, n = 0, 0
+    while True:  # the comment lines and the header
+        end = text.find("\n", pos)
+        if end < 0:
+            return None
+        n += 1
+        s = text[pos:end].strip()
+        pos = end + 1
+        if not s:
+            continue
+        if s.startswith("#"):
+            key, sep, value = s[1:].partition(":")
+            if sep and key.strip() in ("kind", "rules", "name", "params"):
+                meta[key.strip()] = (n, value.strip())
+            continue
+        header, first_line = s, n
+        break
+    cells = [c.strip() for c in header.split(",")]
+    if '"' in header or not cells or _is_number(cells[0]) or cells[0] == "":
+        return None
+    body = text[pos:].rstrip()
+    if not body or "#" in body or '"' in body or "\r" in body or "\n\n" in body:
+        return None
+    width = len(cells)
+    import io
+
+    try:  # numpy's C reader: a row of another width or a cell that is not a number raises
+        data = np.loadtxt(io.StringIO(body), delimiter=",", dtype=float, comments=None, ndmin=2)
+    except ValueError:
+        return None
+    if data.shape[1] != width:
+        return None
+    floats = [c for c in ("weight", "prob") if c in cells]
+    fcol = cells.index(floats[0]) if floats else -1
+    ints = np.delete(data, fcol, axis=1) if fcol >= 0 else data
+    if not (np.isfinite(data).all() and np.array_equal(ints, np.round(ints)) and _below_2_53(ints)):
+        return None
+    kind = _csv_kind(path, meta, cells, first_line, kind_hint)
+    return _build(path, meta, cells, kind, data)
 
 
 def _plain_rows(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -259,7 +317,7 @@ def _csv_numbers(
     fcol = cells.index(float_column) if float_column else -1
     if arr is not None and np.isfinite(arr).all():
         ints = np.delete(arr, fcol, axis=1) if fcol >= 0 else arr
-        if np.array_equal(ints, np.round(ints)) and np.abs(ints).max() < 2**53:
+        if np.array_equal(ints, np.round(ints)) and _below_2_53(ints):
             return arr
     for (n, _), parts in zip(rows, split, strict=True):  # find the first bad cell
         for c, cell in enumerate(parts):
@@ -363,3 +421,8 @@ def _read_bare_matrix(path: Path, rows: list[tuple[int, str]]) -> Any:
     from ..policies import ThresholdTable
 
     return ThresholdTable(data.astype(np.int64), name=path.stem)
+
+
+def _below_2_53(ints: np.ndarray) -> bool:
+    """Every entry exact as a float (an empty array too: a file of value columns only)."""
+    return ints.size == 0 or bool(np.abs(ints).max() < 2**53)

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..rules import Rules
 from ..validation import check_path, check_type
-from .atomic import atomic_write, check_writable
+from .atomic import atomic_write, check_readable_file, check_writable
 from .kinds import KINDS, PolicyKind, kind_named, kind_of
 from .policy_common import (
     POLICY_FORMAT,
@@ -235,11 +235,14 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
         raise ValueError(f"rules must be a pigtheory.Rules or None, got {type(rules).__name__}")
     if rules is None:
         rules = getattr(obj, "rules", None)
+    inferred = rules is None and isinstance(obj, np.ndarray) and path.suffix != ".npy"
     _check_dense_size(obj, path.suffix)
     policy = policy_of(obj)
     kind = kind_of(policy)
     if kind is None:
         raise ValueError(f"policy: no file format for a {type(policy).__name__}")
+    if inferred:
+        rules = _rules_of_shape(obj, policy, kind)
     if rules is not None:
         _validate(policy, kind, rules)
     if path.suffix == ".json":
@@ -252,6 +255,8 @@ def write_policy(obj: Any, path: str | os.PathLike, *, rules: Rules | None = Non
     policy, kind = _as_table(policy, kind, rules, path)
     arrays, params, name = policy_fields(policy, kind)
     if path.suffix == ".npy":
+        if params.get("allow_pass"):
+            raise ValueError(f"path: a {kind.name} policy with allow_pass=True; write it as .json or .csv")
         if len(arrays) != 1:
             raise ValueError(
                 f"path: a {kind.name} policy has {len(arrays)} arrays; write it as .json or .csv"
@@ -329,10 +334,7 @@ def read_policy_file(
     check_type("expected", expected)
     if path.suffix not in POLICY_SUFFIXES:
         raise ValueError(f"{path}: policy files end in {', '.join(POLICY_SUFFIXES)}")
-    if not path.exists():
-        raise ValueError(f"{path}: no such file")
-    if not path.is_file():
-        raise ValueError(f"{path}: not a file")
+    check_readable_file(path, "a policy file")
     if kind is not None:
         kind_named(kind, "kind")
     from ..guard import check_file_size
@@ -378,3 +380,29 @@ def _implied_rules(policy: Any, kind: PolicyKind | None) -> Rules | None:
     if kind.name == "mixed" and first.shape[0] == 1:  # broadcast over the own score
         return None
     return Rules(goal=first.shape[0], players=max(state_dims, 2))
+
+
+def _rules_of_shape(table: np.ndarray, policy: Any, kind: PolicyKind) -> Rules | None:
+    """The rules a bare table's shape gives (goal, players; one six-sided die), said in a
+    warning: a file records the rules its policy is for, so that every command reads it at
+    them (pass ``rules=`` for other dice). ``None`` when the shape gives none, or the table
+    is not a valid policy under them (then nothing is recorded, as before)."""
+    import warnings
+
+    if table.ndim < 2 or len(set(table.shape)) != 1:
+        return None
+    g = table.shape[0]
+    players = table.ndim - 1 if table.dtype == bool else table.ndim
+    if players < 2:
+        return None
+    try:
+        rules = Rules(goal=g, players=players)
+        _validate(policy, kind, rules)
+    except ValueError:
+        return None
+    warnings.warn(
+        f"save: a bare table of shape {table.shape} records the rules {rules} (from its shape); "
+        "pass rules= to record others",
+        stacklevel=4,
+    )
+    return rules

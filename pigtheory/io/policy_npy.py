@@ -67,8 +67,25 @@ def read_npy(path: Path, kind_hint: str | None) -> Any:
     if arr.dtype == bool:
         kind = KINDS[kind_hint] if wants_roll and kind_hint else KINDS["roll_table"]
         return build_policy(kind, {"roll": arr}, {}, None, path, "table")
+    if _multiplayer_roll(arr):  # what a multiplayer roll table (allow_pass=False) writes
+        return build_policy(
+            KINDS["multiplayer_roll"], {"prob": arr}, {"allow_pass": False}, None, path, "table"
+        )
     if arr.dtype.kind == "f" and np.isfinite(arr).all() and np.array_equal(arr, np.round(arr)):
         arr = arr.astype(np.int64)
     if arr.dtype.kind not in "iu":
         raise ValueError(f"{path}: a {arr.dtype} array; expected integers (thresholds) or booleans (roll)")
     return build_policy(KINDS["threshold_table"], {"table": arr}, {}, path.stem, path, "table")
+
+
+def _multiplayer_roll(arr: np.ndarray) -> bool:
+    """A float array of shape ``(goal,) * (players + 1)``, 3 players or more, with every entry a
+    probability and some 0 (a roll probability; a threshold table of 4 players has the same
+    shape but thresholds are at least 1)."""
+    return (
+        arr.dtype.kind == "f"
+        and arr.ndim >= 4
+        and len(set(arr.shape)) == 1
+        and bool(np.all((arr >= 0) & (arr <= 1)))
+        and bool((arr == 0).any())
+    )

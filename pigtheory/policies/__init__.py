@@ -42,7 +42,7 @@ import numpy as np
 
 from ..display import long_frame
 from ..results import Saveable
-from ..rules import Rules
+from ..rules import Rules, integral
 from ..turn_totals import turn_total_table
 from ..validation import check_rules
 from .tables import (
@@ -86,6 +86,7 @@ class HoldAt(Saveable):
     n: int
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "n", integral(self.n))  # 25.0 is 25
         if not isinstance(self.n, (int, np.integer)) or isinstance(self.n, bool) or not 1 <= self.n <= MAX_N:
             raise ValueError(f"hold_at: n must be an integer in 1..{MAX_N} (2**62), got {self.n!r:.80}")
         object.__setattr__(self, "n", int(self.n))

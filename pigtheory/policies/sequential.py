@@ -37,7 +37,7 @@ import numpy as np
 
 from ..display import Display
 from ..results import Saveable
-from ..rules import Rules
+from ..rules import Rules, integral
 from ..validation import check_rules
 from . import HoldAt, ThresholdTable
 
@@ -61,9 +61,12 @@ def _grid(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
     return i, j, k, (i + k) < g
 
 
-def _check_int(name: str, v: Any, low: int) -> None:
+def _check_int(owner: Any, name: str, low: int) -> None:
+    """The integer field ``name`` of a frozen policy, stored as a Python int (``2.0`` is 2)."""
+    v = integral(getattr(owner, name))
     if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < low:
         raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+    object.__setattr__(owner, name, int(v))
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,7 @@ class ScoringTurns(Display):
     t: int
 
     def __post_init__(self) -> None:
-        _check_int("t", self.t, 1)
+        _check_int(self, "t", 1)
 
     def roll_table(self, rules: Rules) -> np.ndarray:
         """The policy's roll tables for ``rules``: bool, shape ``(t, goal, goal, goal)``,
@@ -120,7 +123,7 @@ class BasePaceRace(Display):
 
     def __post_init__(self) -> None:
         for name in ("b", "p", "e"):
-            _check_int(name, getattr(self, name), 0)
+            _check_int(self, name, 0)
 
     def roll_table(self, rules: Rules) -> np.ndarray:
         """The policy's roll tables for ``rules``: bool, shape ``(1, goal, goal, goal)``,
@@ -154,9 +157,9 @@ class PaceRace(Display):
     e: int
 
     def __post_init__(self) -> None:
-        _check_int("c", self.c, 0)
-        _check_int("d", self.d, 1)
-        _check_int("e", self.e, 0)
+        _check_int(self, "c", 0)
+        _check_int(self, "d", 1)
+        _check_int(self, "e", 0)
 
     def hold_value(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """``c + m / d``, m the multiple of d nearest ``j - i`` (the greater one on ties).
@@ -225,6 +228,7 @@ class RollTable(Saveable):
         if self.roll.shape[0] != g:
             raise ValueError(
                 f"policy: a roll table for goal {g} has shape {(g, g, g)}, got {self.roll.shape}"
+                + table_shape_hint(self.roll.shape, rules)
             )
         free = self.roll[..., 0] if self.roll.ndim == 4 else self.roll
         return (free & _grid(rules)[3])[None]
@@ -346,6 +350,26 @@ def roll_tables(policy: Any, rules: Rules) -> np.ndarray:
     if table.ndim == 4 and table.shape[-1] == 2:
         table = table[..., 0]
     if table.shape != (g, g, g):
-        raise ValueError(f"policy: a roll table for goal {g} has shape {(g, g, g)}, got {table.shape}")
+        raise ValueError(
+            f"policy: a roll table for goal {g} has shape {(g, g, g)}, got {table.shape}"
+            + table_shape_hint(table.shape, rules)
+        )
     _, _, _, live = _grid(rules)
     return (table & live)[None]
+
+
+def table_shape_hint(shape: tuple[int, ...], rules: Rules) -> str:
+    """What a state table of another shape than ``rules`` wants probably is, and what to pass
+    instead: a Q-table (last axis 2), a table of another goal or of another number of players
+    (``""`` when nothing fits)."""
+    n = rules.players
+    if len(shape) == n + 2 and shape[-1] == 2:
+        return (
+            "; a table with a last axis of 2 looks like a Q-table (hold, roll): "
+            "pigtheory.envs.agents.sequential_agent_table(q, rules=rules) makes the agent's roll table"
+        )
+    if len(shape) == n + 1 and len(set(shape)) == 1 and shape[0] != rules.goal:
+        return f"; this table is for goal {shape[0]}: pass rules=Rules(goal={shape[0]}, ...)"
+    if len(shape) != n + 1 and len(shape) >= 3 and len(set(shape)) == 1:
+        return f"; a table of {len(shape) - 1} players: pass rules=Rules(players={len(shape) - 1}, ...)"
+    return ""

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..policies.sequential import table_shape_hint
 from ..rules import Rules
 from ..validation import check_int, check_rules
 
@@ -66,6 +67,7 @@ def _from_array(table: np.ndarray, rules: Rules) -> np.ndarray:
     if table.shape != shape:
         raise ValueError(
             f"policy: a table of roll probabilities for {rules} has shape {shape}, got {table.shape}"
+            + table_shape_hint(table.shape, rules)
         )
     if table.dtype.kind not in "biuf":
         raise ValueError(f"policy: a table of roll probabilities holds numbers, got dtype {table.dtype}")
@@ -102,14 +104,23 @@ def _from_callable(policy: Callable[..., Any], rules: Rules) -> np.ndarray:
 
 
 def _is_multiplayer(policy: Any) -> bool:
+    from ..policies.multiplayer import MultiplayerRollTable
     from ..sequential.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy
 
-    return isinstance(policy, (MultiplayerEquilibrium, MultiplayerPolicy))
+    return isinstance(policy, (MultiplayerEquilibrium, MultiplayerPolicy, MultiplayerRollTable))
 
 
 def _from_multiplayer(policy: Any, rules: Rules) -> np.ndarray:
     """The table of a :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy` (or of an
     equilibrium's policy): its pure choices with its mixed states' roll probabilities."""
+    from ..policies.multiplayer import MultiplayerRollTable
+
+    if isinstance(policy, MultiplayerRollTable):  # the same policy, as a .json or .csv file holds it
+        if policy.allow_pass:
+            raise ValueError(
+                "policy: a multiplayer roll table with passes (allow_pass=True) is not sequential Pig"
+            )
+        return _from_array(np.array(policy.check(rules).prob), rules)
     pol = getattr(policy, "policy", policy)
     r = pol.rules
     if (r.players, r.goal, r.roll_distribution()) != (rules.players, rules.goal, rules.roll_distribution()):

@@ -51,6 +51,7 @@ from ..progress import progress_bar
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int, check_progress
 from .model import SequentialSolution, check_rules
+from .two_dice import weighted_rows
 
 __all__ = ["solve_one_die", "solve_exact"]
 
@@ -86,9 +87,10 @@ def _level_pass(y, hold, pvec, p_bust):
     choice = np.zeros((kk, n), dtype=bool)
     rvs = np.zeros((kk, n))
     accs = np.zeros((kk, 2 * n))
+    scratch = np.empty(2 * n)
     for k in range(kk - 1, -1, -1):
         acc = accs[k]
-        np.dot(pvec, flat[k + 1 : k + 1 + m], out=acc)
+        weighted_rows(pvec, flat[k + 1 : k + 1 + m], acc, scratch)  # the same bits on any CPU
         acc += base
         rv = rvs[k]
         np.multiply(acc[n:], y, out=rv)

@@ -59,6 +59,25 @@ __all__ = ["solve_two_dice", "turn_sweep"]
 _TIE = 1e-13
 
 
+def weighted_rows(p: np.ndarray, block: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> np.ndarray:
+    """``out = sum_r p[r] * block[r]``, added in the fixed order ``r = 0, 1, ...`` by
+    elementwise numpy operations (no fused multiply-add), so the same bits on any CPU.
+
+    Notes
+    -----
+    A BLAS matrix-vector product (``p @ block``) picks its kernel by the CPU (OpenBLAS's
+    ``DYNAMIC_ARCH``: Haswell, SkylakeX, Zen, ...), and the kernels add the products in other
+    orders and fuse them differently: the two-dice values changed in their last bits from one
+    CPU to another, and near-tied thresholds then flipped in figures. Here every entry is the
+    same sequence of rounded products and sums whatever the CPU.
+    """
+    np.multiply(block[0], p[0], out=out)
+    for r in range(1, len(p)):
+        np.multiply(block[r], p[r], out=scratch)
+        np.add(out, scratch, out=out)
+    return out
+
+
 class SweepArrays(NamedTuple):
     """The arrays of one sweep (:func:`turn_sweep`) that its compiled step (``_settle``) reads
     and writes, over own score i and opponent score j: ``const[i, j]`` (the bust and reset
@@ -135,6 +154,7 @@ class _Sweeps:
         self.vpad_t = np.zeros((2 * g + m + 1, g))
         self.x = np.empty(g * g)
         self.y = np.empty(g * g if dt else 1)
+        self.scratch = np.empty(g * g)
 
     def __call__(self, v: np.ndarray, full: bool):
         g, m, dt, tail = self.g, self.m, self.dt, self.tail
@@ -157,10 +177,11 @@ class _Sweeps:
         for k in range(g - 1 + tail, -1, -1):
             # only own scores i < goal - k are still playing (all rows when following the tail)
             rows = g if tail else g - k
+            n = rows * g
             if settle is not None:  # the same operations, after the same numpy sums
-                np.matmul(pfree, f0[k + 1 : k + 1 + m, : rows * g], out=x[: rows * g])
+                weighted_rows(pfree, f0[k + 1 : k + 1 + m, :n], x[:n], self.scratch[:n])
                 if dt:
-                    np.matmul(pforced, f1[k + 1 : k + 1 + m, : rows * g], out=y[: rows * g])
+                    weighted_rows(pforced, f1[k + 1 : k + 1 + m, :n], y[:n], self.scratch[:n])
                 general, live, live_dt = settle
                 if full or tail or not k:
                     general(k, rows, g, arrays, dt, tail, full, _TIE)
@@ -170,9 +191,13 @@ class _Sweeps:
                     live(k, rows, g, arrays, _TIE)
                 continue
             # (flattened over (i, j): the first rows are one strided block, no copy)
-            r = const[:rows] + (pfree @ f0[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
+            r = const[:rows] + weighted_rows(
+                pfree, f0[k + 1 : k + 1 + m, :n], x[:n], self.scratch[:n]
+            ).reshape(rows, g)
             if dt:
-                r += (pforced @ f1[k + 1 : k + 1 + m, : rows * g]).reshape(rows, g)
+                r += weighted_rows(pforced, f1[k + 1 : k + 1 + m, :n], y[:n], self.scratch[:n]).reshape(
+                    rows, g
+                )
                 if tail:
                     p1[k] = r
                     if k >= g:

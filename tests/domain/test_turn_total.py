@@ -138,10 +138,14 @@ def test_monte_carlo_other_dice(rules):
         assert abs(np.count_nonzero(x == gain) / n - p) < 4 * se
 
 
-@pytest.mark.parametrize("k", [0, -3, 2.0, True, "3"])
+@pytest.mark.parametrize("k", [0, -3, 2.5, float("nan"), True, "3"])
 def test_bad_k(k):
     with pytest.raises(ValueError, match="k must be"):
         turn_total(k)
+
+
+def test_an_integral_float_k_is_the_integer():
+    assert np.array_equal(turn_total(3.0).probs, turn_total(3).probs)
 
 
 def test_double_trouble_is_refused():

@@ -261,3 +261,28 @@ def test_stochastic_callable_opponent_scalar_and_vector_agree():
     p = wins / games
     se_v = np.sqrt(p * (1 - p) / games)
     assert abs(mean - p) < 4 * np.hypot(se, se_v), (mean, p)
+
+
+def test_reset_never_returns_a_finished_game():
+    """Gymnasium's convention (issue 40): at goal 3 an opponent that moves first wins its opening
+    turn unless it busts (P = 1 - (1/6 + ...)); every reset still has a legal action, and the
+    skipped games are counted at about their exact rate."""
+    import numpy as np
+
+    from pigtheory import Rules
+    from pigtheory.envs.gym_sequential import SequentialPigEnv
+
+    env = SequentialPigEnv(opponent=3, rules=Rules(goal=3), seat=1)
+    skipped, n = 0, 3000
+    for i in range(n):
+        obs, info = env.reset(seed=i)
+        assert info["action_mask"].any() and obs[0] == 0
+        skipped += info["skipped"]
+    # the opponent (hold at 3) reaches 3 before a 1 with probability p; each reset deals a
+    # geometric number of skipped games, mean p / (1 - p)
+    from pigtheory import turn_total
+
+    p_bust = float(turn_total(3, rules=Rules(goal=3)).probs[0])
+    mean = (1 - p_bust) / p_bust
+    se = np.sqrt((1 - p_bust) / p_bust**2 / n)
+    assert abs(skipped / n - mean) < 4 * se

@@ -550,7 +550,8 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
     path.write_text("old")
 
     def fail(tmp: str) -> None:
-        open(tmp, "w").write("half")
+        with open(tmp, "w") as f:
+            f.write("half")
         raise RuntimeError("disk full")
 
     with pytest.raises(RuntimeError):

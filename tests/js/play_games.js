@@ -1,5 +1,5 @@
 /* Plays seeded games with the page's own engine.js and analysis.js under node, for
- * tests/test_play_rules.py, and prints every event and every reading as JSON.
+ * tests/play/test_play_rules.py, and prints every event and every reading as JSON.
  *
  * usage: node play_games.js SITE_DIR GAMES_JSON
  *   GAMES_JSON: [{"key": ..., "seed": ..., "first": "you" | "opponent"}, ...]

@@ -93,12 +93,34 @@ def best_response_two(
         A's best threshold.
     """
     g = rules.goal
-    if choose_engine(engine, g * g * g / 2, same_bits=True) == "numba":
+    load = _LOADERS[bool(opp.reads_own_score_only())]
+    if choose_engine(engine, g * g * g / 2, same_bits=True, load=load) == "numba":
         return _solve_jit(opp, rules, tie_tol)  # type: ignore[return-value]
     if engine == "numpy":
         return _solve(opp, rules, tie_tol)
     with numpy_clock():
         return _solve(opp, rules, tie_tol)
+
+
+def _load_independent() -> None:
+    """Load (or compile) the kernel of an opponent reading its own score only: a goal-4 solve
+    (the background load of :func:`~pigtheory.engine.choose_engine`'s tiered ``auto``)."""
+    from ...policies import as_mixture, hold_at
+
+    rules = Rules(goal=4)
+    _solve_jit(as_mixture(hold_at(2), rules), rules, TIE_TOL)
+
+
+def _load_general() -> None:
+    """Load (or compile) the kernel of an opponent reading both scores (goal 4)."""
+    from ...policies import as_mixture
+
+    rules = Rules(goal=4)
+    table = np.minimum(np.add.outer(np.zeros(4, dtype=np.int64), np.arange(1, 5)), 4 - np.arange(4)[:, None])
+    _solve_jit(as_mixture(table, rules), rules, TIE_TOL)
+
+
+_LOADERS = {True: _load_independent, False: _load_general}
 
 
 def _solve_jit(

@@ -179,6 +179,7 @@ def hold_at_table(
     out_path = check_optional_path("out", out)
     if out_path is not None:
         check_writable(Path(out_path) / "index.json", "out")  # a file, a link to nowhere: now, not later
+        check_writable(Path(out_path) / "tasks" / "0.json", "out")  # tasks/ replaced by a file
     tasks = sweep_tasks(goals, ns, players, die_faces)
     largest = max(tasks, key=lambda t: (t["goal"] + 1) ** t["players"] * t["die_faces"])
     rules = Rules(goal=largest["goal"], players=largest["players"], die_faces=largest["die_faces"])
