@@ -271,7 +271,10 @@ def equilibrium(
     progress: bool | None = None,
     max_memory: Any = None,
     threads: int | str = "auto",
-) -> MultiplayerEquilibrium:
+    store: Any = None,
+    executor: Any = None,
+    chunk: int | None = None,
+) -> Any:
     """A stationary (Markov) equilibrium of sequential Pig with ``rules.players`` players.
 
     Rotation group by rotation group from the highest score sum down (module Notes): pure best
@@ -308,10 +311,21 @@ def equilibrium(
         50 on 2 idle cores: 33 s with one thread, 20 s with two); on a busy one they wait for
         each other and burn CPU time. ``"auto"`` (the default) takes the cores that are idle
         now (:func:`pigtheory.parallel.idle_cores`).
+    store : path-like, optional
+        Solve out of core instead (:mod:`pigtheory.sequential.chunked`): chunk tasks of
+        rotation groups, highest score sum first, their arrays in a store in this folder
+        (created if new; a folder of this same solve resumes it; one of another solve is
+        refused). Same numbers as in memory, to the bit.
+    executor : None, concurrent.futures.Executor or dask.distributed.Client
+        With ``store``: where the chunk tasks run (default: one after another, here).
+    chunk : int, optional
+        With ``store``: rotation groups per task (default: about 64 MB of rows per task).
 
     Returns
     -------
-    MultiplayerEquilibrium
+    MultiplayerEquilibrium, or ChunkedEquilibrium with ``store``
+        The chunked result reads its arrays from the store;
+        :meth:`~pigtheory.sequential.chunked.ChunkedEquilibrium.load` loads a small one.
 
     Examples
     --------
@@ -338,6 +352,29 @@ def equilibrium(
             raise ValueError(f"threads must be 'auto' or an integer in 1..{top}, got {threads!r}")
         threads = idle_cores(top)
     threads = check_int("threads", threads, low=1, high=top)
+    if store is None:
+        if executor is not None or chunk is not None:
+            raise ValueError("executor and chunk are for the chunked solve: pass store= too")
+    else:
+        from ..validation import check_path
+        from .chunked import chunked_equilibrium
+
+        check_path("store", store)
+        if chunk is not None:
+            chunk = check_int("chunk", chunk, low=1)
+        options = dict(
+            allow_pass=allow_pass, starts=starts, max_passes=max_passes, certify=certify, enclose=enclose
+        )
+        with compile_threads(1):
+            return chunked_equilibrium(
+                rules,
+                options,
+                store=store,
+                executor=executor,
+                chunk=chunk,
+                progress=progress,
+                max_memory=max_memory,
+            )
     check_memory(sequential_equilibrium_estimate(rules, certify=certify), max_memory)
 
     with compile_threads(threads):
