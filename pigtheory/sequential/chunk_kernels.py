@@ -25,9 +25,9 @@ import numpy as np
 
 from ..jit import kernel
 from .certificate_kernels import _hold_chances, _improve, _policy_gain
-from .group_kernels import Mix, group_info, group_scratch, settle
+from .group_kernels import Mix, group_info, group_scratch, rotate, settle
 
-__all__ = ["solve_chunk_groups", "certify_chunk_groups"]
+__all__ = ["solve_chunk_groups", "certify_chunk_groups", "locate_holds", "copy_holds"]
 
 
 @kernel
@@ -211,3 +211,55 @@ def certify_chunk_groups(
         for r in range(n):
             for o in range(n):
                 Uout[t, r, o] = Ug[r % d, o]
+
+
+@kernel
+def locate_holds(
+    rid, first, n, g, groups, offs, sizes, chunk, lo, total, pos, rot, need
+):  # pragma: no cover - compiled
+    """Where the row of every hold target lies in a store: for rotation r of group t and turn
+    total ``1 <= k < g - first[t, r]``, the tuple ``base + k`` (``base`` as in
+    :func:`~.group_kernels.hold_values`) has score sum ``total[t, r, k]``, its group's place
+    ``pos[t, r, k]`` among the canonical groups of that sum (``groups[offs[s]:offs[s] +
+    sizes[s]]``, ascending) and rotation ``rot[t, r, k]`` (``rotate(group, rot) == tuple``);
+    ``need[s - lo, pos // chunk]`` is set for every chunk file read."""
+    G = rid.shape[0]
+    for t in range(G):
+        for r in range(n):
+            base = (rid[t, r] % g ** (n - 1)) * g + first[t, r]
+            for k in range(1, g - first[t, r]):
+                idx = base + k
+                best = idx
+                bj = 0
+                for j in range(1, n):
+                    x = rotate(idx, j, n, g)
+                    if x < best:
+                        best = x
+                        bj = j
+                sm = 0
+                x = best
+                for _ in range(n):
+                    sm += x % g
+                    x //= g
+                a = offs[sm]
+                p = np.searchsorted(groups[a : a + sizes[sm]], best)
+                total[t, r, k] = sm
+                pos[t, r, k] = p
+                rot[t, r, k] = (n - bj) % n
+                need[sm - lo, p // chunk] = True
+
+
+@kernel
+def copy_holds(first, n, g, total, pos, rot, chunk, lo, fid, sources, out):  # pragma: no cover - compiled
+    """``out[t, r, k] = sources[fid[s - lo, pos // chunk]][pos % chunk, rot]`` for every hold
+    of :func:`locate_holds` (the rows of one part, from its memory-mapped chunk files)."""
+    G = first.shape[0]
+    for t in range(G):
+        for r in range(n):
+            for k in range(1, g - first[t, r]):
+                p = pos[t, r, k]
+                src = sources[fid[total[t, r, k] - lo, p // chunk]]
+                row = p % chunk
+                j = rot[t, r, k]
+                for o in range(n):
+                    out[t, r, k, o] = src[row, j, o]

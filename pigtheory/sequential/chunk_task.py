@@ -41,18 +41,57 @@ def _layout(groups: np.ndarray, n: int, g: int) -> tuple[np.ndarray, np.ndarray]
     return rid, rid // g ** (n - 1)
 
 
-def hold_rows(st: GroupStore, part: str, rid: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """``rows[t, r, k] = part[base_r + k]`` for every hold ``1 <= k < g - first_r`` of every
-    rotation r of every group t (float64 ``(G, n, g, n)``; other entries 0)."""
+def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np.ndarray) -> list[np.ndarray]:
+    """For each part (``value``, ``U``): ``rows[t, r, k] = part[base_r + k]`` for every hold
+    ``1 <= k < g - first_r`` of every rotation r of every group t (float64 ``(G, n, g, n)``;
+    other entries 0), located once and copied from the memory-mapped chunk files in compiled
+    code (:func:`~.chunk_kernels.locate_holds`, :func:`~.chunk_kernels.copy_holds`)."""
+    from ..jit import typed_list
+    from . import chunk_kernels as ck
+
     n, g = st.rules.players, st.rules.goal
-    base = (rid % g ** (n - 1)) * g + first
-    k = np.arange(g)
-    live = (k >= 1) & (k < (g - first)[..., None])
-    t, r, kk = np.nonzero(live)
-    out = np.zeros(rid.shape + (g, n))
-    if t.size:
-        out[t, r, kk] = st.gather(part, base[t, r] + kk)
-    return out
+    G = rid.shape[0]
+    outs = [np.zeros((G, n, g, n)) for _ in parts]
+    low = int(first.min(initial=g))
+    s0 = int(_digit_sum(rid[:1, 0], n, g)[0]) if G else 0
+    lo, hi = s0 + 1, s0 + g - 1 - low
+    sums = [s for s in range(lo, hi + 1) if s in st.sizes]
+    if not sums:
+        return outs
+    offs = np.zeros(hi - lo + 1 + s0 + 1 + n * g, dtype=np.int64)
+    sizes = np.zeros_like(offs)
+    lists, at = [], 0
+    for s in sums:
+        offs[s], sizes[s] = at, st.sizes[s]
+        lists.append(st.groups(s))
+        at += st.sizes[s]
+    total = np.zeros((G, n, g), dtype=np.int64)
+    pos = np.zeros_like(total)
+    rot = np.zeros_like(total)
+    most = max(st.n_chunks(s) for s in sums)
+    need = np.zeros((hi - lo + 1, most), dtype=np.bool_)
+    compiled(ck.locate_holds)(
+        rid, first, n, g, np.concatenate(lists), offs, sizes, st.chunk, lo, total, pos, rot, need
+    )
+    fid = np.full(need.shape, -1, dtype=np.int64)
+    files = np.argwhere(need)
+    fid[files[:, 0], files[:, 1]] = np.arange(files.shape[0])
+    for out, part in zip(outs, parts, strict=True):
+        sources = typed_list()
+        for i, c in files.tolist():
+            sources.append(st.read_part(part, lo + i, c))
+        compiled(ck.copy_holds)(first, n, g, total, pos, rot, st.chunk, lo, fid, sources, out)
+        del sources
+    return outs
+
+
+def _digit_sum(idx: np.ndarray, n: int, g: int) -> np.ndarray:
+    total = np.zeros_like(idx)
+    x = idx.copy()
+    for _ in range(n):
+        total += x % g
+        x //= g
+    return total
 
 
 def solve_chunk(folder: str, block: int, chunk: int) -> dict[str, Any]:
@@ -83,7 +122,8 @@ def solve_chunk(folder: str, block: int, chunk: int) -> dict[str, Any]:
     groups = np.ascontiguousarray(st.groups(block, chunk))
     G = groups.size
     rid, first = _layout(groups, n, g)
-    Wrows = hold_rows(st, "value", rid, first)
+    certify = bool(opt["certify"])
+    Wrows, *Urows = hold_rows(st, ("value", "U") if certify else ("value",), rid, first)
     t1 = time.perf_counter()
     W = np.zeros((G, n, n))
     bits = np.zeros((G, n, nb), dtype=np.uint8)
@@ -97,13 +137,12 @@ def solve_chunk(folder: str, block: int, chunk: int) -> dict[str, Any]:
     parts: dict[str, np.ndarray] = {"value": W, "bits": bits}
     parts.update((name, a) for name, a in mixed.items() if a.size)  # most chunks mix nowhere
     resid = 0.0
-    if opt["certify"]:
-        Urows = hold_rows(st, "U", rid, first)
+    if certify:
         U = np.zeros((G, n, n))
         gains = np.zeros((G, n))
         out = np.zeros(2)
         compiled(ck.certify_chunk_groups)(
-            groups, n, g, turn, Wrows, Urows, W, bits, mixk, mixp, U, gains, out
+            groups, n, g, turn, Wrows, Urows[0], W, bits, mixk, mixp, U, gains, out
         )
         parts.update(U=U, gains=gains)
         resid = float(out[1])

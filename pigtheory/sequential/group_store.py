@@ -176,17 +176,13 @@ class GroupStore(ChunkStore):
         return np.load(path, allow_pickle=False)
 
     def gather(self, part: str, tuples: np.ndarray) -> np.ndarray:
-        """Rows ``part[t]`` (value or U, shape ``(len(tuples), n)``) of finished tuples, read
-        from the chunks that hold them (memory-mapped; only their pages are read)."""
+        """Rows ``part[t]`` (``value`` or ``U``: shape ``(len(tuples), n)``) of finished tuples,
+        for lookups (a chunk task gathers its rows in compiled code,
+        :func:`pigtheory.sequential.chunk_task.hold_rows`)."""
         n, g = self.rules.players, self.rules.goal
-        group, rot, total = canonical(tuples, n, g)
-        out = np.empty((tuples.size, n))
-        for s in np.unique(total).tolist():
-            sel = np.flatnonzero(total == s)
-            chunk, row = self.locate(s, group[sel])
-            for c in np.unique(chunk).tolist():
-                pick = chunk == c
-                rows = self.read_part(part, s, c)
-                out[sel[pick]] = rows[row[pick], rot[sel[pick]]]
-                del rows
+        group, rot, total = canonical(np.asarray(tuples, dtype=np.int64), n, g)
+        out = np.empty((group.size, n))
+        for i in range(group.size):
+            chunk, row = self.locate(int(total[i]), group[i : i + 1])
+            out[i] = self.read_part(part, int(total[i]), int(chunk[0]))[row[0], rot[i]]
         return out
