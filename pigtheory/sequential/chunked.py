@@ -36,8 +36,8 @@ from ..results import Result
 from ..rules import Rules
 from ..runtime import Plan, run_chunks
 from . import chunk_task
-from .equilibrium import MultiplayerEquilibrium, MultiplayerPolicy
 from .group_store import GroupStore
+from .multiplayer_result import MultiplayerEquilibrium, MultiplayerPolicy
 
 __all__ = ["ChunkedEquilibrium", "chunked_equilibrium", "chunk_groups", "estimate_memory", "estimate_disk"]
 
