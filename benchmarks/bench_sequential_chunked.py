@@ -48,7 +48,9 @@ print(json.dumps({"wall": time.perf_counter() - t, "cpu": time.process_time() - 
 
 
 def in_memory(n: int, g: int) -> dict:
-    out = subprocess.run([sys.executable, "-c", _IN_MEMORY, str(n), str(g)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _IN_MEMORY, str(n), str(g)], capture_output=True, text=True, check=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -105,7 +107,14 @@ def cluster_vs_memory(n: int, g: int) -> None:
         f"(measured task CPU {ch['task_cpu']:.1f} s), {p.disk_bytes / 2**20:.0f} MiB disk, "
         f"{p.worker_memory_bytes / 2**20:.0f} MiB per worker"
     )
-    print("  start values", [round(x, 6) for x in ch["start"]], "opening", ch["opening"], "mixed groups", ch["mixed"])
+    print(
+        "  start values",
+        [round(x, 6) for x in ch["start"]],
+        "opening",
+        ch["opening"],
+        "mixed groups",
+        ch["mixed"],
+    )
 
 
 def overhead(n: int, g: int) -> None:

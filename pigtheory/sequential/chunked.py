@@ -143,7 +143,7 @@ class ChunkedEquilibrium(Result):
         """The first player's hold threshold on the first turn."""
         return self.policy.hold_threshold((0,) * self.rules.players)
 
-    def load(self) -> MultiplayerEquilibrium:
+    def in_memory(self) -> MultiplayerEquilibrium:
         """The whole equilibrium in memory (small games: this is the memory the chunked solve
         avoids), equal to :func:`~pigtheory.sequential.equilibrium`'s to the bit."""
         st = GroupStore(self.store)

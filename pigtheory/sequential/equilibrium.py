@@ -161,7 +161,7 @@ def equilibrium(
     -------
     MultiplayerEquilibrium, or ChunkedEquilibrium with ``store``
         The chunked result reads its arrays from the store;
-        :meth:`~pigtheory.sequential.chunked.ChunkedEquilibrium.load` loads a small one.
+        :meth:`~pigtheory.sequential.chunked.ChunkedEquilibrium.in_memory` loads a small one.
 
     Examples
     --------

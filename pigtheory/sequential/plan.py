@@ -25,8 +25,10 @@ collects every task, one at a time); the *critical path* is
 the same sum with unlimited workers, one task time per score sum.
 
 **Memory.** Per worker: the largest task's arrays
-(:func:`~pigtheory.sequential.chunked.task_bytes`) plus the worker's own (Python, numpy, numba,
-the compiled kernels: :data:`COSTS` ``base_mb``).
+(:func:`~pigtheory.sequential.chunked.task_bytes`), the group lists of the ``g - 1`` score sums
+a task reads (8 bytes a group: ``index_bytes``; the part that stops scaling near 10^10 tuples,
+where a rank function of necklaces would replace the lists) and the worker's own (Python,
+numpy, numba, the compiled kernels: :data:`COSTS` ``base_mb``).
 
 References
 ----------
@@ -101,6 +103,7 @@ class ChunkedPlan:
     wall_hours: float
     critical_path_hours: float
     largest_level_groups: int
+    index_bytes: int
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -117,7 +120,8 @@ class ChunkedPlan:
                 f"  levels              {self.levels} score sums (largest: {self.largest_level_groups:,} groups)",
                 f"  tasks               {self.tasks:,} of up to {self.chunk:,} groups",
                 f"  store on disk       {size(self.disk_bytes)}",
-                f"  memory per worker   {size(self.worker_memory_bytes)}",
+                f"  memory per worker   {size(self.worker_memory_bytes)} "
+                f"(of which group lists {size(self.index_bytes)})",
                 f"  CPU                 {self.cpu_hours:.3g} hours",
                 f"  wall on {self.workers:<4} workers {self.wall_hours:.3g} hours "
                 f"(critical path {self.critical_path_hours:.3g} h)",
@@ -165,20 +169,23 @@ def plan(
     workers = check_int("workers", workers, low=1, high=10**6)
     n, g = rules.players, rules.goal
     base = int(COSTS["base_mb"] * 2**20)
+    counts = groups_by_sum(n, g)
+    # a task loads the group lists of the sums it reads (up to g - 1 above its own): 8 bytes a group
+    window = max(sum(counts[s + 1 : s + g]) for s in range(len(counts))) * 8
     if chunk is not None:
         chunk = check_int("chunk", chunk, low=1)
     elif worker_memory is None:
         chunk = chunk_groups(rules)
     else:  # the largest chunk whose arrays fill half the worker (the rest: pages it maps)
-        room = parse_memory(worker_memory, "worker_memory") // 2 - base
+        room = parse_memory(worker_memory, "worker_memory") // 2 - base - window
         chunk = max(16, max(room, 0) // (task_bytes(rules, 1) - BASE_BYTES))
     if worker_memory is not None:
         mem = parse_memory(worker_memory, "worker_memory")
-        if task_bytes(rules, chunk) + base > mem:
+        if task_bytes(rules, chunk) + base + window > mem:
             raise ValueError(
-                f"worker_memory: {worker_memory!r} is below one task of 16 groups and a worker's base"
+                f"worker_memory: {worker_memory!r} is below one task of {chunk} groups, the group lists "
+                f"it reads ({format_bytes(window)}) and a worker's base"
             )
-    counts = groups_by_sum(n, g)
     tasks = cpu = wall = crit = 0.0
     for c in counts:
         if not c:
@@ -198,7 +205,8 @@ def plan(
         chunk=chunk,
         tasks=int(tasks),
         disk_bytes=estimate_disk(rules, certify),
-        worker_memory_bytes=task_bytes(rules, chunk) + base,
+        worker_memory_bytes=task_bytes(rules, chunk) + base + window,
+        index_bytes=window,
         workers=workers,
         cpu_hours=cpu / 3600,
         wall_hours=wall / 3600,
