@@ -36,6 +36,7 @@ from ..runtime import ChunkStore
 __all__ = ["GroupStore", "FORMAT", "rotations", "canonical"]
 
 FORMAT = "pigtheory-sequential-groups"
+"""The store's kind in its header."""
 
 _INDEX: dict[tuple[str, str], dict[int, np.ndarray]] = {}
 """Group lists of the store this process last read (an index never changes once written)."""
