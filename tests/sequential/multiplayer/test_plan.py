@@ -60,12 +60,16 @@ def test_more_workers_never_slow_the_plan_and_the_critical_path_bounds_it():
 
 
 def test_worker_memory_sets_the_chunk_and_a_too_small_one_is_refused():
-    rules = Rules(players=5, goal=100)
+    rules = Rules(players=4, goal=100)
     small, big = plan(rules=rules, worker_memory="1G"), plan(rules=rules, worker_memory="4G")
     assert small.chunk < big.chunk and big.worker_memory_bytes <= 4 * 2**30
     assert small.worker_memory_bytes <= 2**30
     with pytest.raises(ValueError, match="worker_memory"):
         plan(rules=rules, worker_memory="10M")
+    # 5 players to 100: a task reads 8 GiB of group lists (the plan says so, and refuses 4 GiB)
+    with pytest.raises(ValueError, match="group lists"):
+        plan(rules=Rules(players=5, goal=100), worker_memory="4G")
+    assert plan(rules=Rules(players=5, goal=100)).index_bytes > 8 * 2**30
     with pytest.raises(ValueError, match="workers"):
         plan(rules=rules, workers=0)
 
