@@ -9,14 +9,14 @@ store (:mod:`pigtheory.sequential.chunk_task`):
   group t holds at turn total k (``1 <= k < g - first_r``), the row ``W[base_r + k]`` of the
   in-memory solve (``base_r`` as in :func:`~.group_kernels.hold_values`);
 * ``Urows[t, r, k, delta]``: the lone deviator's best-response values there, the rows
-  ``U[base_r + k]`` of :func:`~.certificate_kernels._best_response_range`;
+  ``U[base_r + k]`` of ``certificate_kernels._best_response_range``;
 * the group's own results by rotation, all n of them (rotation ``r`` of a group with ``d < n``
   distinct rotations is rotation ``r % d``): ``Wown[t, r, o]``, ``bits[t, r, k // 8]``,
   ``mixk[t, r]``/``mixp[t, r]`` (its mixed turn total, -1 if pure).
 
 The loops are those of the in-memory kernels with the array reads replaced by these gathered
 copies, in the same order of operations: the values are the same to the bit (tested on every
-array, :mod:`tests.sequential.multiplayer.test_chunked`).
+array, ``tests/sequential/multiplayer/test_chunked.py``).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def _unpack_row(bits_tr, K, roll):  # pragma: no cover - compiled
 def certify_chunk_groups(
     groups, n, g, turn, Wrows, Urows, Wown, bits, mixk, mixp, Uout, gains, out
 ):  # pragma: no cover - compiled
-    """:func:`~.certificate_kernels._best_response_range` with gains, on gathered rows: the
+    """``certificate_kernels._best_response_range`` with gains, on gathered rows: the
     best-response values ``Uout[t, r, delta]`` of the groups' rotations, their one-shot
     deviation gains ``gains[t, r]``, ``out[0]`` passes and ``out[1]`` the largest residual of
     their start values (module docstring for the inputs)."""

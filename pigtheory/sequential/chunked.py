@@ -39,7 +39,15 @@ from . import chunk_task
 from .group_store import GroupStore
 from .multiplayer_result import MultiplayerEquilibrium, MultiplayerPolicy
 
-__all__ = ["ChunkedEquilibrium", "chunked_equilibrium", "chunk_groups", "estimate_memory", "estimate_disk"]
+__all__ = [
+    "ChunkedEquilibrium",
+    "ChunkedPolicy",
+    "chunked_equilibrium",
+    "chunk_groups",
+    "task_bytes",
+    "estimate_memory",
+    "estimate_disk",
+]
 
 _CHUNK_BYTES = 64 * 2**20
 _IN_FLIGHT = 16

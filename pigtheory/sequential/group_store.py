@@ -1,7 +1,7 @@
 """The on-disk store of a chunked multiplayer equilibrium: rotation groups, level by level.
 
-Layout
-------
+Blocks and chunks
+-----------------
 A :class:`~pigtheory.runtime.ChunkStore` (header with the solve's parameters, a seal per chunk
 with the SHA-256 of its parts, memory-mapped reads). A *block* is one score sum ``s`` (the
 runtime runs the highest block first, as the solve needs); its canonical groups (the smallest
@@ -10,13 +10,20 @@ flat index among a tuple's rotations, :func:`~.group_kernels.level_order`) are l
 chunk of ``G`` groups, rotation ``r`` of a group being its tuple rotated left by r (all n of
 them; with ``d < n`` distinct rotations, rotation r repeats rotation ``r % d``):
 
-``value``   float64 ``(G, n, n)``: start values by rotation and offset;
-``bits``    uint8 ``(G, n, ceil(g / 8))``: roll bits by rotation;
-``U``       float64 ``(G, n, n)``: a lone deviator's best-response values (with ``certify``);
-``gains``   float64 ``(G, n)``: one-shot deviation gains by rotation (with ``certify``);
-``mix_*``   the chunk's mixed states (rows ``(t_0, .., t_{n-1}, k)``), roll probabilities and
-            their enclosures; ``group_*`` its mixed groups, how they were solved, value
-            enclosures; ``several``: groups with several equilibria and their count.
+``value``
+    float64 ``(G, n, n)``: start values by rotation and offset;
+``bits``
+    uint8 ``(G, n, ceil(g / 8))``: roll bits by rotation;
+``U``
+    float64 ``(G, n, n)``: a lone deviator's best-response values (with ``certify``);
+``gains``
+    float64 ``(G, n)``: one-shot deviation gains by rotation (with ``certify``);
+``mix_states``, ``mix_prob``, ``mix_bounds``, ``group_mixed``, ``group_how``, ``group_bounds``, ``several``
+    the chunk's mixed states (rows ``(t_0, .., t_{n-1}, k)``), their roll probabilities and
+    enclosures, its mixed groups, how they were solved and their value enclosures, the
+    groups with several equilibria and their count (written only where the chunk has some);
+``stats``
+    float64 ``(2,)``: the chunk's best-response passes and the largest residual.
 
 The header's solve holds every parameter that decides these arrays (rules, passing, starts,
 passes, certify, enclose, chunk): a folder of another solve is refused.
