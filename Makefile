@@ -10,7 +10,7 @@ JOBS   ?= 2
 # .cache/ (removed by `make clean`); the library's default is the user's cache directory.
 export PIGTHEORY_CACHE_DIR ?= $(CURDIR)/.cache
 
-.PHONY: test test-slow figures claims bench lint docs clean lock check-reproducible
+.PHONY: test test-slow figures claims bench lint docs clean lock check-reproducible paper paper-check verify-large
 
 # The wheel holds pigtheory alone; analyses/ and paper_figures/ are packages of the checkout,
 # which the .pth file puts on the venv's path (their scripts then run as files or modules).
@@ -52,9 +52,30 @@ docs: $(STAMP)
 	$(PY) -m sphinx -W --keep-going -q -b html -d docs/_build/doctrees docs docs/_build/html
 	@echo "docs: open docs/_build/html/index.html"
 
+# The results paper: paper/pigtheory.pdf (Typst, byte-identical run to run), its data
+# paper/_generated/data.json and the docs page docs/paper.md, from analyses/results.json, the
+# records of the long solves and the verified enclosures (analyses/certified.json; refresh them
+# with `python -m analyses.certified`, about 15 s).
+paper: $(STAMP)
+	$(PY) -m paper.build
+
+# Render the pages to PNG (poppler-utils' pdftoppm) into paper/_build/pages for a reader's look,
+# and list the fonts (every one must be embedded).
+paper-check: paper
+	rm -rf paper/_build/pages && mkdir -p paper/_build/pages
+	pdftoppm -r 60 -png paper/pigtheory.pdf paper/_build/pages/page
+	pdffonts paper/pigtheory.pdf
+	@! pdffonts paper/pigtheory.pdf | awk 'NR > 2 && $$(NF-4) != "yes"' | grep . || (echo "a font is not embedded"; exit 1)
+	@echo "paper-check: pages in paper/_build/pages"
+
+# Solve the stored long runs again (analyses/records/*.json, all or NAMES=...) and compare
+# the SHA-256 of their arrays: 4 players at goal 100 takes about 10 minutes of CPU and 8.3 GiB.
+verify-large: $(STAMP)
+	$(PY) -m analyses.verify_large $(NAMES)
+
 lint: $(STAMP)
-	$(PY) -m ruff check pigtheory analyses paper_figures benchmarks tests docs requirements
-	$(PY) -m ruff format --check pigtheory analyses paper_figures benchmarks tests docs requirements
+	$(PY) -m ruff check pigtheory analyses paper paper_figures benchmarks tests docs requirements
+	$(PY) -m ruff format --check pigtheory analyses paper paper_figures benchmarks tests docs requirements
 	$(PY) -m mypy pigtheory
 	$(VENV)/bin/lint-imports --no-cache
 
@@ -64,5 +85,5 @@ check-reproducible:
 	bash .ci/check-reproducible
 
 clean:
-	rm -rf $(VENV) .cache build *.egg-info .pytest_cache docs/_build docs/_generated
+	rm -rf $(VENV) .cache build *.egg-info .pytest_cache docs/_build docs/_generated paper/_build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

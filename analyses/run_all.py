@@ -169,6 +169,9 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
         f"{counts['extension']} rows of our own results beyond the papers (status *extension*).**",
         "",
     ]
+    from analyses.certified import certified_cell, certified_cells
+
+    proofs = certified_cells()
     orphans = sorted({r.id for r in rows if _paper_of(r.id) not in PAPERS})
     if orphans:
         raise ValueError(f"claim ids of no paper in PAPERS: {orphans}")
@@ -179,8 +182,8 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
         out += [
             f"## {title}",
             "",
-            "| id | claim | paper | ours | status | note |",
-            "|---|---|---|---|---|---|",
+            "| id | claim | paper | ours | status | certified | note |",
+            "|---|---|---|---|---|---|---|",
         ]
         for r in sub:
             cells = [
@@ -189,6 +192,7 @@ def report(rows: list[Row], details: dict[str, str]) -> str:
                 r.paper,
                 r.ours,
                 f"**{r.status}**" if r.status in ("differs", "not computable") else r.status,
+                certified_cell(proofs, r.id, r.claim),
                 r.note,
             ]
             out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")

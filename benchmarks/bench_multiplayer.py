@@ -34,7 +34,7 @@ import numpy as np
 from benchmarks._timing import median_time
 from pigtheory import Rules, hold_at
 from pigtheory.simultaneous import best_response, limit, reduced_best_response
-from pigtheory.simultaneous.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -38,9 +38,9 @@ import numpy as np
 from pigtheory import Rules, hold_at
 from pigtheory.parallel import local_cluster
 from pigtheory.simultaneous import chunked_best_response, hold_at_sweep
-from pigtheory.simultaneous.chunked import store_summary
-from pigtheory.simultaneous.grid import hold_at_grid
-from pigtheory.simultaneous.sweep import start_value
+from pigtheory.simultaneous.nplayer.chunked import store_summary
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.sweep import start_value
 
 MB = 2**20
 

@@ -29,7 +29,7 @@ extensions = [
 # MathJax 3 is served with the site, not fetched from a CDN when a page is read: the
 # sphinx-mathjax-offline package (a pip dependency of the docs extra, not code of ours) copies
 # its MathJax into _static/mathjax at the end of the build, and pages load it from there.
-# tests/test_docs.py checks that no page references a script or stylesheet over the network.
+# tests/project/test_docs.py checks that no page references a script or stylesheet over the network.
 mathjax_path = "mathjax/tex-chtml.js"
 
 # No viewcode: its "[docs]" links back from the highlighted source assume that an object is

@@ -8,17 +8,16 @@ simultaneous`` or ``pigtheory.hold_at`` load what they need.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
+from . import _wiring
 from ._version import __version__ as __version__
 
 _LAZY = {
     "Rules": "rules",
-    "TurnTotal": "turn_total",
-    "turn_total": "turn_total",
-    "turn_total_table": "turn_total",
+    "TurnTotal": "turn_totals",
+    "turn_total": "turn_totals",
+    "turn_total_table": "turn_totals",
     "hold_at": "policies",
     "HoldAt": "policies",
     "ThresholdTable": "policies",
@@ -64,20 +63,18 @@ if TYPE_CHECKING:
     from .results import Result, Solution
     from .rules import Rules
     from .stopping import RandomStoppingRule, StoppingRule
-    from .turn_total import TurnTotal, turn_total, turn_total_table
+    from .turn_totals import TurnTotal, turn_total, turn_total_table
 
 
-class _Package(types.ModuleType):
-    """The package's module type: ``pigtheory.turn_total`` stays the function when the module of
-    the same name is imported (the import system would bind the module in its place)."""
+def _load_files() -> object:
+    """Import the file formats, which register themselves with :mod:`pigtheory.results` (the
+    results sit below the files layer and import none of it: :mod:`pigtheory._wiring`)."""
+    from . import io
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "turn_total" and isinstance(value, types.ModuleType):
-            value = value.turn_total
-        super().__setattr__(name, value)
+    return io
 
 
-sys.modules[__name__].__class__ = _Package
+_wiring.load_files = _load_files
 
 
 def __getattr__(name: str) -> Any:

@@ -49,8 +49,6 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from ._compat import renamed
-
 __all__ = [
     "MemoryLimitError",
     "Estimate",
@@ -88,25 +86,6 @@ _LARGEST = 2**60
 
 BASE_BYTES = _BASE = 8 * 2**20
 """Bytes every estimate adds for the tables that do not grow with the goal (X_k, kernels)."""
-
-
-# The estimates of one solver each live next to it, as its module's ``estimate_memory``; the
-# guard keeps those shared by several solvers (and the domain's turn totals).
-__getattr__ = renamed(
-    __name__,
-    {
-        "stackelberg_estimate": "pigtheory.simultaneous.two_player.stackelberg:estimate_memory",
-        "self_play_estimate": "pigtheory.simultaneous.two_player.self_play:estimate_memory",
-        "limit_estimate": "pigtheory.simultaneous.limit:estimate_memory",
-        "sweep_estimate": "pigtheory.simultaneous.sweep:estimate_memory",
-        "grid_estimate": "pigtheory.simultaneous.grid:estimate_memory",
-        "chunked_estimate": "pigtheory.simultaneous.chunked:estimate_memory",
-        "chunked_disk": "pigtheory.simultaneous.chunked:estimate_disk",
-        "symmetric_estimate": "pigtheory.simultaneous.symmetric:estimate_memory",
-        "super_six_estimate": "pigtheory.sequential.super_six:estimate_memory",
-        "game_length_estimate": "pigtheory.length:estimate_memory",
-    },
-)
 
 
 class MemoryLimitError(ValueError):

@@ -33,7 +33,6 @@ Every result saves to one ``.npz`` file and loads back with its type:
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -42,6 +41,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from . import _wiring
 from .display import Display
 from .rules import Rules
 
@@ -67,8 +67,10 @@ def register_files(save: Callable[..., Path], load: Callable[..., Any]) -> None:
 
 
 def _files() -> dict[str, Callable[..., Any]]:
-    if not _FILES:  # nothing has loaded the files layer yet: load it by name (it registers)
-        importlib.import_module("pigtheory.io")
+    if not _FILES and _wiring.load_files is not None:  # the files layer is not loaded yet:
+        _wiring.load_files()  # the package root's loader imports it (and it registers)
+    if not _FILES:
+        raise RuntimeError("pigtheory.io has not registered its file formats (import pigtheory.io)")
     return _FILES
 
 
@@ -77,7 +79,8 @@ class Saveable(Display):
     :class:`pigtheory.display.Display`, a short ``repr``, an HTML one and ``to_frame()``).
 
     The formats are those of :mod:`pigtheory.io` (:func:`pigtheory.io.save`), which registers
-    itself here (:func:`pigtheory.results.register_files`).
+    itself here (:func:`pigtheory.results.register_files`); if nothing has imported it yet, the
+    loader the package root installs does (``pigtheory._wiring``).
     """
 
     __slots__ = ()

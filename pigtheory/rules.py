@@ -1,7 +1,7 @@
 """Rules of a game of Pig: goal, the die (or dice, or coin), and the number of players.
 
 A :class:`Rules` is frozen and hashable, so that tables derived from it (the turn-total
-distributions of :mod:`pigtheory.turn_total`, solved games) can be cached by it.
+distributions of :mod:`pigtheory.turn_totals`, solved games) can be cached by it.
 
 One roll of the die ends the turn with probability ``p_bust`` (a bust face) or adds the
 points of a scoring face. The default is the game of the papers: one six-sided die whose

@@ -1,6 +1,6 @@
 """Monte Carlo play of Pig, rolling the dice face by face: an independent check of the exact code.
 
-Nothing here reads the X_k tables of :mod:`pigtheory.turn_total`: every turn is played out
+Nothing here reads the X_k tables of :mod:`pigtheory.turn_totals`: every turn is played out
 roll by roll, the dice drawn face by face with ``numpy.random.Generator.integers`` and read by
 the rules' own roll rule (:meth:`pigtheory.Rules.sample_rolls`), so agreement with the exact
 solvers within a few standard errors tests the recursion (eq. 11) and the backward induction
@@ -44,11 +44,12 @@ from typing import Any
 
 import numpy as np
 
+from .games import outcomes
 from .guard import check_memory, simulation_estimate
 from .policies import Mixture, take_at_states
 from .progress import progress_bar
 from .results import Result
-from .rules import BUST, RESET, Rules
+from .rules import Rules
 from .stopping import RuleMixture, as_turn_policy
 from .validation import check_int, check_ints, check_rng, check_rules
 
@@ -103,10 +104,12 @@ def _positive(name: str, value: Any) -> int:
 
 
 def _roll(rules: Rules, rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(bust, points)`` of ``size`` rolls drawn face by face (:meth:`Rules.sample_rolls`); a
-    reset (snake eyes) ends the turn like a bust."""
-    kind, points = rules.sample_rolls(rng, size)
-    return (kind == BUST) | (kind == RESET), points
+    """``(bust, points)`` of ``size`` rolls drawn face by face, read in the game model's
+    outcome table (:class:`pigtheory.games.Outcomes`, the draws of :meth:`Rules.sample_rolls`);
+    a reset (snake eyes) ends the turn like a bust."""
+    table = outcomes(rules)
+    rolls = table.sample(rng, size)
+    return table.bust[rolls], table.points[rolls]
 
 
 def _play_turns(k: np.ndarray, rules: Rules, rng: np.random.Generator) -> np.ndarray:

@@ -82,7 +82,7 @@ def main() -> tuple[list[Row], str]:
                 row.note += (
                     "; the mean of this cell agrees, and 100 SE is far beyond simulation noise: a misprint or a "
                     "different policy in this one simulation is likely (the simulator in pigtheory.sequential.play "
-                    "agrees with the exact distribution, see tests/test_length.py)"
+                    "agrees with the exact distribution, see tests/sequential/test_length.py)"
                 )
             rows.append(row)
             lines.append(

@@ -29,8 +29,8 @@ from pigtheory.simultaneous import (
     self_play,
     stackelberg,
 )
-from pigtheory.simultaneous.grid import hold_at_grid
-from pigtheory.simultaneous.sweep import HoldAtTable, hold_at_sweep
+from pigtheory.simultaneous.sweeps.grid import hold_at_grid
+from pigtheory.simultaneous.sweeps.sweep import HoldAtTable, hold_at_sweep
 
 VERSION = 3
 RULES = Rules()

@@ -6,7 +6,7 @@ combinations with n ranges from 20 to 30. Not surprisingly, the best combination
 opponents B1 and B2 adopt the 'hold at 25'", i.e. the pair (n1, n2) that leaves player A's
 best response the smallest win probability is (25, 25).
 
-Ours: :func:`pigtheory.simultaneous.grid.hold_at_grid`, 66 exact best responses (pairs
+Ours: :func:`pigtheory.simultaneous.sweeps.grid.hold_at_grid`, 66 exact best responses (pairs
 n1 <= n2; the value at (0, 0, 0) is symmetric in the opponents), cached in the cache folder.
 Table S4 itself is not in our sources, so only the argmin is compared; the full table is
 printed below and drawn in ``paper_figures/three_player_grid.png``.

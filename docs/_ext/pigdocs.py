@@ -32,9 +32,18 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
     (
         "api_basics",
         "Rules, turns and policies",
-        "The game's rules, the turn-total distributions X_k, and the policies every solver reads "
-        "and returns (thresholds, mixtures, stopping rules, the roll tables of sequential Pig).",
-        ("pigtheory", "pigtheory.rules", "pigtheory.turn_total", "pigtheory.policies", "pigtheory.stopping"),
+        "The game's rules, the game model (the outcome table of one roll and the one transition "
+        "of sequential and of simultaneous play), the turn-total distributions X_k, and the "
+        "policies every solver reads and returns (thresholds, mixtures, stopping rules, the roll "
+        "tables of sequential Pig).",
+        (
+            "pigtheory",
+            "pigtheory.rules",
+            "pigtheory.games",
+            "pigtheory.turn_totals",
+            "pigtheory.policies",
+            "pigtheory.stopping",
+        ),
     ),
     (
         "api_simultaneous",
@@ -128,15 +137,6 @@ SECTIONS: list[tuple[str, str, str, tuple[str, ...]]] = [
 # Public modules that have no reference page, and why (a package counts with its submodules).
 NOT_DOCUMENTED = {
     "pigtheory.cli": "the command line has its own reference, generated from the parser",
-    "pigtheory.sweeps": "deprecated import path of pigtheory.simultaneous.resumable",
-    "pigtheory.play.policy_files": "deprecated import path of pigtheory.play.file_opponents",
-    "pigtheory.sequential.policies": "deprecated import path of pigtheory.policies.sequential",
-    "pigtheory.play.sequential_response": "deprecated import path of pigtheory.sequential.best_response",
-    "pigtheory.play.stopping_response": "deprecated: pigtheory.simultaneous.best_response, strategies='stopping'",
-    **{
-        f"pigtheory.plots_{name}": f"deprecated import path of pigtheory.plots.{name}"
-        for name in ("equilibrium", "multiplayer", "stopping", "symmetric")
-    },
 }
 
 
@@ -247,7 +247,8 @@ def reference_pages() -> dict[str, str]:
 
     Each module gets its docstring (``automodule`` without members) and then one directive per
     name it documents, so that a module and a function of the same dotted name
-    (``pigtheory.turn_total``) can both be documented: the module's entry is then not indexed."""
+    (``pigtheory.simultaneous.equilibrium`` once was) can both be documented: the module's entry
+    is then not indexed."""
     at = documented_at()
     by_page: dict[str, list[str]] = {page: [] for page, *_ in SECTIONS}
     for module in sorted(at, key=lambda m: (m != "pigtheory", m)):

@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _turn_total(args: argparse.Namespace) -> int:
     from ..guard import check_memory, turn_total_estimate
-    from ..turn_total import turn_total
+    from ..turn_totals import turn_total
 
     check_memory(turn_total_estimate(args.k, exact=args.exact), args.max_memory)
     pmf = turn_total(args.k, exact=args.exact).pmf

@@ -1,6 +1,6 @@
 """``pigtheory sweep``: best responses over goals, players, dice and "hold at n" opponents.
 
-Every point is a task (:mod:`pigtheory.simultaneous.resumable`); ``--workers N`` runs them on a Dask cluster
+Every point is a task (:mod:`pigtheory.simultaneous.sweeps.resumable`); ``--workers N`` runs them on a Dask cluster
 of N local processes, ``--scheduler ADDRESS`` on a running Dask scheduler. With ``--out`` each
 finished task is written to its own file, and running the same command again resumes.
 """
@@ -57,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "sweep",
         help="best responses to 'hold at n' opponents over goals, players and dice (resumable, Dask)",
         description="Best responses over goals, players, dice and 'hold at n' opponents. Every point is "
-        "a task (module pigtheory.simultaneous.resumable); --workers N runs them on a Dask cluster of N local "
+        "a task (module pigtheory.simultaneous.sweeps.resumable); --workers N runs them on a Dask cluster of N local "
         "processes, --scheduler ADDRESS on a running Dask scheduler. With --out each finished task "
         "is written to its own file, and running the same command again resumes.",
     )
@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _sweep(args: argparse.Namespace) -> int:
     from ..parallel import dask_client, local_cluster
-    from ..simultaneous.resumable import hold_at_table
+    from ..simultaneous.sweeps import hold_at_table
 
     preset = PRESETS.get(args.preset or "", {})
     ns = args.ns or preset.get("ns")

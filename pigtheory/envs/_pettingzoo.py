@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from ..games import Dice
 from ..rules import Rules
-from ._support import Dice, check_env_rules, missing
+from ._support import check_env_rules, dice, missing
 
 try:
     from gymnasium import spaces
@@ -49,7 +50,7 @@ class PigAgents:
     def _seed(self, seed: int | None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-            self._dice = Dice(self.rules, self._np_random)
+            self._dice = dice(self.rules, self._np_random)
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
     def observation_space(self, agent: str) -> spaces.Box:

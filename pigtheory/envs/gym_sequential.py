@@ -45,8 +45,9 @@ from typing import Any
 
 import numpy as np
 
+from ..games import Dice
 from ..rules import Rules
-from ._support import Dice, check_env_rules, missing
+from ._support import check_env_rules, dice, missing
 from .opponents import sequential_opponent
 
 try:
@@ -172,7 +173,7 @@ class SequentialPigEnv(gym.Env):
         """Start a game; the opponent plays its opening turn first if the agent sits second."""
         super().reset(seed=seed)
         if self._dice is None or seed is not None:
-            self._dice = Dice(self.rules, self.np_random)
+            self._dice = dice(self.rules, self.np_random)
         self._own = self._other = self._k = 0
         self._over = False
         seat = self.seat if self.seat is not None else int(self.np_random.integers(2))

@@ -40,9 +40,10 @@ from typing import Any
 
 import numpy as np
 
+from ..games import Dice, SimultaneousGame
 from ..rules import Rules
 from ..validation import check_rules
-from ._support import Dice, check_env_rules, missing
+from ._support import check_env_rules, dice, missing
 from .opponents import SimultaneousOpponent, simultaneous_opponent
 
 try:
@@ -63,14 +64,6 @@ def read_opponents(opponents: Any, rules: Rules) -> list[SimultaneousOpponent]:
             raise ValueError(f"opponents: {n} players need {n - 1} opponents' policies, got {len(opponents)}")
         return [simultaneous_opponent(p, rules=rules) for p in opponents]
     return [simultaneous_opponent(opponents, rules=rules)] * (n - 1)
-
-
-def end_turn(scores: list[int], gains: list[int], goal: int) -> tuple[list[int], list[float] | None]:
-    """Add the turn's gains (clipped at the goal); the win shares if the game ended, else None."""
-    new = [min(s + x, goal) for s, x in zip(scores, gains, strict=True)]
-    at_goal = [s == goal for s in new]
-    m = sum(at_goal)
-    return new, ([1.0 / m if a else 0.0 for a in at_goal] if m else None)
 
 
 class SimultaneousPigEnv(gym.Env):
@@ -112,6 +105,7 @@ class SimultaneousPigEnv(gym.Env):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.opponents = read_opponents(opponents, rules)
+        self._game = SimultaneousGame(rules)
         self.action = action
         self.render_mode = render_mode
         g, n = rules.goal, rules.players
@@ -148,7 +142,8 @@ class SimultaneousPigEnv(gym.Env):
         for p, opp in enumerate(self.opponents, start=1):
             view = tuple(s[(p + q) % n] for q in range(n))
             gains.append(opp.turn(view, self._goal, self._dice, self.np_random))
-        self._scores, shares = end_turn(s, gains, self._goal)
+        scores, shares = self._game.end_turn(s, gains)
+        self._scores = list(scores)
         self._t = 0
         if shares is None:
             return self._obs(), 0.0, False, False, self._info()
@@ -161,7 +156,7 @@ class SimultaneousPigEnv(gym.Env):
         """Start a game at scores 0."""
         super().reset(seed=seed)
         if self._dice is None or seed is not None:
-            self._dice = Dice(self.rules, self.np_random)
+            self._dice = dice(self.rules, self.np_random)
         self._scores = [0] * self._n
         self._t = 0
         self._over = False

@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from ..games import SequentialGame
 from ..rules import Rules
-from ._support import check_env_rules, face_points, missing
+from ._support import check_env_rules, missing
 from .opponents import sequential_opponent
 
 try:
@@ -104,8 +105,8 @@ class SequentialPigVectorEnv(VectorEnv):
         self.hold_at_zero = hold_at_zero
         self.render_mode = None
         self._goal = g
-        self._points = face_points(rules)
-        self._faces = rules.die_faces
+        self._game = SequentialGame(rules)
+        self._sample = self._game.outcomes.sample
         self.single_observation_space = spaces.MultiDiscrete([g + 1, g + 1, g, 2])
         self.single_action_space = spaces.Discrete(2)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
@@ -120,7 +121,7 @@ class SequentialPigVectorEnv(VectorEnv):
         self._np_random: np.random.Generator | None = None
 
     def _roll(self, size: int) -> np.ndarray:
-        return self._points[self.np_random.integers(0, self._faces, size=size)]
+        return self._sample(self.np_random, size)
 
     def _opponent_turns(self, games: np.ndarray) -> np.ndarray:
         """Play the opponent's turn in ``games``; a bool array: the opponent reached the goal."""
@@ -129,21 +130,16 @@ class SequentialPigVectorEnv(VectorEnv):
         k = np.zeros(games.size, dtype=np.int64)
         won = np.zeros(games.size, dtype=bool)
         active = np.arange(games.size)
-        goal, table = self._goal, self._table
+        table, game = self._table, self._game
         while active.size:
             go = table[j[active], i[active], k[active]]
             if self._stochastic:
                 go = self.np_random.random(active.size) < go
             stop = active[~go]
-            j[stop] += k[stop]
+            game.hold_at(j, k, stop)
             active = active[go]
-            pts = self._roll(active.size)
-            active = active[pts > 0]
-            k[active] += pts[pts > 0]
-            done = j[active] + k[active] >= goal
-            won[active[done]] = True
-            j[active[done]] = goal
-            active = active[~done]
+            _, done, active, _ = game.roll_at(j, k, active, self._roll(active.size))
+            won[done] = True
         self._other[games] = j
         return won
 
@@ -196,18 +192,13 @@ class SequentialPigVectorEnv(VectorEnv):
         roll = live & ((a == 1) | ((self._k == 0) & (not self.hold_at_zero)))
         hold = live & ~roll
         rolling = np.flatnonzero(roll)
-        pts = self._roll(rolling.size)
-        scored = rolling[pts > 0]
-        self._k[scored] += pts[pts > 0]
-        wins = scored[self._own[scored] + self._k[scored] >= self._goal]
-        self._own[wins] = self._goal
-        self._k[wins] = 0
+        busted, wins, _, _ = self._game.roll_at(self._own, self._k, rolling, self._roll(rolling.size))
         self._over[wins] = True
         reward[wins] = 1.0
         term[wins] = True
         holding = np.flatnonzero(hold)
-        self._own[holding] += self._k[holding]
-        passed = np.concatenate([holding, rolling[pts == 0]])
+        self._game.hold_at(self._own, self._k, holding)
+        passed = np.concatenate([holding, busted])
         self._k[passed] = 0
         lost = passed[self._opponent_turns(passed)]
         self._over[lost] = True

@@ -19,9 +19,11 @@ Each turn is one simultaneous node, at which every player picks action ``a`` in
 ``0..goal - own - 1`` ("hold at a + 1"), then chance nodes roll the players' turns in seat order,
 then the scores are added, clipped at the goal. At a terminal state the m players at the goal
 get 1/m each and the others 0 (``utility_sum`` 1). With ``chance="turn"`` the chance outcome is
-the points the turn adds, clipped at ``goal - own`` (their distribution is computed here from
-the die's faces by the forward recursion over turn totals, not read from
-:mod:`pigtheory.turn_total`); with ``chance="roll"`` it is the face of the die (0-based).
+the points the turn adds, clipped at ``goal - own`` (their distribution is the game model's
+forward recursion over turn totals, :meth:`pigtheory.games.SimultaneousGame.turn_distribution`,
+not read from :mod:`pigtheory.turn_totals`); with ``chance="roll"`` it is the roll (0-based, the
+face of one die), read in the game model's outcome table. ``SimultaneousPigGame(rules=...)``
+plays any :class:`~pigtheory.Rules`, a die defined as a subclass included.
 
 Observation and information state strings, and an observation tensor ``[own, others...,
 turns played]`` (own-centric, as every pigtheory table), are Markov: they include the number of
@@ -36,11 +38,11 @@ al., "OpenSpiel: a framework for reinforcement learning in games" (2019).
 from __future__ import annotations
 
 import functools
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from ..games import SimultaneousGame
 from ..rules import Rules
 from ._support import missing
 
@@ -90,17 +92,19 @@ def rules_of(params: dict[str, Any]) -> Rules:
 
 
 class _Spec:
-    """What states read of their game; shared, never copied (OpenSpiel deep-copies states)."""
+    """What states read of their game; shared, never copied (OpenSpiel deep-copies states).
+
+    The rolls and turns are the game model's (:class:`pigtheory.games.SimultaneousGame`).
+    """
 
     def __init__(self, rules: Rules, horizon: int, chance: str) -> None:
         self.rules, self.horizon, self.chance = rules, horizon, chance
-        faces = rules.die_faces
-        points = [0] * faces
-        scoring = iter(rules.scoring_faces)
-        for f in range(faces):
-            if f != rules.bust_face - 1:
-                points[f] = next(scoring)
-        self.points = tuple(points)
+        self.game = SimultaneousGame(rules)
+        table = self.game.outcomes
+        self.points = tuple(
+            0 if b else p for b, p in zip(table.bust.tolist(), table.points.tolist(), strict=True)
+        )
+        self.roll_outcomes = [(r, float(table.probability)) for r in range(table.rolls)]
         self.turn_outcomes = functools.lru_cache(maxsize=None)(self._turn_outcomes)
 
     def __deepcopy__(self, memo: dict) -> _Spec:
@@ -108,29 +112,20 @@ class _Spec:
 
     def _turn_outcomes(self, k: int, room: int) -> tuple[tuple[int, float], ...]:
         """``(gain, probability)`` of a "hold at k" turn, gains clipped at ``room`` (0: a bust)."""
-        q = Fraction(1, self.rules.die_faces)
-        reach = {0: Fraction(1)}
-        final: dict[int, Fraction] = {}
-        for t in range(k):
-            p = reach.pop(t, None)
-            if p is None:
-                continue
-            for x in self.points:
-                if x == 0:
-                    final[0] = final.get(0, Fraction(0)) + p * q
-                elif t + x >= k:
-                    final[min(t + x, room)] = final.get(min(t + x, room), Fraction(0)) + p * q
-                else:
-                    reach[t + x] = reach.get(t + x, Fraction(0)) + p * q
-        return tuple((x, float(p)) for x, p in sorted(final.items()))
+        return tuple((x, float(p)) for x, p in self.game.turn_distribution(k, room).items())
 
 
 class SimultaneousPigGame(pyspiel.Game):
     """The game: rules, horizon and chance granularity from the parameters (module docstring)."""
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: dict[str, Any] | None = None, *, rules: Rules | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
-        rules = rules_of(params)
+        if rules is None:
+            rules = rules_of(params)
+        elif not isinstance(rules, Rules) or not 2 <= rules.players <= 10:
+            raise ValueError(f"rules must be a pigtheory.Rules of 2..10 players, got {rules!r:.80}")
+        else:  # a die of one's own (a Rules subclass): the parameters say its goal and players
+            params.update(players=rules.players, goal=rules.goal, die_faces=rules.die_faces, piglet=False)
         horizon = int(params["horizon"])
         if horizon < 1:
             raise ValueError(f"horizon must be >= 1, got {horizon}")
@@ -143,7 +138,7 @@ class SimultaneousPigGame(pyspiel.Game):
             GAME_TYPE,
             pyspiel.GameInfo(
                 num_distinct_actions=g,
-                max_chance_outcomes=g + 1 if chance == "turn" else faces,
+                max_chance_outcomes=g + 1 if chance == "turn" else faces**rules.dice,
                 num_players=n,
                 min_utility=0.0,
                 max_utility=1.0,
@@ -204,8 +199,7 @@ class SimultaneousPigState(pyspiel.State):
         if self._spec.chance == "turn":
             room = self._spec.rules.goal - self.scores[p]
             return list(self._spec.turn_outcomes(self.holds[p], room))
-        faces = self._spec.rules.die_faces
-        return [(f, 1.0 / faces) for f in range(faces)]
+        return list(self._spec.roll_outcomes)
 
     # -- moves ---------------------------------------------------------------------------
     def _apply_actions(self, actions: list[int]) -> None:

@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from ..games import Dice
 from ..rules import Rules
 from ..stopping import RuleMixture, as_turn_policy
-from ._support import Dice
 
 __all__ = ["SequentialOpponent", "SimultaneousOpponent", "sequential_opponent", "simultaneous_opponent"]
 

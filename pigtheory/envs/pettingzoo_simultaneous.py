@@ -34,10 +34,10 @@ from typing import Any
 
 import numpy as np
 
+from ..games import SimultaneousGame
 from ..rules import Rules
 from ._pettingzoo import PigAgents
 from ._support import missing
-from .gym_simultaneous import end_turn
 
 try:
     from gymnasium import spaces
@@ -186,7 +186,8 @@ class SimultaneousPigParallel(PigAgents, ParallelEnv):
         rewards = dict.fromkeys(self.agents, 0.0)
         over = trunc = False
         if turn_over:
-            self._scores, shares = end_turn(self._scores, gains, g)
+            scores, shares = SimultaneousGame(self.rules).end_turn(self._scores, gains)
+            self._scores = list(scores)
             self._t = [0] * n
             self._rolling = [True] * n
             self._turns += 1

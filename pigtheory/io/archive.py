@@ -26,9 +26,8 @@ A result or a policy is saved as one ``.npz`` archive (numpy's zip of ``.npy`` m
 
 A type whose fields were renamed reads files of its old names through a classmethod
 ``_legacy_fields(fields) -> fields`` (e.g. the symmetric results before issue 20); a type
-saved under an old name (a deprecated alias: ``pigtheory._compat.renamed``) loads as the
-type the alias names, e.g. ``HoldAtSweep``, ``HoldAtGrid`` and ``SweepTable`` as
-``HoldAtTable``.
+whose module moved inside its family loads from the package that exports it (the type is
+looked up in the module the file names, then in each package above it).
 
 Loading never unpickles (``allow_pickle=False``) and builds only dataclasses defined in
 pigtheory, through their constructors (which validate and make arrays read-only). A file
@@ -48,7 +47,6 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import RENAMED
 from ..validation import check_path, check_type
 from .atomic import atomic_write, check_writable
 
@@ -352,9 +350,6 @@ def _resolve(name: Any, module: Any, path: Path) -> type:
         raise ValueError(f"{path}: the metadata names no type")
     if module.split(".")[0] != "pigtheory":
         raise ValueError(f"{path}: type {module}.{name} is not part of pigtheory")
-    renamed = RENAMED.get(f"{module}:{name}")  # a type saved under its old name
-    if renamed is not None:
-        module, name = renamed.split(":")
     obj = _find_type(module, name)
     if obj is None:
         raise ValueError(f"{path}: unknown type {module}.{name} (saved by another pigtheory version?)")

@@ -19,16 +19,12 @@ each of the person's moves gave away.
 
 The person's best responses come from the solvers: :func:`pigtheory.sequential.best_response`
 (sequential play) and :func:`pigtheory.simultaneous.best_response` with
-``strategies="stopping"`` (simultaneous play: the person decides roll by roll). The names
-``sequential_best_response``, ``SequentialResponse``, ``stopping_best_response``,
-``StoppingResponse``, ``turn_values`` and ``read_policy_file`` (:func:`pigtheory.load`) still
-import from here, with a ``DeprecationWarning``.
+``strategies="stopping"`` (simultaneous play: the person decides roll by roll).
 
 The page's JavaScript (``static/``) implements the same rules and numbers; the tests play
 seeded games through both and compare every move and every number.
 """
 
-from .._compat import renamed
 from .analysis import Analyst, Reading
 from .file_opponents import opponents_from_file
 from .game import Game, OpponentTable
@@ -36,15 +32,6 @@ from .opponents import NAMES, Opponent, default_opponents, opponent
 from .rng import Mulberry32, quantize_weights, streams
 from .site import MARKER, SiteReport, build_site, check_site_folder, read_site_data
 from .terminal import play_terminal
-
-_OLD_NAMES = {
-    "sequential_best_response": "pigtheory.sequential.best_response:best_response",
-    "SequentialResponse": "pigtheory.sequential.best_response:SequentialResponse",
-    "stopping_best_response": "pigtheory.play.stopping_response:stopping_best_response",
-    "StoppingResponse": "pigtheory.simultaneous.best_response:StoppingSolution",
-    "turn_values": "pigtheory.simultaneous.best_response:turn_values",
-    "read_policy_file": "pigtheory.io:load",
-}
 
 __all__ = [
     "Analyst",
@@ -66,5 +53,3 @@ __all__ = [
     "read_site_data",
     "play_terminal",
 ]
-
-__getattr__ = renamed(__name__, _OLD_NAMES)

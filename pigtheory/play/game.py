@@ -46,7 +46,8 @@ from typing import Any
 
 import numpy as np
 
-from ..rules import Rules
+from ..games import outcomes
+from ..rules import ROLL_KINDS, Rules
 from .rng import Mulberry32, streams
 
 __all__ = ["OpponentTable", "Game", "face_points", "roll_outcome", "MODES"]
@@ -109,15 +110,24 @@ def face_points(rules: Rules) -> tuple[int, ...]:
 
 def roll_outcome(faces: tuple[int, ...], rules: Rules) -> tuple[str, int]:
     """``(kind, points)`` of one roll: kind ``"bust"``, ``"reset"`` (snake eyes), ``"double"``
-    (Double Trouble: must roll again) or ``"score"`` (:meth:`Rules.roll_outcome
-    <pigtheory.Rules.roll_outcome>`, the rules' one roll rule).
+    (Double Trouble: must roll again) or ``"score"``, read in the game model's outcome table
+    (:class:`pigtheory.games.Outcomes`, :meth:`Rules.roll_outcome
+    <pigtheory.Rules.roll_outcome>` of every roll), the table the web page's data carries.
 
     Examples
     --------
     >>> roll_outcome((1, 1), Rules(dice=2)), roll_outcome((3, 3), Rules(dice=2, double_trouble=True))
     (('reset', 0), ('double', 6))
     """
-    return rules.roll_outcome(tuple(faces))
+    if len(faces) != rules.dice:
+        raise ValueError(f"faces must be {rules.dice} values (one per die), got {tuple(faces)}")
+    table = outcomes(rules)
+    roll = 0
+    for f in faces:
+        if not 1 <= f <= rules.die_faces:
+            raise ValueError(f"faces must be in 1..{rules.die_faces}, got {tuple(faces)}")
+        roll = roll * rules.die_faces + f - 1
+    return ROLL_KINDS[int(table.kind[roll])], int(table.points[roll])
 
 
 class Game:

@@ -44,6 +44,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from ..games import outcomes
 from ..policies.multiplayer import MultiplayerRollTable
 from ..rules import Rules
 from ..validation import check_int
@@ -305,8 +306,9 @@ class MultiplayerGame:
     def _roll(self, stream: int) -> dict[str, Any]:
         rules = self.rules
         face = 1 + self._rng[stream].below(rules.die_faces)
-        points = rules.points_by_face[face - 1]
-        if face == rules.bust_face:
+        table = outcomes(rules)  # the game model's outcome table: roll face - 1 of one die
+        points = int(table.points[face - 1])
+        if table.bust[face - 1]:
             self.k = 0
             event = self._log("roll", dice=[face], outcome="bust")
             self._next()
@@ -437,7 +439,7 @@ def _describe(game: MultiplayerGame, e: dict[str, Any]) -> str:
             return f"{who} pass{'' if you else 'es'}"
         return f"{who} hold{'' if you else 's'} -> {e['scores'][e['seat'] - 1]}"
     face = e["dice"][0]
-    shown = ("tails" if face == game.rules.bust_face else "heads") if coin else str(face)
+    shown = ("tails" if outcomes(game.rules).bust[face - 1] else "heads") if coin else str(face)
     text = {
         "bust": "bust, the turn total is lost",
         "goal": f"turn total {e['k']}: the goal is reached",
@@ -684,7 +686,9 @@ def pack_multiplayer(opponents: MultiplayerOpponents) -> dict[str, Any]:
             "goal": g,
             "dieFaces": rules.die_faces,
             "bustFace": rules.bust_face,
-            "points": list(rules.points_by_face),
+            # the game model's outcome table ([kind, points] of every roll): multi.js reads a
+            # roll only through it
+            "rolls": outcomes(rules).to_json(),
         },
         "start": start,
         "sections": sections,

@@ -61,11 +61,10 @@ from typing import Any
 
 import numpy as np
 
+from ..games import outcomes
 from ..io import atomic_write, check_writable
-from ..rules import ROLL_KINDS
 from ..simultaneous.best_response import StoppingSolution
 from ..validation import check_path
-from .game import face_points
 from .opponents import Opponent
 
 __all__ = [
@@ -110,19 +109,16 @@ class SiteReport:
 
 def _rules_json(opp: Opponent) -> dict[str, Any]:
     r = opp.rules
-    table = r.roll_table()
     return {
         "goal": r.goal,
         "dieFaces": r.die_faces,
         "bustFace": r.bust_face,
-        "points": list(face_points(r)),
         "dice": r.dice,
         "doubleTrouble": r.double_trouble,
-        # the roll rule itself (Rules.roll_outcome of every roll, numbered in base dieFaces):
-        # the page's engine and analyst read a roll only through it
-        "rolls": [
-            [ROLL_KINDS[k], p] for k, p in zip(table.kind.tolist(), table.points.tolist(), strict=True)
-        ],
+        # the game model's outcome table (Rules.roll_outcome of every roll, numbered in base
+        # dieFaces: pigtheory.games.Outcomes.to_json): the page's engine and analyst read a
+        # roll only through it
+        "rolls": outcomes(r).to_json(),
         "label": str(r).removesuffix(", 2 players"),
         "note": r.describe_roll(),
     }

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 if TYPE_CHECKING:
     from ..results import Solution
-    from ..simultaneous.sweep import HoldAtTable
+    from ..simultaneous.sweeps import HoldAtTable
 
 __all__ = [
     "plot_hold_at_sweep",

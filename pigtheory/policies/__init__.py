@@ -43,8 +43,17 @@ import numpy as np
 from ..display import long_frame
 from ..results import Saveable
 from ..rules import Rules
-from ..turn_total import turn_total_table
+from ..turn_totals import turn_total_table
 from ..validation import check_rules
+from .tables import (
+    integer_array,
+    own_scores,
+    readonly,
+    state_index,
+    state_shape_ok,
+    take_at_states,
+    validate_thresholds,
+)
 
 __all__ = [
     "HoldAt",
@@ -83,7 +92,7 @@ class HoldAt(Saveable):
 
     def table(self, rules: Rules = Rules()) -> np.ndarray:
         """The full threshold table of this policy, shape ``(goal,) * players``."""
-        own = _own_scores(rules)
+        own = own_scores(rules)
         return np.broadcast_to(np.minimum(self.n, rules.goal - own), (rules.goal,) * rules.players).copy()
 
     def __str__(self) -> str:
@@ -135,7 +144,7 @@ class ThresholdTable(Saveable):
     name: str = "threshold table"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "table", _readonly(_integer_array("table", self.table)))
+        object.__setattr__(self, "table", readonly(integer_array("table", self.table)))
 
     def __str__(self) -> str:
         return self.name
@@ -160,7 +169,7 @@ class ThresholdTable(Saveable):
         >>> ThresholdTable([[2, 1], [1, 1]]).strategy(0, 0)
         {2: 1.0}
         """
-        return {int(self.table[_state(self.table.shape, (own, *others))]): 1.0}
+        return {int(self.table[state_index(self.table.shape, (own, *others))]): 1.0}
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,11 +199,11 @@ class MixedPolicy(Saveable):
     name: str = "mixed policy"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "thresholds", _readonly(_integer_array("thresholds", self.thresholds)))
+        object.__setattr__(self, "thresholds", readonly(integer_array("thresholds", self.thresholds)))
         weights = np.array(self.weights)
         if weights.dtype.kind not in "iuf":
             raise ValueError(f"weights must be numbers, got an array of {weights.dtype}")
-        object.__setattr__(self, "weights", _readonly(weights.astype(float, copy=False)))  # a copy already
+        object.__setattr__(self, "weights", readonly(weights.astype(float, copy=False)))  # a copy already
 
     @classmethod
     def of(
@@ -251,7 +260,7 @@ class MixedPolicy(Saveable):
         {2: 0.25, 3: 0.75}
         """
         th, w = np.broadcast_arrays(self.thresholds, self.weights)
-        at = _state(th.shape[:-1], (own, *others))
+        at = state_index(th.shape[:-1], (own, *others))
         out: dict[int, float] = {}
         for k, p in zip(th[at].tolist(), w[at].tolist(), strict=True):
             if p > 0:
@@ -275,8 +284,8 @@ class Mixture:
     rules: Rules
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "thresholds", _readonly(np.asarray(self.thresholds)))
-        object.__setattr__(self, "weights", _readonly(np.asarray(self.weights)))
+        object.__setattr__(self, "thresholds", readonly(np.asarray(self.thresholds)))
+        object.__setattr__(self, "weights", readonly(np.asarray(self.weights)))
 
     @property
     def is_pure(self) -> bool:
@@ -320,7 +329,7 @@ class Mixture:
         table = turn_total_table(self.rules.replace(players=2))
         if states is None:
             th, w = self.thresholds, self.weights
-            own = _own_scores(self.rules)[..., None]
+            own = own_scores(self.rules)[..., None]
         else:
             th = take_at_states(self.thresholds, states)
             w = take_at_states(self.weights, states)
@@ -338,63 +347,6 @@ class Mixture:
         )
         probs = np.concatenate([bust, band_p.reshape(shape)], axis=-1)
         return gains, probs
-
-
-def _state(shape: tuple[int, ...], scores: tuple[int, ...]) -> tuple[int, ...]:
-    """Index of a state in a table of ``shape`` (axes of length 1 broadcast), checked."""
-    if len(scores) != len(shape):
-        raise ValueError(f"scores: {len(shape)} scores expected (own first), got {scores!r}")
-    out = []
-    for s, n in zip(scores, shape, strict=True):
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool) or s < 0:
-            raise ValueError(f"scores: non-negative integers expected, got {scores!r}")
-        if n > 1 and s >= n:
-            raise ValueError(f"scores: {s} is past the table (scores 0..{n - 1})")
-        out.append(0 if n == 1 else int(s))
-    return tuple(out)
-
-
-def _own_scores(rules: Rules) -> np.ndarray:
-    return np.arange(rules.goal).reshape((rules.goal,) + (1,) * (rules.players - 1))
-
-
-def take_at_states(arr: np.ndarray, states: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Entries of a broadcastable state table (last axis: components, e.g. a mixture's
-    thresholds) at the given states; axes of length 1 broadcast.
-
-    Parameters
-    ----------
-    arr : numpy.ndarray, shape ``(goal or 1,) * players + (S,)``
-    states : tuple of int arrays, one per player (own score first)
-        Broadcast together to ``states_shape``.
-
-    Returns
-    -------
-    numpy.ndarray, shape ``states_shape + (S,)``
-    """
-    idx = tuple(
-        np.asarray(s) if arr.shape[d] > 1 else np.zeros_like(np.asarray(s)) for d, s in enumerate(states)
-    )
-    return arr[idx]
-
-
-def _state_shape_ok(shape: tuple[int, ...], rules: Rules) -> bool:
-    full = (rules.goal,) * rules.players
-    return shape in (full, (rules.goal,))
-
-
-def _validate_thresholds(th: np.ndarray, rules: Rules, clip: bool) -> np.ndarray:
-    own = _own_scores(rules).reshape((rules.goal,) + (1,) * (th.ndim - 1))
-    room = rules.goal - own
-    if clip:
-        th = np.minimum(th, room)
-    if np.any(th < 1) or np.any(th > room):
-        bad = np.argwhere((th < 1) | (th > np.broadcast_to(room, th.shape)))[0]
-        raise ValueError(
-            f"policy: thresholds must lie in 1..goal - own score; at state {tuple(int(b) for b in bad[:-1])} "
-            f"the threshold is {int(th[tuple(bad)])} (allowed 1..{rules.goal - int(bad[0])})"
-        )
-    return th
 
 
 _READ: weakref.WeakKeyDictionary[MixedPolicy, dict[Rules, Mixture]] = weakref.WeakKeyDictionary()
@@ -439,18 +391,18 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     if isinstance(policy, np.ndarray):
         policy = ThresholdTable(policy)
     if isinstance(policy, HoldAt):
-        th = np.minimum(policy.n, rules.goal - _own_scores(rules))[..., None]
-        return Mixture(_readonly(th), _readonly(np.ones((1,) * (rules.players + 1))), rules)
+        th = np.minimum(policy.n, rules.goal - own_scores(rules))[..., None]
+        return Mixture(readonly(th), readonly(np.ones((1,) * (rules.players + 1))), rules)
     if isinstance(policy, ThresholdTable):
         t = policy.table
-        if not _state_shape_ok(t.shape, rules):
+        if not state_shape_ok(t.shape, rules):
             raise ValueError(
                 f"policy: a threshold table for {rules.players} players and goal {rules.goal} has shape "
                 f"{(rules.goal,) * rules.players} (or ({rules.goal},)), got {t.shape}"
             )
         t = t.reshape(t.shape + (1,) * (rules.players - t.ndim))
-        th = _validate_thresholds(t[..., None], rules, policy.clip)
-        return Mixture(_readonly(th), _readonly(np.ones((1,) * (rules.players + 1))), rules)
+        th = validate_thresholds(t[..., None], rules, policy.clip)
+        return Mixture(readonly(th), readonly(np.ones((1,) * (rules.players + 1))), rules)
     if isinstance(policy, MixedPolicy):
         known = _READ.get(policy, {}).get(rules)
         if known is not None:
@@ -473,12 +425,12 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
             )
         if np.any(w < 0) or not np.all(np.abs(w.sum(axis=-1) - 1) <= _WEIGHT_TOL):
             raise ValueError("policy: mixed-policy weights must be >= 0 and sum to 1 at every state")
-        th = _validate_thresholds(th.astype(np.int64, copy=False), rules, clip=False)
+        th = validate_thresholds(th.astype(np.int64, copy=False), rules, clip=False)
         if shared and th.dtype == np.int64:
             mix = Mixture(policy.thresholds, policy.weights, rules)
             _READ.setdefault(policy, {})[rules] = mix
             return mix
-        return Mixture(_readonly(np.array(th)), _readonly(np.array(w)), rules)
+        return Mixture(readonly(np.array(th)), readonly(np.array(w)), rules)
     inner = getattr(policy, "policy", None)
     if inner is not None and inner is not policy:
         return as_mixture(inner, rules)
@@ -486,22 +438,3 @@ def as_mixture(policy: Any, rules: Rules = Rules()) -> Mixture:
     if callable(to_mixed):  # a compact policy (the symmetric solvers' SymmetricPolicy)
         return as_mixture(to_mixed(), rules)
     raise ValueError(f"policy: cannot read {type(policy).__name__!s} as a policy")
-
-
-def _integer_array(name: str, values: Any) -> np.ndarray:
-    """``values`` as an int64 array; booleans, fractions and non-numbers are refused."""
-    a = np.array(values)
-    integral = a.dtype.kind in "iu" or (
-        a.dtype.kind == "f" and bool(np.all(np.isfinite(a))) and bool(np.all(a == np.round(a)))
-    )
-    if not integral:
-        kind = "booleans" if a.dtype.kind == "b" else f"values of type {a.dtype}"
-        if a.dtype.kind == "f":
-            kind = "non-integer numbers"
-        raise ValueError(f"policy: {name} must hold integers (thresholds), got {kind}")
-    return a.astype(np.int64, copy=False)  # a is already a copy
-
-
-def _readonly(a: np.ndarray) -> np.ndarray:
-    a.setflags(write=False)
-    return a

@@ -47,7 +47,6 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import renamed_field
 from ..guard import check_memory
 from ..results import Result
 from ..rules import Rules
@@ -105,8 +104,6 @@ class BestResponse(Result):
     method: str
     rules: Rules
     horizon: int | None
-
-    start = renamed_field("start", "value_start")
 
     @classmethod
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:

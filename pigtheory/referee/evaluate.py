@@ -49,7 +49,6 @@ from typing import Any
 
 import numpy as np
 
-from .._compat import renamed_field
 from ..guard import Estimate, check_memory
 from ..results import Result
 from ..rules import Rules
@@ -100,10 +99,6 @@ class Evaluation(Result):
     method: str
     rules: Rules
     horizon: int | None
-
-    win = renamed_field("win", "wins")
-
-    start = renamed_field("start", "value_start")
 
     @classmethod
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:

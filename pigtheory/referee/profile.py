@@ -16,7 +16,7 @@ Accepted policies
   total); it is first tried once on whole index arrays (a vectorised callable returns the full
   table at once) and otherwise called state by state;
 * anything :func:`pigtheory.sequential.roll_table` reads: ``hold_at(n)``, an int n, a
-  :class:`~pigtheory.sequential.policies.RollTable`, a threshold table, the optimum
+  :class:`~pigtheory.policies.sequential.RollTable`, a threshold table, the optimum
   (:func:`pigtheory.sequential.solve`), the practical policies;
 * an n-player sequential policy, :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy`
   or the :class:`~pigtheory.sequential.equilibrium.MultiplayerEquilibrium` that holds one

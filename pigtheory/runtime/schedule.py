@@ -1,7 +1,7 @@
 """Chunk tasks submitted as soon as what they read is finished, highest block first.
 
-A solve cut into chunks names, for every chunk ``(block, chunk)``, the *blocks* it reads (every
-chunk of them must be finished first). :class:`Plan` keeps which chunks are finished, how many
+A solve cut into chunks names, for every chunk ``(block, chunk)``, what it reads: whole
+*blocks* (every chunk of them must be finished first) or single chunks of other blocks. :class:`Plan` keeps which chunks are finished, how many
 chunks of each block are left, which chunks may start, and how many unfinished chunks still read
 each block (so that a solver may delete what nothing will read again). :func:`run_chunks`
 drives a plan on any executor (:class:`pigtheory.parallel.TaskQueue`: none, a
@@ -15,7 +15,8 @@ only finished, sealed chunks.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from ..parallel import TaskQueue, check_executor
@@ -31,12 +32,14 @@ IN_FLIGHT = 8
 
 
 class Plan:
-    """Which chunks read which blocks, which are finished, and which may start.
+    """Which chunks read which blocks or chunks, which are finished, and which may start.
 
     Parameters
     ----------
     reads : dict
-        ``(block, chunk) -> set of blocks`` the chunk reads (not its own).
+        ``(block, chunk) -> set`` of what the chunk reads (not itself): a block (an int: every
+        chunk of it) or one chunk of a block (a ``(block, chunk)`` pair). A level solve whose
+        rows read only some rows of the levels above names those chunks and starts sooner.
     chunks_per_block : dict
         ``block -> number of chunks``.
     done : iterable of (block, chunk)
@@ -44,28 +47,51 @@ class Plan:
     """
 
     def __init__(
-        self, reads: dict[Key, set[int]], chunks_per_block: dict[int, int], done: Iterable[Key] = ()
+        self,
+        reads: Mapping[Key, AbstractSet[int | Key]],
+        chunks_per_block: dict[int, int],
+        done: Iterable[Key] = (),
     ) -> None:
         if not isinstance(reads, dict) or not isinstance(chunks_per_block, dict):
             raise ValueError("reads and chunks_per_block must be dicts")
-        unknown = ({d for deps in reads.values() for d in deps} | {b for b, _ in reads}) - set(
-            chunks_per_block
-        )
+        whole: dict[Key, set[int]] = {}  # blocks read whole
+        parts: dict[Key, set[Key]] = {}  # single chunks read
+        for key, deps in reads.items():
+            whole[key] = {d for d in deps if not isinstance(d, tuple)}
+            parts[key] = {(int(d[0]), int(d[1])) for d in deps if isinstance(d, tuple)}
+        unknown = (
+            {d for deps in whole.values() for d in deps}
+            | {b for deps in parts.values() for b, _ in deps}
+            | {b for b, _ in reads}
+        ) - set(chunks_per_block)
         if unknown:
             raise ValueError(f"reads: blocks {sorted(unknown)[:5]} are not in chunks_per_block")
-        self.reads = reads
-        self.readers: dict[int, list[Key]] = {b: [] for b in chunks_per_block}
-        for key, deps in reads.items():
-            for d in deps:
+        wrong = [(b, k) for deps in parts.values() for b, k in deps if not 0 <= k < chunks_per_block[b]]
+        if wrong:
+            raise ValueError(f"reads: chunks {sorted(wrong)[:5]} are not in chunks_per_block")
+        self.reads = {key: whole[key] | {b for b, _ in parts[key]} for key in reads}  # blocks touched
+        self.readers: dict[int, list[Key]] = {b: [] for b in chunks_per_block}  # read whole
+        self.chunk_readers: dict[Key, list[Key]] = {}
+        for key in reads:
+            for d in whole[key]:
                 self.readers[d].append(key)
+            for c in parts[key]:
+                self.chunk_readers.setdefault(c, []).append(key)
+        touching: dict[int, list[Key]] = {b: [] for b in chunks_per_block}
+        for key, blocks in self.reads.items():
+            for b in blocks:
+                touching[b].append(key)
         self.done = set(done)
         self.n_tasks = len(reads)
         self.todo = self.n_tasks - len(self.done)
         self.left = dict(chunks_per_block)  # unfinished chunks per block
         for block, _ in self.done:
             self.left[block] -= 1
-        self.unread = {b: sum(r not in self.done for r in rs) for b, rs in self.readers.items()}
-        self.waiting = {key: sum(self.left[d] > 0 for d in deps) for key, deps in reads.items()}
+        self.unread = {b: sum(r not in self.done for r in rs) for b, rs in touching.items()}
+        self.waiting = {
+            key: sum(self.left[d] > 0 for d in whole[key]) + sum(c not in self.done for c in parts[key])
+            for key in reads
+        }
         self.ready: list[tuple[int, int, int]] = []
         for key, n in self.waiting.items():
             if n == 0 and key not in self.done:
@@ -76,6 +102,12 @@ class Plan:
         _, block, k = heapq.heappop(self.ready)
         return block, k
 
+    def _unblock(self, readers: list[Key]) -> None:
+        for r in readers:
+            self.waiting[r] -= 1
+            if self.waiting[r] == 0 and r not in self.done:
+                heapq.heappush(self.ready, (-r[0], r[0], r[1]))
+
     def finish(self, key: Key) -> list[int]:
         """Mark ``key`` finished; returns the blocks that no unfinished chunk reads any more and
         that are finished themselves (their read-only parts may go)."""
@@ -83,11 +115,9 @@ class Plan:
         self.done.add(key)
         self.todo -= 1
         self.left[block] -= 1
+        self._unblock(self.chunk_readers.get(key, []))
         if self.left[block] == 0:
-            for r in self.readers[block]:
-                self.waiting[r] -= 1
-                if self.waiting[r] == 0 and r not in self.done:
-                    heapq.heappush(self.ready, (-r[0], r[0], r[1]))
+            self._unblock(self.readers[block])
         for d in self.reads[key]:
             self.unread[d] -= 1
         return [b for b in self.reads[key] | {block} if self.left[b] == 0 and self.unread[b] == 0]

@@ -37,6 +37,8 @@ import mmap
 import os
 import shutil
 import uuid
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -46,7 +48,7 @@ import numpy as np
 from ..io import atomic_write
 from ..validation import check_path
 
-__all__ = ["ChunkStore", "StoreFull", "StoreMismatch"]
+__all__ = ["ChunkStore", "StoreFull", "StoreMismatch", "disk_full"]
 
 HEADER = "store.json"
 """Name of a store's header file."""
@@ -73,16 +75,28 @@ def _digest(path: Path) -> str:
     return h.hexdigest()
 
 
-def _write(path: Path, write: Any, folder: Path) -> None:
-    """:func:`atomic_write`, a full disk said in one line naming the store's folder."""
+def disk_full(folder: str | os.PathLike) -> AbstractContextManager[None]:
+    """A context in which a full disk (``ENOSPC``, ``EDQUOT``) becomes :class:`StoreFull`: one
+    line naming ``folder``, the work finished before kept (``with disk_full(folder): ...``)."""
+    return _disk_full(check_path("folder", folder))
+
+
+@contextmanager
+def _disk_full(folder: Path) -> Iterator[None]:
     try:
-        atomic_write(path, write)
+        yield
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             raise StoreFull(
-                exc.errno, f"store: the disk of {str(folder)!r} is full; the chunks finished so far are kept"
+                exc.errno, f"store: the disk of {str(folder)!r} is full; what was finished so far is kept"
             ) from None
         raise
+
+
+def _write(path: Path, write: Any, folder: Path) -> None:
+    """:func:`atomic_write`, a full disk said in one line naming the store's folder."""
+    with _disk_full(folder):
+        atomic_write(path, write)
 
 
 class ChunkStore:

@@ -17,10 +17,11 @@ from typing import Any
 
 import numpy as np
 
+from ..games import SequentialGame
 from ..guard import check_memory, simulation_estimate
 from ..policies.sequential import roll_table
 from ..results import Result
-from ..rules import BUST, DOUBLE, RESET, Rules
+from ..rules import Rules
 from ..validation import check_int, check_rng
 from .model import check_rules
 
@@ -103,6 +104,7 @@ def play(
     games = check_int("games", games, low=1)
     gen = check_rng(rng)
     g = rules.goal
+    game = SequentialGame(rules)
     tables = np.stack([roll_table(policy_a, rules), roll_table(policy_b, rules)])
     score = np.zeros((games, 2), dtype=np.int64)
     mover = np.zeros(games, dtype=np.int64)
@@ -116,31 +118,28 @@ def play(
         own = score[active, mv]
         opp = score[active, 1 - mv]
         kk = k[active]
-        reach = own + kk >= g
-        f = forced[active]
-        safe_k = np.minimum(kk, g - 1)
-        wants = tables[mv, np.minimum(own, g - 1), opp, safe_k]
-        rolls = f | (~reach & wants)
-        wins = ~rolls & reach
-        holds = ~rolls & ~reach
-        # holds: bank the turn total, pass the dice
-        h = active[holds]
-        score[h, mover[h]] += k[h]
-        # rolls
-        r = active[rolls]
-        kind, gain = rules.sample_rolls(gen, r.size)
-        double = kind == DOUBLE
-        busts = (kind == BUST) | (kind == RESET)
-        reset = r[kind == RESET]
-        score[reset, mover[reset]] = 0
-        k[r[~busts]] += gain[~busts]
-        forced[r] = double
+        # a forced roll (Double Trouble) may stand at or above the goal: the table ends at g - 1
+        wants = tables[mv, np.minimum(own, g - 1), opp, np.minimum(kk, g - 1)]
+        rolls = forced[active] | wants
+        # holds: bank the turn total, pass the dice (the game model's transition)
+        h = active[~rolls]
+        score[h, mover[h]], _ = game.hold_many(score[h, mover[h]], k[h])
+        # rolls, face by face
+        at = np.flatnonzero(rolls)
+        r = active[at]
+        own_r = own[at]
+        new_own, k[r], busts, won, forced[r] = game.roll_many(own_r, kk[at], game.sample(gen, r.size))
+        moved = new_own != own_r  # a reset (snake eyes) or a win
+        score[r[moved], mv[at][moved]] = new_own[moved]
         ended = np.concatenate([h, r[busts]])
         mover[ended] = 1 - mover[ended]
         k[ended] = 0
         forced[ended] = False
         turns[ended] += 1
-        w = active[wins]
-        first_won[w] = mover[w] == 0
-        active = active[~wins]
+        if won.any():
+            w = r[won]
+            first_won[w] = mover[w] == 0
+            keep = np.ones(active.size, dtype=bool)
+            keep[at[won]] = False
+            active = active[keep]
     return Games(first_won, turns, rules)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..games import SequentialGame
 from ..guard import check_memory, simulation_estimate
 from ..results import Result
 from ..rules import Rules
@@ -99,9 +100,7 @@ def play_multiplayer(
     table = policy.roll_table().astype(float)
     for row, p in zip(policy.mixed_states, policy.mixed_prob, strict=True):
         table[tuple(int(x) for x in row)] = p
-    points = np.zeros(rules.die_faces + 1, dtype=np.int64)
-    faces = [f for f in range(1, rules.die_faces + 1) if f != rules.bust_face]
-    points[faces] = rules.scoring_faces
+    game = SequentialGame(rules)
     score = np.zeros((games, n), dtype=np.int64)
     mover = np.zeros(games, dtype=np.int64)
     k = np.zeros(games, dtype=np.int64)
@@ -124,18 +123,16 @@ def play_multiplayer(
         mover[nxt] = (mover[nxt] + 1) % n
         k[nxt] = 0
         turns[nxt] += 1
-        # rolls, face by face
+        # rolls, face by face, through the game model (reaching the goal wins at once: the
+        # policy table ends at g)
         r = active[rolls]
-        face = gen.integers(1, rules.die_faces + 1, r.size)
-        gain = points[face]
-        bust = r[gain == 0]
+        score[r, mover[r]], k[r], passed, won, _ = game.roll_many(
+            score[r, mover[r]], k[r], game.sample(gen, r.size)
+        )
+        bust = r[passed]
         mover[bust] = (mover[bust] + 1) % n
-        k[bust] = 0
         turns[bust] += 1
-        ok = r[gain > 0]
-        k[ok] += gain[gain > 0]
-        reach = ok[score[ok, mover[ok]] + k[ok] >= g]
-        score[reach, mover[reach]] += k[reach]  # holding there wins: the policy table ends at g
+        reach = r[won]
         winner[reach] = mover[reach]
         active = active[winner[active] < 0]
     share = (winner[:, None] == seats[None, :]).astype(float)

@@ -24,7 +24,6 @@ the ``strategies="stopping"`` solvers go beyond the paper (every stopping rule; 
 
 from typing import TYPE_CHECKING, Any
 
-from .._compat import renamed
 from .best_response import best_response
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
@@ -32,11 +31,9 @@ from .stopping import StoppingEquilibrium, stopping_equilibrium
 from .two_player import Equilibrium, SelfPlay, Stackelberg, equilibrium, self_play, stackelberg
 
 if TYPE_CHECKING:  # imported on first use (below): a command that needs none of them starts faster
-    from .chunked import ChunkedSolution, chunked_best_response
-    from .multiplayer import ReducedSolution, reduced_best_response
-    from .resumable import hold_at_table, sweep_tasks
+    from .nplayer import ChunkedSolution, ReducedSolution, chunked_best_response, reduced_best_response
     from .stopping import StoppingClasses, certify_classes
-    from .sweep import HoldAtTable, best_responses, hold_at_sweep
+    from .sweeps import HoldAtTable, best_responses, hold_at_sweep, hold_at_table, sweep_tasks
     from .symmetric import (
         SymmetricBestResponse,
         SymmetricDynamics,
@@ -49,12 +46,14 @@ if TYPE_CHECKING:  # imported on first use (below): a command that needs none of
     from .two_player.nash import CycleNash, cycle_nash, exploitability
 
 _LAZY = {
-    **dict.fromkeys(("ChunkedSolution", "chunked_best_response"), ".chunked"),
-    **dict.fromkeys(("ReducedSolution", "reduced_best_response"), ".multiplayer"),
+    **dict.fromkeys(
+        ("ChunkedSolution", "chunked_best_response", "ReducedSolution", "reduced_best_response"), ".nplayer"
+    ),
     **dict.fromkeys(("CycleNash", "cycle_nash", "exploitability"), ".two_player.nash"),
-    **dict.fromkeys(("HoldAtTable", "best_responses", "hold_at_sweep"), ".sweep"),
+    **dict.fromkeys(
+        ("HoldAtTable", "best_responses", "hold_at_sweep", "hold_at_table", "sweep_tasks"), ".sweeps"
+    ),
     **dict.fromkeys(("StoppingClasses", "certify_classes"), ".stopping"),
-    **dict.fromkeys(("hold_at_table", "sweep_tasks"), ".resumable"),
     **dict.fromkeys(
         (
             "SymmetricEquilibrium",
@@ -109,20 +108,12 @@ __all__ = [
     "SymmetricDynamics",
 ]
 
-_renamed = renamed(
-    __name__,
-    {
-        "HoldAtSweep": "pigtheory.simultaneous.sweep:HoldAtTable",
-        "SweepTable": "pigtheory.simultaneous.sweep:HoldAtTable",
-    },
-)
-
 
 def __getattr__(name: str) -> Any:
-    """A name of :data:`_LAZY` (imported now, then kept), or a deprecated one."""
+    """A name of :data:`_LAZY` (imported now, then kept)."""
     module = _LAZY.get(name)
     if module is None:
-        return _renamed(name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import importlib
 
     value = getattr(importlib.import_module(module, __name__), name)

@@ -189,7 +189,7 @@ def best_response(
     if rules.players == 2:
         value, policy = best_response_two(opps[0], rules, TIE_TOL, engine)
         return Solution(value, policy, 2 * rules.goal - 1, 0.0, "exact", rules)
-    from .multiplayer import reduced_best_response, separable
+    from .nplayer.reduced import reduced_best_response, separable
 
     if separable(opps, rules):
         return reduced_best_response(opps, rules=rules, engine=engine, progress=progress).expand()
@@ -198,7 +198,7 @@ def best_response(
         # states x own gains x the opponents' joint outcomes (w + 1 each)
         work = g**n * (g / 2) * (turn_width(rules) + 1) ** (n - 1)
         if choose_engine(engine, work) == "numba":
-            from .core.nplayer_general import best_response_general, opponent_arrays
+            from .nplayer.general import best_response_general, opponent_arrays
 
             value, policy = best_response_general(opponent_arrays(opps, rules), rules, TIE_TOL)
             value.setflags(write=False)

@@ -45,7 +45,7 @@ import numpy as np
 from ..guard import BASE_BYTES, Estimate, check_memory, with_roll_model
 from ..results import Solution
 from ..rules import Rules
-from ..turn_total import turn_total_table
+from ..turn_totals import turn_total_table
 from ..validation import check_int, check_simultaneous_rules
 from .core import TIE_TOL, action_set
 

@@ -63,9 +63,16 @@
     return a[0];
   }
 
+  /* Whether one die's face busts: with one die the outcome table says so (a die defined in
+   * Python by its roll rule has no bust face of its own); with two, the bust face. */
+  function bustFace(face, rules) {
+    if (rules.dice === 1) return rules.rolls[face - 1][0] === "bust";
+    return face === rules.bustFace;
+  }
+
   /* The faces of a roll as a player says them: "4-4", or "heads" for Piglet's coin. */
   function faces(dice, rules) {
-    if (rules.dieFaces === 2) return dice.map((f) => (f === rules.bustFace ? "tails" : "heads")).join("-");
+    if (rules.dieFaces === 2) return dice.map((f) => (bustFace(f, rules) ? "tails" : "heads")).join("-");
     return dice.join("-");
   }
 
@@ -100,7 +107,7 @@
     const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", "0 0 68 68");
-    const bust = face === rules.bustFace;
+    const bust = bustFace(face, rules);
     svg.setAttribute("class", "die rolled" + (bust ? " bust" : "") + (who === "opponent" ? " opp" : ""));
     const rect = document.createElementNS(ns, "rect");
     for (const [k, v] of Object.entries({ x: 3, y: 3, width: 62, height: 62, rx: rules.dieFaces === 2 ? 31 : 10 })) {

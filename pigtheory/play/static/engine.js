@@ -61,11 +61,6 @@
     return [new Mulberry32(seed), new Mulberry32((seed + 0x9e3779b9) % TWO32)];
   }
 
-  /* Points of faces 1..dieFaces (0 for the bust face). */
-  function facePoints(rules) {
-    return rules.points.slice();
-  }
-
   /* [kind, points] of one roll: "bust", "reset", "double" or "score". The site's data carries
    * the rules' roll rule (Python's Rules.roll_outcome) for every roll, numbered in base
    * dieFaces, so a new die or variant needs no change here. */
@@ -248,5 +243,5 @@
     }
   }
 
-  return { Mulberry32, streams, facePoints, rollOutcome, Game, TWO32 };
+  return { Mulberry32, streams, rollOutcome, Game, TWO32 };
 });

@@ -120,8 +120,9 @@
 
     _roll(stream) {
       const face = 1 + this.rng[stream].below(this.rules.dieFaces);
-      const points = this.rules.points[face - 1];
-      if (face === this.rules.bustFace) {
+      // the game model's outcome table (Python's pigtheory.games.Outcomes.to_json): roll face - 1
+      const [kind, points] = this.rules.rolls[face - 1];
+      if (kind === "bust" || kind === "reset") {
         this.k = 0;
         const event = this._log("roll", { dice: [face], outcome: "bust" });
         this._next();
@@ -177,7 +178,7 @@
     }
     const coin = g.rules.dieFaces === 2;
     const face = e.dice[0];
-    const shown = coin ? (face === g.rules.bustFace ? "tails" : "heads") : String(face);
+    const shown = coin ? (g.rules.rolls[face - 1][0] === "bust" ? "tails" : "heads") : String(face);
     const text = {
       bust: "bust, the turn total is lost",
       goal: "turn total " + e.k + ": the goal is reached",

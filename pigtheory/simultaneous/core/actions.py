@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from ...rules import Rules
-from ...turn_total import turn_total_table
+from ...turn_totals import turn_total_table
 from ...validation import check_choice
 
 __all__ = [

@@ -41,7 +41,7 @@ import numpy as np
 
 from ...engine import choose_engine
 from ...rules import Rules
-from ...turn_total import TurnTotalTable, turn_total_table
+from ...turn_totals import TurnTotalTable, turn_total_table
 from . import stage_kernels
 from .actions import TIE_TOL, threshold_band, threshold_matrix, turn_width
 from .matrix_game import pure_bounds

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...rules import Rules
 from ...stopping import TurnPolicy
-from ...turn_total import turn_total_table
+from ...turn_totals import turn_total_table
 from .step import band_of
 
 

@@ -60,7 +60,7 @@ from ...guard import check_memory, equilibrium_estimate
 from ...results import Result
 from ...rules import Rules
 from ...stopping import RandomStoppingRule, is_threshold_rule
-from ...turn_total import turn_total_table
+from ...turn_totals import turn_total_table
 from ...validation import check_int, check_simultaneous_rules, check_tol
 from ..core import extended, one_blas_thread, score_levels, stage_game, terminal_values, threshold_matrix
 from ..core.matrix_game import pure_bounds, solve_stage, solve_with_oracles

@@ -33,14 +33,8 @@ final, and entries ``t..low`` are summed again. A column's row for other thresho
 others' thresholds went back and forth, or the mixed solver's candidate profiles) moves to
 :data:`SPARES` spare rows kept by (column, thresholds), from which it comes back.
 
-The functions are kernels (:mod:`.jit`): plain Python until
-:func:`~pigtheory.simultaneous.symmetric.stage.compiled` compiles them with numba (the same
-code runs interpreted for ``engine="numpy"``).
-
-References
-----------
-D. E. Knuth, The Art of Computer Programming 4A, 7.2.1.3 (the combinatorial number system).
-Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19).
+The functions are kernels, compiled with those of :mod:`.kernels` (its Notes; references
+there).
 """
 
 from __future__ import annotations

@@ -64,7 +64,6 @@ from __future__ import annotations
 
 import os
 import threading
-import warnings
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -90,10 +89,6 @@ __all__ = ["estimate_memory", "SymmetricEquilibrium", "symmetric_equilibrium"]
 
 _CHUNK = 2048  # states per kernel call at most (progress bar steps)
 _INTERPRETED_COST = 100  # interpreted loops cost about this many numpy state-action pairs
-
-
-def _deprecated(old: str, new: str) -> None:
-    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,18 +149,6 @@ class SymmetricEquilibrium(Result):
     n_fallback: int
     largest_support: int
     epsilon_start: float
-
-    @property
-    def table(self) -> np.ndarray:
-        """Deprecated: ``value.table``, the values by view ``(S, goal + 1)``."""
-        _deprecated("SymmetricEquilibrium.table", "value.table (value[i, j, ...] reads it by state)")
-        return self.value.table
-
-    @property
-    def strategy_table(self) -> SymmetricPolicy:
-        """Deprecated: ``policy``."""
-        _deprecated("SymmetricEquilibrium.strategy_table", "policy")
-        return self.policy
 
     @classmethod
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:

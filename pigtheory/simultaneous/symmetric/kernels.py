@@ -21,7 +21,7 @@ Notes
 on the goal, and a tuple that is componentwise larger has a larger rank: solving states by
 decreasing rank visits every successor first (scores never decrease).
 
-The functions are kernels (:mod:`.jit`): plain Python until
+The functions are kernels (:mod:`pigtheory.jit`): plain Python until
 :func:`~pigtheory.simultaneous.symmetric.stage.compiled` compiles them with numba (the same
 code runs interpreted for ``engine="numpy"``).
 

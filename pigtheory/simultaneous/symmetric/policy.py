@@ -22,7 +22,7 @@ from ...guard import Estimate, check_memory
 from ...policies import MixedPolicy
 from ...results import Saveable, freeze
 from ...rules import Rules
-from ...turn_total import turn_total_table
+from ...turn_totals import turn_total_table
 from .kernels import binomials, multisets, ranks
 
 __all__ = ["layout", "full_columns", "SymmetricPolicy", "ViewTable"]

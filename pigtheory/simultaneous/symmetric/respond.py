@@ -10,14 +10,8 @@ Notes
 u[\\min(k + r, g - t)]` and the stationary value :math:`a_k / (1 - P(X_k = 0) B)`, B the chance
 that every other player busts (:class:`~pigtheory.simultaneous.core.Thresholds`).
 
-The functions are kernels (:mod:`.jit`): plain Python until
-:func:`~pigtheory.simultaneous.symmetric.stage.compiled` compiles them with numba (the same
-code runs interpreted for ``engine="numpy"``).
-
-References
-----------
-D. E. Knuth, The Art of Computer Programming 4A, 7.2.1.3 (the combinatorial number system).
-Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): eqs. (18)-(19).
+The functions are kernels, compiled with those of :mod:`.kernels` (its Notes; references
+there).
 """
 
 from __future__ import annotations

@@ -61,7 +61,6 @@ from .equilibrium import (
     SymmetricEquilibrium,
     SymmetricPolicy,
     ViewTable,
-    _deprecated,
     estimate_memory,
     layout,
 )
@@ -113,18 +112,6 @@ class SymmetricBestResponse(Result):
     rules: Rules
     exploitability: float
     largest_gain: float
-
-    @property
-    def table(self) -> np.ndarray:
-        """Deprecated: ``value.table``, the values by view ``(S, goal + 1)``."""
-        _deprecated("SymmetricBestResponse.table", "value.table (value[i, j, ...] reads it by state)")
-        return self.value.table
-
-    @property
-    def thresholds(self) -> np.ndarray:
-        """Deprecated: ``policy.actions``, the thresholds by view ``(S, goal)``."""
-        _deprecated("SymmetricBestResponse.thresholds", "policy.actions")
-        return self.policy.actions
 
     @classmethod
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:

@@ -68,7 +68,7 @@ from ...guard import check_memory, equilibrium_estimate
 from ...policies import MixedPolicy
 from ...results import Result, freeze
 from ...rules import Rules
-from ...turn_total import turn_total_table
+from ...turn_totals import turn_total_table
 from ...validation import check_choice, check_int, check_simultaneous_rules, check_tol
 from ..core import STRATEGIES, extended, one_blas_thread, score_levels, stage_game, terminal_values
 from ..core.matrix_game import StageSolution, solve_stage, solve_with_oracles

@@ -1,0 +1,20 @@
+"""Where the package root hands a lower layer what only a higher layer implements.
+
+A layer imports only the layers below it (``[tool.importlinter]`` in pyproject.toml). Every
+result and policy type (:mod:`pigtheory.results`, in the domain layer) has ``save`` and
+``load``, but the file formats live a layer up, in :mod:`pigtheory.io`, which registers them
+with :func:`pigtheory.results.register_files` when it is imported. When nothing has imported
+it yet (``hold_at(3).save(path)`` in a fresh interpreter), the results call
+:data:`load_files`, which the package root (``pigtheory/__init__.py``, above every layer and
+imported before any of them) sets to a function that imports :mod:`pigtheory.io`. No module
+of a lower layer names a higher one, not even by a string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+__all__ = ["load_files"]
+
+load_files: Callable[[], object] | None = None
+"""Imports the file formats (which register themselves); set by the package root."""

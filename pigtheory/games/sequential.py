@@ -1,0 +1,246 @@
+"""Sequential Pig: players take turns; the one transition every simulator, environment and page uses.
+
+Sequential state
+----------------
+``State(scores, mover, k, forced)``: the banked scores in seat order, the seat to move, its turn
+total and whether it must roll (Double Trouble: after a double). The start is
+``((0, ..., 0), 0, 0, False)``. The vectorised form keeps the mover's view only: arrays ``own``
+(the mover's score) and ``k`` (its turn total), one entry per game; passing the dice is a seat
+rotation the caller does.
+
+Sequential transition
+---------------------
+With the :class:`~pigtheory.games.outcomes.Outcomes` of the rules (roll ``r`` with probability
+``1 / rolls``), the mover at ``(own, k)``:
+
+* holds: ``own <- own + k``, ``k <- 0``, the turn passes;
+* rolls ``r``: if ``bust[r]``, ``k <- 0`` (and ``own <- 0`` if ``reset[r]``) and the turn
+  passes; else ``k <- k + points[r]``, and ``forced <- again[r]``; if not forced and
+  ``own + k >= goal`` the mover wins at once, its score set to ``goal``.
+
+So ``P(own', k' | own, k, roll) = sum_r [transition(own, k, r) = (own', k')] / rolls``. Holding
+is legal when ``k > 0`` and not forced (or at ``k = 0`` where the caller allows it:
+``hold_at_zero``, OpenSpiel's rule). The game ends when a score reaches the goal.
+
+References
+----------
+Neller & Presser, "Optimal Play of the Dice Game Pig", UMAP Journal 25 (2004) (one die);
+Zhu & Ma, Stats 2022 (two dice, snake eyes, Double Trouble).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..rules import Rules
+from .outcomes import Dice, Outcomes, outcomes
+
+__all__ = ["SequentialGame", "State", "HOLD", "ROLL"]
+
+HOLD = 0
+"""Bank the turn total and pass the dice."""
+ROLL = 1
+"""Roll once."""
+
+
+class State(NamedTuple):
+    """A position of sequential play (module docstring)."""
+
+    scores: tuple[int, ...]
+    mover: int
+    k: int
+    forced: bool = False
+
+
+class SequentialGame:
+    """Sequential Pig under ``rules`` (module docstring): the only sequential transition.
+
+    Parameters
+    ----------
+    rules : Rules
+        Any rules, a :class:`~pigtheory.Rules` subclass with its own die included.
+
+    Examples
+    --------
+    >>> from pigtheory import Rules
+    >>> game = SequentialGame(Rules(goal=10))
+    >>> s = game.step(game.start(), ROLL, 4)   # roll 4 shows face 5
+    >>> s, game.step(s, HOLD)
+    (State(scores=(0, 0), mover=0, k=5, forced=False), State(scores=(5, 0), mover=1, k=0, forced=False))
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
+        self.rules = rules
+        self.goal = rules.goal
+        self.outcomes: Outcomes = outcomes(rules)
+        self._simple = self.outcomes.simple
+        self._false = np.zeros(0, dtype=bool)
+
+    def start(self) -> State:
+        """Scores 0, seat 0 to move, turn total 0."""
+        return State((0,) * self.rules.players, 0, 0, False)
+
+    def is_terminal(self, state: State) -> bool:
+        """Whether a score has reached the goal."""
+        return max(state.scores) >= self.goal
+
+    def winner(self, state: State) -> int | None:
+        """The seat at the goal, None while the game goes on."""
+        for seat, s in enumerate(state.scores):
+            if s >= self.goal:
+                return seat
+        return None
+
+    def legal_actions(self, state: State, *, hold_at_zero: bool = False) -> tuple[int, ...]:
+        """``(ROLL,)``, ``(HOLD, ROLL)``, or ``()`` once the game is over."""
+        if self.is_terminal(state):
+            return ()
+        if state.forced or (state.k == 0 and not hold_at_zero):
+            return (ROLL,)
+        return (HOLD, ROLL)
+
+    def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """``size`` rolls (indices of :attr:`outcomes`), face by face: :meth:`Outcomes.sample`."""
+        return self.outcomes.sample(rng, size)
+
+    def dice(self, rng: np.random.Generator) -> Dice:
+        """A scalar die drawing from ``rng`` (simple games only): :class:`~pigtheory.games.outcomes.Dice`."""
+        return Dice(self.outcomes, rng)
+
+    def step(self, state: State, action: int, roll: int | None = None) -> State:
+        """The state after ``action`` (and, for a roll, the roll ``roll`` of :attr:`outcomes`)."""
+        if action not in self.legal_actions(state, hold_at_zero=True):
+            raise ValueError(f"action {action!r} is not legal at {state}")
+        scores, seat = list(state.scores), state.mover
+        nxt = (seat + 1) % len(scores)
+        if action == HOLD:
+            scores[seat] = min(scores[seat] + state.k, self.goal)
+            return State(tuple(scores), seat if scores[seat] >= self.goal else nxt, 0, False)
+        if roll is None or not 0 <= roll < self.outcomes.rolls:
+            raise ValueError(f"roll must be in 0..{self.outcomes.rolls - 1}, got {roll!r}")
+        t = self.outcomes
+        if t.bust[roll]:
+            if t.reset[roll]:
+                scores[seat] = 0
+            return State(tuple(scores), nxt, 0, False)
+        k, forced = state.k + int(t.points[roll]), bool(t.again[roll])
+        if not forced and scores[seat] + k >= self.goal:
+            scores[seat] = self.goal
+            return State(tuple(scores), seat, 0, False)
+        return State(tuple(scores), seat, k, forced)
+
+    def _never(self, n: int) -> np.ndarray:
+        """``n`` False values (a read-only view): no forced roll in a simple game."""
+        if self._false.size < n:
+            self._false = np.zeros(max(n, 2 * self._false.size), dtype=bool)
+            self._false.setflags(write=False)
+        return self._false[:n]
+
+    def roll_many(
+        self, own: np.ndarray, k: np.ndarray, rolls: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Rolls of many movers at once (the vectorised :meth:`step` with ``ROLL``).
+
+        Parameters
+        ----------
+        own, k : numpy.ndarray of int
+            The movers' scores and turn totals.
+        rolls : numpy.ndarray of int
+            Their rolls (:meth:`sample`).
+
+        Returns
+        -------
+        own, k : numpy.ndarray
+            The inputs are not changed (``own`` may be returned as it is, when nobody won); a
+            winner's score is ``goal``, its ``k`` 0.
+        passed : numpy.ndarray of bool
+            The roll busted: the turn passes.
+        won : numpy.ndarray of bool
+        forced : numpy.ndarray of bool
+            The mover must roll again.
+        """
+        t = self.outcomes
+        pts = t.points[rolls]
+        if self._simple:  # the fast path of the vector environment: a bust is 0 points
+            passed = pts == 0
+            k = np.where(passed, 0, k + pts)
+            won = own + k >= self.goal
+            if won.any():
+                own, k = np.where(won, self.goal, own), np.where(won, 0, k)
+            return own, k, passed, won, self._never(pts.size)
+        passed = t.bust[rolls]
+        forced = t.again[rolls]
+        k = np.where(passed, 0, k + pts)
+        own = np.where(t.reset[rolls], 0, own)
+        won = ~forced & (own + k >= self.goal)
+        own = np.where(won, self.goal, own)
+        k[won] = 0
+        return own, k, passed, won, forced
+
+    def roll_at(
+        self, own: np.ndarray, k: np.ndarray, at: np.ndarray, rolls: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`roll_many` in place: the movers ``at`` (distinct indices into ``own`` and ``k``)
+        roll ``rolls``; ``own`` and ``k`` are updated there, no array of all movers is copied
+        (the vector environment's step).
+
+        Returns
+        -------
+        passed, won, going, forced : numpy.ndarray of int
+            Values of ``at``: the roll busted (``own`` set to 0 on a reset; ``k`` is left as
+            it was, the caller passes the dice and the next turn starts at 0), won
+            (``own`` set to ``goal``, ``k`` to 0), the turn goes on, and, among those, must be
+            rolled again.
+        """
+        t = self.outcomes
+        pts = t.points[rolls]
+        if self._simple:
+            ok = pts > 0
+            forced = at[:0]
+        else:
+            ok = ~t.bust[rolls]
+            own[at[t.reset[rolls]]] = 0
+            forced = at[t.again[rolls]]
+        scored = at[ok]
+        passed = at[~ok]
+        k[scored] += pts[ok]
+        reach = own[scored] + k[scored] >= self.goal
+        if forced.size:
+            reach &= ~t.again[rolls][ok]
+        won, going = scored[reach], scored[~reach]
+        if won.size:  # (an empty fancy assignment costs a microsecond: the loops are long)
+            own[won] = self.goal
+            k[won] = 0
+        return passed, won, going, forced
+
+    def hold_at(self, own: np.ndarray, k: np.ndarray, at: np.ndarray) -> None:
+        """:meth:`hold_many` in place for the movers ``at`` of a live game (``own + k < goal``
+        there, so nobody wins by holding): ``own += k``, ``k = 0``."""
+        if at.size:
+            own[at] += k[at]
+            k[at] = 0
+
+    def hold_many(self, own: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Holds of many movers at once: ``(own + k`` clipped at the goal``, won)`` (new arrays);
+        the turn passes unless won."""
+        banked = np.minimum(own + k, self.goal)
+        return banked, banked >= self.goal
+
+    def step_many(
+        self, own: np.ndarray, k: np.ndarray, actions: np.ndarray, rolls: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`step` of many movers: ``actions`` HOLD or ROLL, ``rolls`` read where they roll.
+
+        Returns ``(own, k, passed, won, forced)`` as :meth:`roll_many`; ``passed`` is also true
+        where the mover held (a hold that reaches the goal wins).
+        """
+        own2, k2, passed, won, forced = self.roll_many(own, k, rolls)
+        hold = np.asarray(actions) == HOLD
+        banked, won_hold = self.hold_many(own, k)
+        own2 = np.where(hold, banked, own2)
+        k2 = np.where(hold, 0, k2)
+        return own2, k2, np.where(hold, True, passed), np.where(hold, won_hold, won), forced & ~hold

@@ -1,0 +1,126 @@
+"""Simultaneous Pig: every player plays its turn at once; the one transition of that kind of play.
+
+Simultaneous state
+------------------
+The scores in seat order, a tuple; the start is all zeros. Within a turn each player has its own
+turn total ``k`` (its turn is unseen by the others until the turn ends).
+
+Simultaneous transition
+-----------------------
+A roll is read as the simultaneous solvers read it (:meth:`pigtheory.Rules.roll_distribution`):
+roll ``r`` busts (``k <- 0``, the turn is over) if ``bust[r]`` (a reset counts as a bust: scores
+do not drop), else ``k <- k + points[r]`` (a double is a plain gain). A "hold at t" turn rolls
+while ``0 < k < t``; its gain ``X_t`` has
+
+    P(X_t = x) = sum over roll sequences from 0 reaching x >= t without a bust of prod 1/rolls,
+
+clipped at ``room = goal - own`` (:meth:`SimultaneousGame.turn_distribution`). When every
+player's turn is over the gains are added, scores clipped at the goal; the game ends when a
+score reaches the goal, the ``m`` players there sharing the win (``1/m`` each).
+
+References
+----------
+Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023): the rules of simultaneous Pig.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from ..rules import Rules
+from .outcomes import Dice, Outcomes, outcomes
+
+__all__ = ["SimultaneousGame"]
+
+
+class SimultaneousGame:
+    """Simultaneous Pig under ``rules`` (module docstring).
+
+    Examples
+    --------
+    >>> from pigtheory import Rules
+    >>> game = SimultaneousGame(Rules.piglet(goal=2))
+    >>> game.turn_distribution(2, 2)
+    {0: Fraction(3, 4), 2: Fraction(1, 4)}
+    >>> game.end_turn((1, 0), (1, 0))
+    ((2, 0), (1.0, 0.0))
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a pigtheory.Rules, got {type(rules).__name__}")
+        self.rules = rules
+        self.goal = rules.goal
+        self.outcomes: Outcomes = outcomes(rules)
+        self._turns = lru_cache(maxsize=None)(self._turn_distribution)
+
+    def start(self) -> tuple[int, ...]:
+        """All scores 0."""
+        return (0,) * self.rules.players
+
+    def is_terminal(self, scores: tuple[int, ...]) -> bool:
+        """Whether a score has reached the goal."""
+        return max(scores) >= self.goal
+
+    def shares(self, scores: tuple[int, ...]) -> tuple[float, ...] | None:
+        """Each seat's share of the win (``1/m`` for the ``m`` at the goal), None if not over."""
+        at_goal = [s >= self.goal for s in scores]
+        m = sum(at_goal)
+        return tuple(1.0 / m if a else 0.0 for a in at_goal) if m else None
+
+    def end_turn(
+        self, scores: tuple[int, ...] | list[int], gains: tuple[int, ...] | list[int]
+    ) -> tuple[tuple[int, ...], tuple[float, ...] | None]:
+        """Add the turn's gains (clipped at the goal): the new scores and :meth:`shares`."""
+        new = tuple(min(s + x, self.goal) for s, x in zip(scores, gains, strict=True))
+        return new, self.shares(new)
+
+    def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """``size`` rolls (indices of :attr:`outcomes`): :meth:`Outcomes.sample`."""
+        return self.outcomes.sample(rng, size)
+
+    def dice(self, rng: np.random.Generator) -> Dice:
+        """A scalar die drawing from ``rng`` (simple games only)."""
+        return Dice(self.outcomes, rng)
+
+    def roll(self, k: int, roll: int) -> int:
+        """A turn total after roll ``roll``: 0 on a bust (the turn is over)."""
+        t = self.outcomes
+        return 0 if t.bust[roll] else k + int(t.points[roll])
+
+    def roll_many(self, k: np.ndarray, rolls: np.ndarray) -> np.ndarray:
+        """:meth:`roll` of many turn totals at once (a new array; 0 where the roll busts)."""
+        t = self.outcomes
+        return np.where(t.bust[rolls], 0, k + t.points[rolls])
+
+    def turn_distribution(self, t: int, room: int) -> dict[int, Fraction]:
+        """``gain -> probability`` of a "hold at t" turn, the gain clipped at ``room`` (0: bust).
+
+        The forward recursion over turn totals, from the outcome table alone (an independent
+        check of :func:`pigtheory.turn_total`); cached. A fresh dict at every call.
+        """
+        return dict(self._turns(t, room))
+
+    def _turn_distribution(self, t: int, room: int) -> dict[int, Fraction]:
+        q = self.outcomes.probability
+        steps: dict[int, Fraction] = {}
+        for b, p in zip(self.outcomes.bust.tolist(), self.outcomes.points.tolist(), strict=True):
+            steps[0 if b else p] = steps.get(0 if b else p, Fraction(0)) + q
+        reach = {0: Fraction(1)}
+        final: dict[int, Fraction] = {}
+        for k in range(max(t, 1)):
+            p = reach.pop(k, None)
+            if p is None:
+                continue
+            for x, px in steps.items():
+                if x == 0:
+                    final[0] = final.get(0, Fraction(0)) + p * px
+                elif k + x >= t:
+                    y = min(k + x, room)
+                    final[y] = final.get(y, Fraction(0)) + p * px
+                else:
+                    reach[k + x] = reach.get(k + x, Fraction(0)) + p * px
+        return dict(sorted(final.items()))
