@@ -59,6 +59,28 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=100_000,
         help="two dice: at most this many sweeps (default 100000)",
     )
+    p.add_argument(
+        "--plan",
+        action="store_true",
+        help="N players: print the plan of a chunked solve (tuples, disk, memory per worker, tasks, "
+        "levels, critical path, CPU and wall time) and stop, nothing solved",
+    )
+    p.add_argument(
+        "--store",
+        metavar="FOLDER",
+        help="N players: solve out of core, the arrays in this folder (resumed if it holds this solve)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int_range(1, 10**6),
+        default=1,
+        help="with --store: worker processes here (default 1); with --plan: workers of the plan",
+    )
+    p.add_argument(
+        "--worker-memory",
+        metavar="SIZE",
+        help="with --plan: memory of one worker (e.g. 3G); the plan's chunks fill half of it",
+    )
     add_out_argument(
         p,
         "the optimal roll table (N players: the equilibrium policy with its mixing probabilities; "
@@ -166,6 +188,13 @@ def parse_sequential_policy(text: str, rules: Rules) -> Any:
 
 def _sequential(args: argparse.Namespace) -> int:
     rules = _rules(args)
+    if args.plan or args.store:
+        if args.players < 3 and not args.allow_pass:
+            raise UsageError("--plan and --store are for --players 3..10 (or --allow-pass)")
+        if rules.dice != 1:
+            raise UsageError("--plan and --store are for one die or --piglet (not --dice 2)")
+        rules = rules.replace(players=args.players)
+        return _plan(args, rules) if args.plan else _chunked(args, rules)
     if args.players > 2 or args.allow_pass:
         return _multiplayer(args, rules.replace(players=args.players))
     if args.out and args.out.endswith(".npz"):
@@ -240,6 +269,63 @@ def _multiplayer(args: argparse.Namespace, rules: Rules) -> int:
             f"first player's opening hold threshold: {eq.opening_threshold}",
             f"groups that mix: {len(eq.mixed_groups)}; groups with several equilibria found: {len(eq.several_groups)}",
             f"largest one-shot deviation gain {float(eq.deviation_gain.max()):.1e}; NashConv {eq.nash_conv:.1e}",
+        ],
+    )
+    return 0
+
+
+def _plan(args: argparse.Namespace, rules: Rules) -> int:
+    from ..sequential.plan import plan
+
+    try:
+        p = plan(rules=rules, workers=args.workers, worker_memory=args.worker_memory)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    emit(args, {"rules": rules, **p.as_dict()}, p.text().splitlines())
+    return 0
+
+
+def _chunked(args: argparse.Namespace, rules: Rules) -> int:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..sequential import equilibrium
+
+    if args.out:
+        raise UsageError("--out: a chunked solve keeps its arrays in --store")
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    try:
+        eq = equilibrium(
+            rules=rules,
+            allow_pass=args.allow_pass,
+            store=args.store,
+            executor=pool,
+            max_memory=args.max_memory,
+        )
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    sv = [float(x) for x in eq.start_values]
+    emit(
+        args,
+        {
+            "rules": rules,
+            "allow_pass": args.allow_pass,
+            "store": eq.store,
+            "start_values": sv,
+            "opening_threshold": eq.opening_threshold,
+            "n_mixed_groups": len(eq.mixed_groups),
+            "n_mixed_states": len(eq.mixed_states),
+            "several_groups": len(eq.several_groups),
+            "seat_gain": [float(x) for x in eq.seat_gain],
+            "nash_conv": eq.nash_conv,
+            "tasks": eq.n_tasks,
+        },
+        [
+            f"{rules}" + (", passing allowed" if args.allow_pass else "") + f" (chunked, store {eq.store})",
+            "win probability by seat (stationary equilibrium): " + ", ".join(f"{v:.6f}" for v in sv),
+            f"first player's opening hold threshold: {eq.opening_threshold}",
+            f"groups that mix: {len(eq.mixed_groups)}; groups with several equilibria found: {len(eq.several_groups)}",
+            f"NashConv {eq.nash_conv:.1e} ({eq.n_tasks} tasks)",
         ],
     )
     return 0

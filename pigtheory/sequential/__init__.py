@@ -19,7 +19,8 @@ Zhu & Ma 2022, section 4, eqs. (3)-(4), (6)         :func:`solve` (Double Troubl
 Zhu & Ma 2022, Table 1 (turns); Tables A2, A3       :func:`play`, :func:`pigtheory.length.game_length`;
                                                     :func:`compare`
 Höhle (2023), Super Six, Algorithm 1                :func:`super_six`
-Zhu & Ma 2022, last paragraph (multiplayer Pig)     :func:`equilibrium` (2..10 players)
+Zhu & Ma 2022, last paragraph (multiplayer Pig)     :func:`equilibrium` (2..10 players); out of
+                                                    core with ``store=``, planned by :func:`plan`
 ==================================================  ============================================
 """
 
@@ -33,10 +34,12 @@ from ..policies.sequential import base_pace_race, pace_race, roll_table, scoring
 from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_tol
 from .best_response import SequentialResponse, best_response, opponent_turn_values
+from .chunked import ChunkedEquilibrium
 from .compare import Comparison, compare
 from .equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, equilibrium
 from .model import SequentialSolution, check_rules
 from .one_die import solve_exact, solve_one_die
+from .plan import ChunkedPlan, plan
 from .play import Games, play
 from .super_six import super_six
 from .turns import turn_matrix
@@ -63,6 +66,9 @@ __all__ = [
     "equilibrium",
     "MultiplayerEquilibrium",
     "MultiplayerPolicy",
+    "ChunkedEquilibrium",
+    "ChunkedPlan",
+    "plan",
 ]
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "cyclic_values",
     "start_guess",
     "best_turn",
+    "settle",
     "turn_outcome",
     "group_scratch",
     "solve_groups",
@@ -90,7 +91,8 @@ class Scratch(NamedTuple):
     (``(g + m + 1,)``): one turn's own values and reach chances; ``y`` (``(n,)``): the movers'
     values after a bust; ``rolls``, ``best_rolls`` (bool, ``(n, g + m + 1)``): the profile of
     the iteration and the one kept; ``hist`` (uint64, ``(max_passes + 1,)``): the hashes of the
-    profiles seen; ``chg`` (bool, ``(n,)``): which movers changed a choice in a pass."""
+    profiles seen; ``chg`` (bool, ``(n,)``): which movers changed a choice in a pass; ``guess``
+    (``(3, n)``): the first guesses of the movers' values after a bust, one row per start."""
 
     rid: np.ndarray
     first: np.ndarray
@@ -107,6 +109,7 @@ class Scratch(NamedTuple):
     best_rolls: np.ndarray
     hist: np.ndarray
     chg: np.ndarray
+    guess: np.ndarray
 
 
 class Candidate(NamedTuple):
@@ -448,22 +451,22 @@ def _iterate(d, n, turn, max_passes, s, have_known):  # pragma: no cover - compi
 
 
 @kernel
-def _solve_group(idx, n, g, turn, search, W, bits, s):  # pragma: no cover - compiled
-    """One group of :func:`solve_level` with the :class:`Scratch` ``s`` of its thread. Returns
-    ``(status, passes)``."""
+def settle(d, n, g, turn, search, s, guess):  # pragma: no cover - compiled
+    """Best-response iteration of one group whose rotations ``s.rid``, ``s.first``, ``s.K`` and
+    hold values ``s.HVs`` are set (:class:`Scratch` ``s``), from the first guesses
+    ``guess[start, r]`` (``search.n_starts`` rows). Leaves the profile kept in ``s.best_rolls``
+    and its values in ``s.best_W``; returns ``(status, passes)`` as :func:`solve_level`
+    documents them. Reads no store of values: the in-memory solve and the chunked one
+    (:mod:`pigtheory.sequential.chunk_kernels`) call it on the same numbers."""
     m = turn.pvec.size
-    rid, first, K, HVs, best_W, Wg, y = s.rid, s.first, s.K, s.HVs, s.best_W, s.Wg, s.y
+    K, best_W, Wg, y = s.K, s.best_W, s.Wg, s.y
     rolls, best_rolls = s.rolls, s.best_rolls
-    d = group_info(idx, n, g, rid, first)
-    for r in range(d):
-        K[r] = g - first[r]
-        hold_values(rid[r], first[r], n, g, W, HVs[r])
     st = 0
     best_count = -1
     passes = 0
     for start in range(search.n_starts):
         for r in range(d):
-            y[r] = start_guess(rid[r], first[r], n, g, W, start)
+            y[r] = guess[start, r]
             for k in range(g + m + 1):
                 rolls[r, k] = False
         code, p = _iterate(d, n, turn, search.max_passes, s, best_count >= 0)
@@ -498,6 +501,22 @@ def _solve_group(idx, n, g, turn, search, W, bits, s):  # pragma: no cover - com
                 best_rolls[r, k] = rolls[r, k]
             for o in range(n):
                 best_W[r, o] = Wg[r, o]
+    return st, passes
+
+
+@kernel
+def _solve_group(idx, n, g, turn, search, W, bits, s):  # pragma: no cover - compiled
+    """One group of :func:`solve_level` with the :class:`Scratch` ``s`` of its thread. Returns
+    ``(status, passes)``."""
+    rid, first, K, HVs, best_W = s.rid, s.first, s.K, s.HVs, s.best_W
+    best_rolls, guess = s.best_rolls, s.guess
+    d = group_info(idx, n, g, rid, first)
+    for r in range(d):
+        K[r] = g - first[r]
+        hold_values(rid[r], first[r], n, g, W, HVs[r])
+        for start in range(search.n_starts):
+            guess[start, r] = start_guess(rid[r], first[r], n, g, W, start)
+    st, passes = settle(d, n, g, turn, search, s, guess)
     if st == 2:
         return st, passes
     nb = bits.shape[1]
@@ -533,6 +552,7 @@ def group_scratch(n, g, m, max_passes):  # pragma: no cover - compiled
         np.zeros((n, g + m + 1), dtype=np.bool_),
         np.zeros(max_passes + 1, dtype=np.uint64),
         np.zeros(n, dtype=np.bool_),
+        np.zeros((3, n)),
     )
 
 

@@ -1,0 +1,170 @@
+"""Benchmark: the chunked multiplayer sequential equilibrium (issue 37) against the in-memory one.
+
+Targets, each a ratio measured in one run:
+
+* 4 players at goal 50 (``--full``; goal 30 quick): chunked on a 2-worker Dask ``LocalCluster``
+  against the in-memory solve with 2 threads: wall time <= 1.3x, peak memory per worker <= 1/3
+  of the in-memory process's (same start values and NashConv, checked);
+* 5 players at goal 30 (``--full``; goal 14 quick): the scheduler's and the store's overhead
+  (reading rows, writing chunks, the client) <= 20% of the tasks' own CPU (solve + certify);
+* resume after a kill at half way: the rest costs <= 60% of a fresh solve (a solve stopped
+  after half its tasks by a task that raises, then resumed on the same folder);
+
+and the plan's prediction (:func:`pigtheory.sequential.plan`) against each measured run.
+The in-memory solve runs in a child process (its peak resident memory alone).
+
+``python benchmarks/bench_sequential_chunked.py [--full]``
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pigtheory import Rules  # noqa: E402
+from pigtheory.sequential import equilibrium  # noqa: E402
+from pigtheory.sequential.plan import plan  # noqa: E402
+
+_IN_MEMORY = """
+import json, resource, sys, time
+from pigtheory import Rules
+from pigtheory.sequential import equilibrium
+n, g = int(sys.argv[1]), int(sys.argv[2])
+t, c = time.perf_counter(), time.process_time()
+eq = equilibrium(rules=Rules(players=n, goal=g), threads=2, progress=False)
+print(json.dumps({"wall": time.perf_counter() - t, "cpu": time.process_time() - c,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "start": eq.start_values.tolist(), "nash_conv": eq.nash_conv}))
+"""
+
+
+def in_memory(n: int, g: int) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-c", _IN_MEMORY, str(n), str(g)], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def records(folder: Path) -> list[dict]:
+    return [json.loads(x) for x in (folder / "tasks.jsonl").read_text().splitlines()]
+
+
+def chunked(n: int, g: int, folder: Path, executor=None) -> dict:
+    t, c = time.perf_counter(), time.process_time()
+    eq = equilibrium(rules=Rules(players=n, goal=g), store=folder, executor=executor, progress=False)
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    recs = records(folder)
+    disk = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+    return {
+        "wall": wall,
+        "client_cpu": cpu,
+        "tasks": len(recs),
+        "task_cpu": sum(r["cpu_s"] for r in recs),
+        "compute_s": sum(r["solve_s"] + r["certify_s"] for r in recs),
+        "io_s": sum(r["read_s"] + r["write_s"] for r in recs),
+        "task_s": sum(r["seconds"] for r in recs),
+        "peak_mb": max(r["peak_mb"] for r in recs),
+        "disk": disk,
+        "start": eq.start_values.tolist(),
+        "nash_conv": eq.nash_conv,
+        "opening": eq.opening_threshold,
+        "mixed": len(eq.mixed_groups),
+    }
+
+
+def cluster_vs_memory(n: int, g: int) -> None:
+    import distributed
+
+    mem = in_memory(n, g)
+    with (
+        tempfile.TemporaryDirectory() as d,
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        ch = chunked(n, g, Path(d), client)
+    p = plan(rules=Rules(players=n, goal=g), workers=2)
+    same = np.array_equal(mem["start"], ch["start"]) and mem["nash_conv"] == ch["nash_conv"]
+    print(f"{n} players goal {g}: in memory (2 threads) {mem['wall']:.1f} s wall, {mem['peak_mb']:.0f} MB;")
+    print(
+        f"  chunked on a 2-worker LocalCluster {ch['wall']:.1f} s wall, {ch['peak_mb']:.0f} MB per worker, "
+        f"{ch['tasks']} tasks, {ch['disk'] / 2**20:.0f} MiB on disk; same start values and NashConv: {same}"
+    )
+    print(
+        f"  ratios: wall {ch['wall'] / mem['wall']:.2f}x (target <= 1.3), memory per worker "
+        f"{ch['peak_mb'] / mem['peak_mb']:.2f} (target <= 0.33)"
+    )
+    print(
+        f"  plan: {p.wall_hours * 3600:.1f} s wall on 2 workers, {p.cpu_hours * 3600:.1f} s CPU "
+        f"(measured task CPU {ch['task_cpu']:.1f} s), {p.disk_bytes / 2**20:.0f} MiB disk, "
+        f"{p.worker_memory_bytes / 2**20:.0f} MiB per worker"
+    )
+    print(
+        "  start values",
+        [round(x, 6) for x in ch["start"]],
+        "opening",
+        ch["opening"],
+        "mixed groups",
+        ch["mixed"],
+    )
+
+
+def overhead(n: int, g: int) -> None:
+    with tempfile.TemporaryDirectory() as d:
+        ch = chunked(n, g, Path(d))
+    own = ch["compute_s"]
+    over = ch["wall"] - own
+    print(
+        f"{n} players goal {g}, serial: wall {ch['wall']:.1f} s, tasks' solve + certify {own:.1f} s, "
+        f"reading and writing {ch['io_s']:.1f} s, the rest (client, scheduler) {over - ch['io_s']:.1f} s: "
+        f"overhead {over / own:.0%} of the tasks' own time (target <= 20%)"
+    )
+
+
+def resume(n: int, g: int) -> None:
+    import pigtheory.sequential.chunk_task as ct
+
+    with tempfile.TemporaryDirectory() as d:
+        fresh = chunked(n, g, Path(d) / "fresh")
+        real, count = ct.solve_chunk, {"n": 0}
+
+        def stopping(*args):
+            count["n"] += 1
+            if count["n"] > fresh["tasks"] // 2:
+                raise KeyboardInterrupt
+            return real(*args)
+
+        ct.solve_chunk = stopping
+        try:
+            equilibrium(rules=Rules(players=n, goal=g), store=Path(d) / "r", progress=False)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            ct.solve_chunk = real
+        t = time.perf_counter()
+        equilibrium(rules=Rules(players=n, goal=g), store=Path(d) / "r", progress=False)
+        rest = time.perf_counter() - t
+    print(
+        f"{n} players goal {g}: stopped after half the tasks, the rest took {rest:.1f} s against "
+        f"{fresh['wall']:.1f} s fresh: {rest / fresh['wall']:.0%} (target <= 60%)"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    full = "--full" in (argv if argv is not None else sys.argv[1:])
+    print(f"[peak memory so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB]")
+    cluster_vs_memory(4, 50 if full else 30)
+    overhead(5, 30 if full else 14)
+    resume(4, 50 if full else 30)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,265 @@
+"""Compiled loops (numba) of one chunk task of the chunked multiplayer equilibrium.
+
+The in-memory solver (:mod:`pigtheory.sequential.group_kernels`,
+:mod:`pigtheory.sequential.certificate_kernels`) reads the values of the groups above from
+one array over every score tuple. A chunk task has only the rows it needs, gathered from the
+store (:mod:`pigtheory.sequential.chunk_task`):
+
+* ``Wrows[t, r, k, o]``: the start value of offset o at the tuple reached when mover r of
+  group t holds at turn total k (``1 <= k < g - first_r``), the row ``W[base_r + k]`` of the
+  in-memory solve (``base_r`` as in :func:`~.group_kernels.hold_values`);
+* ``Urows[t, r, k, delta]``: the lone deviator's best-response values there, the rows
+  ``U[base_r + k]`` of ``certificate_kernels._best_response_range``;
+* the group's own results by rotation, all n of them (rotation ``r`` of a group with ``d < n``
+  distinct rotations is rotation ``r % d``): ``Wown[t, r, o]``, ``bits[t, r, k // 8]``,
+  ``mixk[t, r]``/``mixp[t, r]`` (its mixed turn total, -1 if pure).
+
+The loops are those of the in-memory kernels with the array reads replaced by these gathered
+copies, in the same order of operations: the values are the same to the bit (tested on every
+array, ``tests/sequential/multiplayer/test_chunked.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import kernel
+from .certificate_kernels import _hold_chances, _improve, _policy_gain
+from .group_kernels import Mix, group_info, group_scratch, rotate, settle
+
+__all__ = ["solve_chunk_groups", "certify_chunk_groups", "locate_holds", "copy_holds"]
+
+
+@kernel
+def _hold_rows(Wrows_tr, K, n, HV):  # pragma: no cover - compiled
+    """:func:`~.group_kernels.hold_values` from gathered rows: ``HV[k, 0] = W[nxt, n - 1]``,
+    ``HV[k, o] = W[nxt, o - 1]``."""
+    for k in range(1, K):
+        HV[k, 0] = Wrows_tr[k, n - 1]
+        for o in range(1, n):
+            HV[k, o] = Wrows_tr[k, o - 1]
+
+
+@kernel
+def guess_from_rows(HV, first_r, g, kind):  # pragma: no cover - compiled
+    """:func:`~.group_kernels.start_guess` from the hold values (``HV[k, 0]`` is the row
+    ``W[base + k, n - 1]`` it reads)."""
+    if kind == 1:
+        return 0.0
+    if kind == 2:
+        return 1.0
+    v1 = HV[1, 0] if first_r + 1 < g else 1.0
+    v2 = HV[2, 0] if first_r + 2 < g else 1.0
+    v = 2.0 * v1 - v2
+    return min(max(v, 0.0), 1.0)
+
+
+@kernel
+def solve_chunk_groups(groups, n, g, turn, search, Wrows, Wout, bits, status):  # pragma: no cover - compiled
+    """:func:`~.group_kernels.solve_groups` on gathered rows: the groups ``groups`` (canonical
+    flat indices, one level), their values by rotation into ``Wout[t, r, o]`` (all n
+    rotations) and their roll bits into ``bits[t, r]``; ``status[t]`` as
+    :func:`~.group_kernels.solve_level` (2: nothing written). Returns the passes."""
+    s = group_scratch(n, g, turn.pvec.size, search.max_passes)
+    rid, first, K, HVs, best_W, best_rolls, guess = (
+        s.rid,
+        s.first,
+        s.K,
+        s.HVs,
+        s.best_W,
+        s.best_rolls,
+        s.guess,
+    )
+    nb = bits.shape[2]
+    passes = 0
+    for t in range(groups.size):
+        d = group_info(groups[t], n, g, rid, first)
+        for r in range(d):
+            K[r] = g - first[r]
+            _hold_rows(Wrows[t, r], K[r], n, HVs[r])
+            for start in range(search.n_starts):
+                guess[start, r] = guess_from_rows(HVs[r], first[r], g, start)
+        st, p = settle(d, n, g, turn, search, s, guess)
+        status[t] = st
+        passes += p
+        if st == 2:
+            continue
+        for r in range(n):
+            rr = r % d
+            for o in range(n):
+                Wout[t, r, o] = best_W[rr, o]
+            for j in range(nb):
+                bits[t, r, j] = 0
+            for k in range(K[rr]):
+                if best_rolls[rr, k]:
+                    bits[t, r, k >> 3] |= np.uint8(1 << (k & 7))
+    return passes
+
+
+@kernel
+def _unpack_row(bits_tr, K, roll):  # pragma: no cover - compiled
+    for k in range(K):
+        roll[k] = (bits_tr[k >> 3] >> (k & 7)) & 1 == 1
+
+
+@kernel
+def certify_chunk_groups(
+    groups, n, g, turn, Wrows, Urows, Wown, bits, mixk, mixp, Uout, gains, out
+):  # pragma: no cover - compiled
+    """``certificate_kernels._best_response_range`` with gains, on gathered rows: the
+    best-response values ``Uout[t, r, delta]`` of the groups' rotations, their one-shot
+    deviation gains ``gains[t, r]``, ``out[0]`` passes and ``out[1]`` the largest residual of
+    their start values (module docstring for the inputs)."""
+    m = turn.pvec.size
+    HV = np.zeros((g + m + 1, n))
+    rid = np.zeros(n, dtype=np.int64)
+    first = np.zeros(n, dtype=np.int64)
+    HVd = np.zeros(g + m + 1)
+    a = np.zeros(g + m + 1)
+    b = np.zeros(g + m + 1)
+    roll = np.zeros(g + m + 1, dtype=np.bool_)
+    alpha = np.zeros(n)
+    beta = np.zeros(n)
+    Uc = np.zeros(n)
+    Ug = np.zeros((n, n))
+    hold = np.zeros((n, g + m + 1))
+    bust = np.zeros(n)
+    tail = np.zeros((n, m))
+    mixes = np.zeros(n, dtype=np.bool_)
+    v = np.zeros(g + m + 1)
+    for t in range(groups.size):
+        d = group_info(groups[t], n, g, rid, first)
+        for r in range(n):
+            K = g - first[r]
+            _unpack_row(bits[t, r], K, roll)
+            mix = Mix(mixk[t, r], mixp[t, r])
+            bust[r] = _hold_chances(K, turn, roll, mix, a, hold[r])
+            mixes[r] = mix.k >= 0
+            for j in range(m):
+                tail[r, j] = a[K + j]
+            if r < d:
+                _hold_rows(Wrows[t, r], K, n, HV)
+                nx = (r + 1) % n
+                y = Wown[t, nx, n - 1]
+                gains[t, r] = _policy_gain(K, y, HV, turn, roll, mix, v)
+                for o in range(n):
+                    h = 0.0
+                    for k in range(1, K):
+                        h += hold[r, k] * HV[k, o]
+                    if o == 0:
+                        for j in range(m):
+                            h += tail[r, j]
+                    dv = abs(h + bust[r] * Wown[t, nx, (o - 1) % n] - Wown[t, r, o])
+                    if dv > out[1]:
+                        out[1] = dv
+        for r in range(d, n):
+            gains[t, r] = gains[t, r % d]
+        for p in range(n):  # the deviator moves at rotation p
+            for r in range(n):
+                delta = (p - r) % n
+                if delta == 0:
+                    continue
+                K = g - first[r]
+                acc = 0.0
+                for k in range(1, K):
+                    acc += hold[r, k] * Urows[t, r, k, (delta - 1) % n]
+                alpha[r] = acc
+                beta[r] = bust[r]
+            c = 0.0
+            e = 1.0
+            for s in range(n - 1, 0, -1):
+                r = (p + s) % n
+                c = alpha[r] + beta[r] * c
+                e = beta[r] * e
+            K = g - first[p]
+            for k in range(1, K):
+                HVd[k] = Urows[t, p, k, n - 1]
+            _unpack_row(bits[t, p], K, roll)
+            a0 = 0.0
+            b0 = 0.0
+            x = 0.0
+            for _it in range(200):
+                if _it == 0 and not mixes[p]:
+                    b0 = bust[p]
+                    a0 = 0.0
+                    for k in range(1, K):
+                        a0 += hold[p, k] * HVd[k]
+                    for j in range(m):
+                        a0 += tail[p, j]
+                else:
+                    b0 = _hold_chances(K, turn, roll, Mix(-1, 0.0), a, b)
+                    a0 = 0.0
+                    for k in range(1, K):
+                        a0 += b[k] * HVd[k]
+                    for k in range(K, K + m):
+                        a0 += a[k]
+                out[0] += 1
+                den = 1.0 - b0 * e
+                x = (a0 + b0 * c) / den if den > 0.0 else 0.0
+                if not _improve(K, c + e * x, HVd, turn, roll, v):
+                    break
+            alpha[p] = a0
+            beta[p] = b0
+            Uc[p] = x
+            nxt = x
+            for s in range(n - 1, 0, -1):
+                r = (p + s) % n
+                Uc[r] = alpha[r] + beta[r] * nxt
+                nxt = Uc[r]
+            for r in range(n):
+                Ug[r % d, (p - r) % n] = Uc[r]
+        for r in range(n):
+            for o in range(n):
+                Uout[t, r, o] = Ug[r % d, o]
+
+
+@kernel
+def locate_holds(
+    rid, first, n, g, groups, offs, sizes, chunk, lo, total, pos, rot, need
+):  # pragma: no cover - compiled
+    """Where the row of every hold target lies in a store: for rotation r of group t and turn
+    total ``1 <= k < g - first[t, r]``, the tuple ``base + k`` (``base`` as in
+    :func:`~.group_kernels.hold_values`) has score sum ``total[t, r, k]``, its group's place
+    ``pos[t, r, k]`` among the canonical groups of that sum (``groups[offs[s]:offs[s] +
+    sizes[s]]``, ascending) and rotation ``rot[t, r, k]`` (``rotate(group, rot) == tuple``);
+    ``need[s - lo, pos // chunk]`` is set for every chunk file read."""
+    G = rid.shape[0]
+    for t in range(G):
+        for r in range(n):
+            base = (rid[t, r] % g ** (n - 1)) * g + first[t, r]
+            for k in range(1, g - first[t, r]):
+                idx = base + k
+                best = idx
+                bj = 0
+                for j in range(1, n):
+                    x = rotate(idx, j, n, g)
+                    if x < best:
+                        best = x
+                        bj = j
+                sm = 0
+                x = best
+                for _ in range(n):
+                    sm += x % g
+                    x //= g
+                a = offs[sm]
+                p = np.searchsorted(groups[a : a + sizes[sm]], best)
+                total[t, r, k] = sm
+                pos[t, r, k] = p
+                rot[t, r, k] = (n - bj) % n
+                need[sm - lo, p // chunk] = True
+
+
+@kernel
+def copy_holds(first, n, g, total, pos, rot, chunk, lo, fid, sources, out):  # pragma: no cover - compiled
+    """``out[t, r, k] = sources[fid[s - lo, pos // chunk]][pos % chunk, rot]`` for every hold
+    of :func:`locate_holds` (the rows of one part, from its memory-mapped chunk files)."""
+    G = first.shape[0]
+    for t in range(G):
+        for r in range(n):
+            for k in range(1, g - first[t, r]):
+                p = pos[t, r, k]
+                src = sources[fid[total[t, r, k] - lo, p // chunk]]
+                row = p % chunk
+                j = rot[t, r, k]
+                for o in range(n):
+                    out[t, r, k, o] = src[row, j, o]

@@ -1,0 +1,241 @@
+"""The chunked multiplayer equilibrium (:mod:`pigtheory.sequential.chunked`) against the
+in-memory solve: the same bits on every array (values, roll bits, mixing probabilities,
+enclosures, gains, NashConv) serially, on threads and on a Dask LocalCluster; its lookups; and
+its faults (kill -9 and resume, damaged and foreign chunks, a store of other rules, a full disk).
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+
+import numpy as np
+import pytest
+
+from pigtheory import Rules
+from pigtheory.runtime import StoreFull, StoreMismatch
+from pigtheory.sequential import equilibrium
+from pigtheory.sequential.group_store import GroupStore
+
+CASES = {
+    "3p-g12": (Rules(players=3, goal=12), False, 8),
+    "4p-g8": (Rules(players=4, goal=8), False, 8),
+    "4p-g8-pass": (Rules(players=4, goal=8), True, 8),
+    "5p-g6": (Rules(players=5, goal=6), False, 16),
+    "3p-g30-d4": (Rules(players=3, goal=30, die_faces=4), False, 64),  # a quadratic mixed group
+    "3p-g20-d3": (Rules(players=3, goal=20, die_faces=3), False, 32),  # a symmetric mixed group
+}
+
+ARRAYS = (
+    "value",
+    "mixed_groups",
+    "several_groups",
+    "several_counts",
+    "mixed_enclosure",
+    "value_enclosure",
+    "deviation_gain",
+    "seat_gain",
+)
+
+
+@cache
+def in_memory(name):
+    rules, allow_pass, _ = CASES[name]
+    return equilibrium(rules=rules, allow_pass=allow_pass, threads=1, progress=False)
+
+
+def chunked(name, folder, executor=None):
+    rules, allow_pass, chunk = CASES[name]
+    return equilibrium(
+        rules=rules, allow_pass=allow_pass, store=folder, chunk=chunk, executor=executor, progress=False
+    )
+
+
+def assert_same_bits(name, ch):
+    mem, full = in_memory(name), ch.in_memory()
+    for field in ARRAYS:
+        a, b = getattr(mem, field), getattr(full, field)
+        assert a.shape == b.shape and a.dtype == b.dtype, field
+        assert np.array_equal(a, b, equal_nan=a.dtype.kind == "f"), field
+    for field in ("roll_bits", "mixed_states", "mixed_prob"):
+        assert np.array_equal(getattr(mem.policy, field), getattr(full.policy, field)), field
+    assert mem.group_how == full.group_how == ch.group_how
+    assert mem.nash_conv == ch.nash_conv == full.nash_conv
+    assert mem.residual == ch.residual and mem.iterations == ch.iterations
+    assert np.array_equal(mem.start_values, ch.start_values)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_serial_chunked_solve_is_the_in_memory_solve_bit_for_bit(tmp_path, name):
+    ch = chunked(name, tmp_path / "s")
+    assert_same_bits(name, ch)
+    assert ch.n_tasks > 1
+
+
+def test_the_mixed_cases_do_mix():
+    """The cases above cover the mixed solver and its enclosures (else they test less)."""
+    assert in_memory("3p-g30-d4").group_how == ("closed form (quadratic)",)
+    assert in_memory("3p-g30-d4").several_groups.shape[0] >= 1
+    assert in_memory("3p-g20-d3").group_how[0].startswith("polynomial roots")
+    assert np.all(np.isfinite(in_memory("3p-g20-d3").mixed_enclosure))
+
+
+@pytest.mark.parametrize("name", ["4p-g8-pass", "3p-g30-d4"])
+def test_a_thread_pool_gives_the_same_bits(tmp_path, name):
+    with ThreadPoolExecutor(2) as pool:
+        assert_same_bits(name, chunked(name, tmp_path / "t", executor=pool))
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as c,
+    ):
+        yield c
+
+
+@pytest.mark.parametrize("name", ["4p-g8", "3p-g20-d3"])
+def test_a_dask_local_cluster_gives_the_same_bits(tmp_path, client, name):
+    assert_same_bits(name, chunked(name, tmp_path / "d", executor=client))
+
+
+def test_lookups_read_the_store_as_the_in_memory_result(tmp_path):
+    name = "3p-g30-d4"
+    mem, ch = in_memory(name), chunked(name, tmp_path / "s")
+    g, n = mem.rules.goal, mem.rules.players
+    rng = np.random.default_rng(3)
+    tuples = [tuple(t) for t in rng.integers(0, g, size=(40, n))] + [
+        tuple(s[:n]) for s in mem.policy.mixed_states
+    ]
+    for t in tuples:
+        assert np.array_equal(ch.value_at(t), mem.value[t])
+        assert np.array_equal(ch.policy.roll_probability(t), mem.policy.roll_probability(t))
+        assert ch.policy.hold_threshold(t) == mem.policy.hold_threshold(t)
+    assert ch.opening_threshold == mem.opening_threshold
+    assert 0 < ch.start_values.sum() <= 1 + 1e-12
+    with pytest.raises(ValueError, match="scores"):
+        ch.value_at((0,) * (n + 1))
+    pytest.importorskip("pandas")
+    assert len(ch.in_memory().to_frame()) == len(mem.to_frame())
+
+
+def test_a_store_of_other_rules_is_refused(tmp_path):
+    chunked("4p-g8", tmp_path / "s")
+    with pytest.raises(StoreMismatch, match="another solve.*rules"):
+        equilibrium(rules=Rules(players=4, goal=9), store=tmp_path / "s", chunk=8, progress=False)
+    with pytest.raises(StoreMismatch, match="another solve.*allow_pass"):
+        equilibrium(
+            rules=Rules(players=4, goal=8), allow_pass=True, store=tmp_path / "s", chunk=8, progress=False
+        )
+
+
+def _sealed(folder):
+    return sorted((folder / "done").glob("[!.]*.json"))  # not a killed writer's temporary file
+
+
+def _log(folder):
+    return [json.loads(x) for x in (folder / "tasks.jsonl").read_text().splitlines()]
+
+
+def test_damaged_and_foreign_chunks_are_solved_again_never_read(tmp_path):
+    name = "4p-g8"
+    a, b = tmp_path / "a", tmp_path / "b"
+    chunked(name, a)
+    chunked(name, b)
+    st = GroupStore(a)
+    top = max(st.sizes)
+    # damage: one byte of a high level's values (read by every level below)
+    path = st.path("value", top - 1, 0)
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    # foreign: another store's chunk and seal (the same solve, another store id)
+    mid = sorted(st.sizes)[len(st.sizes) // 2]
+    for part in ("value", "bits", "U", "gains"):
+        os.replace(GroupStore(b).path(part, mid, 0), st.path(part, mid, 0))
+    os.replace(GroupStore(b).seal(mid, 0), st.seal(mid, 0))
+    before = len(_log(a))
+    assert_same_bits(name, chunked(name, a))
+    redone = {(r["block"], r["chunk"]) for r in _log(a)[before:]}
+    assert redone == {(top - 1, 0), (mid, 0)}
+
+
+def test_a_full_disk_stops_in_one_line_and_keeps_the_finished_chunks(tmp_path, monkeypatch):
+    import pigtheory.runtime.store as store_module
+
+    real = store_module.atomic_write
+    count = {"n": 0}
+
+    def filling(path, write, **kw):
+        if "/value/" in str(path):
+            count["n"] += 1
+            if count["n"] > 5:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, write, **kw)
+
+    monkeypatch.setattr(store_module, "atomic_write", filling)
+    folder = tmp_path / "s"
+    with pytest.raises(StoreFull) as info:
+        chunked("4p-g8", folder)
+    message = str(info.value)
+    assert "\n" not in message and str(folder) in message and "full" in message
+    st = GroupStore(folder)
+    sealed = [(int(p.stem.split(".")[0]), int(p.stem.split(".")[1])) for p in _sealed(folder)]
+    assert len(sealed) == 5 and all(st.verify(*key) is None for key in sealed)
+    monkeypatch.setattr(store_module, "atomic_write", real)
+    before = len(_log(folder))
+    assert_same_bits("4p-g8", chunked("4p-g8", folder))
+    assert not {(r["block"], r["chunk"]) for r in _log(folder)[before:]} & set(sealed)
+
+
+_KILLED = """
+import sys, time
+import pigtheory.sequential.chunk_task as ct
+from pigtheory import Rules
+from pigtheory.sequential import equilibrium
+real = ct.solve_chunk
+def slow(*args):
+    time.sleep(0.05)
+    return real(*args)
+ct.solve_chunk = slow
+equilibrium(rules=Rules(players=4, goal=8), store=sys.argv[1], chunk=8, progress=False)
+"""
+
+
+def test_kill_9_of_the_client_resumes_from_the_finished_chunks(tmp_path):
+    folder = tmp_path / "s"
+    chunked("4p-g8", tmp_path / "fresh")
+    n_tasks = len(_sealed(tmp_path / "fresh"))
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED, str(folder)])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(_sealed(folder)) < n_tasks // 3:
+            time.sleep(0.01)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    sealed = {tuple(int(x) for x in p.stem.split(".")) for p in _sealed(folder)}
+    assert 0 < len(sealed) < n_tasks
+    before = len(_log(folder)) if (folder / "tasks.jsonl").exists() else 0
+    assert_same_bits("4p-g8", chunked("4p-g8", folder))
+    resolved = {(r["block"], r["chunk"]) for r in _log(folder)[before:]}
+    assert len(resolved) == n_tasks - len(sealed) and not resolved & sealed
+
+
+def test_bad_arguments_are_refused_before_any_work(tmp_path):
+    with pytest.raises(ValueError, match="store="):
+        equilibrium(rules=Rules(players=3, goal=6), chunk=4)
+    with pytest.raises(ValueError, match="chunk"):
+        equilibrium(rules=Rules(players=3, goal=6), store=tmp_path / "s", chunk=0)
+    assert not (tmp_path / "s").exists()

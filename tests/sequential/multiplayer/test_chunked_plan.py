@@ -1,0 +1,82 @@
+"""The plan of a chunked multiplayer equilibrium (:mod:`pigtheory.sequential.plan`): its counts
+against brute-force enumeration and the solver's own group lists, its task count against a
+chunked solve, and the CLI's ``--plan``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+
+from pigtheory import Rules
+from pigtheory.cli import main
+from pigtheory.jit import compiled
+from pigtheory.sequential import equilibrium
+from pigtheory.sequential import group_kernels as gk
+from pigtheory.sequential.plan import groups_by_sum, plan
+
+
+def brute_groups(n, g):
+    """Rotation classes of n-tuples in 0..g-1 by score sum, enumerated."""
+    seen, out = set(), [0] * (n * (g - 1) + 1)
+    for t in itertools.product(range(g), repeat=n):
+        c = min(t[r:] + t[:r] for r in range(n))
+        if c not in seen:
+            seen.add(c)
+            out[sum(c)] += 1
+    return out
+
+
+@pytest.mark.parametrize(("n", "g"), [(2, 7), (3, 6), (4, 5), (5, 4), (6, 3), (6, 4), (7, 3), (8, 2)])
+def test_groups_by_sum_is_the_brute_force_count_and_the_solvers_own(n, g):
+    counts = groups_by_sum(n, g)
+    assert counts == brute_groups(n, g)
+    order, starts = compiled(gk.level_order)(n, g)
+    assert counts == np.diff(starts)[::-1].tolist()
+
+
+def test_plan_counts_tuples_levels_and_tasks_as_a_solve_does(tmp_path):
+    rules = Rules(players=4, goal=9)
+    p = plan(rules=rules, chunk=10)
+    assert p.tuples == 9**4 and p.levels == 4 * 8 + 1
+    assert p.groups == sum(brute_groups(4, 9))
+    assert p.tasks == sum(math.ceil(c / 10) for c in brute_groups(4, 9))
+    eq = equilibrium(rules=rules, store=tmp_path / "s", chunk=10, progress=False)
+    assert eq.n_tasks == p.tasks
+    on_disk = sum(f.stat().st_size for f in (tmp_path / "s").rglob("*.npy"))
+    assert 0.5 * p.disk_bytes < on_disk < 3 * p.disk_bytes  # small stores: .npy headers weigh
+
+
+def test_more_workers_never_slow_the_plan_and_the_critical_path_bounds_it():
+    rules = Rules(players=5, goal=40)
+    walls = [plan(rules=rules, workers=w).wall_hours for w in (1, 2, 8, 64, 512)]
+    assert all(a >= b for a, b in zip(walls, walls[1:], strict=False))
+    p = plan(rules=rules, workers=10**6)
+    assert p.wall_hours >= p.critical_path_hours * 0.999
+    assert plan(rules=rules, workers=1).wall_hours >= plan(rules=rules).cpu_hours * 0.999
+
+
+def test_worker_memory_sets_the_chunk_and_a_too_small_one_is_refused():
+    rules = Rules(players=4, goal=100)
+    small, big = plan(rules=rules, worker_memory="1G"), plan(rules=rules, worker_memory="4G")
+    assert small.chunk < big.chunk and big.worker_memory_bytes <= 4 * 2**30
+    assert small.worker_memory_bytes <= 2**30
+    with pytest.raises(ValueError, match="worker_memory"):
+        plan(rules=rules, worker_memory="10M")
+    # 5 players to 100: a task reads 8 GiB of group lists (the plan says so, and refuses 4 GiB)
+    with pytest.raises(ValueError, match="group lists"):
+        plan(rules=Rules(players=5, goal=100), worker_memory="4G")
+    assert plan(rules=Rules(players=5, goal=100)).index_bytes > 8 * 2**30
+    with pytest.raises(ValueError, match="workers"):
+        plan(rules=rules, workers=0)
+
+
+def test_cli_plan_prints_without_solving(capsys):
+    assert main(["sequential", "--players", "5", "--goal", "100", "--plan", "--workers", "64", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["tuples"] == 10**10 and out["levels"] == 496 and out["workers"] == 64
+    assert main(["sequential", "--players", "6", "--goal", "100", "--plan"]) == 0
+    assert "critical path" in capsys.readouterr().out
