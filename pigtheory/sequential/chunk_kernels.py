@@ -25,7 +25,8 @@ import numpy as np
 
 from ..jit import kernel
 from .certificate_kernels import _hold_chances, _improve, _policy_gain
-from .group_kernels import Mix, group_info, group_scratch, rotate, settle
+from .group_kernels import Mix, group_info, rotate
+from .group_solver import group_scratch, settle
 
 __all__ = ["solve_chunk_groups", "certify_chunk_groups", "locate_holds", "copy_holds"]
 
@@ -56,10 +57,10 @@ def guess_from_rows(HV, first_r, g, kind):  # pragma: no cover - compiled
 
 @kernel
 def solve_chunk_groups(groups, n, g, turn, search, Wrows, Wout, bits, status):  # pragma: no cover - compiled
-    """:func:`~.group_kernels.solve_groups` on gathered rows: the groups ``groups`` (canonical
+    """:func:`~.group_solver.solve_groups` on gathered rows: the groups ``groups`` (canonical
     flat indices, one level), their values by rotation into ``Wout[t, r, o]`` (all n
     rotations) and their roll bits into ``bits[t, r]``; ``status[t]`` as
-    :func:`~.group_kernels.solve_level` (2: nothing written). Returns the passes."""
+    :func:`~.group_solver.solve_level` (2: nothing written). Returns the passes."""
     s = group_scratch(n, g, turn.pvec.size, search.max_passes)
     rid, first, K, HVs, best_W, best_rolls, guess = (
         s.rid,

@@ -34,7 +34,7 @@ closed form around the cycle of rotations,
     W_r = \\frac{\\sum_{t<n} \\big(\\prod_{l<t} \\beta_{r+l}\\big) S^t H_{r+t}}
                {1 - \\prod_{l<n} \\beta_l},
 
-(``S`` shifts offsets). The solver (:func:`pigtheory.sequential.group_kernels.solve_level`)
+(``S`` shifts offsets). The solver (:func:`pigtheory.sequential.group_solver.solve_level`)
 iterates best responses in every group from three first guesses of the ``y_r`` (extrapolated
 from the groups above; 0; 1). Where every start settles on the same pure profile, that is the
 group's equilibrium, unique among those found. Where they settle on different ones, or some
@@ -222,6 +222,7 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
 
     from . import group_kernels as gk
     from .enclosure import enclose_group
+    from .group_solver import solve_level
     from .mixed_groups import group_problem, solve_group
 
     n, g = rules.players, rules.goal
@@ -247,7 +248,7 @@ def _solve(rules, allow_pass, starts, max_passes, certify, enclose, progress):
         for L in range(n_levels):
             lo, hi = int(level_starts[L]), int(level_starts[L + 1])
             if hi > lo:
-                passes += gk.solve_level(order[lo:hi], n, g, turn, search, W, bits, status[lo:hi])
+                passes += solve_level(order[lo:hi], n, g, turn, search, W, bits, status[lo:hi])
                 for t in np.flatnonzero(status[lo:hi]) + lo:
                     prob = group_problem(int(order[t]), n, g, pvec, p_bust, allow_pass, W)
                     ge = solve_group(prob)

@@ -36,7 +36,7 @@ mover's ``y`` inside its step's interval, every mixing mover's ``y`` at its brea
 
 **Window.** The candidates enumerated are those whose steps lie within one step of the
 ladder positions that best-response iteration visited (from the three first guesses of
-:func:`~pigtheory.sequential.group_kernels.solve_level`); if none is an equilibrium the
+:func:`~pigtheory.sequential.group_solver.solve_level`); if none is an equilibrium the
 window is widened, up to the whole ladders.
 
 **Selection.** Among the equilibria found: a pure one if any (the one with the fewest rolling
@@ -189,10 +189,10 @@ def ladder(prob, r):
 
 
 def _values(H, beta, d, n):
-    from . import group_kernels as gk
+    from . import mix_kernels as mk
 
     N = np.zeros((d, n))
-    D = compiled(gk.num_den)(
+    D = compiled(mk.num_den)(
         np.ascontiguousarray(H, dtype=float), np.ascontiguousarray(beta, dtype=float), d, n, N
     )
     return N / D if D > 0 else np.zeros_like(N)
@@ -243,7 +243,7 @@ def _choice_arrays(cands, choice):
 
 def _residuals(cands, choice, q):
     """Indifference residuals ``N_r - y* D`` of the mixing movers at mixing probabilities q."""
-    from . import group_kernels as gk
+    from . import mix_kernels as mk
 
     prob = cands.prob
     cand = _choice_arrays(cands, choice)
@@ -251,7 +251,7 @@ def _residuals(cands, choice, q):
     beta = np.zeros(prob.d)
     N = np.zeros((prob.d, prob.n))
     res = np.zeros(cand.mixr.size)
-    compiled(gk.mix_residuals)(cand, np.asarray(q, dtype=float), prob.n, H, beta, N, res)
+    compiled(mk.mix_residuals)(cand, np.asarray(q, dtype=float), prob.n, H, beta, N, res)
     return res, H, beta
 
 
@@ -302,13 +302,13 @@ def _solve_indifference(cands, choice, mu):
 
 def _newton(cands, choice, q, iters=30):
     """Polish a root of the indifference equations (finite-difference Jacobian, compiled:
-    :func:`~pigtheory.sequential.group_kernels.mix_newton`)."""
-    from . import group_kernels as gk
+    :func:`~pigtheory.sequential.mix_kernels.mix_newton`)."""
+    from . import mix_kernels as mk
 
     q = np.asarray(q, dtype=float).copy()
     if np.any(q < -0.5) or np.any(q > 1.5):
         return q  # far outside [0, 1]: rejected by the checks, no need to polish
-    if compiled(gk.mix_newton)(_choice_arrays(cands, choice), cands.prob.n, q, iters):
+    if compiled(mk.mix_newton)(_choice_arrays(cands, choice), cands.prob.n, q, iters):
         return None
     return q
 

@@ -396,6 +396,7 @@ def test_the_level_solver_gives_the_same_bits_on_one_thread_and_on_chunks():
     same values, choices, statuses and passes."""
     from pigtheory import Rules
     from pigtheory.sequential import group_kernels as gk
+    from pigtheory.sequential import group_solver as gs
     from pigtheory.sequential.model import roll_model
 
     rules = Rules(goal=14, players=3)
@@ -410,7 +411,7 @@ def test_the_level_solver_gives_the_same_bits_on_one_thread_and_on_chunks():
         with jit.threads(min(count, jit.max_threads())):
             for L in range(starts.size - 1):
                 lo, hi = int(starts[L]), int(starts[L + 1])
-                passes += gk.solve_level(order[lo:hi], n, g, turn, gk.Search(60, 3), W, bits, status[lo:hi])
+                passes += gs.solve_level(order[lo:hi], n, g, turn, gk.Search(60, 3), W, bits, status[lo:hi])
         runs.append((W, bits, status, passes))
     for a, b in zip(*runs, strict=True):
         assert np.array_equal(a, b)
