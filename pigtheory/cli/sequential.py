@@ -188,7 +188,13 @@ def parse_sequential_policy(text: str, rules: Rules) -> Any:
 
 def _sequential(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    if args.plan or args.store:
+    if args.worker_memory is not None and not args.plan:
+        raise UsageError("--worker-memory is for --plan (the memory of one worker of the plan)")
+    if args.plan or args.store is not None:
+        if args.store is not None and not args.plan:
+            from ..validation import check_path
+
+            check_path("--store", args.store)
         if args.players < 3 and not args.allow_pass:
             raise UsageError("--plan and --store are for --players 3..10 (or --allow-pass)")
         if rules.dice != 1:

@@ -68,7 +68,7 @@ class Mix(NamedTuple):
 
 
 class Search(NamedTuple):
-    """The limits of a group's best-response iteration (:func:`solve_level`): at most
+    """The limits of a group's best-response iteration (:func:`~.group_solver.solve_level`): at most
     ``max_passes`` passes from each of ``n_starts`` first guesses (1..3: extrapolated; 0; 1)."""
 
     max_passes: int
@@ -76,7 +76,7 @@ class Search(NamedTuple):
 
 
 class Scratch(NamedTuple):
-    """The work arrays of one thread of :func:`solve_groups` (made by :func:`group_scratch`),
+    """The work arrays of one thread of :func:`~.group_solver.solve_groups` (made by :func:`~.group_solver.group_scratch`),
     row r for rotation r of the group at hand.
 
     ``rid``, ``first`` (int64, ``(n,)``): as :func:`group_info` writes them; ``K`` (int64,

@@ -25,9 +25,9 @@ __all__ = ["settle", "group_scratch", "solve_groups", "solve_level"]
 
 @kernel
 def _iterate(d, n, turn, max_passes, s, have_known):  # pragma: no cover - compiled
-    """Best-response iteration of one group from the guesses ``s.y`` (:class:`Scratch` ``s``):
+    """Best-response iteration of one group from the guesses ``s.y`` (:class:`~.group_kernels.Scratch` ``s``):
     every mover best responds to its value after a bust, the group's values follow exactly
-    (:func:`cyclic_values`), until no choice changes by more than ``turn.tie`` (returns 0 and
+    (:func:`~.group_kernels.cyclic_values`), until no choice changes by more than ``turn.tie`` (returns 0 and
     the passes), a profile comes back (1: a cycle) or ``max_passes`` passes (2). A mover whose
     choices did not change keeps its turn's outcome from the pass before.
 
@@ -78,7 +78,7 @@ def _iterate(d, n, turn, max_passes, s, have_known):  # pragma: no cover - compi
 @kernel
 def settle(d, n, g, turn, search, s, guess):  # pragma: no cover - compiled
     """Best-response iteration of one group whose rotations ``s.rid``, ``s.first``, ``s.K`` and
-    hold values ``s.HVs`` are set (:class:`Scratch` ``s``), from the first guesses
+    hold values ``s.HVs`` are set (:class:`~.group_kernels.Scratch` ``s``), from the first guesses
     ``guess[start, r]`` (``search.n_starts`` rows). Leaves the profile kept in ``s.best_rolls``
     and its values in ``s.best_W``; returns ``(status, passes)`` as :func:`solve_level`
     documents them. Reads no store of values: the in-memory solve and the chunked one
@@ -131,7 +131,7 @@ def settle(d, n, g, turn, search, s, guess):  # pragma: no cover - compiled
 
 @kernel
 def _solve_group(idx, n, g, turn, search, W, bits, s):  # pragma: no cover - compiled
-    """One group of :func:`solve_level` with the :class:`Scratch` ``s`` of its thread. Returns
+    """One group of :func:`solve_level` with the :class:`~.group_kernels.Scratch` ``s`` of its thread. Returns
     ``(status, passes)``."""
     rid, first, K, HVs, best_W = s.rid, s.first, s.K, s.HVs, s.best_W
     best_rolls, guess = s.best_rolls, s.guess
@@ -159,7 +159,7 @@ def _solve_group(idx, n, g, turn, search, W, bits, s):  # pragma: no cover - com
 
 @kernel
 def group_scratch(n, g, m, max_passes):  # pragma: no cover - compiled
-    """A fresh :class:`Scratch` for groups of ``n`` players at goal ``g`` with the largest
+    """A fresh :class:`~.group_kernels.Scratch` for groups of ``n`` players at goal ``g`` with the largest
     gain ``m`` and at most ``max_passes`` passes per start (zeros)."""
     return Scratch(
         np.zeros(n, dtype=np.int64),
@@ -197,9 +197,9 @@ def solve_groups(groups, n, g, turn, search, W, bits, status):  # pragma: no cov
 
 def solve_level(groups, n, g, turn, search, W, bits, status):
     """Solve the groups ``groups`` (the canonical flat indices of one score-sum level, a slice
-    of :func:`level_order`'s ``order``) by best-response iteration in the :class:`Turn`
+    of :func:`~.group_kernels.level_order`'s ``order``) by best-response iteration in the :class:`~.group_kernels.Turn`
     ``turn``, from ``search.n_starts`` first guesses (extrapolated; 0; 1) with at most
-    ``search.max_passes`` passes each (:class:`Search`), writing ``W`` and ``bits`` of every
+    ``search.max_passes`` passes each (:class:`~.group_kernels.Search`), writing ``W`` and ``bits`` of every
     rotation. ``status[t]`` for ``groups[t]``: 0 every start reached the same pure
     equilibrium; 1 several pure equilibria (the one with the fewest rolling states written);
     2 some start did not settle (nothing written: the group goes to the mixed solver).

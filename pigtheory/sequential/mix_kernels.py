@@ -14,7 +14,7 @@ from ..jit import kernel
 @kernel
 def num_den(H, beta, d, n, N):  # pragma: no cover - compiled
     """Numerators ``N[r0, o]`` of the group's values from the turns' outcomes ``H``, ``beta``
-    (the sum of :func:`cyclic_values` before the division); returns the denominator
+    (the sum of :func:`~.group_kernels.cyclic_values` before the division); returns the denominator
     ``1 - prod(beta)`` around the n rotations."""
     prod0 = 1.0
     for r0 in range(d):

@@ -150,6 +150,7 @@ def objects(tmp_path_factory) -> dict[str, object]:
         "ChunkedSolution": chunked_best_response(
             [hold_at(3)] * 2, rules=Rules(goal=6, players=3), store=tmp_store / "chunked"
         ),
+        "ChunkedEquilibrium": sequential.equilibrium(rules=Rules(goal=6, players=3), store=tmp_store / "seq"),
         "SweepTable": hold_at_table(goals=[6, 8], ns=[2, 3]),
         "SequentialResponse": sequential_best_response(hold_at(3), rules=Rules(goal=8)),
         "Evaluation": referee.evaluate(hold_at(3), rules=Rules(goal=6)),

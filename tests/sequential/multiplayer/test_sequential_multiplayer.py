@@ -310,7 +310,7 @@ def test_idle_cores_counts_the_cores_others_leave(monkeypatch, cores, load, limi
     assert idle_cores(limit) == expected
 
 
-@pytest.mark.parametrize("limit", [0, -1, 2.0, "2", True, None])
+@pytest.mark.parametrize("limit", [0, -1, 2.5, "2", True, None])
 def test_idle_cores_refuses_a_bad_limit(limit):
     from pigtheory.parallel import idle_cores
 
