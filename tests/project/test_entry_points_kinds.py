@@ -329,9 +329,8 @@ def test_a_special_file_is_named_for_what_it_is(command, arg, special, tmp_path,
 
 def test_a_sweep_whose_tasks_folder_became_a_file_is_refused(tmp_path, capsys):
     """An edited output folder (``tasks/`` replaced by a file): one line naming it, before work."""
-    from pigtheory.simultaneous.sweeps.resumable import hold_at_table
-
     from pigtheory.cli import main
+    from pigtheory.simultaneous.sweeps.resumable import hold_at_table
 
     out = tmp_path / "sweep"
     assert main(["sweep", "--goals", "6", "--ns", "3", "--out", str(out)]) == 0
