@@ -10,7 +10,7 @@ JOBS   ?= 2
 # .cache/ (removed by `make clean`); the library's default is the user's cache directory.
 export PIGTHEORY_CACHE_DIR ?= $(CURDIR)/.cache
 
-.PHONY: test test-slow figures claims bench lint docs clean lock check-reproducible paper paper-check verify-large
+.PHONY: test test-slow figures claims bench bench-learners lint docs clean lock check-reproducible paper paper-check verify-large
 
 # The wheel holds pigtheory alone; analyses/ and paper_figures/ are packages of the checkout,
 # which the .pth file puts on the venv's path (their scripts then run as files or modules).
@@ -45,6 +45,10 @@ figures: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
+
+# PigBench's light leaderboard (about 10 minutes on 2 cores): benchmarks/records/pigbench.json
+bench-learners: $(STAMP)
+	$(PY) -m benchmarks.pigbench_learners
 
 # The site, into docs/_build/html: every warning (a broken link, a malformed docstring, a public
 # constant without a docstring) stops the build.

@@ -14,7 +14,7 @@ import numpy as np
 from paper_figures._common import save
 from pigtheory import Rules, simultaneous
 from pigtheory.referee import exploitability, regret, simultaneous_exploitability
-from pigtheory.referee.learning import (
+from pigtheory.learning import (
     monte_carlo_exploitability,
     openspiel_q_learning,
     q_learning,

@@ -94,6 +94,7 @@ _COMMAND_MODULES = (
     "pigtheory.cli.sweep",
     "pigtheory.cli.symmetric",
     "pigtheory.cli.cache",
+    "pigtheory.cli.referee",
 )
 
 

@@ -17,7 +17,8 @@ tables of roll probabilities ``roll[i, j, k]``) and :mod:`pigtheory.referee.eval
   :func:`~pigtheory.referee.openspiel.from_openspiel_policy`,
   :func:`~pigtheory.referee.baselines.to_openspiel_policy`,
   :func:`~pigtheory.referee.baselines.openspiel_bot`;
-* learners to score: :mod:`pigtheory.referee.learning`.
+* exact scores of any policy or agent on the PigBench tasks: :func:`score`, :mod:`.tasks`;
+  learners to score live apart, in :mod:`pigtheory.learning`.
 
 OpenSpiel is optional (``pip install pigtheory[rl]``): only the OpenSpiel functions import it.
 """
@@ -26,7 +27,9 @@ from .best_response import BestResponse, Exploitability, best_response, exploita
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import Evaluation, evaluate
 from .profile import read_profile, roll_probabilities
+from .score import ExactScoreCallback, agent_table, score
 from .simultaneous import simultaneous_exploitability
+from .tasks import TASKS, Task, task
 
 __all__ = [
     "evaluate",
@@ -42,4 +45,10 @@ __all__ = [
     "roll_probabilities",
     "read_profile",
     "simultaneous_exploitability",
+    "score",
+    "agent_table",
+    "ExactScoreCallback",
+    "Task",
+    "TASKS",
+    "task",
 ]

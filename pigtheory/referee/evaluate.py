@@ -124,8 +124,8 @@ def check_horizon(horizon: Any) -> int | None:
 
 def referee_estimate(rules: Any, *, tables: int = 8) -> Estimate | None:
     """Memory of a referee solve: ``tables`` float tables of ``goal**(players + 1)`` states."""
-    if not isinstance(rules, Rules):
-        return None
+    if not isinstance(rules, Rules) or rules.players > 64:
+        return None  # the solver's own check refuses more seats than the referee has
     states = rules.goal ** (rules.players + 1)
     return Estimate(f"referee ({rules})", states, 8 * tables * states + 10**6, "lower the goal")
 

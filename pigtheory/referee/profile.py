@@ -40,6 +40,10 @@ from ..validation import check_int, check_rules
 __all__ = ["roll_probabilities", "read_profile", "check_referee_rules"]
 
 
+MAX_SEATS = 10
+"""Most seats the referee scores (its tables have ``players + 1`` axes of ``goal`` entries)."""
+
+
 def check_referee_rules(rules: Any, players: int | None = None) -> Rules:
     """Rules the referee reads: one die (scores never decrease), ``players`` if given."""
     check_rules(rules)
@@ -47,6 +51,8 @@ def check_referee_rules(rules: Any, players: int | None = None) -> Rules:
         check_int("players", players, low=1)
     if rules.dice != 1:
         raise ValueError(f"rules.dice must be 1 for the referee (scores never decrease), got {rules.dice}")
+    if rules.players > MAX_SEATS:
+        raise ValueError(f"rules.players must be in 2..{MAX_SEATS} for the referee, got {rules.players}")
     if players is not None and rules.players != players:
         raise ValueError(f"rules.players must be {players} here, got {rules.players}")
     return rules

@@ -91,7 +91,7 @@ def test_a_bot_checks_its_seat_and_generator(pyspiel):
 
 
 def test_openspiel_q_learning_checks_the_game_and_the_snapshots_size(pyspiel):
-    from pigtheory.referee.learning import openspiel_q_learning
+    from pigtheory.learning import openspiel_q_learning
 
     with pytest.raises(ValueError, match="game must be OpenSpiel's 'pig'"):
         openspiel_q_learning(pyspiel.load_game("tic_tac_toe"))

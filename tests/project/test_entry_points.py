@@ -119,6 +119,7 @@ VALID = {
     # the file-system helpers of pigtheory.io.atomic, and the runtime's resumable tasks
     "exc": lambda t: OSError(28, "No space left on device", str(t / "x")),
     "folder": lambda t: t,
+    "policy_or_agent": lambda t: hold_at(3),  # PigBench: scored on the task OVERRIDE gives
     "value": lambda t: 3,  # rules.integral: any value is returned, converted or as it is
 }
 
@@ -290,6 +291,7 @@ def test_every_required_argument_is_known():
 OVERRIDE = {
     "pigtheory.io.cached_arrays": {"compute": lambda t: lambda: {"a": np.arange(3)}},
     "pigtheory.referee.openspiel.from_openspiel_policy": {"policy": lambda t: _uniform_policy()},
+    "pigtheory.referee.score": {"t": lambda t: "piglet"},
 }
 
 
@@ -424,7 +426,7 @@ def test_the_former_gaps_are_walked():
         "pigtheory.referee.baselines.openspiel_bot",
         "pigtheory.referee.openspiel.openspiel_rules",
         "pigtheory.referee.openspiel.from_openspiel_policy",
-        "pigtheory.referee.learning.openspiel_q_learning",
+        "pigtheory.learning.openspiel_q_learning",
         "pigtheory.referee.plots.plot_learning",
         "pigtheory.referee.plots.games_to_resolve",
         "pigtheory.envs.agents.sequential_agent_table",
@@ -473,6 +475,7 @@ CLI_VALID = {
     "policy_a": "hold-at-3",
     "policy_b": "hold-at-3",
     "opponent": "hold-at-3",
+    "file": "hold-at-3",  # pigtheory referee FILE reads a policy's name as the other commands do
 }
 # Options set small on every command that has them, so that an accepted value costs little.
 CLI_SMALL = {

@@ -297,7 +297,7 @@ def test_monte_carlo_play_that_cannot_fit_is_refused_before_any_work():
     """One result per game: a trillion games is refused with the estimate (a fuzz case found a
     bare MemoryError here), before the best responses of the exploitability are solved."""
     from pigtheory.guard import MemoryLimitError
-    from pigtheory.referee.learning import monte_carlo_exploitability, play_matches
+    from pigtheory.learning import monte_carlo_exploitability, play_matches
 
     for call in (
         lambda: play_matches([hold_at(3), hold_at(3)], rules=Rules(goal=6), games=10**12),

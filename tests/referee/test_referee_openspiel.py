@@ -177,7 +177,7 @@ def test_pigtheory_imports_and_evaluates_without_open_spiel():
 def test_openspiel_q_learning_is_reproducible_from_its_seed():
     # the learners explore with numpy's global generator and the environment draws the dice
     # from its own sampler: both must follow rng=, or a regenerated figure changes
-    from pigtheory.referee.learning import openspiel_q_learning
+    from pigtheory.learning import openspiel_q_learning
 
     game = openspiel_game(Rules(goal=6))
     runs = [openspiel_q_learning(game, checkpoints=(60, 200), rng=seed) for seed in (3, 3, 4)]
