@@ -13,13 +13,13 @@ import numpy as np
 
 from paper_figures._common import save
 from pigtheory import Rules, simultaneous
-from pigtheory.referee import exploitability, regret, simultaneous_exploitability
 from pigtheory.learning import (
     monte_carlo_exploitability,
     openspiel_q_learning,
     q_learning,
     regret_matching,
 )
+from pigtheory.referee import exploitability, regret, simultaneous_exploitability
 from pigtheory.referee.openspiel import openspiel_game
 from pigtheory.referee.plots import plot_learning
 

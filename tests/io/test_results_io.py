@@ -38,10 +38,10 @@ from pigtheory.io import (
     resolve_cache_dir,
     save,
 )
+from pigtheory.learning import LearningRun, q_learning
 from pigtheory.length import TurnDistribution, game_length, single_player
 from pigtheory.policies.sequential import base_pace_race, pace_race, scoring_turns
 from pigtheory.published import PublishedTables, webapp_policies
-from pigtheory.learning import LearningRun, q_learning
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
 from pigtheory.sequential import best_response as sequential_best_response
 from pigtheory.sequential.play_multiplayer import play_multiplayer
