@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pigtheory import Rules  # noqa: E402
 from pigtheory.sequential import equilibrium  # noqa: E402
-from pigtheory.sequential.plan import plan  # noqa: E402
+from pigtheory.sequential.multiplayer.plan import plan  # noqa: E402
 
 _IN_MEMORY = """
 import json, resource, sys, time
@@ -130,7 +130,7 @@ def overhead(n: int, g: int) -> None:
 
 
 def resume(n: int, g: int) -> None:
-    import pigtheory.sequential.chunk_task as ct
+    import pigtheory.sequential.multiplayer.chunk_task as ct
 
     with tempfile.TemporaryDirectory() as d:
         fresh = chunked(n, g, Path(d) / "fresh")

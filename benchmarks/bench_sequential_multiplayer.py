@@ -39,8 +39,8 @@ import numpy as np
 
 from pigtheory import Rules, sequential
 from pigtheory.jit import compiled, kernel, max_threads
-from pigtheory.sequential.group_kernels import Mix, Turn, hold_values, rotate, turn_pass
 from pigtheory.sequential.model import roll_model
+from pigtheory.sequential.multiplayer.group_kernels import Mix, Turn, hold_values, rotate, turn_pass
 
 
 @kernel

@@ -281,7 +281,7 @@ def _multiplayer(args: argparse.Namespace, rules: Rules) -> int:
 
 
 def _plan(args: argparse.Namespace, rules: Rules) -> int:
-    from ..sequential.plan import plan
+    from ..sequential.multiplayer.plan import plan
 
     try:
         p = plan(rules=rules, workers=args.workers, worker_memory=args.worker_memory)

@@ -1,5 +1,5 @@
 """The referee with n >= 3 players: the multiplayer sequential machinery
-(:mod:`pigtheory.sequential.profile_kernels`) on any profile of stochastic stationary
+(:mod:`pigtheory.sequential.multiplayer.profile_kernels`) on any profile of stochastic stationary
 policies, one table per seat.
 
 Shapes
@@ -7,14 +7,14 @@ Shapes
 A seat's table ``roll[t_0, t_1, ..., t_{n-1}, k]`` is seen by that seat when it moves (own
 score first, the others in turn order, the turn total), as in :mod:`.profile`; flat, it is
 ``probs[s, idx, k]`` with ``idx`` the tuple's index in C order (the notation of
-:mod:`pigtheory.sequential.equilibrium`). ``U[idx, delta]``: one seat's start-of-turn value at
+:mod:`pigtheory.sequential.multiplayer.equilibrium`). ``U[idx, delta]``: one seat's start-of-turn value at
 tuple ``idx`` when the mover is ``delta`` seats before it.
 
 Notes
 -----
 Fix one seat s. With the others' policies fixed, every state ``(tuple, k)`` with the mover
 ``delta`` seats before s has one value for s, and the rotation groups are solved from the
-highest score sum down (:func:`~pigtheory.sequential.profile_kernels.profile_response_level`):
+highest score sum down (:func:`~pigtheory.sequential.multiplayer.profile_kernels.profile_response_level`):
 around a group the others' turns are affine maps of the value after them, and s's own turn is
 either followed (evaluation, one division) or best responded to (policy iteration on a
 one-dimensional fixed point). It is the method of the NashConv certificate of
@@ -50,17 +50,17 @@ def _model(rules: Rules) -> tuple[np.ndarray, float]:
 
 
 def _turn(rules: Rules) -> Any:
-    """The :class:`~pigtheory.sequential.group_kernels.Turn` of the referee's game (the mover
+    """The :class:`~pigtheory.sequential.multiplayer.group_kernels.Turn` of the referee's game (the mover
     may pass at turn total 0, as in OpenSpiel's ``pig``)."""
-    from ..sequential.group_kernels import Turn
+    from ..sequential.multiplayer.group_kernels import Turn
 
     return Turn(*_model(rules), True, 1e-13)
 
 
 def _no_policy() -> Any:
-    """An empty shared :class:`~pigtheory.sequential.certificate_kernels.Policy`: the kernels
+    """An empty shared :class:`~pigtheory.sequential.multiplayer.certificate_kernels.Policy`: the kernels
     read the per-seat tables ``probs``."""
-    from ..sequential.certificate_kernels import Policy
+    from ..sequential.multiplayer.certificate_kernels import Policy
 
     return Policy(
         np.zeros((1, 1), dtype=np.uint8),
@@ -76,8 +76,8 @@ def seat_values(
     """``(U, out)``: seat ``seat``'s start-of-turn values ``U[idx, delta]`` (its own policy
     followed, or its best response), and the kernel's counters [passes, groups stopped at
     ``max_iter``, cycles never left]."""
-    from ..sequential import group_kernels as gk
-    from ..sequential import profile_kernels as ck
+    from ..sequential.multiplayer import group_kernels as gk
+    from ..sequential.multiplayer import profile_kernels as ck
 
     n, g = rules.players, rules.goal
     order, _ = compiled(gk.level_order)(n, g)
@@ -91,7 +91,7 @@ def seat_values(
 def seat_turns(probs: np.ndarray, seat: int, rules: Rules, U: np.ndarray, *, follow: bool) -> tuple[Any, Any]:
     """``(value, choice)`` of shape ``(goal,) * (players + 1)``: seat ``seat``'s value when it
     moves at every state (NaN where ``own + k >= goal``), and, best responding, its choices."""
-    from ..sequential import profile_kernels as ck
+    from ..sequential.multiplayer import profile_kernels as ck
 
     n, g = rules.players, rules.goal
     value = np.full((g**n, g), np.nan)

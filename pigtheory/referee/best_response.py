@@ -17,7 +17,7 @@ gives the exact fixed point (:mod:`.kernels`). Ties go to holding for ``k >= 1``
 at ``k = 0``, as in :func:`pigtheory.sequential.solve`.
 
 With n >= 3 players the responder's MDP is solved by the kernel of the NashConv certificate of
-:func:`pigtheory.sequential.equilibrium` (:func:`pigtheory.sequential.profile_kernels.profile_response_level`):
+:func:`pigtheory.sequential.equilibrium` (:func:`pigtheory.sequential.multiplayer.profile_kernels.profile_response_level`):
 rotation groups of score tuples from the highest score sum down, the others' turns affine maps
 of the responder's value, its own turn a one-dimensional fixed point solved by policy
 iteration. ``value`` and ``policy`` then have shape ``(goal,) * (players + 1)``, the scores in

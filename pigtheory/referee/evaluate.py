@@ -29,7 +29,7 @@ With n >= 3 players the state is the tuple of scores in turn order from the move
 total; with one seat's value as the unknown, the rotation groups of score tuples are solved from
 the highest score sum down by the kernel of the NashConv certificate of
 :func:`pigtheory.sequential.equilibrium`
-(:func:`pigtheory.sequential.profile_kernels.profile_response_level`), once per seat, with the
+(:func:`pigtheory.sequential.multiplayer.profile_kernels.profile_response_level`), once per seat, with the
 per-seat tables of roll probabilities: exact up to rounding, ``O(n^3 goal^(n+1) w)`` work.
 With OpenSpiel's horizon and n >= 3 players the state also carries the moves left and the
 mover's seat: the layers over the moves left run once per seat for its win probability

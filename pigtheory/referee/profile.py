@@ -18,8 +18,8 @@ Accepted policies
 * anything :func:`pigtheory.sequential.roll_table` reads: ``hold_at(n)``, an int n, a
   :class:`~pigtheory.policies.sequential.RollTable`, a threshold table, the optimum
   (:func:`pigtheory.sequential.solve`), the practical policies;
-* an n-player sequential policy, :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy`
-  or the :class:`~pigtheory.sequential.equilibrium.MultiplayerEquilibrium` that holds one
+* an n-player sequential policy, :class:`~pigtheory.sequential.multiplayer.equilibrium.MultiplayerPolicy`
+  or the :class:`~pigtheory.sequential.multiplayer.equilibrium.MultiplayerEquilibrium` that holds one
   (:func:`pigtheory.sequential.equilibrium`), mixed states included;
 * an OpenSpiel policy for ``pig`` (an object with ``action_probabilities``, or a
   ``pyspiel.Policy``): read by :func:`pigtheory.referee.openspiel.from_openspiel_policy` on the policy's
@@ -111,13 +111,13 @@ def _from_callable(policy: Callable[..., Any], rules: Rules) -> np.ndarray:
 
 def _is_multiplayer(policy: Any) -> bool:
     from ..policies.multiplayer import MultiplayerRollTable
-    from ..sequential.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy
+    from ..sequential.multiplayer.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy
 
     return isinstance(policy, (MultiplayerEquilibrium, MultiplayerPolicy, MultiplayerRollTable))
 
 
 def _from_multiplayer(policy: Any, rules: Rules) -> np.ndarray:
-    """The table of a :class:`~pigtheory.sequential.equilibrium.MultiplayerPolicy` (or of an
+    """The table of a :class:`~pigtheory.sequential.multiplayer.equilibrium.MultiplayerPolicy` (or of an
     equilibrium's policy): its pure choices with its mixed states' roll probabilities."""
     from ..policies.multiplayer import MultiplayerRollTable
 

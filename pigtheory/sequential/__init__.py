@@ -34,12 +34,12 @@ from ..policies.sequential import base_pace_race, pace_race, roll_table, scoring
 from ..rules import Rules
 from ..validation import check_choice, check_int, check_progress, check_tol
 from .best_response import SequentialResponse, best_response, opponent_turn_values
-from .chunked import ChunkedEquilibrium
 from .compare import Comparison, compare
-from .equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, equilibrium
 from .model import SequentialSolution, check_rules
+from .multiplayer.chunked import ChunkedEquilibrium
+from .multiplayer.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, equilibrium
+from .multiplayer.plan import ChunkedPlan, plan
 from .one_die import solve_exact, solve_one_die
-from .plan import ChunkedPlan, plan
 from .play import Games, play
 from .super_six import super_six
 from .turns import turn_matrix

@@ -55,8 +55,8 @@ def test_every_numba_use_goes_through_pigtheory_jit():
 def test_importing_the_solvers_does_not_import_numba():
     code = (
         "import sys, pigtheory, pigtheory.sequential, pigtheory.referee, pigtheory.simultaneous, pigtheory.jit;"
-        "import pigtheory.sequential.group_kernels, pigtheory.sequential.certificate_kernels;"
-        "import pigtheory.sequential.profile_kernels, pigtheory.referee.kernels, pigtheory.learning;"
+        "import pigtheory.sequential.multiplayer.group_kernels, pigtheory.sequential.multiplayer.certificate_kernels;"
+        "import pigtheory.sequential.multiplayer.profile_kernels, pigtheory.referee.kernels, pigtheory.learning;"
         "print('numba' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -228,7 +228,7 @@ def test_threads_sets_and_restores_numbas_thread_count():
 
 
 def test_the_digest_covers_callees_in_other_files():
-    from pigtheory.sequential import certificate_kernels, group_kernels, profile_kernels
+    from pigtheory.sequential.multiplayer import certificate_kernels, group_kernels, profile_kernels
 
     files = jit._files(certificate_kernels._best_response_range)
     assert files == {certificate_kernels.__file__, group_kernels.__file__}
@@ -395,8 +395,8 @@ def test_the_level_solver_gives_the_same_bits_on_one_thread_and_on_chunks():
     """The level solver's chunks (several threads) and one serial call (one thread) write the
     same values, choices, statuses and passes."""
     from pigtheory import Rules
-    from pigtheory.sequential import group_kernels as gk
-    from pigtheory.sequential import group_solver as gs
+    from pigtheory.sequential.multiplayer import group_kernels as gk
+    from pigtheory.sequential.multiplayer import group_solver as gs
     from pigtheory.sequential.model import roll_model
 
     rules = Rules(goal=14, players=3)

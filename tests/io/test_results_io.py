@@ -44,7 +44,7 @@ from pigtheory.policies.sequential import base_pace_race, pace_race, scoring_tur
 from pigtheory.published import PublishedTables, webapp_policies
 from pigtheory.sequential import Comparison, Games, SequentialSolution, super_six
 from pigtheory.sequential import best_response as sequential_best_response
-from pigtheory.sequential.play_multiplayer import play_multiplayer
+from pigtheory.sequential.multiplayer.play import play_multiplayer
 from pigtheory.sequential.super_six import SuperSixSolution
 from pigtheory.simulate import Simulation, play_simultaneous
 from pigtheory.simultaneous import (

@@ -329,8 +329,8 @@ def test_the_referees_kernel_equals_the_certificates_kernel_on_a_pure_profile():
     """Two compiled best responses: the referee's (per-seat float tables) and the equilibrium
     certificate's (one packed pure policy) give the same values on the same profile."""
     from pigtheory.referee._multiplayer import _model
-    from pigtheory.sequential import group_kernels as gk
-    from pigtheory.sequential.certificates import best_response_values
+    from pigtheory.sequential.multiplayer import group_kernels as gk
+    from pigtheory.sequential.multiplayer.certificates import best_response_values
 
     rules = Rules(goal=8, die_faces=4, players=3)
     n, g = rules.players, rules.goal

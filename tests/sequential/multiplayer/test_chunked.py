@@ -1,4 +1,4 @@
-"""The chunked multiplayer equilibrium (:mod:`pigtheory.sequential.chunked`) against the
+"""The chunked multiplayer equilibrium (:mod:`pigtheory.sequential.multiplayer.chunked`) against the
 in-memory solve: the same bits on every array (values, roll bits, mixing probabilities,
 enclosures, gains, NashConv) serially, on threads and on a Dask LocalCluster; its lookups; and
 its faults (kill -9 and resume, damaged and foreign chunks, a store of other rules, a full disk).
@@ -22,7 +22,7 @@ import pytest
 from pigtheory import Rules
 from pigtheory.runtime import StoreFull, StoreMismatch
 from pigtheory.sequential import equilibrium
-from pigtheory.sequential.group_store import GroupStore
+from pigtheory.sequential.multiplayer.group_store import GroupStore
 
 CASES = {
     "3p-g12": (Rules(players=3, goal=12), False, 8),
@@ -201,7 +201,7 @@ def test_a_full_disk_stops_in_one_line_and_keeps_the_finished_chunks(tmp_path, m
 
 _KILLED = """
 import sys, time
-import pigtheory.sequential.chunk_task as ct
+import pigtheory.sequential.multiplayer.chunk_task as ct
 from pigtheory import Rules
 from pigtheory.sequential import equilibrium
 real = ct.solve_chunk

@@ -1,4 +1,4 @@
-"""The plan of a chunked multiplayer equilibrium (:mod:`pigtheory.sequential.plan`): its counts
+"""The plan of a chunked multiplayer equilibrium (:mod:`pigtheory.sequential.multiplayer.plan`): its counts
 against brute-force enumeration and the solver's own group lists, its task count against a
 chunked solve, and the CLI's ``--plan``."""
 
@@ -15,8 +15,8 @@ from pigtheory import Rules
 from pigtheory.cli import main
 from pigtheory.jit import compiled
 from pigtheory.sequential import equilibrium
-from pigtheory.sequential import group_kernels as gk
-from pigtheory.sequential.plan import groups_by_sum, plan
+from pigtheory.sequential.multiplayer import group_kernels as gk
+from pigtheory.sequential.multiplayer.plan import groups_by_sum, plan
 
 
 def brute_groups(n, g):

@@ -11,8 +11,8 @@ import pytest
 
 from pigtheory import Rules, sequential
 from pigtheory.jit import compiled
-from pigtheory.sequential.equilibrium import MultiplayerEquilibrium
-from pigtheory.sequential.play_multiplayer import play_multiplayer
+from pigtheory.sequential.multiplayer.equilibrium import MultiplayerEquilibrium
+from pigtheory.sequential.multiplayer.play import play_multiplayer
 
 
 @pytest.fixture(scope="module")
@@ -192,9 +192,9 @@ def test_certificates_of_three_players(three_piglet4):
 def test_certificates_catch_a_deviation():
     """Flip one roll decision at the start (hold at 20 where the equilibrium rolls on): the
     one-shot gain must show it there and nowhere else."""
-    from pigtheory.sequential.certificates import best_response_values, deviation_gains
-    from pigtheory.sequential.group_kernels import level_order
     from pigtheory.sequential.model import roll_model
+    from pigtheory.sequential.multiplayer.certificates import best_response_values, deviation_gains
+    from pigtheory.sequential.multiplayer.group_kernels import level_order
 
     rules = Rules(goal=40, players=3)
     eq = sequential.equilibrium(rules=rules)
@@ -425,7 +425,7 @@ def test_krawczyk_encloses_the_root_of_a_nonlinear_system():
     (root (1/2, 1/5, 1/50)); it proves a ball around the exact root from a nearby float start,
     and proves nothing around a point that is no root."""
     flint = pytest.importorskip("flint")
-    from pigtheory.sequential.enclosure import _krawczyk
+    from pigtheory.sequential.multiplayer.enclosure import _krawczyk
 
     def F(x):
         return [x[0] * x[0] - flint.arb(1) / 4, x[0] * x[1] - flint.arb(1) / 10, x[2] - x[0] * x[1] * x[1]]
@@ -445,8 +445,8 @@ def test_krawczyk_encloses_the_root_of_a_nonlinear_system():
 def _plain_solve_group(idx, n, g, pvec, p_bust, W, max_passes=60, n_starts=3):
     """Every start iterated in full (no shortcut for a start that meets a profile an earlier
     start settled on): (status, passes, best rolls, best values) as the kernel defines them."""
-    from pigtheory.sequential import group_kernels as gk
-    from pigtheory.sequential import group_solver as gs
+    from pigtheory.sequential.multiplayer import group_kernels as gk
+    from pigtheory.sequential.multiplayer import group_solver as gs
 
     m = pvec.size
     turn = gk.Turn(pvec, p_bust, False, 1e-13)
@@ -481,8 +481,8 @@ def test_group_solver_shortcut_equals_every_start_in_full(rules):
     """A start that meets the profile an earlier start settled on stops there (its values are
     known): status, passes, rolls and values of every group equal those of iterating every
     start in full, bit for bit, level by level on the same solved levels above."""
-    from pigtheory.sequential import group_kernels as gk
-    from pigtheory.sequential import group_solver as gs
+    from pigtheory.sequential.multiplayer import group_kernels as gk
+    from pigtheory.sequential.multiplayer import group_solver as gs
     from pigtheory.sequential.model import roll_model
 
     n, g = rules.players, rules.goal
@@ -525,9 +525,9 @@ def test_certify_in_one_pass_equals_the_two_certificates():
     equilibrium, on a profile with a profitable deviation (one decision flipped) and on one
     that mixes at two states."""
     from pigtheory.jit import threads
-    from pigtheory.sequential.certificates import best_response_values, certify, deviation_gains
-    from pigtheory.sequential.group_kernels import level_order
     from pigtheory.sequential.model import roll_model
+    from pigtheory.sequential.multiplayer.certificates import best_response_values, certify, deviation_gains
+    from pigtheory.sequential.multiplayer.group_kernels import level_order
 
     rules = Rules(goal=24, players=3)
     eq = sequential.equilibrium(rules=rules)

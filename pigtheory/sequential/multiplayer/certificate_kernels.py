@@ -1,8 +1,8 @@
 """Compiled loops (numba) of the certificates of a multiplayer sequential equilibrium.
 
 Plain functions marked as kernels (:mod:`pigtheory.jit`), called compiled by
-:mod:`pigtheory.sequential.certificates`. Notation as in
-:mod:`pigtheory.sequential.group_kernels`, whose :class:`~.group_kernels.Turn` and
+:mod:`pigtheory.sequential.multiplayer.certificates`. Notation as in
+:mod:`pigtheory.sequential.multiplayer.group_kernels`, whose :class:`~.group_kernels.Turn` and
 :class:`~.group_kernels.Mix` the kernels take; the profile is one shared :class:`Policy`.
 """
 
@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import compiled, kernel, map_threads, prange, thread_count
+from ...jit import compiled, kernel, map_threads, prange, thread_count
 from .group_kernels import Mix, group_info, hold_values, rotate, turn_outcome
 
 __all__ = ["Policy", "deviation_gains", "best_response_level"]
@@ -20,7 +20,7 @@ __all__ = ["Policy", "deviation_gains", "best_response_level"]
 
 class Policy(NamedTuple):
     """One stationary policy shared by every seat: the pure choices ``bits[idx, k // 8]`` bit
-    ``k % 8`` (uint8; :mod:`~pigtheory.sequential.group_kernels` notation) and the mixed states,
+    ``k % 8`` (uint8; :mod:`~pigtheory.sequential.multiplayer.group_kernels` notation) and the mixed states,
     three arrays sorted by tuple: ``mix_idx`` (int64, flat tuple index), ``mix_k`` (int64, turn
     total) and ``mix_p`` (roll probability there)."""
 
@@ -81,7 +81,7 @@ def deviation_gains(n, g, turn, W, policy, gains):  # pragma: no cover - compile
     """For every tuple: the largest one-shot gain of the mover over its turn totals under the
     :class:`Policy` ``policy``, given the stored values (``gains[idx]``); returns the largest
     violation of the stored start values' own equations ``W_r = H_r + beta_r S W_{r+1}`` (the
-    turn's outcome computed forward, :func:`~pigtheory.sequential.group_kernels.turn_outcome`).
+    turn's outcome computed forward, :func:`~pigtheory.sequential.multiplayer.group_kernels.turn_outcome`).
     Chunks of tuples in parallel."""
     m = turn.pvec.size
     total = g**n
@@ -178,7 +178,7 @@ def _hold_chances(K, turn, roll, mix, reach, hold):  # pragma: no cover - compil
 
 def best_response_level(groups, n, g, turn, W, policy, U, gains, out):
     """``_best_response_range`` (compiled) over the groups ``groups`` of one level (a slice of
-    :func:`~pigtheory.sequential.group_kernels.level_order`'s ``order``) in the
+    :func:`~pigtheory.sequential.multiplayer.group_kernels.level_order`'s ``order``) in the
     :class:`~.group_kernels.Turn` ``turn``, the others following the :class:`Policy`
     ``policy``, in chunks on :func:`pigtheory.jit.thread_count` threads (the groups of a level
     are independent). ``out[0]`` counts passes; with ``gains`` of size ``g**n`` (size 0:

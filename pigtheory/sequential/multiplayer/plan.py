@@ -25,7 +25,7 @@ collects every task, one at a time); the *critical path* is
 the same sum with unlimited workers, one task time per score sum.
 
 **Memory.** Per worker: the largest task's arrays
-(:func:`~pigtheory.sequential.chunked.task_bytes`), the group lists of the ``g - 1`` score sums
+(:func:`~pigtheory.sequential.multiplayer.chunked.task_bytes`), the group lists of the ``g - 1`` score sums
 a task reads (8 bytes a group: ``index_bytes``; the part that stops scaling near 10^10 tuples,
 where a rank function of necklaces would replace the lists) and the worker's own (Python,
 numpy, numba, the compiled kernels: :data:`COSTS` ``base_mb``).
@@ -41,9 +41,9 @@ from dataclasses import asdict, dataclass
 from math import gcd
 from typing import Any
 
-from ..guard import BASE_BYTES, format_bytes, parse_memory
-from ..rules import Rules
-from ..validation import check_int
+from ...guard import BASE_BYTES, format_bytes, parse_memory
+from ...rules import Rules
+from ...validation import check_int
 from .chunked import chunk_groups, estimate_disk, task_bytes
 
 __all__ = ["ChunkedPlan", "plan", "groups_by_sum", "COSTS"]
@@ -149,7 +149,7 @@ def plan(
         Memory of one worker ("3G"); without ``chunk``, the largest chunk whose arrays fill
         half of it (fewer, larger tasks: less of the client's time per task).
     chunk : int, optional
-        Groups per task (default :func:`~pigtheory.sequential.chunked.chunk_groups`).
+        Groups per task (default :func:`~pigtheory.sequential.multiplayer.chunked.chunk_groups`).
     certify : bool
         With the certificates (the store's best-response values and gains).
 

@@ -3,7 +3,7 @@
 Notes
 -----
 Scores never decrease and a hold leaves a rotation group for one of higher score sum
-(:mod:`pigtheory.sequential.equilibrium`), so the groups of one score sum ``s`` read only
+(:mod:`pigtheory.sequential.multiplayer.equilibrium`), so the groups of one score sum ``s`` read only
 groups of sums ``s + 1 .. s + g - 1`` and are independent of each other. The chunked solve
 cuts every score sum into chunks of groups (a :class:`~.group_store.GroupStore` on disk) and
 runs each chunk as a task (:func:`~.chunk_task.solve_chunk`) once every sum it reads is
@@ -30,14 +30,14 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import BASE_BYTES, Estimate, check_disk, check_memory
-from ..parallel import check_executor
-from ..results import Result
-from ..rules import Rules
-from ..runtime import Plan, run_chunks
+from ...guard import BASE_BYTES, Estimate, check_disk, check_memory
+from ...parallel import check_executor
+from ...results import Result
+from ...rules import Rules
+from ...runtime import Plan, run_chunks
 from . import chunk_task
 from .group_store import GroupStore
-from .multiplayer_result import MultiplayerEquilibrium, MultiplayerPolicy
+from .result import MultiplayerEquilibrium, MultiplayerPolicy
 
 __all__ = [
     "ChunkedEquilibrium",
@@ -91,7 +91,7 @@ class ChunkedEquilibrium(Result):
     Attributes
     ----------
     store : str
-        The store folder (:mod:`pigtheory.sequential.group_store`).
+        The store folder (:mod:`pigtheory.sequential.multiplayer.group_store`).
     start_values : numpy.ndarray, shape ``(n,)``
         Win probability of each seat at the start, in playing order.
     seat_gain, nash_conv, iterations, residual

@@ -1,9 +1,9 @@
 """Compiled loops (numba) of one chunk task of the chunked multiplayer equilibrium.
 
-The in-memory solver (:mod:`pigtheory.sequential.group_kernels`,
-:mod:`pigtheory.sequential.certificate_kernels`) reads the values of the groups above from
+The in-memory solver (:mod:`pigtheory.sequential.multiplayer.group_kernels`,
+:mod:`pigtheory.sequential.multiplayer.certificate_kernels`) reads the values of the groups above from
 one array over every score tuple. A chunk task has only the rows it needs, gathered from the
-store (:mod:`pigtheory.sequential.chunk_task`):
+store (:mod:`pigtheory.sequential.multiplayer.chunk_task`):
 
 * ``Wrows[t, r, k, o]``: the start value of offset o at the tuple reached when mover r of
   group t holds at turn total k (``1 <= k < g - first_r``), the row ``W[base_r + k]`` of the
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import kernel
+from ...jit import kernel
 from .certificate_kernels import _hold_chances, _improve, _policy_gain
 from .group_kernels import Mix, group_info, rotate
 from .group_solver import group_scratch, settle

@@ -1,7 +1,7 @@
 """Compiled loops (numba) of the exact referee with n players: any profile of stochastic
 stationary policies of multiplayer sequential Pig, evaluated or best-responded to by one seat.
 
-Notation as in :mod:`pigtheory.sequential.group_kernels`, whose
+Notation as in :mod:`pigtheory.sequential.multiplayer.group_kernels`, whose
 :class:`~.group_kernels.Turn` the kernels take. A profile is either one table of roll
 probabilities per seat, ``probs[seat, idx, k]`` (the referee, :mod:`pigtheory.referee`), or,
 when ``probs`` holds no table, one shared :class:`~.certificate_kernels.Policy` (pure choices
@@ -9,7 +9,7 @@ in packed bits, its mixed states in three arrays sorted by tuple).
 :func:`profile_response_level` evaluates the profile for one seat (a :class:`Deviator` that
 follows) or computes that seat's exact best response to the others, level by level.
 
-The equilibrium's own certificate (:mod:`pigtheory.sequential.certificate_kernels`) uses a
+The equilibrium's own certificate (:mod:`pigtheory.sequential.multiplayer.certificate_kernels`) uses a
 faster specialised kernel for its shared pure policy; the two agree (tested). It is kept apart
 because it is about twice as fast on the certificate's work (4 players at goal 30: 0.9-1.0 s
 against 1.8 s, one thread): the shared policy lets it compute each mover's turn once per group
@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import kernel
+from ...jit import kernel
 from .certificate_kernels import _mix_at
 from .group_kernels import group_info, rotate
 
@@ -109,7 +109,7 @@ def profile_response_level(groups, n, g, turn, policy, probs, dev, U, out):  # p
     :class:`Deviator` ``dev``), the others following their policies (:func:`policy_row` of
     ``policy`` and ``probs``), in the :class:`~.group_kernels.Turn` ``turn``, for the groups
     ``groups`` (canonical flat indices, groups of higher score sum first, as
-    :func:`~pigtheory.sequential.group_kernels.level_order` lists them).
+    :func:`~pigtheory.sequential.multiplayer.group_kernels.level_order` lists them).
 
     The deviator is seat ``dev.seat``: the mover at ``delta`` is seat ``seat - delta`` (mod n),
     which matters only for per-seat tables. ``dev.follow`` False: the deviator best responds;

@@ -3,7 +3,7 @@
 Plain functions marked as kernels (:mod:`pigtheory.jit`): the solvers call their compiled twins,
 ``compiled(fn)(...)`` (numba compiles them on first use and keeps the machine code on disk).
 Shapes and notation are those of
-:mod:`pigtheory.sequential.equilibrium`:
+:mod:`pigtheory.sequential.multiplayer.equilibrium`:
 
 * a score tuple ``t = (t_0, ..., t_{n-1})`` (turn order from the mover) has the flat index
   ``sum_i t_i g**(n-1-i)`` (C order of an array of shape ``(g,) * n``);
@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..jit import kernel
+from ...jit import kernel
 
 __all__ = [
     "Turn",
@@ -109,7 +109,7 @@ class Scratch(NamedTuple):
 
 
 class Candidate(NamedTuple):
-    """A candidate of the mixed solver (:mod:`pigtheory.sequential.mixed_groups`) as the
+    """A candidate of the mixed solver (:mod:`pigtheory.sequential.multiplayer.mixed_groups`) as the
     compiled kernels see it: the outcomes of the lower and upper ladder steps of every mover,
     ``H0``, ``H1`` (``(d, n)``) and ``b0``, ``b1`` (``(d,)``; equal for the pure movers), the
     mixing rotations ``mixr`` (int64) and their breakpoints ``ystar``."""

@@ -1,6 +1,6 @@
 """Certificates of a multiplayer sequential equilibrium: one-shot deviation gains and NashConv.
 
-Notation and shapes of :mod:`pigtheory.sequential.equilibrium`.
+Notation and shapes of :mod:`pigtheory.sequential.multiplayer.equilibrium`.
 
 Notes
 -----
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import compiled
+from ...jit import compiled
 
 __all__ = ["deviation_gains", "best_response_values", "certify"]
 

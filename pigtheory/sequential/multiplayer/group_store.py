@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from ..rules import Rules
-from ..runtime import ChunkStore
+from ...rules import Rules
+from ...runtime import ChunkStore
 
 __all__ = ["GroupStore", "FORMAT", "rotations", "canonical"]
 
@@ -104,7 +104,7 @@ class GroupStore(ChunkStore):
         pigtheory.runtime.StoreMismatch
             ``folder`` holds another solve (other rules, options or chunk size).
         """
-        from ..jit import compiled
+        from ...jit import compiled
         from . import group_kernels as gk
 
         solve = {"rules": dataclasses.asdict(rules), **options, "chunk": int(chunk)}
@@ -186,7 +186,7 @@ class GroupStore(ChunkStore):
     def gather(self, part: str, tuples: np.ndarray) -> np.ndarray:
         """Rows ``part[t]`` (``value`` or ``U``: shape ``(len(tuples), n)``) of finished tuples,
         for lookups (a chunk task gathers its rows in compiled code,
-        :func:`pigtheory.sequential.chunk_task.hold_rows`)."""
+        :func:`pigtheory.sequential.multiplayer.chunk_task.hold_rows`)."""
         n, g = self.rules.players, self.rules.goal
         group, rot, total = canonical(np.asarray(tuples, dtype=np.int64), n, g)
         out = np.empty((group.size, n))

@@ -16,7 +16,7 @@ player who moves ``o`` turns later.
   ``(t, k)`` packed 8 turn totals to a byte (``roll_bits``, shape ``(g,) * n + (ceil(g/8),)``),
   and the states where the mover mixes, with its roll probability.
 * ``deviation_gain[t_0, ..., t_{n-1}]``: the largest one-shot deviation gain of the mover over
-  the turn totals of ``t`` (:mod:`pigtheory.sequential.certificates`).
+  the turn totals of ``t`` (:mod:`pigtheory.sequential.multiplayer.certificates`).
 
 Notes
 -----
@@ -34,11 +34,11 @@ closed form around the cycle of rotations,
     W_r = \\frac{\\sum_{t<n} \\big(\\prod_{l<t} \\beta_{r+l}\\big) S^t H_{r+t}}
                {1 - \\prod_{l<n} \\beta_l},
 
-(``S`` shifts offsets). The solver (:func:`pigtheory.sequential.group_solver.solve_level`)
+(``S`` shifts offsets). The solver (:func:`pigtheory.sequential.multiplayer.group_solver.solve_level`)
 iterates best responses in every group from three first guesses of the ``y_r`` (extrapolated
 from the groups above; 0; 1). Where every start settles on the same pure profile, that is the
 group's equilibrium, unique among those found. Where they settle on different ones, or some
-start cycles, the group goes to :func:`pigtheory.sequential.mixed_groups.solve_group`, which
+start cycles, the group goes to :func:`pigtheory.sequential.multiplayer.mixed_groups.solve_group`, which
 enumerates pure and mixed candidates (each mover's best responses form a ladder in ``y_r``;
 a mixing mover sits at a breakpoint, and the indifference conditions are polynomial
 equations, solved in closed form where they are linear or quadratic), checks every candidate
@@ -69,15 +69,15 @@ from typing import Any
 
 import numpy as np
 
-from ..guard import check_memory, sequential_equilibrium_estimate
-from ..jit import compiled, max_threads
-from ..jit import threads as compile_threads
-from ..parallel import idle_cores
-from ..progress import progress_bar
-from ..rules import Rules
-from ..validation import check_int, check_progress, check_rules
-from .model import roll_model
-from .multiplayer_result import MultiplayerEquilibrium, MultiplayerPolicy
+from ...guard import check_memory, sequential_equilibrium_estimate
+from ...jit import compiled, max_threads
+from ...jit import threads as compile_threads
+from ...parallel import idle_cores
+from ...progress import progress_bar
+from ...rules import Rules
+from ...validation import check_int, check_progress, check_rules
+from ..model import roll_model
+from .result import MultiplayerEquilibrium, MultiplayerPolicy
 
 __all__ = ["MultiplayerPolicy", "MultiplayerEquilibrium", "equilibrium", "check_multiplayer_rules"]
 
@@ -134,7 +134,7 @@ def equilibrium(
         ``deviation_gain`` is NaN and ``nash_conv`` NaN.
     enclose : bool
         Verified enclosures of the mixed groups with python-flint
-        (:mod:`pigtheory.sequential.enclosure`); without, the enclosure fields are NaN.
+        (:mod:`pigtheory.sequential.multiplayer.enclosure`); without, the enclosure fields are NaN.
     progress : bool, optional
         A progress bar on stderr (default: when stderr is a terminal).
     max_memory : int or str, optional
@@ -148,7 +148,7 @@ def equilibrium(
         each other and burn CPU time. ``"auto"`` (the default) takes the cores that are idle
         now (:func:`pigtheory.parallel.idle_cores`).
     store : path-like, optional
-        Solve out of core instead (:mod:`pigtheory.sequential.chunked`): chunk tasks of
+        Solve out of core instead (:mod:`pigtheory.sequential.multiplayer.chunked`): chunk tasks of
         rotation groups, highest score sum first, their arrays in a store in this folder
         (created if new; a folder of this same solve resumes it; one of another solve is
         refused). Same numbers as in memory, to the bit.
@@ -161,7 +161,7 @@ def equilibrium(
     -------
     MultiplayerEquilibrium, or ChunkedEquilibrium with ``store``
         The chunked result reads its arrays from the store;
-        :meth:`~pigtheory.sequential.chunked.ChunkedEquilibrium.in_memory` loads a small one.
+        :meth:`~pigtheory.sequential.multiplayer.chunked.ChunkedEquilibrium.in_memory` loads a small one.
 
     Examples
     --------
@@ -192,7 +192,7 @@ def equilibrium(
         if executor is not None or chunk is not None:
             raise ValueError("executor and chunk are for the chunked solve: pass store= too")
     else:
-        from ..validation import check_path
+        from ...validation import check_path
         from .chunked import chunked_equilibrium
 
         check_path("store", store)

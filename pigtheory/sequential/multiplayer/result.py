@@ -1,6 +1,6 @@
 """The result types of the multiplayer sequential equilibrium: the policy and the equilibrium
-with its certificates (shapes and notation of :mod:`pigtheory.sequential.equilibrium`, which
-computes them; :mod:`pigtheory.sequential.chunked` loads them from a store)."""
+with its certificates (shapes and notation of :mod:`pigtheory.sequential.multiplayer.equilibrium`, which
+computes them; :mod:`pigtheory.sequential.multiplayer.chunked` loads them from a store)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..display import Display
-from ..jit import compiled
-from ..results import Result
-from ..rules import Rules
-from .model import roll_model
+from ...display import Display
+from ...jit import compiled
+from ...results import Result
+from ...rules import Rules
+from ..model import roll_model
 
 __all__ = ["MultiplayerPolicy", "MultiplayerEquilibrium"]
 
@@ -101,7 +101,7 @@ class MultiplayerEquilibrium(Result):
         were found ("closed form (linear)", ...).
     mixed_enclosure : numpy.ndarray, shape ``(M, 2)``
         For every row of ``policy.mixed_states``: a verified lower and upper bound of the roll
-        probability (arb balls, :mod:`pigtheory.sequential.enclosure`); NaN where not enclosed.
+        probability (arb balls, :mod:`pigtheory.sequential.multiplayer.enclosure`); NaN where not enclosed.
     value_enclosure : numpy.ndarray, shape ``(G, n, n, 2)``
         For every mixed group: bounds of ``value`` at its rotations ``r`` (the tuple rotated
         left by r, r < the number of distinct rotations; NaN beyond) and offsets.

@@ -1,7 +1,7 @@
 """The equilibria of one rotation group where best responses do not settle: ladders of best
 responses, candidates, indifference conditions.
 
-Notation of :mod:`pigtheory.sequential.equilibrium`: a group has ``d`` distinct rotations
+Notation of :mod:`pigtheory.sequential.multiplayer.equilibrium`: a group has ``d`` distinct rotations
 (movers) ``r = 0 .. d-1``; mover r's whole turn depends on the group only through its own value
 ``y_r`` after a bust (or a pass), the value at offset ``n - 1`` of rotation ``r + 1``.
 
@@ -36,7 +36,7 @@ mover's ``y`` inside its step's interval, every mixing mover's ``y`` at its brea
 
 **Window.** The candidates enumerated are those whose steps lie within one step of the
 ladder positions that best-response iteration visited (from the three first guesses of
-:func:`~pigtheory.sequential.group_solver.solve_level`); if none is an equilibrium the
+:func:`~pigtheory.sequential.multiplayer.group_solver.solve_level`); if none is an equilibrium the
 window is widened, up to the whole ladders.
 
 **Selection.** Among the equilibria found: a pure one if any (the one with the fewest rolling
@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..jit import compiled
+from ...jit import compiled
 
 __all__ = ["GroupProblem", "GroupEquilibrium", "ladder", "solve_group"]
 
@@ -213,7 +213,7 @@ class _Candidates:
 
 def _choice_arrays(cands, choice):
     """The compiled kernels' view of a candidate, a
-    :class:`~pigtheory.sequential.group_kernels.Candidate`: the lower and upper steps' outcomes
+    :class:`~pigtheory.sequential.multiplayer.group_kernels.Candidate`: the lower and upper steps' outcomes
     ``H0, H1`` (d, n) and ``b0, b1`` (d) (equal for the pure movers), the mixing rotations and
     their breakpoints."""
     from .group_kernels import Candidate
@@ -302,7 +302,7 @@ def _solve_indifference(cands, choice, mu):
 
 def _newton(cands, choice, q, iters=30):
     """Polish a root of the indifference equations (finite-difference Jacobian, compiled:
-    :func:`~pigtheory.sequential.mix_kernels.mix_newton`)."""
+    :func:`~pigtheory.sequential.multiplayer.mix_kernels.mix_newton`)."""
     from . import mix_kernels as mk
 
     q = np.asarray(q, dtype=float).copy()

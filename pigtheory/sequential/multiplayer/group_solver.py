@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import compiled, kernel, map_threads, thread_count
+from ...jit import compiled, kernel, map_threads, thread_count
 from .group_kernels import (
     _FNV,
     Mix,
@@ -82,7 +82,7 @@ def settle(d, n, g, turn, search, s, guess):  # pragma: no cover - compiled
     ``guess[start, r]`` (``search.n_starts`` rows). Leaves the profile kept in ``s.best_rolls``
     and its values in ``s.best_W``; returns ``(status, passes)`` as :func:`solve_level`
     documents them. Reads no store of values: the in-memory solve and the chunked one
-    (:mod:`pigtheory.sequential.chunk_kernels`) call it on the same numbers."""
+    (:mod:`pigtheory.sequential.multiplayer.chunk_kernels`) call it on the same numbers."""
     m = turn.pvec.size
     K, best_W, Wg, y = s.K, s.best_W, s.Wg, s.y
     rolls, best_rolls = s.rolls, s.best_rolls

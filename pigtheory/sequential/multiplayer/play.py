@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ..games import SequentialGame
-from ..guard import check_memory, simulation_estimate
-from ..results import Result
-from ..rules import Rules
-from ..validation import check_int
+from ...games import SequentialGame
+from ...guard import check_memory, simulation_estimate
+from ...results import Result
+from ...rules import Rules
+from ...validation import check_int
 from .equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, check_multiplayer_rules
 
 __all__ = ["MultiplayerGames", "play_multiplayer"]

@@ -8,7 +8,7 @@ few numbers, so that a cluster moves names, not arrays. It
    finished chunks: :meth:`~.group_store.GroupStore.gather`),
 2. solves its groups as the in-memory solver does (pure best responses,
    :func:`~.chunk_kernels.solve_chunk_groups`; the mixed solver and the enclosures where they
-   do not settle, :mod:`~pigtheory.sequential.mixed_groups`, :mod:`~pigtheory.sequential.enclosure`),
+   do not settle, :mod:`~pigtheory.sequential.multiplayer.mixed_groups`, :mod:`~pigtheory.sequential.multiplayer.enclosure`),
 3. with ``certify``, computes their best-response values and one-shot gains
    (:func:`~.chunk_kernels.certify_chunk_groups`, from the rows ``U`` of the same tuples),
 4. writes its parts and seal (:meth:`pigtheory.runtime.ChunkStore.write_chunk`).
@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..jit import compiled
+from ...jit import compiled
 from .group_store import GroupStore
 
 __all__ = ["solve_chunk", "hold_rows"]
@@ -46,7 +46,7 @@ def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np
     ``1 <= k < g - first_r`` of every rotation r of every group t (float64 ``(G, n, g, n)``;
     other entries 0), located once and copied from the memory-mapped chunk files in compiled
     code (:func:`~.chunk_kernels.locate_holds`, :func:`~.chunk_kernels.copy_holds`)."""
-    from ..jit import typed_list
+    from ...jit import typed_list
     from . import chunk_kernels as ck
 
     n, g = st.rules.players, st.rules.goal
@@ -107,7 +107,7 @@ def solve_chunk(folder: str, block: int, chunk: int) -> dict[str, Any]:
     """
     from . import chunk_kernels as ck
     from . import group_kernels as gk
-    from .model import roll_model
+    from ..model import roll_model
 
     t0, c0 = time.perf_counter(), time.process_time()
     st = GroupStore(folder)
