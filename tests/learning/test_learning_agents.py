@@ -26,6 +26,31 @@ def test_q_learning_curve_against_monte_carlo():
         assert exact >= -1e-12 and abs(est - exact) < 4 * se
 
 
+@pytest.mark.slow
+def test_q_learning_long_curve_against_monte_carlo():
+    t = TASKS["pig-20"]
+    run = q_learning(rules=t.rules, checkpoints=(1000, 30_000, 300_000), rng=6)
+    for n, pol in enumerate(run.policies):
+        exact = score(pol, t)
+        est, se = monte_carlo_exploitability(pol, rules=t.rules, games=20_000, rng=40 + n)
+        assert exact >= -1e-12 and abs(est - exact) < 4 * se
+
+
+def test_play_matches_ends_a_sure_endless_game_at_once():
+    # both seats pass at turn total 0 from the start: the referee's draw, 1/2, without 10**6 moves
+    rules = Rules.piglet(goal=4)
+    table = np.zeros((4, 4, 4))
+    w = play_matches([table, table], rules=rules, games=100_000, rng=1)
+    assert np.all(w == 0.5) and evaluate([table, table], rules=rules).value_start[0] == 0.5
+    # a seat that rolls at (0, 0, 0) with probability 1/2: the game ends unless it passes
+    other = table.copy()
+    other[..., 1:] = 1.0
+    other[0, 0, 0] = 0.5
+    w = play_matches([other, table], rules=rules, games=20_000, rng=2)
+    v = evaluate([other, table], rules=rules).value_start[0]
+    assert abs(w.mean() - v) <= 4 * w.std(ddof=1) / np.sqrt(w.size)
+
+
 def test_regret_matching_curve_against_monte_carlo():
     rules = Rules(goal=12)
     run = regret_matching(rules=rules, iterations=(3, 30))
@@ -53,3 +78,17 @@ def test_openspiel_mcts_read_at_every_state():
     assert abs(w.mean() - v) <= 4 * w.std(ddof=1) / np.sqrt(w.size) + 1e-12  # a sure result: no spread
     with pytest.raises(ValueError, match="simulations"):
         openspiel_mcts(game, simulations=0)
+
+
+@pytest.mark.slow
+def test_openspiel_mcts_read_at_every_state_larger():
+    pytest.importorskip("pyspiel")
+    from pigtheory.referee.openspiel import openspiel_game
+
+    rules = Rules.piglet(goal=6)
+    run = openspiel_mcts(openspiel_game(rules), simulations=50, rng=4)
+    table = run.policies[0]
+    assert table.shape == (2, 6, 6, 6) and set(np.unique(table)) <= {0.0, 1.0}
+    v = evaluate(list(table), rules=rules).value_start[0]
+    w = play_matches(list(table), rules=rules, games=20_000, rng=2)
+    assert abs(w.mean() - v) <= 4 * w.std(ddof=1) / np.sqrt(w.size) + 1e-12
