@@ -4,6 +4,8 @@
 * OpenSpiel's own tabular Q-learner on its ``pig``: :func:`openspiel_q_learning`; its MCTS bot read
   at every state: :func:`openspiel_mcts`;
 * regret matching+ per state in self-play on simultaneous Pig: :func:`regret_matching`;
+* model-based (certainty-equivalent) learning from self-play rolls, the game solved under the
+  estimated die: :func:`model_based` (sequential), :func:`model_based_simultaneous`;
 * Monte Carlo matches of sequential tables and the Monte Carlo estimate of exploitability a
   win-rate study would report: :func:`play_matches`, :func:`monte_carlo_exploitability`.
 
@@ -20,6 +22,8 @@ score first).
 """
 
 from .matches import monte_carlo_exploitability, play_matches
+from .model_based import model_based, model_based_details, solve_under_die
+from .model_based_simultaneous import model_based_simultaneous
 from .openspiel_agents import openspiel_mcts, openspiel_q_learning
 from .q_learning import q_learning
 from .regret import regret_matching
@@ -32,6 +36,10 @@ __all__ = [
     "regret_matching",
     "openspiel_q_learning",
     "openspiel_mcts",
+    "model_based",
+    "model_based_details",
+    "model_based_simultaneous",
+    "solve_under_die",
     "play_matches",
     "monte_carlo_exploitability",
 ]
