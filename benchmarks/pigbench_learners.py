@@ -6,12 +6,16 @@ score, wall time, Monte Carlo exploitability estimate and its standard error, wi
 the task's best hold-at-k bot and its standard error) and prints the leaderboard.
 ``make bench-learners`` runs it (``python -m benchmarks.pigbench_learners``).
 
-Agents (pigtheory.learning): tabular Q-learning in self-play (Watkins 1989) on pig-20 and
-piglet; OpenSpiel's tabular QLearner on its pig of the same rules; regret matching+ per state
-(Hart & Mas-Colell 2000; Tammelin 2014) on simultaneous-50. The x axis is episodes (self-play
-games) for the Q-learners and rounds per state for regret matching; the wall time is that of
-the whole run up to the checkpoint (each checkpoint is a run of its own from the same seed, timed
-after a warm-up run so that no compile or import is in it). The record notes the load average.
+Agents (pigtheory.learning, seeded): tabular Q-learning in self-play (Watkins 1989) on piglet,
+pig-20 and pig-50; OpenSpiel's tabular QLearner on its pig of the same rules (piglet, pig-20);
+regret matching+ (Hart & Mas-Colell 2000), CFR+ (Tammelin 2014) and fictitious play (Brown 1951)
+per state on simultaneous-50; model-based (certainty-equivalent) learning from self-play rolls on
+piglet, pig-50, pig-100, simultaneous-50 and simultaneous-100. The x axis is episodes (self-play
+games) for the Q-learners, rounds per state for the stage-game learners, die rolls seen for the
+model-based ones; the wall time is that of the whole run up to the checkpoint (each checkpoint a
+run of its own from the same seed, except the model-based runs, one run timed at every
+checkpoint), timed after a warm-up run so that no compile or import is in it. The record notes
+the machine's load average at the start and the end.
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ import numpy as np
 from pigtheory import __version__
 from pigtheory.io import atomic_write
 from pigtheory.learning import (
+    cfr_plus,
+    fictitious_play,
+    model_based_details,
+    model_based_simultaneous,
     monte_carlo_exploitability,
     openspiel_q_learning,
     play_matches,
@@ -66,19 +74,32 @@ def _mc(policy, t, seed):
 
 
 def _curve(agent, t, checkpoints, learn, seed, x_unit):
-    """One run of ``learn(c)`` per checkpoint (from the same seed), timed after a warm-up run
-    at the first checkpoint (so that no compile or import is in the wall time)."""
-    learn(checkpoints[0])
+    """The curve of one agent on one task. ``learn(c)`` is one run to ``c`` (each checkpoint a run
+    of its own from the same seed); an agent whose run reports its wall time at every checkpoint
+    (``learn`` given as ``("one run", f)`` with ``f(checkpoints) -> (LearningRun, details)``)
+    is run once. Timed after a warm-up run at the first checkpoint (so that no compile or import
+    is in the wall time)."""
+    if isinstance(learn, tuple):
+        learn[1](checkpoints[:1])
+        run, details = learn[1](checkpoints)
+        runs = [(c, p, d["wall_s"], d) for c, p, d in zip(checkpoints, run.policies, details, strict=True)]
+    else:
+        learn(checkpoints[0])
+        runs = []
+        for c in checkpoints:
+            t0 = time.perf_counter()
+            pol = learn(c).policies[-1]
+            runs.append((c, pol, time.perf_counter() - t0, None))
     rows = []
-    for c in checkpoints:
-        t0 = time.perf_counter()
-        run = learn(c)
-        wall = time.perf_counter() - t0
-        pol = run.policies[-1]
+    for c, pol, wall, details in runs:
         pol = list(pol) if isinstance(pol, np.ndarray) and pol.ndim == 4 else pol
         exact = score(pol, t)
         est, se, win, wse = _mc(pol, t, seed)
-        rows.append(dict(x=int(c), wall_s=wall, exact=exact, mc=est, mc_se=se, win_vs_bot=win, win_se=wse))
+        row = dict(x=int(c), wall_s=wall, exact=exact, mc=est, mc_se=se, win_vs_bot=win, win_se=wse)
+        if details is not None:
+            row["steps"] = int(details.get("decisions", details.get("rounds", 0)))
+            row["die"] = [round(p, 8) for p in details["die"]]
+        rows.append(row)
         print(
             f"{agent:>22} {t.name:>16} {c:>9} exact {exact:.3e}  MC {est:+.4f} +- {se:.4f}  "
             f"win vs bot {win:.3f} +- {wse:.3f}  {wall:.3f} s",
@@ -108,7 +129,7 @@ def _agents():
     for name in ("piglet", "pig-20"):
         t = TASKS[name]
         game = openspiel_game(t.rules)
-        cps = (10**2, 10**3, 10**4) + ((10**5,) if name == "piglet" else (3 * 10**4,))
+        cps = (10**2, 10**3, 10**4, 3 * 10**4)
         out.append(
             (
                 "openspiel-qlearner",
@@ -120,16 +141,30 @@ def _agents():
             )
         )
     t = TASKS["simultaneous-50"]
-    out.append(
-        (
-            "regret-matching+",
-            t,
-            (10, 30, 100, 300, 1000),
-            lambda c, t=t: regret_matching(rules=t.rules, iterations=(c,)),
-            13,
-            "rounds per state",
+    for agent, learner, cps in (
+        ("regret-matching+", regret_matching, (10, 30, 100, 300, 1000)),
+        ("cfr+", cfr_plus, (10, 30, 100, 300, 1000)),
+        ("fictitious-play", fictitious_play, (10, 100, 1000, 10**4, 10**5)),
+    ):
+        out.append(
+            (
+                agent,
+                t,
+                cps,
+                lambda c, f=learner, t=t: f(rules=t.rules, iterations=(c,)),
+                13,
+                "rounds per state",
+            )
         )
-    )
+    rolls = tuple(10**e for e in range(2, 8))
+    for name in ("piglet", "pig-50", "pig-100"):
+        t = TASKS[name]
+        learn = ("one run", lambda cps, t=t: model_based_details(rules=t.rules, checkpoints=cps, rng=3))
+        out.append(("model-based", t, rolls, learn, 14, "die rolls"))
+    for name in ("simultaneous-50", "simultaneous-100"):
+        t = TASKS[name]
+        learn = ("one run", lambda cps, t=t: model_based_simultaneous(rules=t.rules, checkpoints=cps, rng=3))
+        out.append(("model-based", t, rolls, learn, 15, "die rolls"))
     return out
 
 

@@ -34,6 +34,7 @@ NeurIPS 11 (1999) (indirect, model-based learning).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -212,6 +213,7 @@ def _run(rules: Rules, checkpoints: Any, rng: Any) -> tuple[LearningRun, list[di
     counts = np.zeros(pvec.size + 1, dtype=np.int64)
     table = np.full((g, g, g), 0.5)
     sample = compiled(_sample)
+    start = time.perf_counter()
     done, decisions, policies, details = 0, 0, [], []
     for n, c in enumerate(cps):
         decisions += int(sample(g, cum, p_bust, table, int(c - done), seed + n, counts))
@@ -219,11 +221,11 @@ def _run(rules: Rules, checkpoints: Any, rng: Any) -> tuple[LearningRun, list[di
         est = counts / counts.sum()
         table, _ = solve_under_die(g, est[1:], float(est[0]))
         policies.append(table)
-        details.append(dict(rolls=done, decisions=decisions, die=est.tolist()))
+        details.append(dict(rolls=done, decisions=decisions, die=est.tolist(), wall_s=time.perf_counter() - start))
     return LearningRun(cps, policies, "model-based (certainty equivalent, self-play rolls)", rules), details
 
 
 def model_based_details(*, rules: Rules = Rules(), checkpoints: Any = (10**3, 10**4, 10**5), rng: Any = None):
-    """:func:`model_based` and, per checkpoint, ``{"rolls", "decisions", "die"}`` (the estimated
-    probabilities of a bust and of each gain)."""
+    """:func:`model_based` and, per checkpoint, ``{"rolls", "decisions", "die", "wall_s"}`` (the
+    estimated probabilities of a bust and of each gain; the run's wall time so far)."""
     return _run(rules, checkpoints, rng)

@@ -28,6 +28,7 @@ M. Kearns & S. Singh, NeurIPS 11 (1999) (indirect, model-based learning).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -159,7 +160,8 @@ def model_based_simultaneous(
         ``episodes`` = the rolls seen; :class:`~pigtheory.policies.MixedPolicy` equilibria of the
         estimated game.
     details : list of dict
-        Per checkpoint ``{"rolls", "rounds", "die"}`` (the estimated P(bust), P(gain r)).
+        Per checkpoint ``{"rolls", "rounds", "die", "wall_s"}`` (the estimated P(bust),
+        P(gain r); the run's wall time so far).
     """
     from ..validation import check_simultaneous_rules
 
@@ -179,6 +181,7 @@ def model_based_simultaneous(
     wcum = np.cumsum(np.where(th == np.arange(1, g + 1), 1.0, 0.0), axis=2)
     wcum /= wcum[..., -1:]
     sample = compiled(_sample)
+    start = time.perf_counter()
     done, rounds, policies, details = 0, 0, [], []
     for n, c in enumerate(cps):
         rounds += int(sample(g, cum, p_bust, th, wcum, int(c - done), seed + n, counts))
@@ -188,5 +191,5 @@ def model_based_simultaneous(
         policies.append(pol)
         wcum = np.cumsum(np.asarray(pol.weights), axis=2)
         wcum /= wcum[..., -1:]
-        details.append(dict(rolls=done, rounds=rounds, die=est.tolist()))
+        details.append(dict(rolls=done, rounds=rounds, die=est.tolist(), wall_s=time.perf_counter() - start))
     return LearningRun(cps, policies, "model-based (certainty equivalent, self-play rolls)", rules), details

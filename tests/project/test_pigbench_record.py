@@ -47,3 +47,16 @@ def test_docs_page_shows_the_recorded_leaderboard():
     page = (ROOT / "docs" / "howto" / "pigbench.md").read_text(encoding="utf-8")
     assert leaderboard_table(RECORD) in page
     assert RECORD["load_average_1_5_15_min"]["start"] and RECORD["versions"]["cpus"] >= 1
+
+
+def test_the_deep_rl_extra_stays_out_of_the_default_and_dev_installs():
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    bench = {Requirement(r).name for r in project["optional-dependencies"]["bench"]}
+    assert "stable-baselines3" in bench
+    for group in (project["dependencies"], project["optional-dependencies"]["dev"]):
+        assert not bench & {Requirement(r).name for r in group} - {"gymnasium"}
+    assert "torch" not in {Requirement(r).name for r in project["optional-dependencies"]["dev"]}
