@@ -8,7 +8,7 @@ two-player zero-sum matrix game (Robinson 1951). Here it is played in the stage 
 :math:`W = C + v D` of every state (:func:`pigtheory.simultaneous.core.stage.stage_game`), with
 ``v`` the value of the current averages (refreshed every 8 rounds: the self-loop), states from
 the end of the game backwards, the successor values those of the learners' own averages
-(:func:`pigtheory.learning.regret.per_state`). The averages start from uniform play (weight 1).
+(``pigtheory.learning.regret._per_state``). The averages start from uniform play (weight 1).
 A round costs O(rows + columns): the products ``C y``, ``D y``, ``x C``, ``x D`` of the running
 sums are updated by one column or row each. Ties in a best response go to the smallest
 threshold.
@@ -33,7 +33,7 @@ import numpy as np
 
 from ..jit import compiled, kernel
 from ..rules import Rules
-from .regret import per_state
+from .regret import _per_state
 from .run import LearningRun
 
 __all__ = ["fictitious_play"]
@@ -102,4 +102,4 @@ def fictitious_play(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100
         ``episodes`` = the rounds per state; :class:`~pigtheory.policies.MixedPolicy` average
         strategies (thresholds ``1..goal - i`` at every state).
     """
-    return per_state(rules, iterations, compiled(_fp_stage), "fictitious play")
+    return _per_state(rules, iterations, compiled(_fp_stage), "fictitious play")

@@ -166,9 +166,16 @@ def solve_under_die(
     from ..validation import check_int
 
     g = check_int("goal", goal, low=2, high=1000)
-    pv = np.ascontiguousarray(pvec, dtype=np.float64).ravel()
-    if pv.size == 0 or np.any(pv < 0) or not np.isfinite(p_bust) or not 0 <= p_bust <= 1:
-        raise ValueError(f"pvec, p_bust: probabilities with p_bust in [0, 1], got {pv!r:.80}, {p_bust!r}")
+    max_iter = check_int("max_iter", max_iter, low=1, high=10**9)
+    try:
+        pv = np.ascontiguousarray(pvec, dtype=np.float64).ravel()
+    except (TypeError, ValueError):
+        raise ValueError(f"pvec must be an array of probabilities, got {pvec!r:.80}") from None
+    number = isinstance(p_bust, (int, float, np.integer, np.floating)) and not isinstance(p_bust, bool)
+    if not number or not 0 <= p_bust <= 1:
+        raise ValueError(f"p_bust must be a probability in [0, 1], got {p_bust!r:.80}")
+    if pv.size == 0 or pv.size > 1000 or not np.all(np.isfinite(pv)) or np.any(pv < 0):
+        raise ValueError(f"pvec must hold 1..1000 probabilities, got {pvec!r:.80}")
     if abs(pv.sum() + p_bust - 1.0) > 1e-9:
         raise ValueError(f"pvec, p_bust: must sum to 1, got {pv.sum() + p_bust!r}")
     check_memory(Estimate(f"solve under a die (goal {g})", g**3, 24 * g**3 + 10**6, "lower the goal"))
@@ -221,7 +228,9 @@ def _run(rules: Rules, checkpoints: Any, rng: Any) -> tuple[LearningRun, list[di
         est = counts / counts.sum()
         table, _ = solve_under_die(g, est[1:], float(est[0]))
         policies.append(table)
-        details.append(dict(rolls=done, decisions=decisions, die=est.tolist(), wall_s=time.perf_counter() - start))
+        details.append(
+            dict(rolls=done, decisions=decisions, die=est.tolist(), wall_s=time.perf_counter() - start)
+        )
     return LearningRun(cps, policies, "model-based (certainty equivalent, self-play rolls)", rules), details
 
 

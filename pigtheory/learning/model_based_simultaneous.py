@@ -39,7 +39,7 @@ from ..referee.evaluate import _model
 from ..rules import Rules
 from .run import LearningRun, _checkpoints, _roll, _seed
 
-__all__ = ["model_based_simultaneous", "threshold_gains"]
+__all__ = ["model_based_simultaneous"]
 
 
 @kernel
@@ -80,7 +80,7 @@ def _sample(g, pvec_cum, p_bust, th, wcum, rolls, seed, counts):  # pragma: no c
     return rounds
 
 
-def threshold_gains(goal: int, pvec: np.ndarray, p_bust: float) -> np.ndarray:
+def _threshold_gains(goal: int, pvec: np.ndarray, p_bust: float) -> np.ndarray:
     """``M[x, k - 1] = P(X_k = x)`` under the die (``pvec[r - 1]`` = P(gain r), ``p_bust``),
     shape ``(goal + w, goal)`` with ``w = len(pvec)`` (module Notes); under the rules' die it is
     :func:`pigtheory.simultaneous.core.actions.threshold_matrix`."""
@@ -106,7 +106,7 @@ def _solve(rules: Rules, pvec: np.ndarray, p_bust: float) -> MixedPolicy:
     from ..simultaneous.core.stage import extended
 
     g = rules.goal
-    gains = threshold_gains(g, pvec, p_bust).T  # gains[k - 1, x]
+    gains = _threshold_gains(g, pvec, p_bust).T  # gains[k - 1, x]
     bust = gains[:, 0]
     m = gains.shape[1] - g
     value = np.zeros((g + 1, g + 1))

@@ -28,7 +28,7 @@ from ..policies import MixedPolicy
 from ..rules import Rules
 from .run import LearningRun, _checkpoints
 
-__all__ = ["regret_matching", "cfr_plus", "per_state"]
+__all__ = ["regret_matching", "cfr_plus"]
 
 
 @kernel
@@ -124,7 +124,7 @@ def regret_matching(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100
         strategies (thresholds ``1..goal - i`` at every state).
     """
     stage = compiled(_rm_stage)
-    return per_state(
+    return _per_state(
         rules,
         iterations,
         lambda c, d, t, x, y: stage(c, d, t, False, x, y),
@@ -159,10 +159,10 @@ def cfr_plus(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100, 1000)
     hold'em", IJCAI 2015.
     """
     stage = compiled(_rm_stage)
-    return per_state(rules, iterations, lambda c, d, t, x, y: stage(c, d, t, True, x, y), "CFR+")
+    return _per_state(rules, iterations, lambda c, d, t, x, y: stage(c, d, t, True, x, y), "CFR+")
 
 
-def per_state(rules: Rules, iterations: Any, stage: Any, name: str) -> LearningRun:
+def _per_state(rules: Rules, iterations: Any, stage: Any, name: str) -> LearningRun:
     """Run ``stage(c, d, rounds, x, y) -> v`` (a self-play learner on one stage game, its average
     strategies written to x and y) at every state of simultaneous Pig, from the end of the game
     backwards, once per entry of ``iterations``; the policies as mixtures over thresholds."""

@@ -14,7 +14,7 @@ from pigtheory.learning import (
     monte_carlo_exploitability,
     solve_under_die,
 )
-from pigtheory.learning.model_based_simultaneous import threshold_gains
+from pigtheory.learning.model_based_simultaneous import _threshold_gains
 from pigtheory.referee import TASKS, score
 from pigtheory.referee.evaluate import _model
 
@@ -38,8 +38,12 @@ def test_solve_under_the_true_die_is_the_optimal_solve(rules):
 def test_solve_under_die_refuses_bad_dice():
     with pytest.raises(ValueError, match="sum to 1"):
         solve_under_die(10, [0.5, 0.4], 0.2)
-    with pytest.raises(ValueError, match="p_bust"):
+    with pytest.raises(ValueError, match="pvec"):
         solve_under_die(10, [0.5, -0.5], 1.0)
+    with pytest.raises(ValueError, match="pvec"):
+        solve_under_die(10, [float("nan")], 0.5)
+    with pytest.raises(ValueError, match="p_bust"):
+        solve_under_die(10, [0.5], "half")
     with pytest.raises(ValueError, match="goal"):
         solve_under_die(1, [0.5], 0.5)
 
@@ -63,7 +67,7 @@ def test_threshold_gains_is_the_turn_distribution():
 
     for rules in (Rules(goal=30), Rules(goal=15, die_faces=4)):
         pvec, p_bust = _model(rules)
-        assert np.abs(threshold_gains(rules.goal, pvec, p_bust) - threshold_matrix(rules)).max() < 1e-15
+        assert np.abs(_threshold_gains(rules.goal, pvec, p_bust) - threshold_matrix(rules)).max() < 1e-15
 
 
 def test_model_based_simultaneous_curve():

@@ -120,6 +120,8 @@ VALID = {
     "exc": lambda t: OSError(28, "No space left on device", str(t / "x")),
     "folder": lambda t: t,
     "policy_or_agent": lambda t: hold_at(3),  # PigBench: scored on the task OVERRIDE gives
+    "pvec": lambda t: [0.25, 0.25, 0.25],  # learning.solve_under_die: a die of P(gain r)
+    "p_bust": lambda t: 0.25,
     "value": lambda t: 3,  # rules.integral: any value is returned, converted or as it is
 }
 
