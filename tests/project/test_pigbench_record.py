@@ -60,3 +60,14 @@ def test_the_deep_rl_extra_stays_out_of_the_default_and_dev_installs():
     for group in (project["dependencies"], project["optional-dependencies"]["dev"]):
         assert not bench & {Requirement(r).name for r in group} - {"gymnasium"}
     assert "torch" not in {Requirement(r).name for r in project["optional-dependencies"]["dev"]}
+
+
+def test_deep_rl_record_is_scored_and_its_monte_carlo_agrees():
+    deep = json.loads((OUT.parent / "pigbench_deep.json").read_text())
+    xs = [c["x"] for c in deep["curve"]]
+    assert xs == sorted(xs) and xs[-1] <= deep["steps"] and len(xs) == deep["steps"] // deep["every"]
+    assert all(c["exact"] > 0 and c["wall_s"] > 0 for c in deep["curve"])
+    final = deep["final"]
+    assert final["exact"] == deep["curve"][-1]["exact"]
+    assert abs(final["mc"] - final["exact"]) <= 4 * final["mc_se"]
+    assert deep["versions"]["torch"] and deep["versions"]["stable_baselines3"]
