@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from ..guard import check_memory
-from ..results import Result
+from ..results import Exploitability, Result
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int
 from . import kernels
@@ -109,39 +109,6 @@ class BestResponse(Result):
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
         """A file saved before ``start`` was renamed ``value_start``."""
         return {("value_start" if k == "start" else k): v for k, v in fields.items()}
-
-
-@dataclass(frozen=True, eq=False)
-class Exploitability(Result):
-    """How far a profile is from an equilibrium, seat by seat (module Notes).
-
-    Attributes
-    ----------
-    value : numpy.ndarray, shape ``(players,)``
-        Each seat's score under the profile.
-    best_response : numpy.ndarray, shape ``(players,)``
-        Each seat's score when it alone switches to its best response.
-    gains : numpy.ndarray, shape ``(players,)``
-        ``best_response - value`` (>= 0 up to rounding).
-    nash_conv : float
-        The sum of the gains.
-    exploitability : float
-        Their mean, ``nash_conv / players``.
-    openspiel_exploitability : float
-        OpenSpiel's ``exploitability`` of the same profile, in its returns:
-        ``nash_conv / (players - 1)``.
-    rules : Rules
-    horizon : int or None
-    """
-
-    value: np.ndarray
-    best_response: np.ndarray
-    gains: np.ndarray
-    nash_conv: float
-    exploitability: float
-    openspiel_exploitability: float
-    rules: Rules
-    horizon: int | None
 
 
 def _check_seat(seat: Any, rules: Rules) -> int:
@@ -326,9 +293,7 @@ def exploitability(
         br = np.array(
             [_best_response(tables, p, rules, horizon, 100, full=False).value_start for p in range(2)]
         )
-    gains = br - ev.value_start
-    nc = float(gains.sum())
-    return Exploitability(ev.value_start, br, gains, nc, nc / n, nc / (n - 1), rules, horizon)
+    return Exploitability.of(ev.value_start, br, rules, horizon)
 
 
 def nash_conv(profile: Any, *, rules: Rules = Rules(), horizon: int | None = None) -> float:

@@ -395,9 +395,9 @@ def test_the_level_solver_gives_the_same_bits_on_one_thread_and_on_chunks():
     """The level solver's chunks (several threads) and one serial call (one thread) write the
     same values, choices, statuses and passes."""
     from pigtheory import Rules
+    from pigtheory.sequential.model import roll_model
     from pigtheory.sequential.multiplayer import group_kernels as gk
     from pigtheory.sequential.multiplayer import group_solver as gs
-    from pigtheory.sequential.model import roll_model
 
     rules = Rules(goal=14, players=3)
     n, g = rules.players, rules.goal
