@@ -23,7 +23,7 @@ of the responder's value, its own turn a one-dimensional fixed point solved by p
 iteration. ``value`` and ``policy`` then have shape ``(goal,) * (players + 1)``, the scores in
 turn order from the responder; a game that never ends counts ``1/n`` (a draw). With a horizon
 the responder maximises layer by layer over the moves left
-(:func:`pigtheory.referee.kernels.horizon_n`); ``value`` is then its score with all ``horizon``
+(:func:`pigtheory.sequential.pair_kernels.horizon_n`); ``value`` is then its score with all ``horizon``
 moves left.
 
 NashConv is the sum over seats of what a best response gains over the profile,
@@ -50,8 +50,8 @@ import numpy as np
 from ..guard import check_memory
 from ..results import Exploitability, Result
 from ..rules import Rules
+from ..sequential import pair_kernels as kernels
 from ..validation import ConvergenceWarning, check_int
-from . import kernels
 from .evaluate import (
     _dead,
     _dead_n,
@@ -192,7 +192,7 @@ def _best_response_n(tables: list[np.ndarray], seat: int, rules: Rules, max_iter
 
 def _best_response_horizon_n(tables: list[np.ndarray], seat: int, rules: Rules, horizon: int) -> BestResponse:
     """Any number of players with OpenSpiel's horizon: the responder maximises its score (a draw
-    worth ``1/n``) layer by layer over the moves left (:func:`pigtheory.referee.kernels.horizon_n`)."""
+    worth ``1/n``) layer by layer over the moves left (:func:`pigtheory.sequential.pair_kernels.horizon_n`)."""
     from ._multiplayer import stack_tables
 
     n, g = rules.players, rules.goal

@@ -38,7 +38,7 @@ import numpy as np
 
 from ..results import Result
 from ..rules import Rules
-from . import kernels
+from ..sequential import pair_kernels as kernels
 from .best_response import _best_response
 from .evaluate import _dead, _evaluate_tables, _model
 from .profile import check_referee_rules, roll_probabilities

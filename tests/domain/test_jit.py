@@ -56,7 +56,7 @@ def test_importing_the_solvers_does_not_import_numba():
     code = (
         "import sys, pigtheory, pigtheory.sequential, pigtheory.referee, pigtheory.simultaneous, pigtheory.jit;"
         "import pigtheory.sequential.multiplayer.group_kernels, pigtheory.sequential.multiplayer.certificate_kernels;"
-        "import pigtheory.sequential.multiplayer.profile_kernels, pigtheory.referee.kernels, pigtheory.learning;"
+        "import pigtheory.sequential.multiplayer.profile_kernels, pigtheory.sequential.pair_kernels, pigtheory.learning;"
         "print('numba' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
