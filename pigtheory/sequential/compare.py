@@ -21,7 +21,10 @@ second with ``1 - P^B_{0,0}``; Algorithm 1 returns their mean.
 
 With one die a turn ends at the mover's score or above, so the score sum never falls: levels
 of equal sum are solved from the end backwards, each pair (A at (i, j), B at (j, i)) by a
-2x2 linear system, exactly. With two dice (snake eyes sends a score to 0) the equations are
+2x2 linear system, exactly. Two policies without a counter go through the compiled two-player
+engine (:func:`pigtheory.sequential.pair_kernels.pair`, the referee's evaluation, turn total by
+turn total); a policy with a counter ("t scoring turns") through the turn matrices, level by
+level (:func:`start_values`), because the engine has no axis for the counter. With two dice (snake eyes sends a score to 0) the equations are
 iterated, alternating the two players (Gauss-Seidel), until the largest change is below
 ``tol``; the residual is reported.
 
