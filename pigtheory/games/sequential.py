@@ -30,7 +30,7 @@ Zhu & Ma, Stats 2022 (two dice, snake eyes, Double Trouble).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -102,6 +102,28 @@ class SequentialGame:
         if state.forced or (state.k == 0 and not hold_at_zero):
             return (ROLL,)
         return (HOLD, ROLL)
+
+    def policy_table(self, policy: Any) -> np.ndarray:
+        """The canonical policy array of sequential play: P(roll) at every state the mover sees,
+        own score first, the others in turn order, then the turn total, shape
+        ``(goal,) * (players + 1)`` (read-only). The one converter from every policy type users
+        hand in (tables, callables, ``hold_at``, solved results, multiplayer policies, OpenSpiel
+        policies): :func:`pigtheory.games.policy_tables.roll_probabilities`. One die.
+
+        >>> from pigtheory import hold_at
+        >>> SequentialGame(Rules(goal=3)).policy_table(hold_at(2))[:, 0].tolist()
+        [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+        """
+        from .policy_tables import roll_probabilities
+
+        return roll_probabilities(policy, self.rules)
+
+    def profile_tables(self, profile: Any) -> list[np.ndarray]:
+        """One :meth:`policy_table` per seat: ``profile`` is one policy for every seat or one per
+        seat in seat order (:func:`pigtheory.games.policy_tables.read_profile`)."""
+        from .policy_tables import read_profile
+
+        return read_profile(profile, self.rules)
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` rolls (indices of :attr:`outcomes`), face by face: :meth:`Outcomes.sample`."""
