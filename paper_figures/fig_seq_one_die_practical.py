@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from paper_figures._common import plt, save
+from paper_figures._common import plt, save, stable
 from pigtheory import Rules, hold_at
 from pigtheory.io import cached_arrays
 from pigtheory.sequential import compare, scoring_turns, solve
@@ -31,7 +31,7 @@ def main() -> None:
         (axes[0], "hold", "opponent holds at n"),
         (axes[1], "turns", "opponent plans t scoring turns"),
     ):
-        rows = data[key]
+        rows = stable(data[key])
         for col, label in ((1, "optimal goes first"), (2, "optimal goes second"), (3, "average")):
             ax.plot(rows[:, 0], rows[:, col], marker="o", markersize=3, label=label)
         best = rows[rows[:, 3].argmin()]

@@ -45,7 +45,16 @@ from . import _wiring
 from .display import Display
 from .rules import Rules
 
-__all__ = ["Result", "Solution", "Saveable", "freeze", "register_files", "check_shapes", "score_shape"]
+__all__ = [
+    "Result",
+    "Solution",
+    "Exploitability",
+    "Saveable",
+    "freeze",
+    "register_files",
+    "check_shapes",
+    "score_shape",
+]
 
 _FILES: dict[str, Callable[..., Any]] = {}
 
@@ -229,3 +238,53 @@ class Solution(Result):
             raise ValueError(f"rules must be a pigtheory.Rules, got {type(self.rules).__name__}")
         g = self.rules.goal
         return {"value": score_shape(self.rules, g + 1), "policy": score_shape(self.rules, g)}
+
+
+@dataclass(frozen=True, eq=False)
+class Exploitability(Result):
+    """How far a profile is from an equilibrium, seat by seat: the one return type of every
+    ``exploitability`` (:func:`pigtheory.referee.exploitability` in sequential play,
+    :func:`pigtheory.simultaneous.exploitability` in simultaneous play).
+
+    NashConv is the sum over seats of what a best response gains over the profile,
+    :math:`\\sum_p (\\max_{\\pi'_p} v_p(\\pi'_p, \\pi_{-p}) - v_p(\\pi))`; the exploitability
+    is its mean over seats, in win probability. OpenSpiel's ``exploitability`` measures the
+    same in its returns (win 1, loss ``-1/(n - 1)``): ``nash_conv / (n - 1)``.
+
+    Attributes
+    ----------
+    value : numpy.ndarray, shape ``(players,)``
+        Each seat's score under the profile.
+    best_response : numpy.ndarray, shape ``(players,)``
+        Each seat's score when it alone switches to its best response.
+    gains : numpy.ndarray, shape ``(players,)``
+        ``best_response - value`` (>= 0 up to rounding).
+    nash_conv : float
+        The sum of the gains.
+    exploitability : float
+        Their mean, ``nash_conv / players``.
+    openspiel_exploitability : float
+        OpenSpiel's ``exploitability`` of the same profile, in its returns:
+        ``nash_conv / (players - 1)``.
+    rules : Rules
+    horizon : int or None
+    """
+
+    value: np.ndarray
+    best_response: np.ndarray
+    gains: np.ndarray
+    nash_conv: float
+    exploitability: float
+    openspiel_exploitability: float
+    rules: Rules
+    horizon: int | None
+
+    @classmethod
+    def of(cls, value: Any, best_response: Any, rules: Rules, horizon: int | None = None) -> Exploitability:
+        """The record of each seat's ``value`` under the profile and its ``best_response`` value."""
+        value = np.asarray(value, dtype=float)
+        best_response = np.asarray(best_response, dtype=float)
+        gains = best_response - value
+        nc = float(gains.sum())
+        n = gains.size
+        return cls(value, best_response, gains, nc, nc / n, nc / (n - 1), rules, horizon)

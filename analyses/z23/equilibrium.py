@@ -45,15 +45,15 @@ def exploitabilities() -> dict[str, float]:
     cycle = list(self_play_data().cycle)
     st = stackelberg_data("exact")
     return {
-        "cyclic policy 1": exploitability(cycle[0], rules=RULES),
-        "cyclic policy 2": exploitability(cycle[1], rules=RULES),
+        "cyclic policy 1": exploitability(cycle[0], rules=RULES).exploitability,
+        "cyclic policy 2": exploitability(cycle[1], rules=RULES).exploitability,
         "50/50 state-by-state mix of the cycle": exploitability(
             MixedPolicy.of([(cycle[0], 0.5), (cycle[1], 0.5)], RULES), rules=RULES
-        ),
-        "Stackelberg leader": exploitability(st.leader_policy, rules=RULES),
-        "Stackelberg follower": exploitability(st.follower_policy, rules=RULES),
-        "hold at 25": exploitability(hold_at(25), rules=RULES),
-        "exact equilibrium": exploitability(equilibrium_policy(), rules=RULES),
+        ).exploitability,
+        "Stackelberg leader": exploitability(st.leader_policy, rules=RULES).exploitability,
+        "Stackelberg follower": exploitability(st.follower_policy, rules=RULES).exploitability,
+        "hold at 25": exploitability(hold_at(25), rules=RULES).exploitability,
+        "exact equilibrium": exploitability(equilibrium_policy(), rules=RULES).exploitability,
     }
 
 

@@ -78,8 +78,8 @@ def exploitabilities() -> dict[str, tuple[float, float]]:
     out = {}
     for name, policy in named.items():
         out[name] = (
-            exploitability(policy, rules=RULES),
-            exploitability(policy, rules=RULES, strategies="stopping"),
+            exploitability(policy, rules=RULES).exploitability,
+            exploitability(policy, rules=RULES, strategies="stopping").exploitability,
         )
     return out
 

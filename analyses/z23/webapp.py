@@ -52,7 +52,7 @@ def main() -> tuple[list[Row], str]:
     )
     for n, name in enumerate(SIMULTANEOUS_TABLES, 1):
         t = pub.tables[name]
-        e = exploitability(t, rules=RULES)
+        e = exploitability(t, rules=RULES).exploitability
         h = float(win_probability(t, hold_at(25), rules=RULES)[0, 0])
         dist = {k: int((np.asarray(c) != t.table).sum()) for k, c in cands.items()}
         best = min(dist, key=dist.get)

@@ -316,7 +316,9 @@ def _exploitability(args: argparse.Namespace) -> int:
     from ..simultaneous import exploitability
 
     values = {
-        name: exploitability(pol, rules=rules, strategies=args.strategies, max_memory=args.max_memory)
+        name: exploitability(
+            pol, rules=rules, strategies=args.strategies, max_memory=args.max_memory
+        ).exploitability
         for name, pol in policies.items()
     }
     if len(values) == 1:

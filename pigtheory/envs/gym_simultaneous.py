@@ -52,10 +52,10 @@ try:
 except ImportError as err:  # pragma: no cover - the rl extra is missing
     raise ImportError(missing("gymnasium")) from err
 
-__all__ = ["SimultaneousPigEnv", "read_opponents"]
+__all__ = ["SimultaneousPigEnv", "env_opponents"]
 
 
-def read_opponents(opponents: Any, rules: Rules) -> list[SimultaneousOpponent]:
+def env_opponents(opponents: Any, rules: Rules) -> list[SimultaneousOpponent]:
     """One policy for every opponent, or a list of ``players - 1`` in seat order."""
     check_rules(rules)
     n = rules.players
@@ -104,7 +104,7 @@ class SimultaneousPigEnv(gym.Env):
             raise ValueError(f"action must be 'threshold' or 'roll', got {action!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.opponents = read_opponents(opponents, rules)
+        self.opponents = env_opponents(opponents, rules)
         self._game = SimultaneousGame(rules)
         self.action = action
         self.render_mode = render_mode

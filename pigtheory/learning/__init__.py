@@ -17,7 +17,7 @@ exactly.
 Shapes
 ------
 Sequential policies are the referee's tables ``roll[i, j, k]``
-(:mod:`pigtheory.referee.profile`); the simultaneous learner's policy is a
+(:mod:`pigtheory.games.policy_tables`); the simultaneous learner's policy is a
 :class:`~pigtheory.policies.MixedPolicy` over the thresholds ``1..goal - i`` at every state (own
 score first).
 """

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules, read_profile
 from ..guard import check_memory, simulation_estimate
 from ..jit import compiled, kernel
 from ..referee.evaluate import _model
-from ..referee.profile import check_referee_rules, read_profile
 from ..rules import Rules
 from ..validation import check_int, check_rng
 from .run import _roll, _seed

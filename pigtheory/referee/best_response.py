@@ -23,7 +23,7 @@ of the responder's value, its own turn a one-dimensional fixed point solved by p
 iteration. ``value`` and ``policy`` then have shape ``(goal,) * (players + 1)``, the scores in
 turn order from the responder; a game that never ends counts ``1/n`` (a draw). With a horizon
 the responder maximises layer by layer over the moves left
-(:func:`pigtheory.referee.kernels.horizon_n`); ``value`` is then its score with all ``horizon``
+(:func:`pigtheory.sequential.pair_kernels.horizon_n`); ``value`` is then its score with all ``horizon``
 moves left.
 
 NashConv is the sum over seats of what a best response gains over the profile,
@@ -47,11 +47,12 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules, read_profile, roll_probabilities
 from ..guard import check_memory
-from ..results import Result
+from ..results import Exploitability, Result
 from ..rules import Rules
+from ..sequential import pair_kernels as kernels
 from ..validation import ConvergenceWarning, check_int
-from . import kernels
 from .evaluate import (
     _dead,
     _dead_n,
@@ -65,7 +66,6 @@ from .evaluate import (
     evaluate,
     referee_estimate,
 )
-from .profile import check_referee_rules, read_profile, roll_probabilities
 
 __all__ = ["BestResponse", "Exploitability", "best_response", "exploitability", "nash_conv", "regret"]
 
@@ -109,39 +109,6 @@ class BestResponse(Result):
     def _legacy_fields(cls, fields: dict[str, Any]) -> dict[str, Any]:
         """A file saved before ``start`` was renamed ``value_start``."""
         return {("value_start" if k == "start" else k): v for k, v in fields.items()}
-
-
-@dataclass(frozen=True, eq=False)
-class Exploitability(Result):
-    """How far a profile is from an equilibrium, seat by seat (module Notes).
-
-    Attributes
-    ----------
-    value : numpy.ndarray, shape ``(players,)``
-        Each seat's score under the profile.
-    best_response : numpy.ndarray, shape ``(players,)``
-        Each seat's score when it alone switches to its best response.
-    gains : numpy.ndarray, shape ``(players,)``
-        ``best_response - value`` (>= 0 up to rounding).
-    nash_conv : float
-        The sum of the gains.
-    exploitability : float
-        Their mean, ``nash_conv / players``.
-    openspiel_exploitability : float
-        OpenSpiel's ``exploitability`` of the same profile, in its returns:
-        ``nash_conv / (players - 1)``.
-    rules : Rules
-    horizon : int or None
-    """
-
-    value: np.ndarray
-    best_response: np.ndarray
-    gains: np.ndarray
-    nash_conv: float
-    exploitability: float
-    openspiel_exploitability: float
-    rules: Rules
-    horizon: int | None
 
 
 def _check_seat(seat: Any, rules: Rules) -> int:
@@ -225,7 +192,7 @@ def _best_response_n(tables: list[np.ndarray], seat: int, rules: Rules, max_iter
 
 def _best_response_horizon_n(tables: list[np.ndarray], seat: int, rules: Rules, horizon: int) -> BestResponse:
     """Any number of players with OpenSpiel's horizon: the responder maximises its score (a draw
-    worth ``1/n``) layer by layer over the moves left (:func:`pigtheory.referee.kernels.horizon_n`)."""
+    worth ``1/n``) layer by layer over the moves left (:func:`pigtheory.sequential.pair_kernels.horizon_n`)."""
     from ._multiplayer import stack_tables
 
     n, g = rules.players, rules.goal
@@ -326,9 +293,7 @@ def exploitability(
         br = np.array(
             [_best_response(tables, p, rules, horizon, 100, full=False).value_start for p in range(2)]
         )
-    gains = br - ev.value_start
-    nc = float(gains.sum())
-    return Exploitability(ev.value_start, br, gains, nc, nc / n, nc / (n - 1), rules, horizon)
+    return Exploitability.of(ev.value_start, br, rules, horizon)
 
 
 def nash_conv(profile: Any, *, rules: Rules = Rules(), horizon: int | None = None) -> float:

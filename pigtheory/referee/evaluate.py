@@ -6,7 +6,7 @@ Shapes
 ``value[p, i, j, k]``: seat p's score (win probability, plus the draw probability divided by the
 number of players) when seat p is to move with own score i, the other's score j and turn total
 k (NaN where ``i + k >= goal``); with n players ``value[p, t_0, ..., t_{n-1}, k]``, the scores
-seen by seat p in turn order (:mod:`pigtheory.referee.profile`). ``start[p]``: seat p's score from the start of
+seen by seat p in turn order (:mod:`pigtheory.games.policy_tables`). ``start[p]``: seat p's score from the start of
 the game, seat 0 moving first. A draw is a game that reaches the horizon (or, without a horizon,
 one that never ends: both seats passing for ever).
 
@@ -23,7 +23,7 @@ With both policies fixed, P(seat 0 wins) solves the linear equations
 the same for seat 1 to move. Scores never decrease, so the score sums are solved from the end of
 the game backwards, each pair of start values by a 2 x 2 system (:mod:`.kernels`): exact up to
 rounding, no iteration. With OpenSpiel's ``horizon`` the state also carries the moves left and
-the layers are computed in order of it (:func:`pigtheory.referee.kernels.horizon_layers`).
+the layers are computed in order of it (:func:`pigtheory.sequential.pair_kernels.horizon_layers`).
 
 With n >= 3 players the state is the tuple of scores in turn order from the mover and the turn
 total; with one seat's value as the unknown, the rotation groups of score tuples are solved from
@@ -33,7 +33,7 @@ the highest score sum down by the kernel of the NashConv certificate of
 per-seat tables of roll probabilities: exact up to rounding, ``O(n^3 goal^(n+1) w)`` work.
 With OpenSpiel's horizon and n >= 3 players the state also carries the moves left and the
 mover's seat: the layers over the moves left run once per seat for its win probability
-(:func:`pigtheory.referee.kernels.horizon_n`), ``O(n^2 H goal^(n+1) w)`` work, checked against
+(:func:`pigtheory.sequential.pair_kernels.horizon_n`), ``O(n^2 H goal^(n+1) w)`` work, checked against
 ``MAX_HORIZON_WORK`` and the memory limit before it starts; the draw is what no seat wins.
 
 References
@@ -49,13 +49,13 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules, read_profile
 from ..guard import Estimate, check_memory
 from ..results import Result
 from ..rules import Rules
+from ..sequential import pair_kernels as kernels
 from ..sequential.model import roll_model
 from ..validation import check_int
-from . import kernels
-from .profile import check_referee_rules, read_profile
 
 __all__ = ["Evaluation", "evaluate", "check_horizon", "referee_estimate"]
 
@@ -165,7 +165,7 @@ def evaluate(
     profile : policy or list of policies
         One policy for every seat or one per seat in seat order (seat 0 moves first): tables,
         callables ``f(i, j, k) -> P(roll)``, pigtheory policies, OpenSpiel policies
-        (:mod:`pigtheory.referee.profile`); stochastic policies are evaluated exactly.
+        (:mod:`pigtheory.games.policy_tables`); stochastic policies are evaluated exactly.
     rules : Rules
         One die, 2..10 players (``rules.players``).
     horizon : int, optional
@@ -235,7 +235,7 @@ def _evaluate_n(tables: list[np.ndarray], rules: Rules, full: bool = True) -> Ev
 def _horizon_seat(
     probs: np.ndarray, rules: Rules, horizon: int, target: int, respond: bool, draw: float
 ) -> np.ndarray:
-    """Layer ``horizon`` of :func:`pigtheory.referee.kernels.horizon_n`: ``cur[m, idx, k]``."""
+    """Layer ``horizon`` of :func:`pigtheory.sequential.pair_kernels.horizon_n`: ``cur[m, idx, k]``."""
     n, g = rules.players, rules.goal
     pvec, p_bust = _model(rules)
     cur = np.empty((n, g**n, g))
@@ -246,7 +246,7 @@ def _horizon_seat(
 
 def _evaluate_horizon_n(tables: list[np.ndarray], rules: Rules, horizon: int) -> Evaluation:
     """Any number of players with OpenSpiel's horizon: each seat's win probability by the layers
-    over the moves left (:func:`pigtheory.referee.kernels.horizon_n`), the draw (the horizon
+    over the moves left (:func:`pigtheory.sequential.pair_kernels.horizon_n`), the draw (the horizon
     reached) the rest, worth ``1/n`` to each seat."""
     from ._multiplayer import stack_tables
 

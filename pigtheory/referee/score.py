@@ -20,7 +20,7 @@ Notes
 -----
 A policy played in both seats of a two-player game (self-play, the usual case while training)
 is scored with one evaluation and one best-response solve: the responder's values with itself
-and with the opponent to move come out of the same solve (:func:`pigtheory.referee.kernels.pair`),
+and with the opponent to move come out of the same solve (:func:`pigtheory.sequential.pair_kernels.pair`),
 which gives both seats' best responses at once.
 
 References
@@ -35,11 +35,11 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import read_profile
 from ..guard import Estimate, check_memory
+from ..sequential import pair_kernels as kernels
 from ..validation import check_int
-from . import kernels
 from .evaluate import _evaluate_tables, _model
-from .profile import read_profile
 from .tasks import Task, task
 
 __all__ = ["score", "agent_table", "agent_observations", "ExactScoreCallback"]

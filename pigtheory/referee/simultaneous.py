@@ -10,11 +10,11 @@ stopping rules ``P(roll)[i, j, t]``.
 
 Notes
 -----
-Seat p's value is :func:`pigtheory.simultaneous.win_probabilities` at (0, 0) (ties count 1/2),
-its best response :func:`pigtheory.simultaneous.best_response` against the other seat's policy
-(exact backward induction over score sums, the both-bust self-loop in closed form). The gains,
-NashConv and exploitability are those of :class:`~pigtheory.referee.Exploitability`; for one
-policy played by both seats, the exploitability is :func:`pigtheory.simultaneous.exploitability`.
+One function computes it: this is :func:`pigtheory.simultaneous.exploitability` under the
+referee's name (issue 36: the same math once). Seat p's value is
+:func:`pigtheory.simultaneous.win_probabilities` at (0, 0) (ties count 1/2; exactly 1/2 for one
+policy played by both seats, by symmetry), its best response
+:func:`pigtheory.simultaneous.best_response` against the other seat's policy.
 
 References
 ----------
@@ -23,15 +23,11 @@ Zhu, Ma, Chen & Liu, Scientific Reports 13 (2023), eqs. (6)-(10), (12), Algorith
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from .. import simultaneous
+from ..results import Exploitability
 from ..rules import Rules
-from ..validation import check_choice, check_simultaneous_rules
-from .best_response import Exploitability
 
 __all__ = ["simultaneous_exploitability"]
 
@@ -64,25 +60,4 @@ def simultaneous_exploitability(
     >>> round(e.exploitability, 4)
     0.0231
     """
-    check_simultaneous_rules(rules, players=2)
-    check_choice("strategies", strategies, ("thresholds", "stopping"))
-    if isinstance(profile, Sequence) and not isinstance(profile, (str, bytes)):
-        if len(profile) != 2:
-            raise ValueError(f"profile: 2 policies (one per seat), got {len(profile)}")
-        pols = list(profile)
-    else:
-        pols = [profile, profile]
-    value = np.asarray(simultaneous.win_probabilities(pols, rules=rules))[:, 0, 0]
-    br = np.array(
-        [
-            float(
-                simultaneous.best_response(
-                    pols[1 - p], rules=rules, strategies=strategies, engine=engine
-                ).value[0, 0]
-            )
-            for p in range(2)
-        ]
-    )
-    gains = br - value
-    nc = float(gains.sum())
-    return Exploitability(value.copy(), br, gains, nc, nc / 2, nc, rules, None)
+    return simultaneous.exploitability(profile, rules=rules, strategies=strategies, engine=engine)

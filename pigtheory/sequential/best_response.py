@@ -33,17 +33,18 @@ with ``1 - W`` in place of the optimal opponent's values:
 ``s = i + j`` are solved from the end backwards. On a level, ``W[j, i] = a + b V[i, j]`` with
 ``b = T[j, i, j]`` (the opponent's turn ends where it started) and, for fixed roll/hold
 choices, ``V[i, j] = alpha + beta W[j, i]`` from one backward pass over k; the pair is a 2x2
-linear system. The choices are then made greedy at the new ``W[j, i]`` and the level solved
+linear system. The choices are then made greedy at the new ``W[j, i]`` and the pair solved
 again until they repeat (policy iteration on one number; one or two passes). Unlike the
-optimal game, the pairs of a level do not interact: the opponent's choices are fixed.
+optimal game, the pairs of a level do not interact: the opponent's choices are fixed. This is
+the compiled engine :func:`pigtheory.sequential.pair_kernels.pair` that the referee's best
+response runs too (one engine for both, issue 36).
 
 ``method="value_iteration"`` (any dice; the only method for two dice): alternate whole
 turns, ``W`` from ``V`` by the turn matrix and ``V`` from ``W`` by one backward pass
 (:func:`pigtheory.sequential.two_dice.turn_sweep`), until ``V`` changes by less than ``tol``.
 
-Either way the final arrays come from one more pass of each player's turn at the solved start
-values, with the solvers' tie rule: hold on ties at ``k >= 1``, roll on ties at ``k = 0``
-(within ``1e-13``).
+Either way the choices follow the solvers' tie rule at the solved values: hold on ties at
+``k >= 1``, roll on ties at ``k = 0`` (within ``1e-13``).
 
 References
 ----------
@@ -64,13 +65,12 @@ from ..policies.sequential import roll_table
 from ..results import Result
 from ..rules import Rules
 from ..validation import METHODS, ConvergenceWarning, check_choice, check_int, check_tol
+from . import pair_kernels
 from .model import check_rules, roll_model
 from .turns import turn_matrix
 from .two_dice import turn_sweep
 
 __all__ = ["SequentialResponse", "best_response", "opponent_turn_values"]
-
-_TIE = 1e-13
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,11 +176,10 @@ def best_response(
     if not roll[:, :, 0].all():
         n = int((~roll[:, :, 0]).sum())
         raise ValueError(f"opponent: passes (holds at turn total 0) at {n} state(s); not supported")
-    mat = turn_matrix(roll, rules)
     if method == "exact":
-        v, iterations, residual = _levels(mat, rules), 2 * g - 1, 0.0
-    else:
-        v, iterations, residual = _iterate(mat, rules, tol, max_iter)
+        value, opp_value, policy = _exact(roll, rules)
+        return SequentialResponse(value, policy, opp_value, roll, 2 * g - 1, 0.0, method, rules)
+    v, iterations, residual = _iterate(turn_matrix(roll, rules), rules, tol, max_iter)
     q0, q1 = opponent_turn_values(v, roll, rules)
     w = q0[:, :, 0]
     _, (p0, p1, choice) = turn_sweep(1.0 - w, rules, full=True)
@@ -253,75 +252,28 @@ def opponent_turn_values(
     return out0, out1
 
 
-def _levels(mat: np.ndarray, rules: Rules, max_passes: int = 50) -> np.ndarray:
-    """Exact start values ``V[i, j]`` for one die, level by level (module Notes)."""
+def _exact(roll: np.ndarray, rules: Rules, max_passes: int = 100) -> tuple[np.ndarray, ...]:
+    """One die: ``(value, opponent_value, policy)`` from the compiled two-player engine
+    (:func:`pigtheory.sequential.pair_kernels.pair`, the responder as seat 0), the one that the
+    referee's best response runs too (module Notes)."""
     g = rules.goal
     model = roll_model(rules)
-    pvec = model.free_vector()
-    m = pvec.size
-    pb = float(model.p_bust)
-    v = np.zeros((g, g + 1))  # v[i, s]; s = goal: the opponent has won
-    w = np.ones((g, 2 * g + m + 1))  # w[j, s]; s >= goal: the responder has won
-    stuck = 0
-    for s in range(2 * g - 2, -1, -1):
-        i = np.arange(max(0, s - g + 1), min(s, g - 1) + 1)
-        j = s - i
-        n = i.size
-        lanes = np.arange(n)
-        t = mat[j, i]  # (n, goal + 1): where the opponent's turn from (j, i) ends
-        b_w = t[lanes, j]
-        a_w = (t * v[i]).sum(axis=1)  # v[i, j] is still 0: the self-term is b_w
-        top = g - int(i[0])
-        hold = w[j[None, :], i[None, :] + np.arange(top)[:, None]]  # (top, n): W[j, i + k]
-        room = (g - i)[None, :]
-        y = a_w + b_w * 0.5
-        choice = None
-        for _ in range(max_passes):
-            alpha, beta, new = _person_pass(y, hold, room, pvec, pb)
-            x = (alpha + beta * a_w) / (1.0 - beta * b_w)
-            y = a_w + b_w * x
-            if choice is not None and np.array_equal(new, choice):
-                break
-            choice = new
-        else:
-            stuck += 1
-        v[i, j] = x
-        w[j, i] = y
-    if stuck:
+    die = pair_kernels.Die(np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust))
+    opp = np.ascontiguousarray(roll, dtype=np.float64)
+    w0 = np.empty((g, g, g))
+    w1 = np.empty((g, g, g))
+    choice = np.zeros((g, g, g), dtype=np.bool_)
+    out = np.zeros(2)
+    pair_kernels.pair()(g, die, opp, opp, 1.0, 0.0, True, max_passes, w0, w1, choice, out)
+    if out[1]:
         warnings.warn(
-            f"best_response: the roll/hold choices kept changing on {stuck} level(s) "
+            f"best_response: the roll/hold choices kept changing on {int(out[1])} pair(s) of states "
             "(near-ties); values there are exact only up to such ties",
             ConvergenceWarning,
             stacklevel=3,
         )
-    return v[:, :g]
-
-
-def _person_pass(y: np.ndarray, hold: np.ndarray, room: np.ndarray, pvec: np.ndarray, pb: float):
-    """One backward pass over k for the lanes of a level at partner values ``y``: the start
-    value as ``alpha + beta * W[j, i]`` and the greedy choices ``(top, n)``."""
-    top, n = hold.shape
-    m = pvec.size
-    a = np.zeros((top + m, n))
-    b = np.zeros((top + m, n))
-    ks = np.arange(top + m)[:, None]
-    a[:] = np.where(ks >= room, 1.0, 0.0)  # at or past the goal: a win
-    choice = np.zeros((top, n), dtype=bool)
-    for k in range(top - 1, -1, -1):
-        ra = pvec @ a[k + 1 : k + 1 + m]
-        rb = pb + pvec @ b[k + 1 : k + 1 + m]
-        rv = ra + rb * y
-        live = k < room[0]
-        if k:
-            roll = rv > hold[k] + _TIE
-            a[k] = np.where(live, np.where(roll, ra, hold[k]), 1.0)
-            b[k] = np.where(live & roll, rb, 0.0)
-        else:
-            roll = rv >= y - _TIE
-            a[k] = np.where(roll, ra, 0.0)
-            b[k] = np.where(roll, rb, 1.0)
-        choice[k] = roll & live
-    return a[0], b[0], choice
+    live = (np.arange(g)[:, None, None] + np.arange(g)[None, None, :]) < g
+    return np.where(live, w0, np.nan), np.where(live, w1, np.nan), choice
 
 
 def _iterate(mat: np.ndarray, rules: Rules, tol: float, max_iter: int) -> tuple[np.ndarray, int, float]:

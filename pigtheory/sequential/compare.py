@@ -21,7 +21,10 @@ second with ``1 - P^B_{0,0}``; Algorithm 1 returns their mean.
 
 With one die a turn ends at the mover's score or above, so the score sum never falls: levels
 of equal sum are solved from the end backwards, each pair (A at (i, j), B at (j, i)) by a
-2x2 linear system, exactly. With two dice (snake eyes sends a score to 0) the equations are
+2x2 linear system, exactly. Two policies without a counter go through the compiled two-player
+engine (:func:`pigtheory.sequential.pair_kernels.pair`, the referee's evaluation, turn total by
+turn total); a policy with a counter ("t scoring turns") through the turn matrices, level by
+level (:func:`start_values`), because the engine has no axis for the counter. With two dice (snake eyes sends a score to 0) the equations are
 iterated, alternating the two players (Gauss-Seidel), until the largest change is below
 ``tol``; the residual is reported.
 
@@ -44,7 +47,8 @@ from ..policies.sequential import roll_tables
 from ..results import Result
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_choice, check_int, check_tol
-from .model import check_rules
+from . import pair_kernels
+from .model import check_rules, roll_model
 from .turns import turn_matrix
 
 __all__ = ["Comparison", "compare", "start_values"]
@@ -156,12 +160,16 @@ def compare(
     swap = tb.shape[0] > 1
     if swap:
         ta, tb = tb, ta
-    mats_a = [turn_matrix(t, rules) for t in ta]
-    mat_b = turn_matrix(tb[0], rules)
-    if method == "exact":
-        va, vb = start_values(mats_a, mat_b, rules)
+    exact_pair = method == "exact" and ta.shape[0] == 1 and _pair_values(ta[0], tb[0], rules)
+    if exact_pair:
+        va, vb = exact_pair
+        iterations, residual = 2 * rules.goal - 1, 0.0
+    elif method == "exact":
+        va, vb = start_values([turn_matrix(t, rules) for t in ta], turn_matrix(tb[0], rules), rules)
         iterations, residual = 2 * rules.goal - 1, 0.0
     else:
+        mats_a = [turn_matrix(t, rules) for t in ta]
+        mat_b = turn_matrix(tb[0], rules)
         if len(mats_a) > 1:
             raise ValueError("policy: counters are supported with one die only")
         va, vb, iterations, residual = _iterate(mats_a[0], mat_b, rules, tol, max_iter)
@@ -177,6 +185,28 @@ def compare(
         first, second = 1.0 - second, 1.0 - first
         va, vb = vb, va
     return Comparison(first, second, (first + second) / 2, va, vb, iterations, residual, method, rules)
+
+
+def _pair_values(ra: np.ndarray, rb: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray] | None:
+    """One die, no counter: ``(P^A[None], P^B[None])`` from the compiled two-player engine
+    (:func:`pigtheory.sequential.pair_kernels.pair`, the referee's evaluation), each player's
+    win probability solved as its own outcome; None if some pair of states loops for ever
+    (both players pass), where :func:`start_values` decides."""
+    g = rules.goal
+    model = roll_model(rules)
+    die = pair_kernels.Die(np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust))
+    r0 = np.ascontiguousarray(ra, dtype=np.float64)
+    r1 = np.ascontiguousarray(rb, dtype=np.float64)
+    kernel = pair_kernels.pair()
+    none = np.zeros((1, 1, 1), dtype=np.bool_)
+    out = np.zeros(2)
+    x = np.empty((2, g, g, g))
+    y = np.empty((2, g, g, g))
+    kernel(g, die, r0, r1, 1.0, 0.0, False, 1, x[0], x[1], none, out)  # A wins
+    kernel(g, die, r0, r1, 0.0, 1.0, False, 1, y[0], y[1], none, out)  # B wins
+    if out[0]:
+        return None
+    return np.ascontiguousarray(x[0, :, :, 0])[None], np.ascontiguousarray(y[1, :, :, 0])[None]
 
 
 def start_values(mats_a: list[np.ndarray], mat_b: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:

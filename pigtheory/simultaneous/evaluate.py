@@ -38,7 +38,7 @@ import numpy as np
 from ..guard import check_memory, win_probability_estimate
 from ..rules import Rules
 from ..stopping import TurnPolicy
-from .core import continuation, own_view, read_profile, score_levels, self_loop, terminal_values
+from .core import continuation, own_view, read_mixtures, score_levels, self_loop, terminal_values
 
 __all__ = ["win_probability", "win_probabilities"]
 
@@ -81,7 +81,7 @@ def win_probability(
     Fraction(1, 2)
     """
     check_memory(win_probability_estimate(rules), max_memory)
-    mixes = read_profile(policy_a, policy_b, rules)
+    mixes = read_mixtures(policy_a, policy_b, rules)
     return _evaluate(mixes, rules)
 
 
@@ -114,7 +114,7 @@ def win_probabilities(
     check_memory(win_probability_estimate(rules), max_memory)
     if not isinstance(profile, (list, tuple)) or len(profile) != getattr(rules, "players", 0):
         raise ValueError(f"profile: a list of rules.players policies, got {profile!r}")
-    mixes = read_profile(profile[0], list(profile[1:]), rules)
+    mixes = read_mixtures(profile[0], list(profile[1:]), rules)
     out = []
     n = rules.players
     for p in range(n):

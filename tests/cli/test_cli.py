@@ -82,7 +82,9 @@ def test_a_file_that_records_its_rules_sets_them(capsys, tmp_path, suffix):
     assert status == 0, err
     got = json.loads(out)
     assert got["rules"]["goal"] == 14
-    assert got["exploitability"][str(path)] == pytest.approx(exploitability(sol, rules=rules), abs=1e-12)
+    assert got["exploitability"][str(path)] == pytest.approx(
+        exploitability(sol, rules=rules).exploitability, abs=1e-12
+    )
     status, out, _ = run(capsys, "win-probability", "hold-at-5", path)
     assert status == 0 and float(out) == pytest.approx(
         win_probability(hold_at(5), sol, rules=rules)[0, 0], abs=1e-10
@@ -97,7 +99,7 @@ def test_a_file_without_rules_takes_the_command_line_goal(capsys, tmp_path):
     table = np.repeat(np.minimum(3, np.arange(14, 0, -1))[:, None], 14, axis=1)  # hold at 3, goal 14
     np.save(tmp_path / "t.npy", table)
     status, out, _ = run(capsys, "exploitability", tmp_path / "t.npy", "--goal", "14")
-    want = exploitability(ThresholdTable(table), rules=Rules(goal=14))
+    want = exploitability(ThresholdTable(table), rules=Rules(goal=14)).exploitability
     assert status == 0 and want > 0.01 and float(out) == pytest.approx(want, abs=1e-9)
     assert_usage_error(capsys, ["exploitability", tmp_path / "t.npy"], "goal 100")  # default 100: wrong shape
 
@@ -112,7 +114,7 @@ def test_exploitability_of_the_web_app_file_scores_its_simultaneous_tables(capsy
     assert sorted(got) == sorted(SIMULTANEOUS_TABLES)
     assert "warning: left out the web app's sequential tables" in err
     hard = webapp_policies().tables["webapp-simultaneous-hard"]
-    assert got["webapp-simultaneous-hard"] == pytest.approx(exploitability(hard), abs=1e-12)
+    assert got["webapp-simultaneous-hard"] == pytest.approx(exploitability(hard).exploitability, abs=1e-12)
 
 
 @pytest.mark.parametrize("name", ["webapp-simultaneous-hard", "action_simul_hard"])
@@ -124,7 +126,7 @@ def test_exploitability_takes_a_published_table_by_name(capsys, name):
     assert status == 0
     got = json.loads(out)["exploitability"]
     assert list(got) == ["webapp-simultaneous-hard"]
-    expected = exploitability(published_table("webapp-simultaneous-hard"))
+    expected = exploitability(published_table("webapp-simultaneous-hard")).exploitability
     assert got["webapp-simultaneous-hard"] == pytest.approx(expected, abs=1e-12)
     status, out, _ = run(capsys, "exploitability", "webapp", "--json")
     assert status == 0 and len(json.loads(out)["exploitability"]) == 3
@@ -486,7 +488,7 @@ def test_a_stopping_rule_the_cli_writes_is_read_back_by_every_command(capsys, tm
     want = {
         "win-probability": win_probability(rule, hold_at(4), rules=Rules(goal=8))[0, 0],
         "best-response": best_response(rule, rules=Rules(goal=8)).value[0, 0],
-        "exploitability": exploitability(rule, rules=Rules(goal=8), strategies="stopping"),
+        "exploitability": exploitability(rule, rules=Rules(goal=8), strategies="stopping").exploitability,
     }
     args = {
         "win-probability": [path, "hold-at-4"],

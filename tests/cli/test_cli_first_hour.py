@@ -69,7 +69,7 @@ def test_optimal_is_a_policy_of_every_simultaneous_command(capsys):
     value = next(iter(json.loads(out)["exploitability"].values()))
     assert (
         status == 0
-        and value == pytest.approx(exploitability(eq, rules=rules), abs=1e-12)
+        and value == pytest.approx(exploitability(eq, rules=rules).exploitability, abs=1e-12)
         and abs(value) < 1e-9
     )
     assert _run(capsys, "best-response", "--opponent", "optimal", "--goal", "15")[0] == 0
@@ -125,7 +125,9 @@ def test_a_saved_bare_table_records_the_rules_of_its_shape(tmp_path, capsys):
     assert load_with_rules(path)[1] == Rules(goal=20)
     status, out, _ = _run(capsys, "exploitability", path, "--json")
     got = next(iter(json.loads(out)["exploitability"].values()))
-    assert status == 0 and got == pytest.approx(exploitability(hold_at(5), rules=Rules(goal=20)), abs=1e-12)
+    assert status == 0 and got == pytest.approx(
+        exploitability(hold_at(5), rules=Rules(goal=20)).exploitability, abs=1e-12
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # given rules: nothing inferred, nothing said
         pigtheory.save(table, tmp_path / "r.csv", rules=Rules(goal=20))

@@ -56,7 +56,7 @@ def test_importing_the_solvers_does_not_import_numba():
     code = (
         "import sys, pigtheory, pigtheory.sequential, pigtheory.referee, pigtheory.simultaneous, pigtheory.jit;"
         "import pigtheory.sequential.multiplayer.group_kernels, pigtheory.sequential.multiplayer.certificate_kernels;"
-        "import pigtheory.sequential.multiplayer.profile_kernels, pigtheory.referee.kernels, pigtheory.learning;"
+        "import pigtheory.sequential.multiplayer.profile_kernels, pigtheory.sequential.pair_kernels, pigtheory.learning;"
         "print('numba' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -395,9 +395,9 @@ def test_the_level_solver_gives_the_same_bits_on_one_thread_and_on_chunks():
     """The level solver's chunks (several threads) and one serial call (one thread) write the
     same values, choices, statuses and passes."""
     from pigtheory import Rules
+    from pigtheory.sequential.model import roll_model
     from pigtheory.sequential.multiplayer import group_kernels as gk
     from pigtheory.sequential.multiplayer import group_solver as gs
-    from pigtheory.sequential.model import roll_model
 
     rules = Rules(goal=14, players=3)
     n, g = rules.players, rules.goal

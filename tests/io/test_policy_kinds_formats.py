@@ -34,7 +34,7 @@ FUNCTIONS = {
     "simultaneous": {
         "win_probability": lambda p, r: S.win_probability(p, hold_at(4), rules=r),
         "best_response": lambda p, r: S.best_response(p, rules=r).value,
-        "exploitability": lambda p, r: S.exploitability(p, rules=r),
+        "exploitability": lambda p, r: S.exploitability(p, rules=r).exploitability,
     },
     "sequential": {
         "referee.roll_probabilities": lambda p, r: referee.roll_probabilities(p, rules=r),

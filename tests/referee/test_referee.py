@@ -319,9 +319,10 @@ def test_simultaneous_exploitability_through_the_simultaneous_solvers():
     assert abs(e.nash_conv) < 1e-9 and np.allclose(e.value, 0.5)
     for n in (5, 12):
         e = simultaneous_exploitability(hold_at(n), rules=rules)
-        assert e.exploitability == pytest.approx(
-            simultaneous.exploitability(hold_at(n), rules=rules), abs=1e-14
-        )
+        br = simultaneous.best_response(hold_at(n), rules=rules).value[0, 0]
+        played = simultaneous.win_probabilities([hold_at(n), hold_at(n)], rules=rules)[:, 0, 0]
+        assert e.exploitability == br - 0.5 and e.gains[1] == e.gains[0]
+        assert e.value.tolist() == [0.5, 0.5] and played == pytest.approx(0.5, abs=1e-14)
     mixed = simultaneous_exploitability([hold_at(8), eq], rules=rules)
     assert mixed.value.sum() == pytest.approx(1.0)
     assert mixed.gains[1] == pytest.approx(

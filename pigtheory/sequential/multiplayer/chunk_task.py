@@ -105,9 +105,9 @@ def solve_chunk(folder: str, block: int, chunk: int) -> dict[str, Any]:
         ``read_s``, ``solve_s``, ``certify_s``, ``write_s``), the worker's peak resident memory
         ``peak_mb`` and its ``pid``.
     """
+    from ..model import roll_model
     from . import chunk_kernels as ck
     from . import group_kernels as gk
-    from ..model import roll_model
 
     t0, c0 = time.perf_counter(), time.process_time()
     st = GroupStore(folder)

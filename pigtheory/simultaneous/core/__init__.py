@@ -7,7 +7,7 @@ every solver a short loop over them.
 :func:`score_levels`       the DAG's levels of equal score sum, highest first
 :func:`terminal_values`    a value array with the terminal states filled in
 :func:`own_view`           a player's own-centric coordinates of a batch of states
-:func:`read_profile`       a profile of policies, validated, as mixtures
+:func:`read_mixtures`      a profile of policies, validated, as mixtures
 :func:`continuation`       ``u[s, x]``: expectation over independent opponents' turns
 :func:`threshold_matrix`   ``P(X_k = x)``, the one X_k matrix
 :class:`Thresholds`        the "hold at k" action set: action values with the self-loop
@@ -55,7 +55,7 @@ from .actions import (
 )
 from .expectation import continuation
 from .levels import own_view, score_levels, terminal_values
-from .profile import read_opponents, read_profile
+from .profile import read_mixtures, read_opponents
 from .stage import DiagonalStages, extended, pure_bounds, stage_game
 from .stopping_rules import StoppingRules
 from .threads import one_blas_thread
@@ -82,7 +82,7 @@ __all__ = [
     "score_levels",
     "terminal_values",
     "read_opponents",
-    "read_profile",
+    "read_mixtures",
     "one_blas_thread",
     "DiagonalStages",
     "extended",

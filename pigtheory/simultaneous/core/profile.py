@@ -9,7 +9,7 @@ from ...rules import Rules
 from ...stopping import RuleMixture, as_turn_policy
 from ...validation import check_simultaneous_rules
 
-__all__ = ["read_opponents", "read_profile"]
+__all__ = ["read_opponents", "read_mixtures"]
 
 
 def read_opponents(opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
@@ -43,7 +43,7 @@ def read_opponents(opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
     return [as_turn_policy(p, rules) for p in opps]
 
 
-def read_profile(policy: Any, opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
+def read_mixtures(policy: Any, opponents: Any, rules: Rules) -> list[Mixture | RuleMixture]:
     """The player's own policy followed by :func:`read_opponents`: a list of ``players``
     mixtures, seat order starting with the player's own."""
     opps = read_opponents(opponents, rules)

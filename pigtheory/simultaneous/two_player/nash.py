@@ -48,9 +48,9 @@ import numpy as np
 
 from ...guard import best_response_estimate, check_memory
 from ...policies import MixedPolicy
-from ...results import Result
+from ...results import Exploitability, Result
 from ...rules import Rules
-from ...validation import check_simultaneous_rules, check_tol
+from ...validation import check_choice, check_simultaneous_rules, check_tol
 from ..best_response import best_response
 from ..evaluate import win_probability
 
@@ -261,25 +261,27 @@ def is_equilibrium(a: np.ndarray, row: np.ndarray, col: np.ndarray, tol: float =
 
 
 def exploitability(
-    policy: Any,
+    profile: Any,
     *,
     rules: Rules = Rules(),
     strategies: str = "thresholds",
     engine: str = "auto",
     max_memory: Any = None,
-) -> float:
-    """How much a best response gains against ``policy``: its win probability from (0, 0)
-    minus 1/2 (the value of the symmetric game).
+) -> Exploitability:
+    """Each seat's best-response gain against a profile of simultaneous Pig, their sum (NashConv)
+    and mean (the exploitability).
 
     Parameters
     ----------
-    policy : policy
-        A pure table, ``hold_at(n)``, a MixedPolicy, or a result with a ``policy`` (e.g. an
-        :class:`~pigtheory.simultaneous.Equilibrium`).
+    profile : policy or list of two policies
+        One policy for both seats (a pure table, ``hold_at(n)``, a MixedPolicy, a stopping
+        rule, or a result with a ``policy`` such as an :class:`~pigtheory.simultaneous.Equilibrium`),
+        or a list of one per seat.
     rules : Rules
         Two players, one die.
     strategies : {"thresholds", "stopping"}
-        What the exploiting opponent may play: "hold at k" rules, or every stopping rule.
+        What the exploiting opponent may play: "hold at k" rules (the papers' game), or every
+        stopping rule.
     engine : {"auto", "numba", "numpy"}
     max_memory : int or str, optional
         Refuse the solve, before it starts, if its estimated memory is above this size
@@ -287,15 +289,42 @@ def exploitability(
 
     Returns
     -------
-    float
-        ``>= 0`` up to rounding; 0 for an equilibrium strategy (of the same strategy class).
+    Exploitability
+        ``value`` (each seat's win probability from (0, 0) under the profile),
+        ``best_response``, ``gains``, ``nash_conv``, ``exploitability`` (``>= 0`` up to
+        rounding; 0 for an equilibrium of the same strategy class); ``horizon`` None.
+
+    Notes
+    -----
+    For one policy :math:`\\sigma` played by both seats the game is symmetric and constant-sum,
+    so each seat's value is exactly 1/2 and the exploitability is the best response's value
+    minus 1/2 (module Notes). For two policies the values are the exact win probabilities
+    (:func:`~pigtheory.simultaneous.win_probabilities`) and each seat's gain is its best
+    response to the other's policy minus its value.
 
     Examples
     --------
-    >>> round(exploitability(hold_at(25)), 4)
+    >>> round(exploitability(hold_at(25)).exploitability, 4)
     0.0231
     """
     check_memory(best_response_estimate(rules, strategies=strategies), max_memory)
     check_simultaneous_rules(rules, players=2)
-    reply = best_response(policy, rules=rules, strategies=strategies, engine=engine, max_memory=max_memory)
-    return float(reply.value[0, 0] - 0.5)
+    check_choice("strategies", strategies, ("thresholds", "stopping"))
+    if isinstance(profile, (list, tuple)):
+        if len(profile) != 2:
+            raise ValueError(f"profile: 2 policies (one per seat), got {len(profile)}")
+        from ..evaluate import win_probabilities
+
+        value = np.asarray(win_probabilities(list(profile), rules=rules))[:, 0, 0]
+        brs = [
+            float(
+                best_response(
+                    profile[1 - p], rules=rules, strategies=strategies, engine=engine, max_memory=max_memory
+                ).value[0, 0]
+            )
+            for p in range(2)
+        ]
+        return Exploitability.of(value.copy(), brs, rules)
+    reply = best_response(profile, rules=rules, strategies=strategies, engine=engine, max_memory=max_memory)
+    br = float(reply.value[0, 0])
+    return Exploitability.of([0.5, 0.5], [br, br], rules)

@@ -481,9 +481,9 @@ def test_group_solver_shortcut_equals_every_start_in_full(rules):
     """A start that meets the profile an earlier start settled on stops there (its values are
     known): status, passes, rolls and values of every group equal those of iterating every
     start in full, bit for bit, level by level on the same solved levels above."""
+    from pigtheory.sequential.model import roll_model
     from pigtheory.sequential.multiplayer import group_kernels as gk
     from pigtheory.sequential.multiplayer import group_solver as gs
-    from pigtheory.sequential.model import roll_model
 
     n, g = rules.players, rules.goal
     model = roll_model(rules)

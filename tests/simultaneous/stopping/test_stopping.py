@@ -264,7 +264,7 @@ def test_stopping_equilibrium_is_certified_and_unexploitable():
     np.testing.assert_allclose(eq.value[:g, :g] + eq.value[:g, :g].T, 1.0, atol=1e-12)
     reply = best_response(eq.policy, rules=rules, strategies="stopping")
     np.testing.assert_allclose(reply.value, eq.value, atol=1e-12, rtol=0)
-    assert abs(exploitability(eq.policy, rules=rules, strategies="stopping")) < 1e-12
+    assert abs(exploitability(eq.policy, rules=rules, strategies="stopping").exploitability) < 1e-12
     # thresholds are a restriction: a stopping rule beats the threshold equilibrium at some states
     thr = threshold_equilibrium(rules=rules)
     gain = best_response(thr, rules=rules, strategies="stopping").value - thr.value
@@ -297,7 +297,10 @@ def test_the_command_line_takes_strategies_stopping(capsys):
     assert out["classes"][KINDS[3]] > 0 and out["certificate_gap"] < 1e-12
     assert main(["exploitability", "hold-at-25", "--goal", "30", "--strategies", "stopping", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["exploitability"]["hold-at-25"] >= exploitability(hold_at(25), rules=Rules(goal=30)) - 1e-15
+    assert (
+        out["exploitability"]["hold-at-25"]
+        >= exploitability(hold_at(25), rules=Rules(goal=30)).exploitability - 1e-15
+    )
     assert main(["limit", "--n-max", "12", "--strategies", "stopping", "--goal", "30", "--json"]) == 0
     assert (
         main(

@@ -55,9 +55,9 @@ def test_it_mixes_somewhere_and_the_strategies_are_distributions(eq):
 
 
 def test_equilibrium_strategy_is_unexploitable(eq):
-    assert abs(exploitability(eq, rules=RULES)) <= 1e-12
+    assert abs(exploitability(eq, rules=RULES).exploitability) <= 1e-12
     # and a pure table is exploitable: hold at 25 at goal 100 gives the paper's 0.5231 - 1/2
-    assert exploitability(hold_at(25)) == pytest.approx(0.0231, abs=5e-5)
+    assert exploitability(hold_at(25)).exploitability == pytest.approx(0.0231, abs=5e-5)
 
 
 def _around(ks, n):
@@ -103,8 +103,8 @@ def test_cycle_game_of_self_play():
         assert is_equilibrium(cn.real, row, col, 1e-9)
     # A 50/50 state-by-state mixture of the cycle is no worse than the worse of the two.
     mix = MixedPolicy.of([(sp.cycle[0], 0.5), (sp.cycle[1], 0.5)], RULES)
-    worst = max(exploitability(p, rules=RULES) for p in sp.cycle)
-    assert -1e-12 <= exploitability(mix, rules=RULES) <= worst + 1e-12
+    worst = max(exploitability(p, rules=RULES).exploitability for p in sp.cycle)
+    assert -1e-12 <= exploitability(mix, rules=RULES).exploitability <= worst + 1e-12
 
 
 def test_bad_rules():
@@ -308,7 +308,7 @@ def test_goal_100_equilibrium_and_exploitabilities():
     eq = equilibrium(rules=rules)
     v = eq.value[:100, :100]
     assert abs(eq.value[0, 0] - 0.5) <= 1e-12 and np.abs(v + v.T - 1).max() <= 1e-12
-    assert eq.residual <= 1e-13 and abs(exploitability(eq, rules=rules)) <= 1e-12
+    assert eq.residual <= 1e-13 and abs(exploitability(eq, rules=rules).exploitability) <= 1e-12
     # 136 states mix, each over two thresholds, all solved in closed form (no LP)
     assert len(eq.mixed_states) == 136
     assert all(eq.support_sizes[s] == 2 for s in eq.mixed_states)
@@ -318,7 +318,7 @@ def test_goal_100_equilibrium_and_exploitabilities():
     # every state where the equilibrium mixes is a state where self-play cycles
     assert set(eq.mixed_states) <= set(sp.cyclic_states)
     for p in sp.cycle:
-        assert exploitability(p, rules=rules) > 1e-7
+        assert exploitability(p, rules=rules).exploitability > 1e-7
 
 
 @pytest.mark.slow
@@ -327,5 +327,5 @@ def test_goal_200_equilibrium():
     eq = equilibrium(rules=rules)
     v = eq.value[:200, :200]
     assert abs(eq.value[0, 0] - 0.5) <= 1e-12 and np.abs(v + v.T - 1).max() <= 1e-12
-    assert eq.residual <= 1e-13 and abs(exploitability(eq, rules=rules)) <= 1e-12
+    assert eq.residual <= 1e-13 and abs(exploitability(eq, rules=rules).exploitability) <= 1e-12
     assert len(eq.mixed_states) == 282 and all(eq.support_sizes[s] == 2 for s in eq.mixed_states)

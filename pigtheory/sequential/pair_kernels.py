@@ -1,5 +1,7 @@
-"""Compiled loops (numba) of the referee: evaluation and best response of two-player sequential
-Pig with stochastic policies, without and with OpenSpiel's move horizon.
+"""Compiled loops (numba) of two-player sequential Pig with one die and stochastic policies:
+evaluation and best response, without and with OpenSpiel's move horizon. The one engine of
+:func:`pigtheory.sequential.best_response` (``method="exact"``) and of the referee
+(:mod:`pigtheory.referee`), which reads any policy into the tables below.
 
 Shapes
 ------
@@ -185,7 +187,9 @@ def _pair(g, die, roll0, roll1, win0, win1, respond, max_passes, x0, x1, choice,
                 out[0] += passes
                 x = a0[0] + b0[0] * y
                 for k in range(g - i):
-                    choice[i, j, k] = ch[k]
+                    # a tie at the solved y takes the tie rule (the values agree within _TIE)
+                    gap = ga[k] + gb[k] * y
+                    choice[i, j, k] = ch[k] if abs(gap) > _TIE else k == 0
             start0[i, j] = x
             start1[j, i] = y
             for k in range(g - i):
