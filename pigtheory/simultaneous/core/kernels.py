@@ -127,8 +127,10 @@ def _stop_independent(
 ):  # pragma: no cover
     """Two players, B's turn by B's score only: :func:`_independent` with the best stopping
     rule at every state (started from the best threshold, whose value and k are kept;
-    ``passes[i, j]`` counts the passes, 1 where that threshold's rule was already optimal)."""
+    ``passes[i, j]`` counts the passes, 1 where that threshold's rule was already optimal).
+    One die's six gains take the fused threshold step, as in :func:`_independent`."""
     g = tk.shape[0]
+    six = band.band_t.shape[0] == 6
     vals = np.empty(g + 1)
     a = np.empty(g + 1)
     c = np.empty(g + 1)
@@ -141,7 +143,10 @@ def _stop_independent(
             for r in range(opp.pz.shape[1]):
                 z += opp.pz[j, r] * V[i, opp.cz[j, r]]
             row = UT[j, i:]
-            t_best, k = threshold_step(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals)
+            if six:
+                t_best, k = _six_gains(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals)
+            else:
+                t_best, k = threshold_step(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals)
             tval[i, j] = t_best
             tk[i, j] = k
             for t in range(k):  # start from the best threshold's rule: one pass if it is optimal
