@@ -58,7 +58,7 @@ def test_fast_path_says_so_and_stays_within_its_bound():
     bound = max(unfinished_bound(tables[1 - p], rules, 600) for p in range(2))
     assert bound <= 1e-3
     assert fast.horizon == 600
-    assert abs(fast.exploitability - exact.exploitability) <= bound
+    assert abs(fast.exploitability - exact.exploitability) <= bound + 1e-14  # and rounding
     with warnings.catch_warnings():
         warnings.simplefilter("error", HorizonNote)
         exploitability(profile, rules=rules, horizon=600, horizon_tol=0)  # no note: solved exactly
