@@ -67,7 +67,9 @@ import math
 import numpy as np
 
 from ..rules import Rules
-from .evaluate import _model
+from ..validation import check_int
+from .evaluate import _model, check_horizon
+from .profile import check_referee_rules
 
 __all__ = ["unfinished_bound", "moment_bound", "opponent_turn_gains", "HorizonNote"]
 
@@ -89,7 +91,35 @@ def opponent_turn_gains(table: np.ndarray, rules: Rules) -> np.ndarray:
     rules : Rules
         One die, two players.
     """
-    return _turn_moments(np.asarray(table, dtype=float), rules, 1.0)[0]
+    t, rules = _check_table(table, rules)
+    return _turn_moments(t, rules, 1.0)[0]
+
+
+def _check_table(table: object, rules: object) -> tuple[np.ndarray, Rules]:
+    """The fixed seat's roll probabilities as floats in [0, 1] of shape ``(goal,) * 3`` for
+    two-player ``rules`` (a ``ValueError`` naming the parameter otherwise)."""
+    rules = check_referee_rules(rules, players=2)
+    g = rules.goal
+    try:
+        t = np.asarray(table, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"table: roll probabilities of shape {(g, g, g)} needed, got {type(table).__name__}"
+        ) from None
+    if t.shape != (g, g, g):
+        raise ValueError(
+            f"table: roll probabilities of shape {(g, g, g)} needed for {rules}, got shape {t.shape}"
+        )
+    if not np.all((t >= 0.0) & (t <= 1.0)):
+        raise ValueError("table: roll probabilities must lie in [0, 1] (no NaN)")
+    return t, rules
+
+
+def _check_horizon(horizon: object) -> int:
+    value = check_horizon(horizon)
+    if value is None:
+        raise ValueError("horizon: a move limit (an int >= 1) is needed, got None")
+    return value
 
 
 def _binomial_below(n: int, p: float, c: int) -> float:
@@ -158,6 +188,9 @@ def _log_moment_bound(table: np.ndarray, rules: Rules, horizon: int, z: float) -
 def moment_bound(table: np.ndarray, rules: Rules, horizon: int, *, steps: int = 24) -> float:
     """The second bound of the module Notes (by moments), minimised over z by a golden-section
     search on log z in ``steps`` steps; 1.0 where it shows nothing."""
+    table, rules = _check_table(table, rules)
+    horizon = _check_horizon(horizon)
+    steps = check_int("steps", steps, low=1, high=200)
     p = _model(rules)[1]
     if p <= 0.0 or p >= 1.0:
         return 1.0
@@ -215,9 +248,13 @@ def unfinished_bound(table: np.ndarray, rules: Rules, horizon: int, *, max_turns
     >>> unfinished_bound(np.zeros((g, g, g)), Rules(goal=g), 1000)  # passes forever
     1.0
     """
+    table, rules = _check_table(table, rules)
+    horizon = _check_horizon(horizon)
+    if max_turns is not None:
+        max_turns = check_int("max_turns", max_turns, low=1, high=10**7)
     g = rules.goal
     p_bust = _model(rules)[1]
-    gains = opponent_turn_gains(np.asarray(table, dtype=float), rules)
+    gains = _turn_moments(table, rules, 1.0)[0]
     target = np.minimum(np.arange(g)[:, None] + np.arange(g)[None, :], g)  # (j, x) -> score
     w = np.ones(g + 1)
     w[g] = 0.0  # reached the goal: the game is over
