@@ -393,7 +393,7 @@ def run_horizon_layers(
     progress: bool | None = None,
 ) -> None:
     """Layers 1..``horizon`` of the two-player game over the moves left into ``v0``, ``v1``
-    (the arguments of :func:`_horizon_layers`), in chunks of layers under a progress bar
+    (the arguments of the kernel of :func:`horizon_layers`), in chunks of layers under a progress bar
     ("moves left"): the same operations in the same order as one call, so the same bits. The
     work is ``horizon x goal^3 / 2 x faces`` decisions of each seat (about 25 s at goal 100 with
     the 1000 moves of OpenSpiel's ``pig``)."""

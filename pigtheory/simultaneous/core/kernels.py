@@ -233,7 +233,7 @@ def _stopping_outcomes(prob, own, roll, out):  # pragma: no cover - compiled
 def two_player_kernel(independent: bool, six: bool = False) -> Any:
     """The compiled two-player best response, ``independent`` (:class:`Independent`
     opponent; call it as ``(band, opp, tie_tol, V, UT, policy)``; ``six``: the kernel for a
-    band of six gains, :func:`_independent_six`) or general (:class:`General`; ``(band, opp,
+    band of six gains, ``_independent_six``) or general (:class:`General`; ``(band, opp,
     tie_tol, VT, policy)``). Each is compiled on its first use only."""
     if independent:
         return compiled(_independent_six if six else _independent)
