@@ -77,6 +77,17 @@ def _load_files() -> object:
 _wiring.load_files = _load_files
 
 
+def _openspiel_readers() -> tuple[Any, Any]:
+    """The OpenSpiel policy reader and game builder, for the game model's policy converter
+    (:mod:`pigtheory.games.policy_tables`; :mod:`pigtheory._wiring`)."""
+    from .referee.openspiel import from_openspiel_policy, openspiel_game
+
+    return from_openspiel_policy, openspiel_game
+
+
+_wiring.openspiel_readers = _openspiel_readers
+
+
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f".{name}", __name__)

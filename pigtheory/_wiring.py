@@ -6,15 +6,21 @@ result and policy type (:mod:`pigtheory.results`, in the domain layer) has ``sav
 with :func:`pigtheory.results.register_files` when it is imported. When nothing has imported
 it yet (``hold_at(3).save(path)`` in a fresh interpreter), the results call
 :data:`load_files`, which the package root (``pigtheory/__init__.py``, above every layer and
-imported before any of them) sets to a function that imports :mod:`pigtheory.io`. No module
-of a lower layer names a higher one, not even by a string.
+imported before any of them) sets to a function that imports :mod:`pigtheory.io`. The game
+model's policy converter reads OpenSpiel policies the same way (:data:`openspiel_readers`). No
+module of a lower layer names a higher one, not even by a string.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["load_files"]
+__all__ = ["load_files", "openspiel_readers"]
 
 load_files: Callable[[], object] | None = None
 """Imports the file formats (which register themselves); set by the package root."""
+
+openspiel_readers: Callable[[], tuple[Callable[..., object], Callable[..., object]]] | None = None
+"""``(from_openspiel_policy, openspiel_game)`` of :mod:`pigtheory.referee.openspiel`, for the
+game model's policy converter (:mod:`pigtheory.games.policy_tables`, domain layer), which reads
+OpenSpiel policies; set by the package root."""

@@ -30,7 +30,7 @@ Zhu & Ma, Stats 2022 (two dice, snake eyes, Double Trouble).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -102,6 +102,108 @@ class SequentialGame:
         if state.forced or (state.k == 0 and not hold_at_zero):
             return (ROLL,)
         return (HOLD, ROLL)
+
+    def policy_table(self, policy: Any) -> np.ndarray:
+        """The canonical policy array of sequential play: P(roll) at every state the mover sees,
+        own score first, the others in turn order, then the turn total, shape
+        ``(goal,) * (players + 1)`` (read-only). The one converter from every policy type users
+        hand in (tables, callables, ``hold_at``, solved results, multiplayer policies, OpenSpiel
+        policies): :func:`pigtheory.games.policy_tables.roll_probabilities`. One die.
+
+        >>> from pigtheory import hold_at
+        >>> SequentialGame(Rules(goal=3)).policy_table(hold_at(2))[:, 0].tolist()
+        [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+        """
+        from .policy_tables import roll_probabilities
+
+        return roll_probabilities(policy, self.rules)
+
+    def profile_tables(self, profile: Any) -> list[np.ndarray]:
+        """One :meth:`policy_table` per seat: ``profile`` is one policy for every seat or one per
+        seat in seat order (:func:`pigtheory.games.policy_tables.read_profile`)."""
+        from .policy_tables import read_profile
+
+        return read_profile(profile, self.rules)
+
+    def bellman(self, values: np.ndarray, tables: Any, *, respond: int | None = None) -> np.ndarray:
+        """One Bellman step of two-player sequential Pig with one die: the block that the exact
+        engines solve to its fixed point, in plain numpy (a check of them, and a step for
+        iterative learners).
+
+        Parameters
+        ----------
+        values : numpy.ndarray, shape ``(2, goal, goal, goal)``
+            ``values[m, own, other, k]``: the probability that seat 0 wins when seat ``m`` is to
+            move with score ``own``, the other seat's score ``other`` and turn total ``k``.
+            Entries with ``own + k >= goal`` are not read.
+        tables : profile
+            One policy for both seats or one per seat, read by :meth:`profile_tables`.
+        respond : {None, 0, 1}
+            None: both seats follow ``tables`` (evaluation). A seat: it takes the better of roll
+            and hold (seat 0 maximises, seat 1 minimises seat 0's win), ties to holding at
+            ``k >= 1`` and to rolling at ``k = 0``.
+
+        Returns
+        -------
+        numpy.ndarray, shape ``(2, goal, goal, goal)``
+            ``T(values)``; NaN where ``own + k >= goal``.
+
+        Notes
+        -----
+        With ``p_f`` the chance of face f (``pts[f]`` points, or a bust), ``w_m`` what a win of
+        the mover is worth to seat 0 (1 for seat 0, 0 for seat 1) and ``x = values``:
+
+        .. math:: \\text{roll}_m(i, j, k) = \\sum_{f \\text{ bust}} p_f\\, x_{1-m}(j, i, 0)
+                  + \\sum_{f \\text{ scores}} p_f\\, [i + k + pts_f \\ge goal]\\, w_m
+                  + [i + k + pts_f < goal]\\, x_m(i, j, k + pts_f),
+
+        hold (``k >= 1``) ``= x_{1-m}(j, i + k, 0)`` and pass (``k = 0``) ``= x_{1-m}(j, i, 0)``;
+        ``T(x)_m = r_m \\text{roll}_m + (1 - r_m) \\text{hold}_m`` with ``r_m`` the table's P(roll),
+        or the best of the two for the responding seat. The exact values of a profile (the
+        referee's :func:`~pigtheory.referee.evaluate`) and of a best response are its fixed points.
+        """
+        if self.rules.players != 2 or not self._simple:
+            raise ValueError(f"rules: the Bellman step is for two players and one die, got {self.rules}")
+        if respond is not None and respond not in (0, 1):
+            raise ValueError(f"respond must be None, 0 or 1, got {respond!r}")
+        g = self.goal
+        x = np.asarray(values, dtype=float)
+        if x.shape != (2, g, g, g):
+            raise ValueError(f"values must have shape {(2, g, g, g)}, got {x.shape}")
+        r = self.profile_tables(tables)
+        t = self.outcomes
+        p = float(t.probability)
+        i = np.arange(g)[:, None, None]
+        j = np.arange(g)[None, :, None]
+        k = np.arange(g)[None, None, :]
+        live = np.broadcast_to(i + k < g, (g, g, g))
+        out = np.full((2, g, g, g), np.nan)
+        for m in (0, 1):
+            win = 1.0 if m == 0 else 0.0
+            other = x[1 - m].transpose(1, 0, 2)  # other[i, j, k] = x_{1-m}(j, i, k)
+            passed = np.broadcast_to(other[:, :, :1], (g, g, g))  # x_{1-m}(j, i, 0)
+            roll = np.zeros((g, g, g))
+            for f in range(t.rolls):
+                if t.bust[f]:
+                    roll += p * passed
+                    continue
+                kk = k + int(t.points[f])
+                reach = i + kk >= g
+                ahead = x[m][:, :, np.minimum(kk, g - 1)[0, 0]]
+                roll += p * np.where(reach, win, ahead)
+            banked = np.minimum(i + k, g - 1)  # hold at k >= 1: the other moves at (j, i + k)
+            hold = np.where(k == 0, passed, x[1 - m][j, banked, 0])
+            hold = np.where(i + k >= g, win, hold)
+            if respond == m:
+                better = roll > hold + 1e-13 if m == 0 else roll < hold - 1e-13
+                tie0 = np.abs(roll - hold) <= 1e-13
+                go = np.where(k == 0, better | tie0, better)
+                new = np.where(go, roll, hold)
+            else:
+                q = r[m]
+                new = q * roll + (1.0 - q) * hold
+            out[m] = np.where(live, new, np.nan)
+        return out
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` rolls (indices of :attr:`outcomes`), face by face: :meth:`Outcomes.sample`."""

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules, read_profile
 from ..guard import check_memory, simulation_estimate
 from ..jit import compiled, kernel
 from ..referee.evaluate import _model
-from ..referee.profile import check_referee_rules, read_profile
 from ..rules import Rules
 from ..validation import check_int, check_rng
 from .run import _roll, _seed
@@ -24,8 +24,9 @@ __all__ = ["play_matches", "monte_carlo_exploitability"]
 
 @kernel
 def _play(g, pvec_cum, p_bust, roll0, roll1, games, seed, wins):  # pragma: no cover - compiled
-    """``games`` games of two tables; ``wins[n]`` = 1 if seat 0 won game n, 1/2 for a game still
-    running after 10**6 decisions (both seats passing for ever: the referee's draw)."""
+    """``games`` games of two tables; ``wins[n]`` = 1 if seat 0 won game n, 1/2 for a game that
+    never ends (the referee's draw): at once when a seat passes at turn total 0 where both seats
+    pass with probability 1, else when still running after 10**6 decisions."""
     np.random.seed(seed)  # noqa: NPY002 - numba seeds its own generator
     for n in range(games):
         s0 = 0
@@ -42,6 +43,9 @@ def _play(g, pvec_cum, p_bust, roll0, roll1, games, seed, wins):  # pragma: no c
             j = s1 if p == 0 else s0
             r = roll0[i, j, k] if p == 0 else roll1[i, j, k]
             if np.random.random() >= r:  # hold (a pass at k = 0)  # noqa: NPY002 - numba seeds its own generator
+                if k == 0 and r == 0.0 and (roll1[j, i, 0] if p == 0 else roll0[j, i, 0]) == 0.0:
+                    wins[n] = 0.5  # both seats pass here for sure: the game never ends
+                    break
                 if p == 0:
                     s0 += k
                 else:

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules
 from ..guard import Estimate, check_memory
-from ..referee.profile import check_referee_rules
 from .run import LearningRun, _checkpoints, _seed
 
 __all__ = ["openspiel_q_learning", "openspiel_mcts"]

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules
 from ..jit import compiled, kernel
 from ..referee.evaluate import _model
-from ..referee.profile import check_referee_rules
 from ..rules import Rules
 from .run import LearningRun, _checkpoints, _roll, _seed
 

@@ -28,14 +28,15 @@ from ..policies import MixedPolicy
 from ..rules import Rules
 from .run import LearningRun, _checkpoints
 
-__all__ = ["regret_matching"]
+__all__ = ["regret_matching", "cfr_plus", "per_state"]
 
 
 @kernel
-def _rm_stage(c, d, iterations, out_x, out_y):  # pragma: no cover - compiled
+def _rm_stage(c, d, iterations, alternating, out_x, out_y):  # pragma: no cover - compiled
     """Regret matching+ self-play in the stage game ``W = C + v D`` (v the value of the average
-    strategies so far, refreshed every few rounds: the self-loop); linear averaging. Returns the
-    value of the average strategies."""
+    strategies so far, refreshed every few rounds: the self-loop); linear averaging. With
+    ``alternating`` the column player answers the row player's new strategy (CFR+'s alternating
+    updates), else both update at once. Returns the value of the average strategies."""
     n, m = c.shape
     rx = np.zeros(n)
     ry = np.zeros(m)
@@ -64,12 +65,24 @@ def _rm_stage(c, d, iterations, out_x, out_y):  # pragma: no cover - compiled
             rx[a] = max(rx[a] + wy[a] - ex, 0.0)
             sx += rx[a]
             ax[a] += t * x[a]
+        if alternating:
+            if sx > 0:
+                for a in range(n):
+                    x[a] = rx[a] / sx
+            for b in range(m):
+                xw[b] = 0.0
+            ex = 0.0
+            for a in range(n):
+                for b in range(m):
+                    xw[b] += x[a] * (c[a, b] + v * d[a, b])
+            for b in range(m):
+                ex += xw[b] * y[b]
         sy = 0.0
         for b in range(m):
             ry[b] = max(ry[b] + ex - xw[b], 0.0)
             sy += ry[b]
             ay[b] += t * y[b]
-        if sx > 0:
+        if sx > 0 and not alternating:
             for a in range(n):
                 x[a] = rx[a] / sx
         if sy > 0:
@@ -110,6 +123,49 @@ def regret_matching(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100
         ``episodes`` = the rounds per state; :class:`~pigtheory.policies.MixedPolicy` average
         strategies (thresholds ``1..goal - i`` at every state).
     """
+    stage = compiled(_rm_stage)
+    return per_state(
+        rules,
+        iterations,
+        lambda c, d, t, x, y: stage(c, d, t, False, x, y),
+        "regret matching+",
+    )
+
+
+def cfr_plus(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100, 1000)) -> LearningRun:
+    """CFR+ per state on two-player simultaneous Pig: :func:`regret_matching` with CFR+'s
+    alternating updates (the column player's regrets against the row player's new strategy),
+    regret matching+ and linear averaging (Tammelin 2014; Tammelin, Burch, Johanson & Bowling
+    2015). Each stage game is one decision of each player, so CFR+ on it is regret matching+
+    with alternation; the states are solved from the end of the game backwards as in
+    :func:`regret_matching`.
+
+    Parameters
+    ----------
+    rules : Rules
+        One die, two players.
+    iterations : sequence of int
+        Increasing rounds per state; one run per entry.
+
+    Returns
+    -------
+    LearningRun
+        As :func:`regret_matching`.
+
+    References
+    ----------
+    O. Tammelin, "Solving large imperfect information games using CFR+", arXiv:1407.5042
+    (2014); O. Tammelin, N. Burch, M. Johanson & M. Bowling, "Solving heads-up limit Texas
+    hold'em", IJCAI 2015.
+    """
+    stage = compiled(_rm_stage)
+    return per_state(rules, iterations, lambda c, d, t, x, y: stage(c, d, t, True, x, y), "CFR+")
+
+
+def per_state(rules: Rules, iterations: Any, stage: Any, name: str) -> LearningRun:
+    """Run ``stage(c, d, rounds, x, y) -> v`` (a self-play learner on one stage game, its average
+    strategies written to x and y) at every state of simultaneous Pig, from the end of the game
+    backwards, once per entry of ``iterations``; the policies as mixtures over thresholds."""
     from ..simultaneous.core import one_blas_thread
     from ..simultaneous.core.stage import extended, stage_game
     from ..validation import check_simultaneous_rules
@@ -117,7 +173,6 @@ def regret_matching(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100
     check_simultaneous_rules(rules, players=2)
     cps = _checkpoints(iterations, "iterations")
     g = rules.goal
-    stage = compiled(_rm_stage)
     a = np.arange(1, g + 1)[None, None, :]
     th = np.broadcast_to(np.minimum(a, (g - np.arange(g))[:, None, None]), (g, g, g))
     policies = []
@@ -142,5 +197,5 @@ def regret_matching(*, rules: Rules = Rules(goal=50), iterations: Any = (10, 100
                     w[j, i, : g - j] = y
                     if i == j:  # one player's view: the symmetric average of the two
                         w[i, i, : g - i] = (x + y) / 2
-            policies.append(MixedPolicy(th, w, name=f"regret matching+, {t} rounds per state"))
-    return LearningRun(cps, policies, "regret matching+ (self-play, per state)", rules)
+            policies.append(MixedPolicy(th, w, name=f"{name}, {t} rounds per state"))
+    return LearningRun(cps, policies, f"{name} (self-play, per state)", rules)

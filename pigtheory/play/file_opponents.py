@@ -16,11 +16,11 @@ import numpy as np
 
 from ..io import load_with_rules
 from ..policies import HoldAt, MixedPolicy, ThresholdTable, as_mixture
-from ..policies.sequential import RollTable
+from ..policies.sequential import RollTable, roll_table
 from ..rules import Rules
 from ..validation import check_choice, check_int, check_optional_path, check_path
 from .game import MODES
-from .opponents import MAX_GOAL, Opponent, sequential_opponent, simultaneous_opponent, threshold_rolls
+from .opponents import MAX_GOAL, Opponent, sequential_opponent, simultaneous_opponent
 
 __all__ = ["opponents_from_file"]
 
@@ -100,7 +100,7 @@ def opponents_from_file(
             )
             found.append(
                 sequential_opponent(
-                    name, label, about, rules, threshold_rolls(table, rules), params, cache_dir
+                    name, label, about, rules, roll_table(ThresholdTable(table), rules), params, cache_dir
                 )
             )
     if not found:

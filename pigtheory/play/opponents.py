@@ -40,6 +40,7 @@ import numpy as np
 
 from ..io import cached
 from ..policies import ThresholdTable, as_mixture, hold_at
+from ..policies.sequential import roll_table
 from ..progress import track
 from ..rules import Rules
 from ..sequential.best_response import SequentialResponse
@@ -56,7 +57,6 @@ __all__ = [
     "default_opponents",
     "sequential_opponent",
     "simultaneous_opponent",
-    "threshold_rolls",
     "NAMES",
 ]
 
@@ -198,26 +198,6 @@ def simultaneous_opponent(
     )
 
 
-def threshold_rolls(table: np.ndarray, rules: Rules) -> np.ndarray:
-    """A threshold table played sequentially: roll while the turn total is below it.
-
-    Parameters
-    ----------
-    table : numpy.ndarray of int, shape ``(goal, goal)``
-        ``table[own, other]``: the threshold.
-    rules : Rules
-
-    Returns
-    -------
-    numpy.ndarray of bool, shape ``(goal, goal, goal)``
-        ``roll[own, other, k]``; False where ``own + k >= goal``.
-    """
-    g = rules.goal
-    k = np.arange(g)[None, None, :]
-    live = (np.arange(g)[:, None, None] + k) < g
-    return live & (k < np.asarray(table)[:, :, None])
-
-
 MAX_GOAL = 1000
 """The largest goal of an opponent (the site's data grows as goal**3)."""
 
@@ -293,7 +273,7 @@ def opponent(
                 f"Hold at {n}",
                 about,
                 rules,
-                threshold_rolls(hold_at(n).table(rules), rules),
+                roll_table(hold_at(n), rules),
                 {"name": name},
                 cache_dir,
             )
@@ -444,7 +424,7 @@ def _webapp(name: str, mode: str, goal: int | None, cache_dir: Any) -> Opponent:
     params = {"name": name}
     if mode == "sequential":
         return sequential_opponent(
-            name, label, about, rules, threshold_rolls(table.table, rules), params, cache_dir
+            name, label, about, rules, roll_table(ThresholdTable(table.table), rules), params, cache_dir
         )
     return simultaneous_opponent(name, label, about, rules, table, params, cache_dir)
 

@@ -2,7 +2,7 @@
 sequential Pig (and, through :mod:`pigtheory.simultaneous`, of simultaneous Pig), with OpenSpiel's
 rules and conversions both ways.
 
-Shapes and the canonical state are documented in :mod:`pigtheory.referee.profile` (policies as
+Shapes and the canonical state are documented in :mod:`pigtheory.games.policy_tables` (policies as
 tables of roll probabilities ``roll[i, j, k]``) and :mod:`pigtheory.referee.evaluate`
 (``value[p, i, j, k]``).
 
@@ -23,10 +23,10 @@ tables of roll probabilities ``roll[i, j, k]``) and :mod:`pigtheory.referee.eval
 OpenSpiel is optional (``pip install pigtheory[rl]``): only the OpenSpiel functions import it.
 """
 
+from ..games.policy_tables import read_profile, roll_probabilities
 from .best_response import BestResponse, Exploitability, best_response, exploitability, nash_conv, regret
 from .diagnostics import Diagnostics, diagnose
 from .evaluate import Evaluation, evaluate
-from .profile import read_profile, roll_probabilities
 from .score import ExactScoreCallback, agent_table, score
 from .simultaneous import simultaneous_exploitability
 from .tasks import TASKS, Task, task

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import read_profile
 from ..rules import Rules
 from ..validation import check_int, check_rng
 from .openspiel import PigtheoryPolicyBase, _parse, openspiel_rules, require_openspiel
-from .profile import read_profile
 
 __all__ = ["to_openspiel_policy", "openspiel_bot"]
 

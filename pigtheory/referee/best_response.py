@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules, read_profile, roll_probabilities
 from ..guard import check_memory
 from ..results import Exploitability, Result
 from ..rules import Rules
@@ -65,7 +66,6 @@ from .evaluate import (
     evaluate,
     referee_estimate,
 )
-from .profile import check_referee_rules, read_profile, roll_probabilities
 
 __all__ = ["BestResponse", "Exploitability", "best_response", "exploitability", "nash_conv", "regret"]
 

@@ -36,12 +36,12 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules, roll_probabilities
 from ..results import Result
 from ..rules import Rules
 from ..sequential import pair_kernels as kernels
 from .best_response import _best_response
 from .evaluate import _dead, _evaluate_tables, _model
-from .profile import check_referee_rules, roll_probabilities
 
 __all__ = ["Diagnostics", "diagnose"]
 

@@ -6,7 +6,7 @@ Shapes
 ``value[p, i, j, k]``: seat p's score (win probability, plus the draw probability divided by the
 number of players) when seat p is to move with own score i, the other's score j and turn total
 k (NaN where ``i + k >= goal``); with n players ``value[p, t_0, ..., t_{n-1}, k]``, the scores
-seen by seat p in turn order (:mod:`pigtheory.referee.profile`). ``start[p]``: seat p's score from the start of
+seen by seat p in turn order (:mod:`pigtheory.games.policy_tables`). ``start[p]``: seat p's score from the start of
 the game, seat 0 moving first. A draw is a game that reaches the horizon (or, without a horizon,
 one that never ends: both seats passing for ever).
 
@@ -49,13 +49,13 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules, read_profile
 from ..guard import Estimate, check_memory
 from ..results import Result
 from ..rules import Rules
 from ..sequential import pair_kernels as kernels
 from ..sequential.model import roll_model
 from ..validation import check_int
-from .profile import check_referee_rules, read_profile
 
 __all__ = ["Evaluation", "evaluate", "check_horizon", "referee_estimate"]
 
@@ -165,7 +165,7 @@ def evaluate(
     profile : policy or list of policies
         One policy for every seat or one per seat in seat order (seat 0 moves first): tables,
         callables ``f(i, j, k) -> P(roll)``, pigtheory policies, OpenSpiel policies
-        (:mod:`pigtheory.referee.profile`); stochastic policies are evaluated exactly.
+        (:mod:`pigtheory.games.policy_tables`); stochastic policies are evaluated exactly.
     rules : Rules
         One die, 2..10 players (``rules.players``).
     horizon : int, optional

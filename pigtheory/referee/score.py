@@ -35,11 +35,11 @@ from typing import Any
 
 import numpy as np
 
+from ..games.policy_tables import read_profile
 from ..guard import Estimate, check_memory
 from ..sequential import pair_kernels as kernels
 from ..validation import check_int
 from .evaluate import _evaluate_tables, _model
-from .profile import read_profile
 from .tasks import Task, task
 
 __all__ = ["score", "agent_table", "agent_observations", "ExactScoreCallback"]

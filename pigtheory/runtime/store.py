@@ -46,6 +46,8 @@ from typing import Any
 import numpy as np
 
 from ..io import atomic_write
+from ..io.policy_common import rules_from_dict
+from ..rules import Rules
 from ..validation import check_path
 
 __all__ = ["ChunkStore", "StoreFull", "StoreMismatch", "disk_full"]
@@ -194,6 +196,20 @@ class ChunkStore:
     def solve(self) -> dict[str, Any]:
         """The solve's parameters, as written."""
         return self.header["solve"]
+
+    @cached_property
+    def rules(self) -> Rules:
+        """The rules of the solve: the ``rules`` fields of :attr:`solve`, as every solver on the
+        runtime writes them (:class:`StoreMismatch` if the header holds none)."""
+        fields = self.solve.get("rules")
+        if fields is None:
+            raise StoreMismatch(f"store: {self.folder} records no rules")
+        try:
+            rules = rules_from_dict(fields, f"store {self.folder}: rules")
+        except ValueError as exc:
+            raise StoreMismatch(str(exc)) from None
+        assert rules is not None
+        return rules
 
     @property
     def extra(self) -> dict[str, Any]:

@@ -47,7 +47,8 @@ from ..policies.sequential import roll_tables
 from ..results import Result
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_choice, check_int, check_tol
-from .model import check_rules
+from . import pair_kernels
+from .model import check_rules, roll_model
 from .turns import turn_matrix
 
 __all__ = ["Comparison", "compare", "start_values"]
@@ -191,9 +192,6 @@ def _pair_values(ra: np.ndarray, rb: np.ndarray, rules: Rules) -> tuple[np.ndarr
     (:func:`pigtheory.sequential.pair_kernels.pair`, the referee's evaluation), each player's
     win probability solved as its own outcome; None if some pair of states loops for ever
     (both players pass), where :func:`start_values` decides."""
-    from . import pair_kernels
-    from .model import roll_model
-
     g = rules.goal
     model = roll_model(rules)
     die = pair_kernels.Die(np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust))

@@ -235,8 +235,8 @@ class _Touchy:
 
 
 def test_an_object_whose_equality_raises_is_refused_by_name():
+    from pigtheory.games.policy_tables import check_referee_rules
     from pigtheory.play import opponent
-    from pigtheory.referee.profile import check_referee_rules
 
     for call, word in (
         (

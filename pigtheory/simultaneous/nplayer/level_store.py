@@ -125,14 +125,6 @@ class LevelStore(ChunkStore):
 
     # -- parameters ------------------------------------------------------------------------
 
-    @cached_property
-    def rules(self) -> Rules:
-        """The rules of the solve."""
-        fields = dict(self.solve["rules"])
-        if fields.get("face_points") is not None:
-            fields["face_points"] = tuple(fields["face_points"])
-        return Rules(**fields)
-
     @property
     def chunk(self) -> int:
         """Columns per chunk."""

@@ -1,4 +1,5 @@
-"""Any policy of sequential Pig as one table of roll probabilities, and profiles of them.
+"""The canonical policy array of sequential Pig: any policy as one table of roll probabilities
+(the one converter), and profiles of them (:meth:`pigtheory.games.SequentialGame.policy_table`).
 
 Shapes
 ------
@@ -33,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _wiring
 from ..policies.sequential import table_shape_hint
 from ..rules import Rules
 from ..validation import check_int, check_rules
@@ -110,10 +112,16 @@ def _from_callable(policy: Callable[..., Any], rules: Rules) -> np.ndarray:
 
 
 def _is_multiplayer(policy: Any) -> bool:
+    """A multiplayer sequential policy: a :class:`~pigtheory.policies.multiplayer.MultiplayerRollTable`,
+    or what :func:`pigtheory.sequential.equilibrium` returns (its ``MultiplayerPolicy``, or the
+    equilibrium that holds one: pure choices and mixed states; read by what they hold, as this
+    layer does not import the solvers)."""
     from ..policies.multiplayer import MultiplayerRollTable
-    from ..sequential.multiplayer.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy
 
-    return isinstance(policy, (MultiplayerEquilibrium, MultiplayerPolicy, MultiplayerRollTable))
+    if isinstance(policy, MultiplayerRollTable):
+        return True
+    pol = getattr(policy, "policy", policy)
+    return all(hasattr(pol, a) for a in ("roll_table", "mixed_states", "mixed_prob", "rules"))
 
 
 def _from_multiplayer(policy: Any, rules: Rules) -> np.ndarray:
@@ -135,6 +143,14 @@ def _from_multiplayer(policy: Any, rules: Rules) -> np.ndarray:
     for row, p in zip(pol.mixed_states, pol.mixed_prob, strict=True):
         table[tuple(int(x) for x in row)] = float(p)
     return _from_array(table, rules)
+
+
+def _openspiel() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """``(from_openspiel_policy, openspiel_game)`` of :mod:`pigtheory.referee.openspiel`, handed
+    down by the package root (:data:`pigtheory._wiring.openspiel_readers`)."""
+    if _wiring.openspiel_readers is None:  # pragma: no cover - the package root sets it
+        raise ValueError("policy: an OpenSpiel policy, and the OpenSpiel reader is not loaded")
+    return _wiring.openspiel_readers()
 
 
 def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
@@ -172,8 +188,7 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
     if isinstance(policy, np.ndarray):
         table = _from_array(policy, rules)
     elif hasattr(policy, "action_probabilities") or type(policy).__module__ == "pyspiel":
-        from .openspiel import from_openspiel_policy, openspiel_game
-
+        from_openspiel_policy, openspiel_game = _openspiel()
         game = getattr(policy, "game", None) or openspiel_game(rules)
         tables = from_openspiel_policy(game, policy)
         if tables.shape[1:] != (rules.goal,) * (rules.players + 1):
@@ -189,7 +204,7 @@ def roll_probabilities(policy: Any, rules: Rules = Rules()) -> np.ndarray:
             raise ValueError(
                 f"policy: {policy!r} is a two-player sequential policy; rules.players={rules.players}"
             )
-        from ..sequential import roll_table
+        from ..policies.sequential import roll_table
 
         table = roll_table(policy, rules).astype(float)
     table.setflags(write=False)
@@ -214,8 +229,7 @@ def read_profile(profile: Any, rules: Rules) -> list[np.ndarray]:
     check_referee_rules(rules)
     n = rules.players
     if hasattr(profile, "action_probabilities") or type(profile).__module__ == "pyspiel":
-        from .openspiel import from_openspiel_policy, openspiel_game
-
+        from_openspiel_policy, openspiel_game = _openspiel()
         game = getattr(profile, "game", None) or openspiel_game(rules)
         tables = from_openspiel_policy(game, profile)
         if tables.shape != (n,) + (rules.goal,) * (n + 1):
