@@ -66,10 +66,10 @@ import math
 
 import numpy as np
 
+from ..games.policy_tables import check_referee_rules
 from ..rules import Rules
 from ..validation import check_int
 from .evaluate import _model, check_horizon
-from .profile import check_referee_rules
 
 __all__ = ["unfinished_bound", "moment_bound", "opponent_turn_gains", "HorizonNote"]
 
