@@ -297,11 +297,11 @@ def _evaluate_tables(r0: np.ndarray, r1: np.ndarray, rules: Rules, horizon: int 
         y = np.full((2, g, g, g), np.nan)
         kernel(g, kernels.Die(pvec, p_bust), r0, r1, 0.0, 1.0, False, 1, y[0], y[1], no_choice, out)
     else:
-        kernel = kernels.horizon_layers()
         y = np.zeros((2, g, g, g))
         x[:] = 0.0
-        kernel(g, horizon, kernels.Die(pvec, p_bust), r0, r1, 1.0, 0.0, 0.0, 0, x[0], x[1])
-        kernel(g, horizon, kernels.Die(pvec, p_bust), r0, r1, 0.0, 1.0, 0.0, 0, y[0], y[1])
+        die = kernels.Die(pvec, p_bust)
+        kernels.run_horizon_layers(g, horizon, die, r0, r1, 1.0, 0.0, 0.0, 0, x[0], x[1])
+        kernels.run_horizon_layers(g, horizon, die, r0, r1, 0.0, 1.0, 0.0, 0, y[0], y[1])
         iterations, method = horizon, "exact-horizon"
     draws = np.clip(1.0 - x - y, 0.0, 1.0)
     value = np.stack([x[0] + draws[0] / 2, y[1] + draws[1] / 2])

@@ -158,8 +158,6 @@ def best_response(
     check_choice("method", method, METHODS)
     opps = read_opponents(opponents, rules)
     check_choice("strategies", strategies, tuple(ACTION_SETS))
-    # thresholds: built by the level loop if it runs (the two-player engines do not need it)
-    actions = None if strategies == "thresholds" else action_set(strategies, rules, engine)
     tol = check_tol(tol)
     max_iter = check_int("max_iter", max_iter, low=1)
     check_choice("engine", engine, ("auto", "numba", "numpy"))
@@ -171,8 +169,10 @@ def best_response(
         work = rules.goal ** (rules.players + 1) * rules.die_faces
         chosen = choose_engine(engine, work)
         if chosen == "numba" and rules.players == 2:
-            return _stopping_two(opps[0], rules)
+            return _stopping_two(opps[0], rules)  # no action set: the kernels are the stopping step
         return best_response_stopping(opps, rules, action_set("stopping", rules, chosen))
+    # thresholds: built by the level loop if it runs (the two-player engines do not need it)
+    actions = None if strategies == "thresholds" else action_set(strategies, rules, engine)
     if strategies != "thresholds":  # a registered action set: the generic loop over the core
         if method != "exact":
             raise ValueError(f"method: the best response over {strategies!r} is 'exact' only")

@@ -123,6 +123,9 @@ VALID = {
     "pvec": lambda t: [0.25, 0.25, 0.25],  # learning.solve_under_die: a die of P(gain r)
     "p_bust": lambda t: 0.25,
     "value": lambda t: 3,  # rules.integral: any value is returned, converted or as it is
+    # referee.horizon's bounds: a fixed seat's roll probabilities and a move limit
+    "table": lambda t: np.full((SMALL.goal,) * 3, 0.5),
+    "horizon": lambda t: 40,
 }
 
 
@@ -219,6 +222,7 @@ INTERNAL = {
     "pigtheory.sequential.multiplayer.group_kernels.": "compiled loops over arrays sequential.equilibrium built",
     "pigtheory.sequential.multiplayer.certificate_kernels.": "compiled loops over arrays sequential.equilibrium built",
     "pigtheory.sequential.multiplayer.profile_kernels.": "compiled loops over arrays the referee built",
+    "pigtheory.sequential.pair_kernels.run_horizon_layers": "compiled layers over arrays the referee built",
     "pigtheory.jit.": "the compile idiom, called with the package's own kernels (tests/domain/test_jit.py)",
     "pigtheory.sequential.multiplayer.enclosure.": "ball arithmetic over a group sequential.equilibrium solved",
     "pigtheory.sequential.multiplayer.mixed_groups.": "the group solver, called by sequential.equilibrium with its own data",

@@ -147,7 +147,7 @@ def _solve_jit(
                 band, indep, roll, tie_tol, 100, V, ut, rule, tval, policy, passes
             )
             return V, rule, tval, policy, passes
-        kernels.two_player_kernel(True)(band, indep, tie_tol, V, ut, policy)
+        kernels.two_player_kernel(True, band.band_t.shape[0] == 6)(band, indep, tie_tol, V, ut, policy)
         return V, policy
     ii, jj = np.indices((g, g))
     gains, probs = opp.outcomes((jj, ii))
