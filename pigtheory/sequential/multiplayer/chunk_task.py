@@ -53,36 +53,48 @@ def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np
     G = rid.shape[0]
     outs = [np.zeros((G, n, g, n)) for _ in parts]
     low = int(first.min(initial=g))
-    s0 = int(_digit_sum(rid[:1, 0], n, g)[0]) if G else 0
-    lo, hi = s0 + 1, s0 + g - 1 - low
-    sums = [s for s in range(lo, hi + 1) if s in st.sizes]
-    if not sums:
+    if not G or low >= g - 1:
         return outs
-    offs = np.zeros(hi - lo + 1 + s0 + 1 + n * g, dtype=np.int64)
-    sizes = np.zeros_like(offs)
-    lists, at = [], 0
-    for s in sums:
-        offs[s], sizes[s] = at, st.sizes[s]
-        lists.append(st.groups(s))
-        at += st.sizes[s]
+    s0 = int(_digit_sum(rid[:1, 0], n, g)[0])
+    lo, hi = s0 + 1, s0 + g - 1 - low
+    tables = typed_list()
+    for s in range(lo, hi + 1):
+        tables.append(st.rank_table(s))
     total = np.zeros((G, n, g), dtype=np.int64)
     pos = np.zeros_like(total)
     rot = np.zeros_like(total)
-    most = max(st.n_chunks(s) for s in sums)
+    most = max(st.n_chunks(s) for s in range(lo, hi + 1))
     need = np.zeros((hi - lo + 1, most), dtype=np.bool_)
-    compiled(ck.locate_holds)(
-        rid, first, n, g, np.concatenate(lists), offs, sizes, st.chunk, lo, total, pos, rot, need
-    )
+    compiled(ck.locate_holds)(rid, first, n, g, s0, _cum(n, g), tables, st.chunk, total, pos, rot, need)
+    del tables
     fid = np.full(need.shape, -1, dtype=np.int64)
     files = np.argwhere(need)
     fid[files[:, 0], files[:, 1]] = np.arange(files.shape[0])
-    for out, part in zip(outs, parts, strict=True):
+    lists = []
+    for part in parts:
         sources = typed_list()
         for i, c in files.tolist():
             sources.append(st.read_part(part, lo + i, c))
-        compiled(ck.copy_holds)(first, n, g, total, pos, rot, st.chunk, lo, fid, sources, out)
-        del sources
+        lists.append(sources)
+    if len(parts) == 2:
+        compiled(ck.copy_holds_pair)(first, n, g, total, pos, rot, st.chunk, lo, fid, *lists, *outs, 2)
+    else:
+        compiled(ck.copy_holds)(first, n, g, total, pos, rot, st.chunk, lo, fid, lists[0], outs[0])
+    del lists
     return outs
+
+
+_CUM: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _cum(n: int, g: int) -> np.ndarray:
+    """:func:`~.chunk_kernels.count_table` of this game, kept by the process."""
+    from . import chunk_kernels as ck
+
+    if (n, g) not in _CUM:
+        _CUM.clear()
+        _CUM[n, g] = compiled(ck.count_table)(n, g)
+    return _CUM[n, g]
 
 
 def _digit_sum(idx: np.ndarray, n: int, g: int) -> np.ndarray:

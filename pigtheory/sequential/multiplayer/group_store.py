@@ -111,7 +111,11 @@ class GroupStore(ChunkStore):
         probe = cls(folder)
         if (probe.folder / "store.json").exists():
             ChunkStore.create(folder, FORMAT, solve)  # refuses another solve
-            return cls(folder)
+            st = cls(folder)
+            missing = [s for s in st.sizes if not (st.folder / "index" / f"rank{s}.npy").exists()]
+            if missing:  # a store of an earlier version: its rank tables
+                st.save_ranks(rules.players, rules.goal, {s: st.groups(s) for s in missing})
+            return st
         n, g = rules.players, rules.goal
         order, starts = compiled(gk.level_order)(n, g)
         top = n * (g - 1)
@@ -121,8 +125,35 @@ class GroupStore(ChunkStore):
             part = order[starts[L] : starts[L + 1]]
             sizes[s] = int(part.size)
             probe.save(f"index/{s}", np.ascontiguousarray(part))
+        probe.save_ranks(n, g, {s: order[starts[top - s] : starts[top - s + 1]] for s in sizes})
         ChunkStore.create(folder, FORMAT, solve, {"sizes": {str(s): k for s, k in sorted(sizes.items())}})
         return cls(folder)
+
+    def save_ranks(self, n: int, g: int, lists: dict[int, np.ndarray]) -> None:
+        """Write the rank table of every score sum (``index/rank<s>.npy``,
+        :func:`~.chunk_kernels.rank_table`): int32 (int64 past 2**31 rows)."""
+        from ...jit import compiled
+        from . import chunk_kernels as ck
+
+        cum = compiled(ck.count_table)(n, g)
+        wide = max((x.size for x in lists.values()), default=0) * n >= 2**31
+        for s, part in lists.items():
+            count = int(cum[n, s] - (cum[n, s - 1] if s else 0))
+            table = np.full(count, -1, dtype=np.int64 if wide else np.int32)
+            compiled(ck.rank_table)(np.ascontiguousarray(part), n, g, s, cum, table)
+            self.save(f"index/rank{s}", table)
+
+    def rank_table(self, block: int) -> np.ndarray:
+        """The rank table of score sum ``block`` (memory-mapped): the group's place and rotation,
+        ``p n + r``, of every tuple of that sum by its rank (:func:`~.chunk_kernels.tuple_rank`)."""
+        key = (str(self.folder), self.header["id"])
+        cache = _INDEX.get(key)
+        if cache is None:
+            _INDEX.clear()
+            cache = _INDEX[key] = {}
+        if -1 - block not in cache:
+            cache[-1 - block] = np.load(self.folder / "index" / f"rank{block}.npy", mmap_mode="r")
+        return cache[-1 - block]
 
     @cached_property
     def rules(self) -> Rules:
