@@ -25,10 +25,11 @@ collects every task, one at a time); the *critical path* is
 the same sum with unlimited workers, one task time per score sum.
 
 **Memory.** Per worker: the largest task's arrays
-(:func:`~pigtheory.sequential.multiplayer.chunked.task_bytes`), the group lists of the ``g - 1`` score sums
-a task reads (8 bytes a group: ``index_bytes``; the part that stops scaling near 10^10 tuples,
-where a rank function of necklaces would replace the lists) and the worker's own (Python,
-numpy, numba, the compiled kernels: :data:`COSTS` ``base_mb``).
+(:func:`~pigtheory.sequential.multiplayer.chunked.task_bytes`), the rank tables of the ``g - 1``
+score sums a task reads (4 bytes a tuple, memory-mapped: ``index_bytes``, clean pages the
+system can drop; the part that stops scaling near 10^10 tuples, where a rank function of
+necklaces would replace the tables) and the worker's own (Python, numpy, numba, the compiled
+kernels: :data:`COSTS` ``base_mb``).
 
 References
 ----------
@@ -48,12 +49,15 @@ from .chunked import chunk_groups, estimate_disk, task_bytes
 
 __all__ = ["ChunkedPlan", "plan", "groups_by_sum", "COSTS"]
 
-COSTS = {"task_s": 0.0177, "unit_ns": 40.7, "base_mb": 190.0, "scheduler_s": 0.01}
-"""Measured on the 2-core machine of this repository (shared, load 7-8) from the task records
-of chunked solves of 4 players goal 30, 3 players goal 60 and 5 players goal 14 (least squares
-of each run's task CPU time on tasks and group-units ``G n^2 g``): ``task_s`` fixed CPU seconds
-per task, ``unit_ns`` nanoseconds per group-unit, ``base_mb`` a worker's memory besides the
-task's arrays (peak 200-250 MB measured), ``scheduler_s`` the client's time per task."""
+COSTS = {"task_s": 0.008, "unit_ns": 29.0, "base_mb": 190.0, "scheduler_s": 0.01, "client_s": 1.0}
+"""Measured on the 2-core machine of this repository (shared, load 4-7) from the task records
+of serial chunked solves of 3 players goal 60, 4 players goals 30 and 40, 5 players goal 20 and
+6 players goals 12 and 14 (least squares of each run's task CPU time on tasks and group-units
+``G n^2 g``; every run's CPU within 20% of the fit): ``task_s`` fixed CPU seconds per task,
+``unit_ns`` nanoseconds per group-unit (about 15 of them gathering rows, 15 solving and
+certifying), ``base_mb`` a worker's memory besides the task's arrays (peak 200-250 MB
+measured), ``scheduler_s`` the client's time per task, ``client_s`` its fixed time (the store's
+group lists and rank tables, the imports)."""
 
 
 def _phi(k: int) -> int:
@@ -121,7 +125,7 @@ class ChunkedPlan:
                 f"  tasks               {self.tasks:,} of up to {self.chunk:,} groups",
                 f"  store on disk       {size(self.disk_bytes)}",
                 f"  memory per worker   {size(self.worker_memory_bytes)} "
-                f"(of which group lists {size(self.index_bytes)})",
+                f"(of which rank tables {size(self.index_bytes)})",
                 f"  CPU                 {self.cpu_hours:.3g} hours",
                 f"  wall on {self.workers:<4} workers {self.wall_hours:.3g} hours "
                 f"(critical path {self.critical_path_hours:.3g} h)",
@@ -170,8 +174,9 @@ def plan(
     n, g = rules.players, rules.goal
     base = int(COSTS["base_mb"] * 2**20)
     counts = groups_by_sum(n, g)
-    # a task loads the group lists of the sums it reads (up to g - 1 above its own): 8 bytes a group
-    window = max(sum(counts[s + 1 : s + g]) for s in range(len(counts))) * 8
+    # a task maps the rank tables of the sums it reads (up to g - 1 above its own): 4 bytes a tuple
+    per_sum = _tuples_by_sum(n, g)
+    window = max(sum(per_sum[s + 1 : s + g]) for s in range(len(per_sum))) * 4
     if chunk is not None:
         chunk = check_int("chunk", chunk, low=1)
     elif worker_memory is None:
@@ -183,10 +188,11 @@ def plan(
         mem = parse_memory(worker_memory, "worker_memory")
         if task_bytes(rules, chunk) + base + window > mem:
             raise ValueError(
-                f"worker_memory: {worker_memory!r} is below one task of {chunk} groups, the group lists "
+                f"worker_memory: {worker_memory!r} is below one task of {chunk} groups, the rank tables "
                 f"it reads ({format_bytes(window)}) and a worker's base"
             )
-    tasks = cpu = wall = crit = 0.0
+    tasks = cpu = crit = 0.0
+    wall = COSTS["client_s"]
     for c in counts:
         if not c:
             continue
