@@ -28,19 +28,15 @@ from .certificate_kernels import _hold_chances, _improve, _policy_gain
 from .group_kernels import Mix, group_info, rotate
 from .group_solver import group_scratch, settle
 
-_BLOCK = 128
-"""Groups a gather handles at a time: their gathered rows (``n g n`` floats a group) stay in
-cache while it reads one score sum after another."""
-
 __all__ = [
     "solve_chunk_groups",
     "certify_chunk_groups",
     "count_table",
     "tuple_rank",
     "rank_table",
+    "hold_digits",
     "locate_holds",
     "copy_holds",
-    "copy_holds_pair",
 ]
 
 
@@ -282,90 +278,67 @@ def rank_table(groups, n, g, s, cum, table):  # pragma: no cover - compiled
 
 
 @kernel
-def locate_holds(
-    rid, first, n, g, s, cum, tables, chunk, total, pos, rot, need
-):  # pragma: no cover - compiled
-    """Where the row of every hold target lies in a store: for rotation r of group t (score
-    sum s) and turn total ``1 <= k < g - first[t, r]``, the tuple ``base + k`` (``base`` as in
-    :func:`~.group_kernels.hold_values`: the others' scores, then the mover's plus k) has score
-    sum ``total[t, r, k] = s + k``, its group's place ``pos[t, r, k]`` among the canonical
-    groups of that sum and rotation ``rot[t, r, k]`` (``rotate(group, rot) == tuple``), read
-    from the sum's rank table (``tables[k - 1]``, :func:`rank_table`) at the tuple's rank
-    (:func:`tuple_rank`): arithmetic, no search. ``need[k - 1, pos // chunk]`` is set for
-    every chunk file read."""
-    G = rid.shape[0]
-    digits = np.zeros((G, n, n), dtype=np.int64)
-    for t in range(G):
+def hold_digits(rid, first, n, g, digits):  # pragma: no cover - compiled
+    """``digits[t, r]``: the scores of the tuple ``base`` of rotation r of group t (``base`` as
+    in :func:`~.group_kernels.hold_values`: the others' scores in turn order, then the mover's;
+    a hold at turn total k adds k to the last)."""
+    for t in range(rid.shape[0]):
         for r in range(n):
             x = (rid[t, r] % g ** (n - 1)) * g + first[t, r]
             for i in range(n - 1, -1, -1):
                 digits[t, r, i] = x % g
                 x //= g
-    for t0 in range(0, G, _BLOCK):  # a block of groups at a time, its outputs in cache,
-        for k in range(1, len(tables) + 1):  # and all its holds at k land at sum s + k
-            table = tables[k - 1]
-            for t in range(t0, min(t0 + _BLOCK, G)):
-                for r in range(n):
-                    if k >= g - first[t, r]:
-                        continue
-                    dg = digits[t, r]
-                    dg[n - 1] += k
-                    code = table[tuple_rank(dg, n, s + k, cum)]
-                    dg[n - 1] -= k
-                    p = code // n
-                    total[t, r, k] = s + k
-                    pos[t, r, k] = p
-                    rot[t, r, k] = code - p * n
-                    need[k - 1, p // chunk] = True
 
 
 @kernel
-def copy_holds(first, n, g, total, pos, rot, chunk, lo, fid, sources, out):  # pragma: no cover - compiled
-    """``out[t, r, k] = sources[fid[s - lo, pos // chunk]][pos % chunk, rot]`` for every hold
-    of :func:`locate_holds` (the rows of one part, from its memory-mapped chunk files):
-    :func:`copy_holds_pair` of one part."""
-    copy_holds_pair(first, n, g, total, pos, rot, chunk, lo, fid, sources, sources, out, out, 1)
-
-
-@kernel
-def copy_holds_pair(
-    first, n, g, total, pos, rot, chunk, lo, fid, sources, sources2, out, out2, parts
-):  # pragma: no cover - compiled
-    """:func:`copy_holds` of ``parts`` (1 or 2) parts at once (``value`` and ``U``: the same
-    places, located once). A block of groups at a time (their rows stay in cache), one score
-    sum at a time (every hold at turn total k lands at sum ``s + k``) and one chunk file at a
-    time (a file is taken from the list once, not once a hold)."""
-    G = first.shape[0]
-    for t0 in range(0, G, _BLOCK):
-        t1 = min(t0 + _BLOCK, G)
-        for k in range(1, g):
-            s = -1
-            for t in range(t0, t1):
-                for r in range(n):
-                    if k < g - first[t, r]:
-                        s = total[t, r, k]
-                        break
-                if s >= 0:
-                    break
-            if s < 0:
+def locate_holds(digits, first, n, g, s, k, cum, table, chunk, pos, rot, need):  # pragma: no cover - compiled
+    """Where the rows of the holds at turn total k lie in a store: for rotation r of group t
+    (score sum s) with ``k < g - first[t, r]``, the tuple ``base + k`` has score sum ``s + k``,
+    its group's place ``pos[t, r]`` among the canonical groups of that sum and rotation
+    ``rot[t, r]`` (``rotate(group, rot) == tuple``), read from that sum's rank table
+    (:func:`rank_table`) at the tuple's rank (:func:`tuple_rank`): arithmetic, no search.
+    ``need[pos // chunk]`` is set for every chunk file read."""
+    for t in range(digits.shape[0]):
+        for r in range(n):
+            if k >= g - first[t, r]:
                 continue
-            for c in range(fid.shape[1]):
-                f = fid[s - lo, c]
-                if f < 0:
+            dg = digits[t, r]
+            dg[n - 1] += k
+            code = table[tuple_rank(dg, n, s + k, cum)]
+            dg[n - 1] -= k
+            p = code // n
+            pos[t, r] = p
+            rot[t, r] = code - p * n
+            need[p // chunk] = True
+
+
+@kernel
+def copy_holds(
+    first, n, g, k, pos, rot, chunk, fid, sources, sources2, out, out2, parts
+):  # pragma: no cover - compiled
+    """``out[t, r, k] = sources[fid[pos // chunk]][pos % chunk, rot]`` for every hold at turn
+    total k located by :func:`locate_holds` (the rows of one part from its memory-mapped chunk
+    files of sum ``s + k``), and the same from ``sources2`` into ``out2`` when ``parts`` is 2
+    (``value`` and ``U``: the same places, located once). One chunk file at a time: a file is
+    taken from the list once, not once a row."""
+    G = first.shape[0]
+    for c in range(fid.size):
+        f = fid[c]
+        if f < 0:
+            continue
+        src = sources[f]
+        src2 = sources2[f]
+        for t in range(G):
+            for r in range(n):
+                if k >= g - first[t, r]:
                     continue
-                src = sources[f]
-                src2 = sources2[f]
-                for t in range(t0, t1):
-                    for r in range(n):
-                        if k >= g - first[t, r]:
-                            continue
-                        p = pos[t, r, k]
-                        if p // chunk != c:
-                            continue
-                        row = p - c * chunk
-                        j = rot[t, r, k]
-                        for o in range(n):
-                            out[t, r, k, o] = src[row, j, o]
-                        if parts == 2:
-                            for o in range(n):
-                                out2[t, r, k, o] = src2[row, j, o]
+                p = pos[t, r]
+                if p // chunk != c:
+                    continue
+                row = p - c * chunk
+                j = rot[t, r]
+                for o in range(n):
+                    out[t, r, k, o] = src[row, j, o]
+                if parts == 2:
+                    for o in range(n):
+                        out2[t, r, k, o] = src2[row, j, o]

@@ -146,14 +146,7 @@ class GroupStore(ChunkStore):
     def rank_table(self, block: int) -> np.ndarray:
         """The rank table of score sum ``block`` (memory-mapped): the group's place and rotation,
         ``p n + r``, of every tuple of that sum by its rank (:func:`~.chunk_kernels.tuple_rank`)."""
-        key = (str(self.folder), self.header["id"])
-        cache = _INDEX.get(key)
-        if cache is None:
-            _INDEX.clear()
-            cache = _INDEX[key] = {}
-        if -1 - block not in cache:
-            cache[-1 - block] = np.load(self.folder / "index" / f"rank{block}.npy", mmap_mode="r")
-        return cache[-1 - block]
+        return np.load(self.folder / "index" / f"rank{block}.npy", mmap_mode="r")
 
     @cached_property
     def rules(self) -> Rules:

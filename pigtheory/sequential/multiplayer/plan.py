@@ -25,11 +25,11 @@ collects every task, one at a time); the *critical path* is
 the same sum with unlimited workers, one task time per score sum.
 
 **Memory.** Per worker: the largest task's arrays
-(:func:`~pigtheory.sequential.multiplayer.chunked.task_bytes`), the rank tables of the ``g - 1``
-score sums a task reads (4 bytes a tuple, memory-mapped: ``index_bytes``, clean pages the
-system can drop; the part that stops scaling near 10^10 tuples, where a rank function of
-necklaces would replace the tables) and the worker's own (Python, numpy, numba, the compiled
-kernels: :data:`COSTS` ``base_mb``).
+(:func:`~pigtheory.sequential.multiplayer.chunked.task_bytes`); the rank table and the rows
+(values and best-response values) of one score sum, ``4 + 16 n`` bytes a tuple, since a task
+maps the g - 1 sums it reads one at a time and lets each go (``index_bytes``: clean pages, but
+counted in the worker's resident memory once touched); and the worker's own (Python, numpy,
+numba, the compiled kernels: :data:`COSTS` ``base_mb``).
 
 References
 ----------
@@ -125,7 +125,7 @@ class ChunkedPlan:
                 f"  tasks               {self.tasks:,} of up to {self.chunk:,} groups",
                 f"  store on disk       {size(self.disk_bytes)}",
                 f"  memory per worker   {size(self.worker_memory_bytes)} "
-                f"(of which rank tables {size(self.index_bytes)})",
+                f"(of which mapped rank tables and rows {size(self.index_bytes)})",
                 f"  CPU                 {self.cpu_hours:.3g} hours",
                 f"  wall on {self.workers:<4} workers {self.wall_hours:.3g} hours "
                 f"(critical path {self.critical_path_hours:.3g} h)",
@@ -174,9 +174,9 @@ def plan(
     n, g = rules.players, rules.goal
     base = int(COSTS["base_mb"] * 2**20)
     counts = groups_by_sum(n, g)
-    # a task maps the rank tables of the sums it reads (up to g - 1 above its own): 4 bytes a tuple
-    per_sum = _tuples_by_sum(n, g)
-    window = max(sum(per_sum[s + 1 : s + g]) for s in range(len(per_sum))) * 4
+    # a task maps the rank table (4 bytes a tuple) and the rows (values, and best-response
+    # values with certify: 8 n bytes each) of one score sum at a time
+    window = max(_tuples_by_sum(n, g)) * (4 + (16 if certify else 8) * n)
     if chunk is not None:
         chunk = check_int("chunk", chunk, low=1)
     elif worker_memory is None:
@@ -188,7 +188,7 @@ def plan(
         mem = parse_memory(worker_memory, "worker_memory")
         if task_bytes(rules, chunk) + base + window > mem:
             raise ValueError(
-                f"worker_memory: {worker_memory!r} is below one task of {chunk} groups, the rank tables "
+                f"worker_memory: {worker_memory!r} is below one task of {chunk} groups, the rank tables and rows "
                 f"it reads ({format_bytes(window)}) and a worker's base"
             )
     tasks = cpu = crit = 0.0
