@@ -44,7 +44,7 @@ def figure(recs: list[dict]):
     ax.set_ylabel("seconds")
     ax.set_title("Chunked multiplayer equilibrium: plan and measured runs")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper right")
     return fig
 
 
