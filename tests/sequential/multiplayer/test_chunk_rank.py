@@ -44,3 +44,26 @@ def test_rank_table_gives_the_group_and_rotation_that_canonical_gives(n, g):
         got = np.array([gk.rotate(int(x), int(r), n, g) for x, r in zip(group, table % n, strict=True)])
         assert np.array_equal(got, tuples)
         assert np.array_equal(got, [gk.rotate(int(x), int(r), n, g) for x, r in zip(group, rot, strict=True)])
+
+
+def test_a_store_without_rank_tables_gets_them_and_resumes_to_the_same_bits(tmp_path):
+    """A store of the earlier version (group lists, no rank tables) is given its tables when
+    opened, and the chunks solved again from it read their rows through them."""
+    from pigtheory import Rules
+    from pigtheory.sequential import equilibrium
+
+    rules = Rules(players=3, goal=12)
+    folder = tmp_path / "s"
+    equilibrium(rules=rules, store=folder, progress=False)
+    for f in (folder / "index").glob("rank*.npy"):
+        f.unlink()
+    for s in range(12):  # the lowest sums: solved again, reading the sums above
+        for seal in (folder / "done").glob(f"{s}.*.json"):
+            seal.unlink()
+    again = equilibrium(rules=rules, store=folder, progress=False)
+    assert len(list((folder / "index").glob("rank*.npy"))) == 3 * 11 + 1
+    ref = equilibrium(rules=rules, progress=False)
+    full = again.in_memory()
+    assert np.array_equal(full.value, ref.value)
+    assert np.array_equal(full.policy.roll_bits, ref.policy.roll_bits)
+    assert again.nash_conv == ref.nash_conv
