@@ -6,7 +6,12 @@ A :class:`~pigtheory.runtime.ChunkStore` (header with the solve's parameters, a 
 with the SHA-256 of its parts, memory-mapped reads). A *block* is one score sum ``s`` (the
 runtime runs the highest block first, as the solve needs); its canonical groups (the smallest
 flat index among a tuple's rotations, :func:`~.group_kernels.level_order`) are listed in
-``index/<s>.npy`` (int64, ascending) and cut into chunks of ``chunk`` groups. The parts of a
+``index/<s>.npy`` (int64, ascending) and cut into chunks of ``chunk`` groups. Its *rank table*
+``index/rank<s>.npy`` (int32; int64 past 2**31 rows) gives for every tuple of the sum, at its
+rank among them (:func:`~.chunk_kernels.tuple_rank`), ``p n + r``: the place p of its group in
+the list and the rotation r that maps the group to it, so a reader finds a row by arithmetic
+(:func:`~.chunk_kernels.rank_table`; written when the store is created, or when a store of an
+earlier version without them is opened). The parts of a
 chunk of ``G`` groups, rotation ``r`` of a group being its tuple rotated left by r (all n of
 them; with ``d < n`` distinct rotations, rotation r repeats rotation ``r % d``):
 
