@@ -28,7 +28,16 @@ from .certificate_kernels import _hold_chances, _improve, _policy_gain
 from .group_kernels import Mix, group_info, rotate
 from .group_solver import group_scratch, settle
 
-__all__ = ["solve_chunk_groups", "certify_chunk_groups", "locate_holds", "copy_holds"]
+__all__ = [
+    "solve_chunk_groups",
+    "certify_chunk_groups",
+    "count_table",
+    "tuple_rank",
+    "rank_table",
+    "hold_digits",
+    "locate_holds",
+    "copy_holds",
+]
 
 
 @kernel
@@ -215,52 +224,121 @@ def certify_chunk_groups(
 
 
 @kernel
-def locate_holds(
-    rid, first, n, g, groups, offs, sizes, chunk, lo, total, pos, rot, need
-):  # pragma: no cover - compiled
-    """Where the row of every hold target lies in a store: for rotation r of group t and turn
-    total ``1 <= k < g - first[t, r]``, the tuple ``base + k`` (``base`` as in
-    :func:`~.group_kernels.hold_values`) has score sum ``total[t, r, k]``, its group's place
-    ``pos[t, r, k]`` among the canonical groups of that sum (``groups[offs[s]:offs[s] +
-    sizes[s]]``, ascending) and rotation ``rot[t, r, k]`` (``rotate(group, rot) == tuple``);
-    ``need[s - lo, pos // chunk]`` is set for every chunk file read."""
-    G = rid.shape[0]
-    for t in range(G):
-        for r in range(n):
-            base = (rid[t, r] % g ** (n - 1)) * g + first[t, r]
-            for k in range(1, g - first[t, r]):
-                idx = base + k
-                best = idx
-                bj = 0
-                for j in range(1, n):
-                    x = rotate(idx, j, n, g)
-                    if x < best:
-                        best = x
-                        bj = j
-                sm = 0
-                x = best
-                for _ in range(n):
-                    sm += x % g
-                    x //= g
-                a = offs[sm]
-                p = np.searchsorted(groups[a : a + sizes[sm]], best)
-                total[t, r, k] = sm
-                pos[t, r, k] = p
-                rot[t, r, k] = (n - bj) % n
-                need[sm - lo, p // chunk] = True
+def count_table(n, g):  # pragma: no cover - compiled
+    """``cum[e, x]``: the e-tuples of scores in ``0..g-1`` with sum at most x (e = 0 .. n,
+    x = 0 .. n (g - 1)), the counts of the combinatorial number system of :func:`tuple_rank`."""
+    top = n * (g - 1)
+    N = np.zeros((n + 1, top + 1), dtype=np.int64)
+    N[0, 0] = 1
+    for e in range(1, n + 1):
+        for x in range(top + 1):
+            c = 0
+            for v in range(min(x, g - 1) + 1):
+                c += N[e - 1, x - v]
+            N[e, x] = c
+    cum = np.zeros((n + 1, top + 1), dtype=np.int64)
+    for e in range(n + 1):
+        c = 0
+        for x in range(top + 1):
+            c += N[e, x]
+            cum[e, x] = c
+    return cum
 
 
 @kernel
-def copy_holds(first, n, g, total, pos, rot, chunk, lo, fid, sources, out):  # pragma: no cover - compiled
-    """``out[t, r, k] = sources[fid[s - lo, pos // chunk]][pos % chunk, rot]`` for every hold
-    of :func:`locate_holds` (the rows of one part, from its memory-mapped chunk files)."""
-    G = first.shape[0]
-    for t in range(G):
+def tuple_rank(digits, n, s, cum):  # pragma: no cover - compiled
+    """The place of the tuple ``digits`` (``t_0 .. t_{n-1}``, sum s) among the tuples of sum s
+    in ascending flat index: ``sum_i #{tuples of sum s agreeing on t_0 .. t_{i-1}, with a
+    smaller t_i}`` = ``sum_i cum[n-1-i, rem_i] - cum[n-1-i, rem_i - t_i]``, ``rem_i = s -
+    t_0 - .. - t_{i-1}`` (``cum`` from :func:`count_table`)."""
+    rank = 0
+    rem = s
+    for i in range(n - 1):
+        e = n - 1 - i
+        x = digits[i]
+        if x > 0:
+            rank += cum[e, rem] - (cum[e, rem - x] if rem - x >= 0 else 0)
+        rem -= x
+    return rank
+
+
+@kernel
+def rank_table(groups, n, g, s, cum, table):  # pragma: no cover - compiled
+    """``table[tuple_rank(t)] = p n + r`` for every tuple t of score sum s: the place p of its
+    group among the canonical groups ``groups`` of that sum and a rotation r with ``rotate(
+    groups[p], r) == t`` (rotations with the same tuple hold the same rows)."""
+    digits = np.zeros(n, dtype=np.int64)
+    for p in range(groups.size):
         for r in range(n):
-            for k in range(1, g - first[t, r]):
-                p = pos[t, r, k]
-                src = sources[fid[total[t, r, k] - lo, p // chunk]]
-                row = p % chunk
-                j = rot[t, r, k]
+            x = rotate(groups[p], r, n, g)
+            for i in range(n - 1, -1, -1):
+                digits[i] = x % g
+                x //= g
+            table[tuple_rank(digits, n, s, cum)] = p * n + r
+
+
+@kernel
+def hold_digits(rid, first, n, g, digits):  # pragma: no cover - compiled
+    """``digits[t, r]``: the scores of the tuple ``base`` of rotation r of group t (``base`` as
+    in :func:`~.group_kernels.hold_values`: the others' scores in turn order, then the mover's;
+    a hold at turn total k adds k to the last)."""
+    for t in range(rid.shape[0]):
+        for r in range(n):
+            x = (rid[t, r] % g ** (n - 1)) * g + first[t, r]
+            for i in range(n - 1, -1, -1):
+                digits[t, r, i] = x % g
+                x //= g
+
+
+@kernel
+def locate_holds(digits, first, n, g, s, k, cum, table, chunk, pos, rot, need):  # pragma: no cover - compiled
+    """Where the rows of the holds at turn total k lie in a store: for rotation r of group t
+    (score sum s) with ``k < g - first[t, r]``, the tuple ``base + k`` has score sum ``s + k``,
+    its group's place ``pos[t, r]`` among the canonical groups of that sum and rotation
+    ``rot[t, r]`` (``rotate(group, rot) == tuple``), read from that sum's rank table
+    (:func:`rank_table`) at the tuple's rank (:func:`tuple_rank`): arithmetic, no search.
+    ``need[pos // chunk]`` is set for every chunk file read."""
+    for t in range(digits.shape[0]):
+        for r in range(n):
+            if k >= g - first[t, r]:
+                continue
+            dg = digits[t, r]
+            dg[n - 1] += k
+            code = table[tuple_rank(dg, n, s + k, cum)]
+            dg[n - 1] -= k
+            p = code // n
+            pos[t, r] = p
+            rot[t, r] = code - p * n
+            need[p // chunk] = True
+
+
+@kernel
+def copy_holds(
+    first, n, g, k, pos, rot, chunk, fid, sources, sources2, out, out2, parts
+):  # pragma: no cover - compiled
+    """``out[t, r, k] = sources[fid[pos // chunk]][pos % chunk, rot]`` for every hold at turn
+    total k located by :func:`locate_holds` (the rows of one part from its memory-mapped chunk
+    files of sum ``s + k``), and the same from ``sources2`` into ``out2`` when ``parts`` is 2
+    (``value`` and ``U``: the same places, located once). One chunk file at a time: a file is
+    taken from the list once, not once a row."""
+    G = first.shape[0]
+    for c in range(fid.size):
+        f = fid[c]
+        if f < 0:
+            continue
+        src = sources[f]
+        src2 = sources2[f]
+        for t in range(G):
+            for r in range(n):
+                if k >= g - first[t, r]:
+                    continue
+                p = pos[t, r]
+                if p // chunk != c:
+                    continue
+                row = p - c * chunk
+                j = rot[t, r]
                 for o in range(n):
                     out[t, r, k, o] = src[row, j, o]
+                if parts == 2:
+                    for o in range(n):
+                        out2[t, r, k, o] = src2[row, j, o]

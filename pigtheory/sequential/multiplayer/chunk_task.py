@@ -44,8 +44,10 @@ def _layout(groups: np.ndarray, n: int, g: int) -> tuple[np.ndarray, np.ndarray]
 def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np.ndarray) -> list[np.ndarray]:
     """For each part (``value``, ``U``): ``rows[t, r, k] = part[base_r + k]`` for every hold
     ``1 <= k < g - first_r`` of every rotation r of every group t (float64 ``(G, n, g, n)``;
-    other entries 0), located once and copied from the memory-mapped chunk files in compiled
-    code (:func:`~.chunk_kernels.locate_holds`, :func:`~.chunk_kernels.copy_holds`)."""
+    other entries 0), located by arithmetic and copied from the memory-mapped chunk files in
+    compiled code (:func:`~.chunk_kernels.locate_holds`, :func:`~.chunk_kernels.copy_holds`),
+    one score sum at a time: only that sum's files and rank table are mapped at once, so the
+    pages a task maps stay within one sum's rows, not the g - 1 sums it reads."""
     from ...jit import typed_list
     from . import chunk_kernels as ck
 
@@ -53,36 +55,49 @@ def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np
     G = rid.shape[0]
     outs = [np.zeros((G, n, g, n)) for _ in parts]
     low = int(first.min(initial=g))
-    s0 = int(_digit_sum(rid[:1, 0], n, g)[0]) if G else 0
-    lo, hi = s0 + 1, s0 + g - 1 - low
-    sums = [s for s in range(lo, hi + 1) if s in st.sizes]
-    if not sums:
+    if not G or low >= g - 1:
         return outs
-    offs = np.zeros(hi - lo + 1 + s0 + 1 + n * g, dtype=np.int64)
-    sizes = np.zeros_like(offs)
-    lists, at = [], 0
-    for s in sums:
-        offs[s], sizes[s] = at, st.sizes[s]
-        lists.append(st.groups(s))
-        at += st.sizes[s]
-    total = np.zeros((G, n, g), dtype=np.int64)
-    pos = np.zeros_like(total)
-    rot = np.zeros_like(total)
-    most = max(st.n_chunks(s) for s in sums)
-    need = np.zeros((hi - lo + 1, most), dtype=np.bool_)
-    compiled(ck.locate_holds)(
-        rid, first, n, g, np.concatenate(lists), offs, sizes, st.chunk, lo, total, pos, rot, need
-    )
-    fid = np.full(need.shape, -1, dtype=np.int64)
-    files = np.argwhere(need)
-    fid[files[:, 0], files[:, 1]] = np.arange(files.shape[0])
-    for out, part in zip(outs, parts, strict=True):
-        sources = typed_list()
-        for i, c in files.tolist():
-            sources.append(st.read_part(part, lo + i, c))
-        compiled(ck.copy_holds)(first, n, g, total, pos, rot, st.chunk, lo, fid, sources, out)
-        del sources
+    s0 = int(_digit_sum(rid[:1, 0], n, g)[0])
+    digits = np.zeros((G, n, n), dtype=np.int64)
+    compiled(ck.hold_digits)(rid, first, n, g, digits)
+    pos = np.zeros((G, n), dtype=np.int64)
+    rot = np.zeros_like(pos)
+    cum = _cum(n, g)
+    for k in range(1, g - low):  # one score sum, s0 + k, at a time: its files mapped, then let go
+        s = s0 + k
+        need = np.zeros(st.n_chunks(s), dtype=np.bool_)
+        table = st.rank_table(s)
+        compiled(ck.locate_holds)(digits, first, n, g, s0, k, cum, table, st.chunk, pos, rot, need)
+        del table
+        fid = np.full(need.size, -1, dtype=np.int64)
+        files = np.flatnonzero(need)
+        if not files.size:
+            continue
+        fid[files] = np.arange(files.size)
+        lists = []
+        for part in parts:
+            sources = typed_list()
+            for c in files.tolist():
+                sources.append(st.read_part(part, s, c))
+            lists.append(sources)
+        compiled(ck.copy_holds)(
+            first, n, g, k, pos, rot, st.chunk, fid, lists[0], lists[-1], outs[0], outs[-1], len(parts)
+        )
+        del lists, sources
     return outs
+
+
+_CUM: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _cum(n: int, g: int) -> np.ndarray:
+    """:func:`~.chunk_kernels.count_table` of this game, kept by the process."""
+    from . import chunk_kernels as ck
+
+    if (n, g) not in _CUM:
+        _CUM.clear()
+        _CUM[n, g] = compiled(ck.count_table)(n, g)
+    return _CUM[n, g]
 
 
 def _digit_sum(idx: np.ndarray, n: int, g: int) -> np.ndarray:

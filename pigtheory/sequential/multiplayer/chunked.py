@@ -78,9 +78,10 @@ def estimate_memory(rules: Rules, chunk: int) -> Estimate:
 
 def estimate_disk(rules: Rules, certify: bool = True) -> int:
     """Bytes of a finished store: per tuple its values, roll bits and, with ``certify``, best
-    response values and gain (the groups' n rotations; the group lists, 8 bytes a group)."""
+    response values and gain (the groups' n rotations), and its row in a rank table (4 bytes);
+    the group lists, 8 bytes a group."""
     n, g = rules.players, rules.goal
-    per = 8 * n + (g + 7) // 8 + (8 * n + 8 if certify else 0)
+    per = 8 * n + (g + 7) // 8 + (8 * n + 8 if certify else 0) + 4
     return per * g**n + 8 * (g**n // n + 1)
 
 

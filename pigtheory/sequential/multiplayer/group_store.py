@@ -6,7 +6,12 @@ A :class:`~pigtheory.runtime.ChunkStore` (header with the solve's parameters, a 
 with the SHA-256 of its parts, memory-mapped reads). A *block* is one score sum ``s`` (the
 runtime runs the highest block first, as the solve needs); its canonical groups (the smallest
 flat index among a tuple's rotations, :func:`~.group_kernels.level_order`) are listed in
-``index/<s>.npy`` (int64, ascending) and cut into chunks of ``chunk`` groups. The parts of a
+``index/<s>.npy`` (int64, ascending) and cut into chunks of ``chunk`` groups. Its *rank table*
+``index/rank<s>.npy`` (int32; int64 past 2**31 rows) gives for every tuple of the sum, at its
+rank among them (:func:`~.chunk_kernels.tuple_rank`), ``p n + r``: the place p of its group in
+the list and the rotation r that maps the group to it, so a reader finds a row by arithmetic
+(:func:`~.chunk_kernels.rank_table`; written when the store is created, or when a store of an
+earlier version without them is opened). The parts of a
 chunk of ``G`` groups, rotation ``r`` of a group being its tuple rotated left by r (all n of
 them; with ``d < n`` distinct rotations, rotation r repeats rotation ``r % d``):
 
@@ -111,7 +116,11 @@ class GroupStore(ChunkStore):
         probe = cls(folder)
         if (probe.folder / "store.json").exists():
             ChunkStore.create(folder, FORMAT, solve)  # refuses another solve
-            return cls(folder)
+            st = cls(folder)
+            missing = [s for s in st.sizes if not (st.folder / "index" / f"rank{s}.npy").exists()]
+            if missing:  # a store of an earlier version: its rank tables
+                st.save_ranks(rules.players, rules.goal, {s: st.groups(s) for s in missing})
+            return st
         n, g = rules.players, rules.goal
         order, starts = compiled(gk.level_order)(n, g)
         top = n * (g - 1)
@@ -121,8 +130,28 @@ class GroupStore(ChunkStore):
             part = order[starts[L] : starts[L + 1]]
             sizes[s] = int(part.size)
             probe.save(f"index/{s}", np.ascontiguousarray(part))
+        probe.save_ranks(n, g, {s: order[starts[top - s] : starts[top - s + 1]] for s in sizes})
         ChunkStore.create(folder, FORMAT, solve, {"sizes": {str(s): k for s, k in sorted(sizes.items())}})
         return cls(folder)
+
+    def save_ranks(self, n: int, g: int, lists: dict[int, np.ndarray]) -> None:
+        """Write the rank table of every score sum (``index/rank<s>.npy``,
+        :func:`~.chunk_kernels.rank_table`): int32 (int64 past 2**31 rows)."""
+        from ...jit import compiled
+        from . import chunk_kernels as ck
+
+        cum = compiled(ck.count_table)(n, g)
+        wide = max((x.size for x in lists.values()), default=0) * n >= 2**31
+        for s, part in lists.items():
+            count = int(cum[n, s] - (cum[n, s - 1] if s else 0))
+            table = np.full(count, -1, dtype=np.int64 if wide else np.int32)
+            compiled(ck.rank_table)(np.ascontiguousarray(part), n, g, s, cum, table)
+            self.save(f"index/rank{s}", table)
+
+    def rank_table(self, block: int) -> np.ndarray:
+        """The rank table of score sum ``block`` (memory-mapped): the group's place and rotation,
+        ``p n + r``, of every tuple of that sum by its rank (:func:`~.chunk_kernels.tuple_rank`)."""
+        return np.load(self.folder / "index" / f"rank{block}.npy", mmap_mode="r")
 
     @cached_property
     def rules(self) -> Rules:

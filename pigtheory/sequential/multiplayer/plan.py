@@ -17,18 +17,20 @@ with :math:`N_e(x)` the number of e-tuples in ``0..g-1`` with sum x (a coefficie
 \\text{chunk} \\rceil`.
 
 **Time.** A task's CPU time is modelled as :math:`a + b\\, G n^2 g` for ``G`` groups (the rows
-it gathers and the certificate's work are both ``n g n`` per group): ``a`` and ``b`` measured
-on this machine (:data:`COSTS`). The score sums form a chain (sum s reads s + 1), so with W
+it gathers and the certificate's work are both ``n g n`` per group), with ``b`` growing by a
+constant for each doubling of a score sum's rows past the cache: ``a`` and ``b`` measured on
+this machine (:data:`COSTS`). The score sums form a chain (sum s reads s + 1), so with W
 workers the wall time is :math:`\\sum_s \\max(\\lceil T_s / W \\rceil t_s, T_s c)` (``T_s`` tasks of
 sum s, ``t_s`` the time of one, ``c`` the client's time per task: one client hands out and
 collects every task, one at a time); the *critical path* is
 the same sum with unlimited workers, one task time per score sum.
 
 **Memory.** Per worker: the largest task's arrays
-(:func:`~pigtheory.sequential.multiplayer.chunked.task_bytes`), the group lists of the ``g - 1`` score sums
-a task reads (8 bytes a group: ``index_bytes``; the part that stops scaling near 10^10 tuples,
-where a rank function of necklaces would replace the lists) and the worker's own (Python,
-numpy, numba, the compiled kernels: :data:`COSTS` ``base_mb``).
+(:func:`~pigtheory.sequential.multiplayer.chunked.task_bytes`); the rank table and the rows
+(values and best-response values) of one score sum, ``4 + 16 n`` bytes a tuple, since a task
+maps the g - 1 sums it reads one at a time and lets each go (``index_bytes``: clean pages, but
+counted in the worker's resident memory once touched); and the worker's own (Python, numpy,
+numba, the compiled kernels: :data:`COSTS` ``base_mb``).
 
 References
 ----------
@@ -38,7 +40,7 @@ W. Burnside, *Theory of groups of finite order* (1897): counting orbits (necklac
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from math import gcd
+from math import gcd, log2
 from typing import Any
 
 from ...guard import BASE_BYTES, format_bytes, parse_memory
@@ -48,12 +50,26 @@ from .chunked import chunk_groups, estimate_disk, task_bytes
 
 __all__ = ["ChunkedPlan", "plan", "groups_by_sum", "COSTS"]
 
-COSTS = {"task_s": 0.0177, "unit_ns": 40.7, "base_mb": 190.0, "scheduler_s": 0.01}
-"""Measured on the 2-core machine of this repository (shared, load 7-8) from the task records
-of chunked solves of 4 players goal 30, 3 players goal 60 and 5 players goal 14 (least squares
-of each run's task CPU time on tasks and group-units ``G n^2 g``): ``task_s`` fixed CPU seconds
-per task, ``unit_ns`` nanoseconds per group-unit, ``base_mb`` a worker's memory besides the
-task's arrays (peak 200-250 MB measured), ``scheduler_s`` the client's time per task."""
+COSTS = {
+    "task_s": 0.0257,
+    "unit_ns": 25.6,
+    "cache_ns": 5.47,
+    "cache_mb": 32.0,
+    "base_mb": 190.0,
+    "scheduler_s": 0.01,
+    "client_s": 1.0,
+}
+"""Measured on the 2-core machine of this repository (shared, load 2-5) from eight chunked
+solves (``benchmarks/record_sequential_chunked.py``: 3 players goals 60 and 100, 4 players
+goals 30 and 50, 5 players goals 20 and 30, 6 players goals 14 and 18; serial, and 2-worker
+``LocalCluster`` at 4p50 and 6p18), least squares of each run's CPU time less ``client_s`` on
+its tasks, its group-units ``G n^2 g`` and the group-units times ``log2(L / cache_mb)`` where
+``L`` (the rows of the largest score sum, ``16 n`` bytes a tuple) exceeds the cache: ``task_s``
+fixed CPU seconds per task, ``unit_ns`` nanoseconds per group-unit, ``cache_ns`` more per
+group-unit for each doubling of ``L`` past ``cache_mb`` MiB (the gather's scattered reads
+leave the cache); every run within 28% of the fit. ``base_mb`` a worker's memory besides the
+task's arrays (peak 200-250 MB measured), ``scheduler_s`` the client's time per task,
+``client_s`` its fixed CPU time (the store's group lists and rank tables, the imports)."""
 
 
 def _phi(k: int) -> int:
@@ -121,7 +137,7 @@ class ChunkedPlan:
                 f"  tasks               {self.tasks:,} of up to {self.chunk:,} groups",
                 f"  store on disk       {size(self.disk_bytes)}",
                 f"  memory per worker   {size(self.worker_memory_bytes)} "
-                f"(of which group lists {size(self.index_bytes)})",
+                f"(of which mapped rank tables and rows {size(self.index_bytes)})",
                 f"  CPU                 {self.cpu_hours:.3g} hours",
                 f"  wall on {self.workers:<4} workers {self.wall_hours:.3g} hours "
                 f"(critical path {self.critical_path_hours:.3g} h)",
@@ -170,8 +186,9 @@ def plan(
     n, g = rules.players, rules.goal
     base = int(COSTS["base_mb"] * 2**20)
     counts = groups_by_sum(n, g)
-    # a task loads the group lists of the sums it reads (up to g - 1 above its own): 8 bytes a group
-    window = max(sum(counts[s + 1 : s + g]) for s in range(len(counts))) * 8
+    # a task maps the rank table (4 bytes a tuple) and the rows (values, and best-response
+    # values with certify: 8 n bytes each) of one score sum at a time
+    window = max(_tuples_by_sum(n, g)) * (4 + (16 if certify else 8) * n)
     if chunk is not None:
         chunk = check_int("chunk", chunk, low=1)
     elif worker_memory is None:
@@ -183,17 +200,20 @@ def plan(
         mem = parse_memory(worker_memory, "worker_memory")
         if task_bytes(rules, chunk) + base + window > mem:
             raise ValueError(
-                f"worker_memory: {worker_memory!r} is below one task of {chunk} groups, the group lists "
+                f"worker_memory: {worker_memory!r} is below one task of {chunk} groups, the rank tables and rows "
                 f"it reads ({format_bytes(window)}) and a worker's base"
             )
-    tasks = cpu = wall = crit = 0.0
+    tasks = crit = 0.0
+    cpu = wall = COSTS["client_s"]
+    over = max(0.0, log2(max(_tuples_by_sum(n, g)) * 16 * n / (COSTS["cache_mb"] * 2**20)))
+    unit = (COSTS["unit_ns"] + COSTS["cache_ns"] * over) * 1e-9
     for c in counts:
         if not c:
             continue
         t_s = -(-c // chunk)
-        per = COSTS["task_s"] + COSTS["unit_ns"] * 1e-9 * min(c, chunk) * n * n * g
+        per = COSTS["task_s"] + unit * min(c, chunk) * n * n * g
         tasks += t_s
-        cpu += COSTS["task_s"] * t_s + COSTS["unit_ns"] * 1e-9 * c * n * n * g
+        cpu += COSTS["task_s"] * t_s + unit * c * n * n * g
         wall += max(-(-t_s // workers) * per, t_s * COSTS["scheduler_s"])  # the client: one at a time
         crit += per
     return ChunkedPlan(

@@ -66,10 +66,10 @@ def test_worker_memory_sets_the_chunk_and_a_too_small_one_is_refused():
     assert small.worker_memory_bytes <= 2**30
     with pytest.raises(ValueError, match="worker_memory"):
         plan(rules=rules, worker_memory="10M")
-    # 5 players to 100: a task reads 8 GiB of group lists (the plan says so, and refuses 4 GiB)
-    with pytest.raises(ValueError, match="group lists"):
+    # 5 players to 100: one score sum of rank table and rows is over 4 GiB (refused in 4 GiB)
+    with pytest.raises(ValueError, match="rank tables"):
         plan(rules=Rules(players=5, goal=100), worker_memory="4G")
-    assert plan(rules=Rules(players=5, goal=100)).index_bytes > 8 * 2**30
+    assert plan(rules=Rules(players=5, goal=100)).index_bytes > 4 * 2**30
     with pytest.raises(ValueError, match="workers"):
         plan(rules=rules, workers=0)
 

@@ -1,0 +1,188 @@
+"""Record one chunked multiplayer sequential solve (issue 37): its numbers, the plan's prediction,
+and the SHA-256 of its arrays, as a record of ``analyses/records`` (read by
+``make verify-large``, which checks the arrays against an in-memory solve where one fits).
+
+``python benchmarks/record_sequential_chunked.py PLAYERS GOAL [--workers W] [--worker-memory 3GiB]
+[--compare] [--keep DIR]``
+
+* ``--workers 0``: serial, in this process (the tasks' own timings give the overhead);
+  ``W >= 1``: a Dask ``LocalCluster`` of W one-thread workers with ``--worker-memory`` each;
+* ``--compare``: also the in-memory solve with 2 threads in a child process (its wall time, peak
+  memory, and whether the start values and NashConv are the same bits);
+* the arrays' SHA-256 (``value``, ``roll_bits``: the digests of ``analyses.verify_large``) come
+  from the store, loaded whole in this process (skipped with ``--no-hash``).
+
+Records are written as ``analyses/records/seq_<n>p_goal<g>_chunked.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def _load_avg() -> list[float]:
+    try:
+        return [float(x) for x in Path("/proc/loadavg").read_text().split()[:3]]
+    except OSError:  # pragma: no cover
+        return []
+
+
+def run(
+    n: int, g: int, workers: int, worker_memory: str, compare: bool, keep: str | None, hashes: bool
+) -> dict:
+    from bench_sequential_chunked import in_memory
+
+    import pigtheory
+    from analyses.verify_large import _machine, array_sha256
+    from pigtheory import Rules
+    from pigtheory.sequential import equilibrium
+    from pigtheory.sequential.multiplayer.plan import plan
+
+    rules = Rules(players=n, goal=g)
+    folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="seqchunk-"))
+    shutil.rmtree(folder, ignore_errors=True)
+    pl = plan(rules=rules, workers=max(workers, 1))
+    load0 = _load_avg()
+    t, c = time.perf_counter(), time.process_time()
+    if workers:
+        import distributed
+
+        with (
+            distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, memory_limit=worker_memory, dashboard_address=None
+            ) as cluster,
+            distributed.Client(cluster) as client,
+        ):
+            eq = equilibrium(rules=rules, store=folder, executor=client, progress=False)
+    else:
+        eq = equilibrium(rules=rules, store=folder, progress=False)
+    wall, client_cpu = time.perf_counter() - t, time.process_time() - c
+    load1 = _load_avg()
+    recs = [json.loads(x) for x in (folder / "tasks.jsonl").read_text().splitlines()]
+    task = {
+        k: sum(r[k] for r in recs) for k in ("cpu_s", "read_s", "solve_s", "certify_s", "write_s", "seconds")
+    }
+    peak = {}
+    for r in recs:
+        peak[r["pid"]] = max(peak.get(r["pid"], 0.0), r["peak_mb"])
+    disk = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+    start = [float(v) for v in eq.start_values]
+    out = {
+        "format": 1,
+        "name": f"seq_{n}p_goal{g}_chunked",
+        "status": "recorded",
+        "command": f"python benchmarks/record_sequential_chunked.py {n} {g} --workers {workers}"
+        + (f" --worker-memory {worker_memory}" if workers else ""),
+        "rules": {"game": "sequential", "players": n, "goal": g, "die_faces": 6, "bust_face": 1},
+        "package_version": pigtheory.__version__,
+        "start_values": [round(v, 12) for v in start],
+        "start_values_hex": [v.hex() for v in start],
+        "opening_threshold": int(eq.opening_threshold),
+        "mixed_groups": int(len(eq.mixed_groups)),
+        "several_groups": int(len(eq.several_groups)),
+        "certificate": {
+            "nash_conv": float(eq.nash_conv),
+            "max_deviation_gain": float(np.nanmax(eq.seat_gain)),
+        },
+        "chunked": {
+            "tuples": g**n,
+            "workers": workers,
+            "worker_memory": worker_memory if workers else None,
+            "tasks": len(recs),
+            "chunk": int(eq.chunk),
+            "disk_bytes": disk,
+            "peak_mb_per_worker": round(max(peak.values()), 1),
+            "task_cpu_s": round(task["cpu_s"], 2),
+            "task_read_s": round(task["read_s"], 2),
+            "task_write_s": round(task["write_s"], 2),
+            "task_solve_certify_s": round(task["solve_s"] + task["certify_s"], 2),
+            "client_cpu_s": round(client_cpu, 2),
+            "overhead": round(
+                (wall * max(workers, 1) - task["solve_s"] - task["certify_s"])
+                / (task["solve_s"] + task["certify_s"]),
+                3,
+            )
+            if not workers
+            else None,
+            "load_average": [load0, load1],
+        },
+        "predicted": {
+            "wall_s": round(pl.wall_hours * 3600, 1),
+            "cpu_s": round(pl.cpu_hours * 3600, 1),
+            "disk_bytes": pl.disk_bytes,
+            "worker_memory_bytes": pl.worker_memory_bytes,
+            "tasks": pl.tasks,
+        },
+        # serial: the tasks ran in this process, whose CPU time counts them already
+        "measured": {
+            "wall_s": round(wall, 1),
+            "cpu_s": round(task["cpu_s"] + client_cpu if workers else client_cpu, 1),
+            "machine": _machine(),
+        },
+        "sha256": {},
+    }
+    if compare:
+        mem = in_memory(n, g)
+        out["in_memory"] = {
+            "threads": 2,
+            "wall_s": round(mem["wall"], 1),
+            "cpu_s": round(mem["cpu"], 1),
+            "peak_mb": round(mem["peak_mb"], 1),
+            "same_start_values": bool(np.array_equal(mem["start"], start)),
+            "same_nash_conv": bool(mem["nash_conv"] == eq.nash_conv),
+            "wall_ratio": round(wall / mem["wall"], 2),
+            "memory_ratio": round(max(peak.values()) / mem["peak_mb"], 2),
+        }
+    if hashes:
+        full = eq.in_memory()
+        out["sha256"] = {
+            "value": array_sha256(np.asarray(full.value)),
+            "roll_bits": array_sha256(np.asarray(full.policy.roll_bits)),
+        }
+        out["certificate"]["max_deviation_gain"] = float(
+            np.nanmax(np.asarray(full.deviation_gain, dtype=float))
+        )
+        del full
+    if not keep:
+        shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("players", type=int)
+    ap.add_argument("goal", type=int)
+    ap.add_argument("--workers", type=int, default=0)
+    ap.add_argument("--worker-memory", default="3GiB")
+    ap.add_argument("--compare", action="store_true")
+    ap.add_argument("--keep", default=None)
+    ap.add_argument("--no-hash", dest="hashes", action="store_false")
+    ap.add_argument("--out", default=str(ROOT / "analyses" / "records"))
+    a = ap.parse_args(argv)
+    rec = run(a.players, a.goal, a.workers, a.worker_memory, a.compare, a.keep, a.hashes)
+    path = Path(a.out) / f"{rec['name']}.json"
+    path.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")
+    print(
+        json.dumps(
+            {k: rec[k] for k in ("name", "start_values", "chunked", "predicted", "measured")}, indent=1
+        )
+    )
+    if "in_memory" in rec:
+        print(json.dumps(rec["in_memory"]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

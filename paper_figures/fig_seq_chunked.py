@@ -1,0 +1,56 @@
+"""Measured and predicted time of the chunked multiplayer sequential solve against the goal,
+3 to 6 players (issue 37). The measured points are the stored records of
+``analyses/records/seq_*_chunked.json`` (``benchmarks/record_sequential_chunked.py``): the CPU
+seconds of the tasks and the client, and the wall time; the lines are the plan's CPU seconds
+(:func:`pigtheory.sequential.plan`, its constants measured on the same machine). Writes
+``paper_figures/seq_chunked.png``/``.pdf``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+
+from paper_figures._common import save, stable
+from pigtheory import Rules
+from pigtheory.sequential.multiplayer.plan import plan
+
+RECORDS = Path(__file__).resolve().parent.parent / "analyses" / "records"
+GOALS = {3: range(20, 101, 5), 4: range(10, 101, 5), 5: range(10, 61, 5), 6: range(8, 31, 2)}
+COLOURS = {3: "tab:blue", 4: "tab:orange", 5: "tab:green", 6: "tab:red"}
+
+
+def records() -> list[dict]:
+    """The chunked records, sorted by players and goal."""
+    out = [json.loads(p.read_text()) for p in sorted(RECORDS.glob("seq_*_chunked.json"))]
+    return sorted(out, key=lambda r: (r["rules"]["players"], r["rules"]["goal"]))
+
+
+def figure(recs: list[dict]):
+    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    for n, goals in GOALS.items():
+        cpu = stable([plan(rules=Rules(players=n, goal=g)).cpu_hours * 3600 for g in goals], 4)
+        ax.plot(list(goals), cpu, color=COLOURS[n], lw=1.2, label=f"{n} players: plan (CPU)")
+        mine = [r for r in recs if r["rules"]["players"] == n]
+        if mine:
+            gs = [r["rules"]["goal"] for r in mine]
+            ax.plot(gs, stable([r["measured"]["cpu_s"] for r in mine], 3), "o", color=COLOURS[n], ms=5)
+            ax.plot(gs, stable([r["measured"]["wall_s"] for r in mine], 3), "x", color=COLOURS[n], ms=6)
+    ax.plot([], [], "ko", ms=5, label="measured CPU")
+    ax.plot([], [], "kx", ms=6, label="measured wall (serial or 2 workers)")
+    ax.set_yscale("log")
+    ax.set_xlabel("goal")
+    ax.set_ylabel("seconds")
+    ax.set_title("Chunked multiplayer equilibrium: plan and measured runs")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper right")
+    return fig
+
+
+def main() -> None:
+    save(figure(records()), "seq_chunked")
+
+
+if __name__ == "__main__":
+    main()
