@@ -17,11 +17,11 @@ import pytest
 from flint import arb, ctx, fmpq
 
 from pigtheory import Rules
+from pigtheory.jit import compiled
 from pigtheory.sequential import equilibrium
+from pigtheory.sequential.multiplayer import group_kernels as gk
 from pigtheory.sequential.multiplayer.certificates import best_response_values
 from pigtheory.sequential.multiplayer.certify_float import enclose_profile
-from pigtheory.jit import compiled
-from pigtheory.sequential.multiplayer import group_kernels as gk
 
 ctx.prec = 200
 SIXTH = arb(fmpq(1, 6))
@@ -149,10 +149,17 @@ def _best_response(eq):
     n, g = eq.rules.players, eq.rules.goal
     order, starts = compiled(gk.level_order)(n, g)
     return best_response_values(
-        order=order, starts=starts, W=np.ascontiguousarray(eq.value.reshape(g**n, n)),
+        order=order,
+        starts=starts,
+        W=np.ascontiguousarray(eq.value.reshape(g**n, n)),
         bits=np.ascontiguousarray(eq.policy.roll_bits.reshape(g**n, -1)),
-        mix_states=eq.policy.mixed_states, mix_prob=eq.policy.mixed_prob, n=n, g=g,
-        pvec=np.array([0.0] + [1 / 6] * 5), p_bust=1 / 6, allow_pass=False,
+        mix_states=eq.policy.mixed_states,
+        mix_prob=eq.policy.mixed_prob,
+        n=n,
+        g=g,
+        pvec=np.array([0.0] + [1 / 6] * 5),
+        p_bust=1 / 6,
+        allow_pass=False,
     )
 
 

@@ -109,7 +109,9 @@ def _dn(x):  # pragma: no cover - compiled
 
 
 @kernel
-def _turn_bounds(K, roll, mixk, mixp, p_lo, p_hi, pb_lo, pb_hi, HV, HU, D, base, n, rl, rh, out):  # pragma: no cover
+def _turn_bounds(
+    K, roll, mixk, mixp, p_lo, p_hi, pb_lo, pb_hi, HV, HU, D, base, n, rl, rh, out
+):  # pragma: no cover
     """Forward over one turn in intervals: ``out[0:n]``/``out[n:2n]`` bounds of the held and
     goal part of ``T(W)`` (hold values ``HV``), ``out[2n:3n]``/``out[3n:4n]`` the same for ``U``
     (``HU``, no goal term beyond offset 0), ``out[4n]``/``out[4n+1]`` bounds of the bust chance,
@@ -227,7 +229,9 @@ def _cycle(vals, beta, d, n, r0, delta0, dev_beta):  # pragma: no cover - compil
 
 
 @kernel
-def _bounds_range(groups, n, g, W, U, with_u, bits, policy, p_lo, p_hi, pb_lo, pb_hi, DV, DU, stats):  # pragma: no cover
+def _bounds_range(
+    groups, n, g, W, U, with_u, bits, policy, p_lo, p_hi, pb_lo, pb_hi, DV, DU, stats
+):  # pragma: no cover
     """:math:`D` and :math:`D^U` (module Notes) for the groups ``groups`` of one level;
     ``stats`` keeps the largest residuals of ``W`` and ``U`` and of ``1 / (1 - rho)``."""
     m = p_lo.size
@@ -379,7 +383,7 @@ def enclose_values(*, W, U, bits, mix_states, mix_prob, rules, pvec, order, star
     return DV, (DU if with_u else None), stats
 
 
-def enclose_profile(eq, *, best_response: bool = True) -> ProfileBounds:
+def enclose_profile(eq, *, best_response: bool = True, max_memory=None) -> ProfileBounds:
     """Certified bounds of a :class:`~.result.MultiplayerEquilibrium`'s values and NashConv.
 
     Parameters
@@ -389,11 +393,14 @@ def enclose_profile(eq, *, best_response: bool = True) -> ProfileBounds:
     best_response : bool
         Also bound each seat's exact best-response value and NashConv (computes ``U``:
         ``g**n * n`` more floats).
+    max_memory : int or str, optional
+        The guard's limit for what this adds to ``eq`` (:func:`pigtheory.guard.check_memory`).
 
     Returns
     -------
     ProfileBounds
     """
+    from ...guard import Estimate, check_memory
     from ..model import roll_model
     from . import group_kernels as gk
     from .certificates import best_response_values
@@ -404,6 +411,11 @@ def enclose_profile(eq, *, best_response: bool = True) -> ProfileBounds:
         raise ValueError(f"best_response={best_response!r}: must be True or False")
     rules = eq.rules
     n, g = rules.players, rules.goal
+    extra = g**n * ((8 * n if best_response else 0) + 16) + 8 * g**n // n
+    check_memory(
+        Estimate(f"certified bounds ({n} players, goal {g})", g**n, extra, "use best_response=False"),
+        max_memory,
+    )
     model = roll_model(rules)
     pvec = np.ascontiguousarray(model.free_vector(), dtype=np.float64)
     W = np.ascontiguousarray(eq.value.reshape(g**n, n))
@@ -416,13 +428,23 @@ def enclose_profile(eq, *, best_response: bool = True) -> ProfileBounds:
             order=order, starts=starts, W=W, pvec=pvec, p_bust=float(model.p_bust), allow_pass=False, **kw
         )
     DV, DU, stats = enclose_values(
-        W=W, U=U, bits=bits, mix_states=kw["mix_states"], mix_prob=kw["mix_prob"], rules=rules,
-        pvec=pvec, order=order, starts=starts,
+        W=W,
+        U=U,
+        bits=bits,
+        mix_states=kw["mix_states"],
+        mix_prob=kw["mix_prob"],
+        rules=rules,
+        pvec=pvec,
+        order=order,
+        starts=starts,
     )
     nc = None
     if U is not None:  # exact rational sum of the float bounds, rounded up once
         exact = sum(
-            Fraction(float(U[0, s])) + Fraction(float(DU[0])) - Fraction(float(W[0, s])) + Fraction(float(DV[0]))
+            Fraction(float(U[0, s]))
+            + Fraction(float(DU[0]))
+            - Fraction(float(W[0, s]))
+            + Fraction(float(DV[0]))
             for s in range(n)
         )
         nc = float(exact)
