@@ -209,8 +209,9 @@ def check_format(rec: dict) -> None:
             )
 
 
-def load(name: str, root: Path = RECORDS) -> dict:
-    """The record ``name`` (file ``root/name.json``), format-checked."""
+def load(name: str, root: Path | None = None) -> dict:
+    """The record ``name`` (file ``root/name.json``, default :data:`RECORDS`), format-checked."""
+    root = RECORDS if root is None else root
     path = root / f"{name}.json"
     if not path.is_file():
         known = sorted(p.stem for p in root.glob("*.json"))
@@ -246,11 +247,12 @@ def verify(rec: dict, fresh: dict | None = None, max_memory: str | None = None) 
     return bad
 
 
-def write(rec: dict, root: Path = RECORDS) -> Path:
-    """Write a record atomically as ``root/<name>.json``."""
+def write(rec: dict, root: Path | None = None) -> Path:
+    """Write a record atomically as ``root/<name>.json`` (default :data:`RECORDS`)."""
     from pigtheory.io import atomic_write
 
     check_format(rec)
+    root = RECORDS if root is None else root
     root.mkdir(parents=True, exist_ok=True)
     path = root / f"{rec['name']}.json"
     text = json.dumps(rec, indent=1, sort_keys=True) + "\n"
