@@ -302,7 +302,7 @@ def certified_cell(cells: dict, claim_id: str, claim: str) -> str:
 
 # -- multiplayer sequential Pig: the float profile's a-posteriori enclosure -------------------
 
-MULTI_METHOD = "interval residuals of the float values, propagated level by level (profile as played)"
+MULTI_METHOD = "a-posteriori interval bound of the float values (profile as played)"
 RECORDS = Path(__file__).resolve().parent / "records"
 
 
@@ -334,7 +334,7 @@ def _multiplayer_entries(
         {
             "key": f"seq{n}_nashconv",
             "what": f"{n}-player sequential Pig, goal {goal}: NashConv of the profile as played",
-            "method": "upper bound from certified best-response and profile values" + source,
+            "method": "from the certified best-response and profile bounds" + source,
             "claim": "",
             "claim_contains": "",
             "value": f"{bounds['nash_conv_upper']:.1e}",
@@ -367,7 +367,7 @@ def multiplayer_recorded(name: str) -> list[dict]:
     bounds = rec["enclosure"] | {"start_value": [float.fromhex(h) for h in rec["start_values_hex"]]}
     n, goal = rec["rules"]["players"], rec["rules"]["goal"]
     seconds = rec["measured"]["cpu_s"] + rec["enclosure"]["cpu_s"]  # CPU of the solve and the bounds
-    return _multiplayer_entries(n, goal, bounds, seconds, f"; stored record {name}, make verify-large", "")
+    return _multiplayer_entries(n, goal, bounds, seconds, f"; record {name}", "")
 
 
 def compute_all(goal: int = 100) -> dict:
