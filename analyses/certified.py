@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    python -m analyses.certified            # recompute and write analyses/certified.json
+    python -m analyses.certified            # recompute and write analyses/certified.json (~1 min)
     python -m analyses.certified --check    # recompute and compare with the stored file
 
 Every computation here is generic over a *field*: :class:`Balls` (python-flint's ``arb``, a
@@ -41,6 +41,17 @@ of a *symmetric* profile has the same chance at the start and the chances add to
 ends with probability one and a tie shares the win), so the symmetric equilibrium's start value
 is exactly ``1/n``; that the profile *is* an equilibrium rests on the solver's floating-point
 certificate (largest deviation gain below 1e-12), which is not redone here.
+
+**Multiplayer sequential Pig** (3 players at goal 100 here, 4 players at goal 100 from its
+stored record). Ball arithmetic over 10^6-10^8 score tuples in Python is too slow, so the
+solver's float values ``W`` are enclosed a posteriori
+(:mod:`pigtheory.sequential.multiplayer.certify_float`): the residual of the profile's own
+equations ``W = T(W)`` (the die's chances exact, the stored mixing probabilities as exact
+numbers) is bounded in interval arithmetic with outward rounding at every tuple, and carried
+down the score levels, amplified within a rotation group by at most ``n / (1 - rho)``, ``rho``
+the chance that all ``n`` turns end in a bust. The same for each seat's exact best response
+gives a certified upper bound of NashConv. The bounds are for the profile *as played* (the
+float mixing probabilities), which is the profile the quoted values belong to.
 
 References
 ----------
@@ -279,7 +290,7 @@ def certified_cells(path: Path = OUT) -> dict[tuple[str, str], str]:
         return {}
     cells = {}
     for e in json.loads(path.read_text())["enclosures"]:
-        how = "exact" if e["width"] == "0" else f"arb, width {e['width']}"
+        how = e.get("cell") or ("exact" if e["width"] == "0" else f"arb, width {e['width']}")
         cells[(e["claim"], e["claim_contains"])] = how
     return cells
 
@@ -287,6 +298,76 @@ def certified_cells(path: Path = OUT) -> dict[tuple[str, str], str]:
 def certified_cell(cells: dict, claim_id: str, claim: str) -> str:
     """The cell of one report row: how its number is certified, or empty."""
     return next((v for (cid, part), v in cells.items() if cid == claim_id and part in claim), "")
+
+
+# -- multiplayer sequential Pig: the float profile's a-posteriori enclosure -------------------
+
+MULTI_METHOD = "a-posteriori interval bound of the float values (profile as played)"
+RECORDS = Path(__file__).resolve().parent / "records"
+
+
+def _multiplayer_entries(
+    n: int, goal: int, bounds: dict, seconds: float, source: str, claim: str
+) -> list[dict]:
+    """Table rows of one game's certified start values and NashConv bound (``bounds``: a
+    record's ``enclosure`` fields, start values included); the first seat's row supports the
+    report row ``claim`` (none if empty)."""
+    rad = bounds["start_radius"]
+    width = float(2 * rad)
+    out = []
+    for s, v in enumerate(bounds["start_value"], start=1):
+        out.append(
+            {
+                "key": f"seq{n}_seat{s}",
+                "what": f"{n}-player sequential Pig, goal {goal}: seat {s}'s win at the start",
+                "method": MULTI_METHOD + source,
+                "claim": claim if s == 1 else "",
+                "claim_contains": "P(win) by seat" if (s == 1 and claim) else "",
+                "cell": f"n={n} goal {goal}: interval, width {width:.1e}",
+                "value": repr(float(v)),
+                "enclosure": f"[{float(v)!r} +/- {rad:.2e}]",
+                "width": f"{width:.1e}",
+                "seconds": round(seconds, 1),
+            }
+        )
+    out.append(
+        {
+            "key": f"seq{n}_nashconv",
+            "what": f"{n}-player sequential Pig, goal {goal}: NashConv of the profile as played",
+            "method": "from the certified best-response and profile bounds" + source,
+            "claim": "",
+            "claim_contains": "",
+            "value": f"{bounds['nash_conv_upper']:.1e}",
+            "enclosure": f"[0, {bounds['nash_conv_upper']:.2e}]",
+            "width": f"{bounds['nash_conv_upper']:.1e}",
+            "seconds": round(seconds, 1),
+        }
+    )
+    return out
+
+
+def multiplayer_solved(n: int, goal: int) -> list[dict]:
+    """Solve ``n`` players at ``goal`` and enclose (3 players at goal 100: about 15 s)."""
+    from analyses.verify_large import enclosure_fields
+    from pigtheory import Rules
+    from pigtheory.sequential import equilibrium
+
+    t0 = time.perf_counter()
+    eq = equilibrium(rules=Rules(goal=goal, players=n), progress=False)
+    bounds = enclosure_fields(eq) | {"start_value": [float(v) for v in eq.start_values]}
+    return _multiplayer_entries(n, goal, bounds, time.perf_counter() - t0, "", "M.1")
+
+
+def multiplayer_recorded(name: str) -> list[dict]:
+    """The enclosure stored in a record of ``analyses/records`` (``make verify-large`` redoes
+    it); none if the record holds none."""
+    rec = json.loads((RECORDS / f"{name}.json").read_text())
+    if "enclosure" not in rec:
+        return []
+    bounds = rec["enclosure"] | {"start_value": [float.fromhex(h) for h in rec["start_values_hex"]]}
+    n, goal = rec["rules"]["players"], rec["rules"]["goal"]
+    seconds = rec["measured"]["cpu_s"] + rec["enclosure"]["cpu_s"]  # CPU of the solve and the bounds
+    return _multiplayer_entries(n, goal, bounds, seconds, f"; record {name}", "")
 
 
 def compute_all(goal: int = 100) -> dict:
@@ -346,6 +427,8 @@ def compute_all(goal: int = 100) -> dict:
                 "seconds": 0.0,
             }
         )
+    out += multiplayer_solved(3, goal)
+    out += multiplayer_recorded(f"seq_4p_goal{goal}")
     return {"precision_bits": PREC, "enclosures": out}
 
 
@@ -354,7 +437,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare with the stored file")
     args = parser.parse_args(argv)
     data = compute_all()
-    strip = lambda d: [{k: v for k, v in e.items() if k != "seconds"} for e in d["enclosures"]]  # noqa: E731
+    strip = lambda d: [  # noqa: E731
+        {k: v for k, v in e.items() if k != "seconds" and not k.startswith("cpu")} for e in d["enclosures"]
+    ]
     for e in data["enclosures"]:
         print(f"{e['key']}: {e['enclosure']} width {e['width']} ({e['seconds']} s)")
     if args.check:

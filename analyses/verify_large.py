@@ -11,6 +11,7 @@ Usage (from the repository root)::
     python -m analyses.verify_large                      # verify every recorded record
     python -m analyses.verify_large seq_3p_goal100       # verify one
     python -m analyses.verify_large --record 3 100       # solve and write a record
+    python -m analyses.verify_large --record 4 100 --enclose   # ... with certified bounds
 
 A record whose ``status`` is ``"planned"`` holds no result (only what a run must compute); it
 is listed and skipped. Verification solves again and compares: the SHA-256 of every array must
@@ -21,6 +22,9 @@ Notes
 The arrays are hashed as their raw bytes in C order with dtype and shape in the digest, so a
 record names one exact result. The solver is deterministic (the same bits on 1 or more
 threads; see ``docs/howto/multiplayer.md``), which is what makes an exact comparison possible.
+A record made with ``--enclose`` also holds the certified bounds of its start values and an
+upper bound of NashConv (:mod:`pigtheory.sequential.multiplayer.certify_float`); verifying it
+recomputes them and compares the radius and the bound to the last bit.
 """
 
 from __future__ import annotations
@@ -81,8 +85,51 @@ def _machine() -> dict:
     }
 
 
-def compute(players: int, goal: int, threads: int = 1, max_memory: str | None = None) -> dict:
-    """Solve ``players`` at ``goal`` (certified) and return the record's result fields."""
+def _outward(x: float, r: float) -> tuple[float, float]:
+    """Floats ``lo <= x - r`` and ``hi >= x + r`` (exact rational sums rounded outward)."""
+    import math
+    from fractions import Fraction
+
+    lo, hi = Fraction(x) - Fraction(r), Fraction(x) + Fraction(r)
+    flo, fhi = float(lo), float(hi)
+    if Fraction(flo) > lo:
+        flo = math.nextafter(flo, -math.inf)
+    if Fraction(fhi) < hi:
+        fhi = math.nextafter(fhi, math.inf)
+    return flo, fhi
+
+
+def enclosure_fields(eq, max_memory: str | None = None) -> dict:
+    """The certified bounds of a solved profile (:mod:`pigtheory.sequential.multiplayer.certify_float`)
+    as a record's ``enclosure`` entry, with the time it took."""
+    from pigtheory.sequential.multiplayer.certify_float import enclose_profile
+
+    w0, c0 = time.perf_counter(), time.process_time()
+    b = enclose_profile(eq, max_memory=max_memory)
+    wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+    bounds = [_outward(float(v), b.start_radius) for v in b.start_value]
+    return {
+        "method": "a-posteriori interval residuals of the float values, propagated level by level "
+        "(pigtheory.sequential.multiplayer.certify_float)",
+        "start_radius": b.start_radius,
+        "start_radius_hex": float(b.start_radius).hex(),
+        "start_lower": [lo for lo, _ in bounds],
+        "start_upper": [hi for _, hi in bounds],
+        "best_response_radius": b.best_response_radius,
+        "nash_conv_upper": b.nash_conv_upper,
+        "nash_conv_upper_hex": float(b.nash_conv_upper).hex(),
+        "max_residual": b.max_residual,
+        "max_amplification": b.max_amplification,
+        "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 1),
+    }
+
+
+def compute(
+    players: int, goal: int, threads: int = 1, max_memory: str | None = None, enclose: bool = False
+) -> dict:
+    """Solve ``players`` at ``goal`` (certified) and return the record's result fields; with
+    ``enclose``, also the certified bounds of the start values and NashConv (``enclosure``)."""
     import pigtheory
     from pigtheory import Rules
     from pigtheory.sequential import equilibrium
@@ -97,7 +144,8 @@ def compute(players: int, goal: int, threads: int = 1, max_memory: str | None = 
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     gains = np.asarray(eq.deviation_gain, dtype=float)
     start = [float(v) for v in eq.start_values]
-    return {
+    extra = {"enclosure": enclosure_fields(eq, max_memory)} if enclose else {}
+    return extra | {
         "package_version": pigtheory.__version__,
         "start_values": [round(v, 12) for v in start],
         "start_values_hex": [v.hex() for v in start],
@@ -122,7 +170,9 @@ def compute(players: int, goal: int, threads: int = 1, max_memory: str | None = 
     }
 
 
-def make_record(players: int, goal: int, threads: int = 1, max_memory: str | None = None) -> dict:
+def make_record(
+    players: int, goal: int, threads: int = 1, max_memory: str | None = None, enclose: bool = False
+) -> dict:
     """A complete ``recorded`` record of one solve."""
     name = f"seq_{players}p_goal{goal}"
     rec = {
@@ -132,7 +182,9 @@ def make_record(players: int, goal: int, threads: int = 1, max_memory: str | Non
         "command": f"python -m analyses.verify_large --record {players} {goal}",
         "rules": {"game": "sequential", "players": players, "goal": goal, "die_faces": 6, "bust_face": 1},
     }
-    rec.update(compute(players, goal, threads, max_memory))
+    if enclose:
+        rec["command"] += " --enclose"
+    rec.update(compute(players, goal, threads, max_memory, enclose))
     return rec
 
 
@@ -157,8 +209,9 @@ def check_format(rec: dict) -> None:
             )
 
 
-def load(name: str, root: Path = RECORDS) -> dict:
-    """The record ``name`` (file ``root/name.json``), format-checked."""
+def load(name: str, root: Path | None = None) -> dict:
+    """The record ``name`` (file ``root/name.json``, default :data:`RECORDS`), format-checked."""
+    root = RECORDS if root is None else root
     path = root / f"{name}.json"
     if not path.is_file():
         known = sorted(p.stem for p in root.glob("*.json"))
@@ -173,13 +226,20 @@ def verify(rec: dict, fresh: dict | None = None, max_memory: str | None = None) 
     if rec["status"] != "recorded":
         return []
     if fresh is None:
-        fresh = compute(rec["rules"]["players"], rec["rules"]["goal"], max_memory=max_memory)
+        enclose = "enclosure" in rec
+        fresh = compute(rec["rules"]["players"], rec["rules"]["goal"], max_memory=max_memory, enclose=enclose)
     bad = []
     for k, v in rec["sha256"].items():
         if fresh["sha256"].get(k) != v:
             bad.append(f"sha256[{k}]: recorded {v[:16]}..., now {fresh['sha256'].get(k, '')[:16]}...")
     if fresh["start_values_hex"] != rec["start_values_hex"]:
         bad.append(f"start values: recorded {rec['start_values']}, now {fresh['start_values']}")
+    if "enclosure" in rec:
+        for k in ("start_radius_hex", "nash_conv_upper_hex"):
+            if fresh.get("enclosure", {}).get(k) != rec["enclosure"][k]:
+                bad.append(
+                    f"enclosure {k}: recorded {rec['enclosure'][k]}, now {fresh.get('enclosure', {}).get(k)}"
+                )
     if fresh["opening_threshold"] != rec["opening_threshold"]:
         bad.append(
             f"opening threshold: recorded {rec['opening_threshold']}, now {fresh['opening_threshold']}"
@@ -187,11 +247,12 @@ def verify(rec: dict, fresh: dict | None = None, max_memory: str | None = None) 
     return bad
 
 
-def write(rec: dict, root: Path = RECORDS) -> Path:
-    """Write a record atomically as ``root/<name>.json``."""
+def write(rec: dict, root: Path | None = None) -> Path:
+    """Write a record atomically as ``root/<name>.json`` (default :data:`RECORDS`)."""
     from pigtheory.io import atomic_write
 
     check_format(rec)
+    root = RECORDS if root is None else root
     root.mkdir(parents=True, exist_ok=True)
     path = root / f"{rec['name']}.json"
     text = json.dumps(rec, indent=1, sort_keys=True) + "\n"
@@ -205,10 +266,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", nargs=2, type=int, metavar=("PLAYERS", "GOAL"))
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--max-memory", help="the guard's limit, e.g. 14G (6 players at goal 22)")
+    parser.add_argument("--enclose", action="store_true", help="also certify the start values and NashConv")
     args = parser.parse_args(argv)
     try:
         if args.record:
-            path = write(make_record(*args.record, threads=args.threads, max_memory=args.max_memory))
+            path = write(
+                make_record(
+                    *args.record, threads=args.threads, max_memory=args.max_memory, enclose=args.enclose
+                )
+            )
             print(f"wrote {path.relative_to(RECORDS.parent.parent)}")
             return 0
         names = args.names or sorted(p.stem for p in RECORDS.glob("*.json"))

@@ -302,7 +302,9 @@ ABSTRACT = (
     "where self-play only cycles: it mixes at {sim_mixing_states} states. The fewest players "
     "from which everybody holding at the goal is an equilibrium is {limit}, not {limit_paper}. "
     "Multiplayer sequential Pig is solved and certified: at goal {goal} the seats of three "
-    "players win {seq3_seat1}, {seq3_seat2} and {seq3_seat3}. The first player's optimal chance "
+    "players win {seq3_seat1}, {seq3_seat2} and {seq3_seat3}, each enclosed to a width of "
+    "{cert_seq3_seat1_width}, and the profile's NashConv is at most {cert_seq3_nashconv}. "
+    "The first player's optimal chance "
     "in two-player Pig, {cert_seq2_start}, is enclosed in ball arithmetic to a width of "
     "{cert_seq2_start_width}."
 )

@@ -62,8 +62,11 @@ def test_stored_enclosures_agree_with_the_solvers_and_are_narrow():
     data = json.loads(cert.OUT.read_text())
     by_key = {e["key"]: e for e in data["enclosures"]}
     assert {"seq2_start", "br25", "sim_eq_start"} <= set(by_key)
-    for e in data["enclosures"]:
-        assert float(e["width"]) <= cert.MAX_WIDTH
+    for e in data["enclosures"]:  # a NashConv row's "width" is its upper bound, [0, bound]
+        assert float(e["width"]) <= (1e-9 if e["key"].endswith("_nashconv") else cert.MAX_WIDTH)
+    seats = [by_key[f"seq3_seat{s}"] for s in (1, 2, 3)]
+    assert sum(float(e["value"]) for e in seats) == pytest.approx(1, abs=1e-12)
+    assert all(e["enclosure"].startswith(f"[{e['value']} +/- ") for e in seats)
     seq = arb(by_key["seq2_start"]["enclosure"])
     assert seq.contains(arb(repr(float(solve(rules=Rules(goal=100, players=2)).value[0, 0, 0])))) or (
         abs(float(seq.mid()) - solve(rules=Rules(goal=100, players=2)).value[0, 0, 0]) < 1e-13

@@ -40,10 +40,31 @@ def test_a_small_record_verifies_and_a_tampered_one_does_not():
     assert any("start values" in line for line in vl.verify(bad, fresh))
 
 
-def test_the_command_line_verifies_and_refuses(capsys):
-    assert vl.main(["seq_3p_goal30", "seq_5p_goal40"]) == 0
+def test_a_record_with_certified_bounds_verifies_them_to_the_bit():
+    rec = vl.load("seq_3p_goal30")
+    fresh = vl.compute(3, 30, enclose=True)
+    enc = fresh["enclosure"]
+    start = [float.fromhex(h) for h in rec["start_values_hex"]]
+    assert all(lo < v < hi for lo, v, hi in zip(enc["start_lower"], start, enc["start_upper"], strict=True))
+    assert (
+        0 < enc["start_radius"] < 1e-12 and fresh["certificate"]["nash_conv"] <= enc["nash_conv_upper"] < 1e-9
+    )
+    good = copy.deepcopy(rec) | {"enclosure": enc}
+    assert vl.verify(good, fresh) == []
+    bad = copy.deepcopy(good)
+    bad["enclosure"]["nash_conv_upper_hex"] = (enc["nash_conv_upper"] / 2).hex()
+    assert any("nash_conv_upper_hex" in line for line in vl.verify(bad, fresh))
+
+
+def test_the_command_line_verifies_and_refuses(capsys, tmp_path, monkeypatch):
+    rec = vl.load("seq_3p_goal30")
+    monkeypatch.setattr(vl, "RECORDS", tmp_path)
+    vl.write(rec)
+    planned = {"format": 1, "name": "seq_5p_goal99", "status": "planned", "command": "-", "rules": {}}
+    vl.write(planned, tmp_path)
+    assert vl.main(["seq_3p_goal30", "seq_5p_goal99"]) == 0
     out = capsys.readouterr().out
-    assert "seq_3p_goal30: OK" in out and "seq_5p_goal40: planned" in out
+    assert "seq_3p_goal30: OK" in out and "seq_5p_goal99: planned" in out
     assert vl.main(["no_such_record"]) == 2
     assert "record='no_such_record'" in capsys.readouterr().err
 
