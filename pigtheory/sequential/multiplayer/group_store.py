@@ -153,14 +153,6 @@ class GroupStore(ChunkStore):
         ``p n + r``, of every tuple of that sum by its rank (:func:`~.chunk_kernels.tuple_rank`)."""
         return np.load(self.folder / "index" / f"rank{block}.npy", mmap_mode="r")
 
-    @cached_property
-    def rules(self) -> Rules:
-        """The rules of the solve."""
-        fields = dict(self.solve["rules"])
-        if fields.get("face_points") is not None:
-            fields["face_points"] = tuple(fields["face_points"])
-        return Rules(**fields)
-
     @property
     def chunk(self) -> int:
         """Groups per chunk."""
