@@ -129,6 +129,9 @@ def run(
         "measured": {
             "wall_s": round(wall, 1),
             "cpu_s": round(task["cpu_s"] + client_cpu if workers else client_cpu, 1),
+            # the largest process of the solve (a worker's, or the serial process's), as
+            # verify_large's records give the peak of their one process
+            "peak_rss_bytes": int(max(peak.values()) * 2**20),
             "machine": _machine(),
         },
         "sha256": {},

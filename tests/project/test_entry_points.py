@@ -65,6 +65,9 @@ def entry_points() -> dict[str, object]:
 
 # Small valid values for required arguments, by name (the package's names are conventional).
 VALID = {
+    "eq": lambda t: __import__("pigtheory").sequential.equilibrium(
+        rules=Rules(goal=6, players=3), progress=False
+    ),
     "policy": lambda t: hold_at(3),
     "policy_a": lambda t: hold_at(3),
     "policy_b": lambda t: hold_at(3),
@@ -222,6 +225,7 @@ INTERNAL = {
     "pigtheory.sequential.multiplayer.group_kernels.": "compiled loops over arrays sequential.equilibrium built",
     "pigtheory.sequential.multiplayer.certificate_kernels.": "compiled loops over arrays sequential.equilibrium built",
     "pigtheory.sequential.multiplayer.profile_kernels.": "compiled loops over arrays the referee built",
+    "pigtheory.sequential.multiplayer.certify_float.enclose_values": "the arrays of a solve, built by enclose_profile",
     "pigtheory.sequential.pair_kernels.run_horizon_layers": "compiled layers over arrays the referee built",
     "pigtheory.jit.": "the compile idiom, called with the package's own kernels (tests/domain/test_jit.py)",
     "pigtheory.sequential.multiplayer.enclosure.": "ball arithmetic over a group sequential.equilibrium solved",

@@ -5,7 +5,7 @@ values ``U``) into rigorous enclosures ``[W - D, W + D]`` of the *exact* values 
 as played (the pure choices and the stored float mixing probabilities), with the exact roll
 chances of the die, and into a rigorous upper bound of its NashConv. It runs over every tuple
 of the game in compiled loops, so it scales to 4 players at goal 100 (10^8 tuples), where
-ball arithmetic in Python (:mod:`analyses.certified`) would take days.
+ball arithmetic in Python (``analyses/certified.py``) would take days.
 
 Notes
 -----
@@ -405,6 +405,12 @@ def enclose_profile(eq, *, best_response: bool = True, max_memory=None) -> Profi
     from . import group_kernels as gk
     from .certificates import best_response_values
 
+    from .result import MultiplayerEquilibrium
+
+    if not isinstance(eq, MultiplayerEquilibrium):
+        raise ValueError(
+            f"eq must be a MultiplayerEquilibrium (pigtheory.sequential.equilibrium), got {type(eq).__name__}"
+        )
     if eq.allow_pass:
         raise ValueError("eq.allow_pass=True: only games without passing are enclosed (rho < 1)")
     if not isinstance(best_response, bool):
