@@ -404,7 +404,6 @@ def enclose_profile(eq, *, best_response: bool = True, max_memory=None) -> Profi
     from ..model import roll_model
     from . import group_kernels as gk
     from .certificates import best_response_values
-
     from .result import MultiplayerEquilibrium
 
     if not isinstance(eq, MultiplayerEquilibrium):
