@@ -159,9 +159,15 @@ def records() -> list[dict[str, str]]:
             "players": str(rules["players"]),
             "goal": str(rules["goal"]),
             "status": rec["status"],
+            "run": "planned",
         }
         if rec["status"] == "recorded":
             m = rec["measured"]
+            ch = rec.get("chunked")
+            if ch is None:
+                row["run"] = "in memory"
+            else:
+                row["run"] = f"chunked, {ch['workers']} workers" if ch.get("workers") else "chunked, serial"
             row.update(
                 values=", ".join(f"{v:.5f}" for v in rec["start_values"]),
                 opening=str(rec["opening_threshold"]),
@@ -270,11 +276,11 @@ def docs_page(data: dict) -> str:
         "",
         "## Long solves",
         "",
-        "| players | goal | status | P(win) by seat | CPU | peak memory |",
+        "| players | goal | run | P(win) by seat | CPU | peak memory |",
         "|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {r['players']} | {r['goal']} | {r['status']} | {r['values']} | {r['cpu']} | {r['memory']} |"
+        f"| {r['players']} | {r['goal']} | {r['run']} | {r['values']} | {r['cpu']} | {r['memory']} |"
         for r in d["records"]
     ]
     lines += [
