@@ -23,7 +23,8 @@ import numpy as np
 
 from benchmarks._timing import median_time
 from pigtheory import Rules, hold_at, sequential
-from pigtheory.referee import evaluate, exploitability, kernels
+from pigtheory.referee import evaluate, exploitability
+from pigtheory.sequential import pair_kernels as kernels
 
 
 def main(argv: list[str] | None = None) -> None:
