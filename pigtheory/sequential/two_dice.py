@@ -71,6 +71,11 @@ def weighted_rows(p: np.ndarray, block: np.ndarray, out: np.ndarray, scratch: np
     CPU to another, and near-tied thresholds then flipped in figures. Here every entry is the
     same sequence of rounded products and sums whatever the CPU.
     """
+    # the products in one call, then a reduction over the outer axis, which adds the rows one
+    # after the other in the order r = 0, 1, ... (never pairwise: that is the inner axis only)
+    if block.ndim == 2 and len(p) <= 16:
+        prod = np.multiply(block[: len(p)], p[:, None])
+        return np.add.reduce(prod, axis=0, out=out)
     np.multiply(block[0], p[0], out=out)
     for r in range(1, len(p)):
         np.multiply(block[r], p[r], out=scratch)
