@@ -187,10 +187,9 @@ class SequentialGame:
                 if t.bust[f]:
                     roll += p * passed
                     continue
-                kk = k + int(t.points[f])
-                reach = i + kk >= g
-                ahead = x[m][:, :, np.minimum(kk, g - 1)[0, 0]]
-                roll += p * np.where(reach, win, ahead)
+                kk = k + int(t.points[f])  # the turn total after the roll, (1, 1, goal)
+                ahead = x[m][:, :, np.minimum(kk[0, 0], g - 1)]  # read only where i + kk < goal
+                roll += p * np.where(i + kk >= g, win, ahead)
             banked = np.minimum(i + k, g - 1)  # hold at k >= 1: the other moves at (j, i + k)
             hold = np.where(k == 0, passed, x[1 - m][j, banked, 0])
             hold = np.where(i + k >= g, win, hold)

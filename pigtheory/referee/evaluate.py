@@ -54,7 +54,6 @@ from ..guard import Estimate, check_memory
 from ..results import Result
 from ..rules import Rules
 from ..sequential import pair_kernels as kernels
-from ..sequential.model import roll_model
 from ..validation import check_int
 
 __all__ = ["Evaluation", "evaluate", "check_horizon", "referee_estimate"]
@@ -151,8 +150,8 @@ def _horizon_estimate(rules: Rules, horizon: int, *, targets: int) -> Estimate:
 
 
 def _model(rules: Rules) -> tuple[np.ndarray, float]:
-    model = roll_model(rules)
-    return np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust)
+    """``(pvec, p_bust)``: the kernels' :class:`~pigtheory.sequential.pair_kernels.Die`."""
+    return kernels.die(rules)
 
 
 def evaluate(

@@ -257,8 +257,7 @@ def _exact(roll: np.ndarray, rules: Rules, max_passes: int = 100) -> tuple[np.nd
     (:func:`pigtheory.sequential.pair_kernels.pair`, the responder as seat 0), the one that the
     referee's best response runs too (module Notes)."""
     g = rules.goal
-    model = roll_model(rules)
-    die = pair_kernels.Die(np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust))
+    die = pair_kernels.die(rules)
     opp = np.ascontiguousarray(roll, dtype=np.float64)
     w0 = np.empty((g, g, g))
     w1 = np.empty((g, g, g))

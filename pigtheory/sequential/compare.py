@@ -48,7 +48,7 @@ from ..results import Result
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_choice, check_int, check_tol
 from . import pair_kernels
-from .model import check_rules, roll_model
+from .model import check_rules
 from .turns import turn_matrix
 
 __all__ = ["Comparison", "compare", "start_values"]
@@ -193,8 +193,7 @@ def _pair_values(ra: np.ndarray, rb: np.ndarray, rules: Rules) -> tuple[np.ndarr
     win probability solved as its own outcome; None if some pair of states loops for ever
     (both players pass), where :func:`start_values` decides."""
     g = rules.goal
-    model = roll_model(rules)
-    die = pair_kernels.Die(np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust))
+    die = pair_kernels.die(rules)
     r0 = np.ascontiguousarray(ra, dtype=np.float64)
     r1 = np.ascontiguousarray(rb, dtype=np.float64)
     kernel = pair_kernels.pair()

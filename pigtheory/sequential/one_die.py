@@ -51,6 +51,7 @@ from ..progress import progress_bar
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int, check_progress
 from .model import SequentialSolution, check_rules
+from .two_dice import weighted_rows
 
 __all__ = ["solve_one_die", "solve_exact"]
 
@@ -87,14 +88,9 @@ def _level_pass(y, hold, pvec, p_bust):
     rvs = np.zeros((kk, n))
     accs = np.zeros((kk, 2 * n))
     prod = np.empty((m, 2 * n))
-    weights = pvec[:, None]
     for k in range(kk - 1, -1, -1):
         acc = accs[k]
-        # sum_r pvec[r] * flat[k + 1 + r]: the products in one call, then added row after row
-        # in the order r = 0, 1, ... (a reduction over the outer axis adds rows in turn, no
-        # pairwise or BLAS order): the bits of weighted_rows, the same on any CPU
-        np.multiply(flat[k + 1 : k + 1 + m], weights, out=prod)
-        np.add.reduce(prod, axis=0, out=acc)
+        weighted_rows(pvec, flat[k + 1 : k + 1 + m], acc, prod)  # the same bits on any CPU
         acc += base
         rv = rvs[k]
         np.multiply(acc[n:], y, out=rv)

@@ -41,7 +41,16 @@ import numpy as np
 
 from ..jit import compiled, kernel
 
-__all__ = ["Die", "pair", "horizon_layers", "run_horizon_layers", "horizon_n", "occupancy_pair", "warm_up"]
+__all__ = [
+    "Die",
+    "die",
+    "pair",
+    "horizon_layers",
+    "run_horizon_layers",
+    "horizon_n",
+    "occupancy_pair",
+    "warm_up",
+]
 
 _TIE = 1e-13
 
@@ -52,6 +61,15 @@ class Die(NamedTuple):
 
     pvec: np.ndarray
     p_bust: float
+
+
+def die(rules: Any) -> Die:
+    """The :class:`Die` of one-die ``rules``: the chance of each gain and of a bust, from the
+    rules' roll model (every caller of the kernels builds it here)."""
+    from .model import roll_model
+
+    model = roll_model(rules)
+    return Die(np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust))
 
 
 @kernel

@@ -60,27 +60,24 @@ _TIE = 1e-13
 
 
 def weighted_rows(p: np.ndarray, block: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> np.ndarray:
-    """``out = sum_r p[r] * block[r]``, added in the fixed order ``r = 0, 1, ...`` by
-    elementwise numpy operations (no fused multiply-add), so the same bits on any CPU.
+    """``out = sum_r p[r] * block[r]`` over the rows of a 2-D ``block``, added in the fixed order
+    ``r = 0, 1, ...`` by elementwise numpy operations (no fused multiply-add), so the same bits on
+    any CPU; ``scratch`` (contiguous, at least ``len(p)`` times ``block``'s width) holds the products.
 
     Notes
     -----
     A BLAS matrix-vector product (``p @ block``) picks its kernel by the CPU (OpenBLAS's
     ``DYNAMIC_ARCH``: Haswell, SkylakeX, Zen, ...), and the kernels add the products in other
     orders and fuse them differently: the two-dice values changed in their last bits from one
-    CPU to another, and near-tied thresholds then flipped in figures. Here every entry is the
-    same sequence of rounded products and sums whatever the CPU.
+    CPU to another, and near-tied thresholds then flipped in figures. Here the products are
+    taken in one call and a reduction over the outer axis adds the rows one after the other
+    (pairwise summation applies to the inner axis only): every entry is the same sequence of
+    rounded products and sums whatever the CPU.
     """
-    # the products in one call, then a reduction over the outer axis, which adds the rows one
-    # after the other in the order r = 0, 1, ... (never pairwise: that is the inner axis only)
-    if block.ndim == 2 and len(p) <= 16:
-        prod = np.multiply(block[: len(p)], p[:, None])
-        return np.add.reduce(prod, axis=0, out=out)
-    np.multiply(block[0], p[0], out=out)
-    for r in range(1, len(p)):
-        np.multiply(block[r], p[r], out=scratch)
-        np.add(out, scratch, out=out)
-    return out
+    rows, width = len(p), block.shape[1]
+    buf = scratch.reshape(-1)[: rows * width].reshape(rows, width)  # contiguous products
+    prod = np.multiply(block[:rows], p[:, None], out=buf)
+    return np.add.reduce(prod, axis=0, out=out)
 
 
 class SweepArrays(NamedTuple):
@@ -159,7 +156,7 @@ class _Sweeps:
         self.vpad_t = np.zeros((2 * g + m + 1, g))
         self.x = np.empty(g * g)
         self.y = np.empty(g * g if dt else 1)
-        self.scratch = np.empty(g * g)
+        self.scratch = np.empty(max(self.pfree.size, self.pforced.size) * g * g)
 
     def __call__(self, v: np.ndarray, full: bool):
         g, m, dt, tail = self.g, self.m, self.dt, self.tail
@@ -184,9 +181,9 @@ class _Sweeps:
             rows = g if tail else g - k
             n = rows * g
             if settle is not None:  # the same operations, after the same numpy sums
-                weighted_rows(pfree, f0[k + 1 : k + 1 + m, :n], x[:n], self.scratch[:n])
+                weighted_rows(pfree, f0[k + 1 : k + 1 + m, :n], x[:n], self.scratch)
                 if dt:
-                    weighted_rows(pforced, f1[k + 1 : k + 1 + m, :n], y[:n], self.scratch[:n])
+                    weighted_rows(pforced, f1[k + 1 : k + 1 + m, :n], y[:n], self.scratch)
                 general, live, live_dt = settle
                 if full or tail or not k:
                     general(k, rows, g, arrays, dt, tail, full, _TIE)
@@ -196,13 +193,11 @@ class _Sweeps:
                     live(k, rows, g, arrays, _TIE)
                 continue
             # (flattened over (i, j): the first rows are one strided block, no copy)
-            r = const[:rows] + weighted_rows(
-                pfree, f0[k + 1 : k + 1 + m, :n], x[:n], self.scratch[:n]
-            ).reshape(rows, g)
+            r = const[:rows] + weighted_rows(pfree, f0[k + 1 : k + 1 + m, :n], x[:n], self.scratch).reshape(
+                rows, g
+            )
             if dt:
-                r += weighted_rows(pforced, f1[k + 1 : k + 1 + m, :n], y[:n], self.scratch[:n]).reshape(
-                    rows, g
-                )
+                r += weighted_rows(pforced, f1[k + 1 : k + 1 + m, :n], y[:n], self.scratch).reshape(rows, g)
                 if tail:
                     p1[k] = r
                     if k >= g:

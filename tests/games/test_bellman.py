@@ -14,8 +14,7 @@ from pigtheory.sequential import pair_kernels
 def _engine(rules: Rules, r0: np.ndarray, r1: np.ndarray, respond: bool) -> tuple[np.ndarray, np.ndarray]:
     """Seat 0's win probability with seat 0 / seat 1 to move (mover's score first), and the choices."""
     g = rules.goal
-    model = rules.roll_model()
-    die = pair_kernels.Die(np.ascontiguousarray(model.free_vector(), dtype=float), float(model.p_bust))
+    die = pair_kernels.die(rules)
     x = np.empty((2, g, g, g))
     choice = np.zeros((g, g, g), dtype=bool)
     out = np.zeros(2)
