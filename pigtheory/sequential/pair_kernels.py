@@ -66,9 +66,12 @@ class Die(NamedTuple):
 def die(rules: Any) -> Die:
     """The :class:`Die` of one-die ``rules``: the chance of each gain and of a bust, from the
     rules' roll model (every caller of the kernels builds it here)."""
+    from ..validation import check_rules
     from .model import roll_model
 
-    model = roll_model(rules)
+    model = roll_model(check_rules(rules))
+    if not model.simple:
+        raise ValueError(f"rules: the two-player engine is for one die (scores never fall), got {rules}")
     return Die(np.ascontiguousarray(model.free_vector(), dtype=np.float64), float(model.p_bust))
 
 
