@@ -28,6 +28,11 @@ from .run import LearningRun, _checkpoints, _roll, _seed
 __all__ = ["q_learning"]
 
 
+MAX_MOVES = 10**6
+"""Moves after which a self-play episode ends as a draw (1/2 each): only a game in which both
+seats pass at turn total 0 for ever (``epsilon=0``) gets there."""
+
+
 @kernel
 def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no cover - compiled
     """``episodes`` self-play games of Q-learning on ``q[i, j, k, a]`` (a = 0 roll, 1 hold)."""
@@ -38,7 +43,12 @@ def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no 
         k = 0
         pend = np.full((2, 4), -1, dtype=np.int64)  # pending (i, j, k, a) per player
         winner = -1
+        moves = 0
         while winner < 0:
+            moves += 1
+            if moves > MAX_MOVES:  # only both seats passing at k = 0 for ever gets here: a draw
+                winner = 2
+                break
             i = scores[p]
             j = scores[1 - p]
             # the player's previous decision: its target is the best value here
@@ -66,7 +76,7 @@ def _q_train(q, g, pvec_cum, p_bust, episodes, alpha, eps, seed):  # pragma: no 
                 winner = p
         for pl in range(2):
             if pend[pl, 0] >= 0:
-                t = 1.0 if pl == winner else 0.0
+                t = 0.5 if winner == 2 else (1.0 if pl == winner else 0.0)
                 pi, pj, pk, pa = pend[pl, 0], pend[pl, 1], pend[pl, 2], pend[pl, 3]
                 q[pi, pj, pk, pa] += alpha * (t - q[pi, pj, pk, pa])
 
@@ -90,7 +100,8 @@ def q_learning(
     alpha : float
         Step size in (0, 1].
     epsilon : float
-        Exploration rate in [0, 1].
+        Exploration rate in [0, 1]. With 0 both greedy seats may pass at turn total 0 for ever:
+        such an episode ends after :data:`MAX_MOVES` moves as a draw worth 1/2.
     rng : int or numpy.random.Generator, optional
 
     Returns
