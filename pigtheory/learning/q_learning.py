@@ -101,7 +101,7 @@ def q_learning(
         Step size in (0, 1].
     epsilon : float
         Exploration rate in [0, 1]. With 0 both greedy seats may pass at turn total 0 for ever:
-        such an episode ends after :data:`MAX_MOVES` moves as a draw worth 1/2.
+        such an episode ends after ``MAX_MOVES`` (10**6) moves as a draw worth 1/2.
     rng : int or numpy.random.Generator, optional
 
     Returns
