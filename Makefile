@@ -30,7 +30,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q -n $(JOBS) -m "not slow"
 
 test-slow: $(STAMP)
-	$(PY) -m pytest -q -n $(JOBS)
+	PIGTHEORY_HYPOTHESIS=explore $(PY) -m pytest -q -n $(JOBS)
 
 # On JOBS processes ($PIGTHEORY_WORKERS if set): each cached solve is a job, each analysis and
 # figure runs after the solves it reads, longest chains first; the report is put together in

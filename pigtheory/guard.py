@@ -129,6 +129,16 @@ def format_bytes(n: float) -> str:
     raise AssertionError("unreachable")
 
 
+def format_count(n: float) -> str:
+    """``1234`` -> ``'1,234'``; from 10**9 on ``'1.2e+09'``; past a float, ``'more than 10^400'``."""
+    if n < 10**9:
+        return f"{n:,}"
+    try:
+        return f"{float(n):.1e}"
+    except OverflowError:  # an int of more than 308 digits
+        return f"more than 10^{len(str(int(n))) - 1}"
+
+
 def parse_memory(value: Any, name: str = "max_memory") -> int:
     """A memory size in bytes: a number, or a string such as ``"512M"``, ``"4G"``, ``"1.5GiB"``.
 
@@ -226,7 +236,7 @@ def check_memory(estimate: Estimate | None, max_memory: Any = None) -> Estimate 
     """
     limit, source = memory_limit(max_memory)
     if estimate is not None and estimate.bytes > limit:
-        states = f"{estimate.states:,}" if estimate.states < 10**9 else f"{estimate.states:.1e}"
+        states = format_count(estimate.states)
         raise MemoryLimitError(
             f"{estimate.task}: {states} states need about {format_bytes(estimate.bytes)}, above the memory "
             f"limit of {format_bytes(limit)} ({source}); {estimate.hint}, or raise max_memory "

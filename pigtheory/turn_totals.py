@@ -161,8 +161,8 @@ def turn_total(k: int, rules: Rules = Rules(), exact: bool = False, *, max_memor
     {0: '7/36', 3: '1/6', 4: '7/36', 5: '7/36', 6: '7/36', 7: '1/36', 8: '1/36'}
     """
     check_rules(rules)
+    k = _check_k(k, rules)  # an integral float (1e308) is an int from here on, estimated as one
     check_memory(turn_total_estimate(k, exact=exact, rules=rules), max_memory)
-    k = _check_k(k, rules)
     roll = rules.roll_distribution()
     if not exact:
         table = turn_total_table(rules.replace(goal=max(rules.goal, k)))

@@ -155,12 +155,14 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode:
     ('pig', '0o644')
     """
     path = check_path("path", path)
-    check_int("mode", mode, low=0, high=0o7777)
+    mode = check_int("mode", mode, low=0, high=0o7777)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         check_writable(path)  # names the part of the path that is a file
         raise
+    if path.is_dir():  # os.replace would fail half-way with IsADirectoryError
+        raise ValueError(f"path: {str(path)!r:.160} is a folder, expected a file name")
     folder = str(path.parent)
     if folder not in _SWEPT:
         sweep_temporaries(folder)

@@ -155,6 +155,7 @@ SIZES = {
     "cache_dir": lambda t: t / "cache",
     "out": lambda t: t / "out",
     "store": lambda t: t / "store",
+    "simulations": lambda t: 10,
 }
 
 # Hostile values, by the kind of argument (a value of each is tried in each argument).
@@ -400,6 +401,11 @@ WORK = {
     "sticks",
     "chunk",
     "block",
+    "simulations",
+    "rollouts",
+    "horizon",
+    "in_flight",
+    "batch_size",
 }
 
 

@@ -258,7 +258,8 @@ def reduced_best_response(
     symmetric : bool, optional
         Store the opponents' scores as multisets; default: when all opponents play the same.
     block : int, optional
-        numpy engine: own scores per block (memory vs. speed); default from a memory budget.
+        numpy engine: own scores per block, 1..goal (memory vs. speed); default from a memory
+        budget.
         The compiled engine has no blocks and ignores it.
     engine : {"auto", "numba", "numpy"}
         Compiled column by column, or batched numpy (same answers to rounding); ``"auto"``
@@ -280,7 +281,7 @@ def reduced_best_response(
     ------
     ValueError
         An opponent whose policy reads other scores, the wrong number of opponents,
-        ``symmetric=True`` with different opponents, ``block < 1``, or an unknown engine.
+        ``symmetric=True`` with different opponents, ``block`` outside 1..goal, or an unknown engine.
 
     Examples
     --------
@@ -295,7 +296,7 @@ def reduced_best_response(
     if symmetric is not None and not isinstance(symmetric, (bool, np.bool_)):
         raise ValueError(f"symmetric must be True, False or None, got {symmetric!r}")
     if block is not None:
-        block = check_int("block", block, low=1)
+        block = check_int("block", block, low=1, high=rules.goal)  # own scores: at most goal
     read = [_own_moves(mix, rules) for mix in opps]
     moves = [mv for mv in read if mv is not None]
     if len(moves) < len(read):

@@ -146,6 +146,8 @@ def test_bad_input():
         reduced_best_response([hold_at(3)] * 2, rules=Rules(goal=8, players=3), block=0)
     with pytest.raises(ValueError, match="block"):
         reduced_best_response([hold_at(3)] * 2, rules=Rules(goal=8, players=3), block=0, engine="numba")
+    with pytest.raises(ValueError, match=r"block must be .*1\.\.8"):  # was an allocation of block rows
+        reduced_best_response([hold_at(3)] * 2, rules=Rules(goal=8, players=3), block=9, engine="numpy")
     with pytest.raises(ValueError, match="engine"):
         reduced_best_response([hold_at(3)] * 2, rules=Rules(goal=8, players=3), engine="fortran")
     with pytest.raises(ValueError, match="symmetric"):
