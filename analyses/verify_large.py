@@ -59,7 +59,7 @@ def array_sha256(a: np.ndarray) -> str:
     """SHA-256 of an array's dtype, shape and bytes (C order)."""
     a = np.ascontiguousarray(a)
     h = hashlib.sha256(f"{a.dtype.str}{a.shape}".encode())
-    h.update(a.tobytes())
+    h.update(a.reshape(-1).view(np.uint8))  # the bytes, without a copy of a large array
     return h.hexdigest()
 
 

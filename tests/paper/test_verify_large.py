@@ -88,3 +88,9 @@ def test_array_digest_sees_dtype_and_shape():
     assert vl.array_sha256(a) != vl.array_sha256(a.reshape(2, 3))
     assert vl.array_sha256(a) != vl.array_sha256(a.astype(np.float32))
     assert vl.array_sha256(a) == vl.array_sha256(a.copy())
+    # the bytes are hashed in place (no copy of a large array): the digest of the bytes in C order
+    import hashlib
+
+    b = np.arange(24, dtype=np.float64).reshape(2, 3, 4).transpose(1, 0, 2)  # not C-contiguous
+    want = hashlib.sha256(b"<f8(3, 2, 4)" + np.ascontiguousarray(b).tobytes()).hexdigest()
+    assert vl.array_sha256(b) == want

@@ -152,31 +152,48 @@ class ChunkedEquilibrium(Result):
         """The first player's hold threshold on the first turn."""
         return self.policy.hold_threshold((0,) * self.rules.players)
 
+    def array(self, part: str) -> np.ndarray:
+        """One of the store's arrays whole, as the in-memory result holds it: ``"value"``
+        (shape ``(goal,) * n + (n,)``), ``"bits"`` (the packed roll bits, ``(goal,) * n +
+        ((goal + 7) // 8,)``) or ``"gains"`` (``(goal,) * n``; certified stores only). One part
+        at a time is what a large store's digests need (5 players at goal 50: 12.5 GB of values,
+        where :meth:`in_memory` would hold 17 GB)."""
+        st = GroupStore(self.store)
+        n, g = self.rules.players, self.rules.goal
+        shapes = {"value": ((n,), np.float64), "bits": (((g + 7) // 8,), np.uint8), "gains": ((), np.float64)}
+        if part not in shapes:
+            raise ValueError(f"part must be one of {', '.join(shapes)}, got {part!r:.40}")
+        if part == "gains" and not st.solve["certify"]:
+            raise ValueError("part: this store was solved with certify=False and holds no gains")
+        tail, dtype = shapes[part]
+        check_memory(
+            Estimate(
+                f"the {part} array of {self.rules}",
+                g**n,
+                g**n * int(np.prod(tail)) * dtype().itemsize,
+                "read it by rows",
+            )
+        )
+        out = np.zeros((g**n, *tail), dtype=dtype)
+        for s in st.sizes:
+            for c in range(st.n_chunks(s)):
+                out[chunk_task._layout(st.groups(s, c), n, g)[0]] = st.read_part(part, s, c)
+        return out.reshape((g,) * n + tail)
+
     def in_memory(self) -> MultiplayerEquilibrium:
         """The whole equilibrium in memory (small games: this is the memory the chunked solve
         avoids), equal to :func:`~pigtheory.sequential.equilibrium`'s to the bit."""
-        st = GroupStore(self.store)
         n, g = self.rules.players, self.rules.goal
-        W = np.zeros((g**n, n))
-        bits = np.zeros((g**n, (g + 7) // 8), dtype=np.uint8)
-        gains = np.full(g**n, np.nan)
-        certified = bool(st.solve["certify"])
-        for s in st.sizes:
-            for c in range(st.n_chunks(s)):
-                rid = chunk_task._layout(st.groups(s, c), n, g)[0]
-                W[rid] = st.read_part("value", s, c)
-                bits[rid] = st.read_part("bits", s, c)
-                if certified:
-                    gains[rid] = st.read_part("gains", s, c)
+        gains = self.array("gains") if GroupStore(self.store).solve["certify"] else np.full((g,) * n, np.nan)
         policy = MultiplayerPolicy(
-            roll_bits=bits.reshape((g,) * n + (bits.shape[1],)),
+            roll_bits=self.array("bits"),
             mixed_states=self.mixed_states.copy(),
             mixed_prob=self.mixed_prob.copy(),
             rules=self.rules,
             allow_pass=self.allow_pass,
         )
         return MultiplayerEquilibrium(
-            value=W.reshape((g,) * n + (n,)),
+            value=self.array("value"),
             policy=policy,
             mixed_groups=self.mixed_groups.copy(),
             several_groups=self.several_groups.copy(),
@@ -184,7 +201,7 @@ class ChunkedEquilibrium(Result):
             group_how=self.group_how,
             mixed_enclosure=self.mixed_enclosure.copy(),
             value_enclosure=self.value_enclosure.copy(),
-            deviation_gain=gains.reshape((g,) * n),
+            deviation_gain=gains,
             seat_gain=self.seat_gain.copy(),
             nash_conv=self.nash_conv,
             iterations=self.iterations,

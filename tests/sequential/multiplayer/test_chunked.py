@@ -130,6 +130,17 @@ def test_lookups_read_the_store_as_the_in_memory_result(tmp_path):
     assert len(ch.in_memory().to_frame()) == len(mem.to_frame())
 
 
+def test_one_array_whole_is_the_in_memory_array(tmp_path):
+    """``array(part)``: what a large store's digests read, one part at a time."""
+    name = "3p-g30-d4"
+    mem, ch = in_memory(name), chunked(name, tmp_path / "s")
+    assert np.array_equal(ch.array("value"), mem.value)
+    assert np.array_equal(ch.array("bits"), mem.policy.roll_bits)
+    assert np.array_equal(ch.array("gains"), mem.deviation_gain, equal_nan=True)
+    with pytest.raises(ValueError, match="part must be one of value, bits, gains"):
+        ch.array("roll_bits")
+
+
 def test_a_store_of_other_rules_is_refused(tmp_path):
     chunked("4p-g8", tmp_path / "s")
     with pytest.raises(StoreMismatch, match="another solve.*rules"):
