@@ -21,7 +21,11 @@ cost to the caller's thread where possible:
 2. the second one, when the caller passes ``load`` (a function that loads the solver's
    kernels, e.g. one tiny compiled solve), starts ``load`` in a background thread and still
    runs numpy; every later solve takes numba as soon as that thread has finished;
-3. whatever the thread does, once the process has spent :data:`NUMBA_LOAD_SECONDS` in such
+3. the :data:`NUMBA_WAIT_CALLS`-th such solve waits for that thread to finish (a process that
+   has solved that often is taken to keep solving: it pays the rest of the load, about
+   0.3 s with numba's cache warm, once, and every later call is compiled; the 10th call of a
+   loop is then about 1 ms at goal 100 instead of about 9 ms);
+4. whatever the thread does, once the process has spent :data:`NUMBA_LOAD_SECONDS` in such
    numpy solves (:func:`numpy_clock`), about what loading numba costs, ``auto`` takes numba
    (waiting for the load if it is still running): the rent-or-buy rule, so that a process
    that keeps solving pays at most about twice the cheaper choice even on one core. numba
@@ -45,7 +49,15 @@ from functools import lru_cache
 
 from .validation import check_choice
 
-__all__ = ["ENGINES", "NUMBA_WORK", "NUMBA_LOAD_SECONDS", "numba_installed", "choose_engine", "numpy_clock"]
+__all__ = [
+    "ENGINES",
+    "NUMBA_WORK",
+    "NUMBA_LOAD_SECONDS",
+    "NUMBA_WAIT_CALLS",
+    "numba_installed",
+    "choose_engine",
+    "numpy_clock",
+]
 
 ENGINES = ("auto", "numba", "numpy")
 """The values of every solver's ``engine=``: ``auto`` chooses by the size of the work."""
@@ -58,6 +70,11 @@ NUMBA_LOAD_SECONDS = 0.5
 """``auto`` with ``same_bits=True`` picks numba once the process has spent this long in numpy
 solves that numba would have run (about the cost of importing numba and loading its cached
 kernels)."""
+
+NUMBA_WAIT_CALLS = 4
+"""``auto`` with ``same_bits=True`` and a ``load``: the process's tiered numpy solve of this
+number waits for the background load (started at the second) and takes numba; a script of
+fewer calls never waits, a one-off command never loads numba."""
 
 _NUMPY_SECONDS = [0.0]  # time spent in numpy solves that numba would have run, this process
 
@@ -121,7 +138,7 @@ def choose_engine(
     same_bits : bool
         The caller's two engines give the same bits, so ``auto`` may use numba once it is
         loaded (a background ``load``, numba imported, or :data:`NUMBA_LOAD_SECONDS` spent in
-        :func:`numpy_clock`).
+        :func:`numpy_clock`; the :data:`NUMBA_WAIT_CALLS`-th tiered solve waits for the load).
     load : callable, optional
         With ``same_bits``: loads the caller's compiled kernels (the same function object at
         every call); run once, in a background thread, from the process's second tiered
@@ -161,6 +178,10 @@ def choose_engine(
     _TIER.calls += 1
     if load is not None and _TIER.calls >= 2:
         _TIER.start(load)
+        if _TIER.calls >= NUMBA_WAIT_CALLS:
+            _TIER.loads[load].join()
+            if load in _TIER.ready:  # a failed load leaves the rent-or-buy rule in charge
+                return "numba"
     return "numpy"
 
 

@@ -312,6 +312,12 @@ def is_threshold_rule(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.nda
     >>> is_threshold_rule(roll, np.zeros(3, dtype=int), Rules(goal=g)).tolist()
     [True, True, False]
     """
+    return _is_threshold_rule(roll, own, rules, _reached)
+
+
+def _is_threshold_rule(roll: Any, own: Any, rules: Rules, reached: Any) -> np.ndarray:
+    """:func:`is_threshold_rule` with the walk over reached turn totals given (``reached``, as
+    :func:`_reached`: the compiled solvers pass a compiled one, the same booleans)."""
     roll = np.asarray(roll, dtype=bool)
     stop = roll.shape[1] - np.asarray(own)[:, None]  # from here on the goal is reached
     t = np.arange(roll.shape[1])[None, :]
@@ -321,7 +327,7 @@ def is_threshold_rule(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.nda
     # others need the (slower) walk over the turn totals they reach.
     odd = np.flatnonzero(~out)
     if odd.size:
-        out[odd] = _prefix_rule(roll[odd], live[odd] & _reached(roll[odd], stop[odd], rules))
+        out[odd] = _prefix_rule(roll[odd], live[odd] & reached(roll[odd], stop[odd], rules))
     return out
 
 

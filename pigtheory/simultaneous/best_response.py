@@ -67,6 +67,7 @@ from .core import (
     terminal_values,
     turn_width,
 )
+from .core.stopping_rules import threshold_rules
 
 __all__ = [
     "best_response",
@@ -299,7 +300,9 @@ def _stopping_two(opp: Any, rules: Rules) -> StoppingSolution:
 
     g = rules.goal
     value, roll, t_value, t_policy, passes = best_stopping_two(opp, rules)
-    return _stopping_solution(value, roll, t_value, t_policy, 2 * g - 1, rules, settled=passes == 1)
+    return _stopping_solution(
+        value, roll, t_value, t_policy, 2 * g - 1, rules, settled=passes == 1, judge_rules=threshold_rules
+    )
 
 
 def _stopping_solution(
@@ -310,17 +313,29 @@ def _stopping_solution(
     levels: int,
     rules: Rules,
     settled: np.ndarray | None = None,
+    judge_rules: Any = None,
 ) -> StoppingSolution:
     """The result of either path: where the best rule is no threshold, and its gain there.
     ``settled`` marks states whose rule is known to be "hold at ``t_policy``" (the compiled
-    path's first pass changed nothing there); only the others are judged."""
+    path's first pass changed nothing there); only the others are judged, by ``judge_rules``
+    (:func:`~pigtheory.stopping.is_threshold_rule` or its compiled twin)."""
     from ..stopping import StoppingRule, is_threshold_rule
 
     g, n = rules.goal, rules.players
     own = np.indices((g,) * n)[0].ravel()
     non_threshold = np.zeros((g,) * n, dtype=bool)
     judge = np.arange(own.size) if settled is None else np.flatnonzero(~settled.ravel())
-    non_threshold.ravel()[judge] = ~is_threshold_rule(roll.reshape(-1, g)[judge], own[judge], rules)
+    rows = roll.reshape(-1, g)
+    if judge.size:
+        # A rule that rolls below its best threshold k and holds on k .. k + (largest gain) - 1
+        # never reaches a higher total (where the pass may have changed it): it plays as hold
+        # at k. Only the others need is_threshold_rule's walk over the totals they reach.
+        k = t_policy.reshape(-1)[judge][:, None]
+        t = np.arange(g)[None, :]
+        live = (t >= 1) & (t < g - own[judge][:, None]) & (t < k + int(rules.roll_arrays()[1].max()))
+        plays = ~((rows[judge] != (t < k)) & live).any(axis=1)
+        judge = judge[~plays]
+    non_threshold.ravel()[judge] = ~(judge_rules or is_threshold_rule)(rows[judge], own[judge], rules)
     gain = value[(slice(0, g),) * n] - t_value
     best = StoppingRule(roll, "best response over stopping rules")
     return StoppingSolution(value, best, levels, 0.0, "exact", rules, t_value, t_policy, non_threshold, gain)

@@ -41,6 +41,24 @@ def test_the_second_tiered_solve_loads_in_the_background_and_later_ones_take_num
     assert choose_engine("numpy", 10, same_bits=True, load=load) == "numpy"
 
 
+def test_the_fourth_tiered_solve_waits_for_the_load_and_takes_numba(cold):
+    """A loop of solves: calls 1..3 numpy (the load runs from call 2), call 4 waits for it."""
+    import threading
+
+    release, loaded = threading.Event(), []
+
+    def load():
+        release.wait(5)  # a load still running when calls 2 and 3 are made
+        loaded.append(True)
+
+    engines = [choose_engine("auto", 10, same_bits=True, load=load) for _ in range(3)]
+    assert engines == ["numpy"] * 3 and not loaded and cold._TIER.loading()
+    assert cold.NUMBA_WAIT_CALLS == 4
+    release.set()
+    assert choose_engine("auto", 10, same_bits=True, load=load) == "numba" and loaded == [True]
+    assert choose_engine("auto", 10, same_bits=True, load=load) == "numba"
+
+
 def test_a_failed_load_leaves_the_rent_or_buy_rule(cold):
     def load():
         raise RuntimeError("no compiler here")
@@ -48,7 +66,8 @@ def test_a_failed_load_leaves_the_rent_or_buy_rule(cold):
     for _ in range(3):
         assert choose_engine("auto", 10, same_bits=True, load=load) == "numpy"
     cold._TIER.wait()
-    assert choose_engine("auto", 10, same_bits=True, load=load) == "numpy"
+    for _ in range(3):  # the fourth call's wait finds the load failed: numpy still
+        assert choose_engine("auto", 10, same_bits=True, load=load) == "numpy"
     cold._NUMPY_SECONDS[0] = NUMBA_LOAD_SECONDS  # the numpy time paid for a load: buy
     assert choose_engine("auto", 10, same_bits=True, load=load) == "numba"
 

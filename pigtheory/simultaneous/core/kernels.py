@@ -20,7 +20,16 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .jit import compiled, kernel
-from .step import _six_gains, stopping_step, threshold_step
+from .step import (
+    _six_gains,
+    _six_gains_inline,
+    pass_above_inline,
+    stopping_step,
+    stopping_step_inline,
+    threshold_pass_inline,
+    threshold_step,
+    threshold_step_inline,
+)
 
 __all__ = ["Independent", "General", "two_player_kernel", "stopping_kernel"]
 
@@ -143,13 +152,26 @@ def _stop_independent(
     """Two players, B's turn by B's score only: :func:`_independent` with the best stopping
     rule at every state (started from the best threshold, whose value and k are kept;
     ``passes[i, j]`` counts the passes, 1 where that threshold's rule was already optimal).
-    One die's six gains take the fused threshold step, as in :func:`_independent`."""
+    Allocates the scratch and runs :func:`_stop_independent_states`."""
+    g = tk.shape[0]
+    scratch = np.empty((4, g + 1))
+    new = np.empty(g, dtype=np.bool_)
+    _stop_independent_states(
+        band, opp, roll, tie_tol, max_passes, V, UT, rule, tval, tk, passes, scratch, new
+    )
+
+
+@kernel(refcount=False)
+def _stop_independent_states(
+    band, opp, roll, tie_tol, max_passes, V, UT, rule, tval, tk, passes, scratch, new
+):  # pragma: no cover
+    """The states of :func:`_stop_independent`, its steps inlined (no reference counting per
+    state: module Notes of :mod:`pigtheory.jit`). One die's six gains take the fused threshold
+    step; a state whose best threshold passes :func:`~.step.threshold_pass` needs no pass of
+    :func:`~.step.stopping_step`."""
     g = tk.shape[0]
     six = band.band_t.shape[0] == 6
-    vals = np.empty(g + 1)
-    a = np.empty(g + 1)
-    c = np.empty(g + 1)
-    new = np.empty(g, dtype=np.bool_)
+    vals, a, c, hold_rows = scratch[0], scratch[1], scratch[2], scratch[3]
     for d in range(2 * g - 2, -1, -1):
         for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
             j = d - i
@@ -159,16 +181,23 @@ def _stop_independent(
                 z += opp.pz[j, r] * V[i, opp.cz[j, r]]
             row = UT[j, i:]
             if six:
-                t_best, k = _six_gains(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals)
+                t_best, k = _six_gains_inline(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals)
             else:
-                t_best, k = threshold_step(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals)
+                t_best, k = threshold_step_inline(band, row, z, room, 0.0, opp.inv[j], False, tie_tol, vals)
             tval[i, j] = t_best
             tk[i, j] = k
             for t in range(k):  # start from the best threshold's rule: one pass if it is optimal
                 rule[i, j, t] = True
-            best, passes[i, j] = stopping_step(
-                row, z, room, opp.pb[j], t_best, roll, tie_tol, max_passes, a, c, new, rule[i, j]
-            )
+            if threshold_pass_inline(band, row, z, room, opp.pb[j], t_best, roll, tie_tol, k, hold_rows):
+                best, passes[i, j] = t_best, 1  # the best threshold is the best stopping rule
+            elif pass_above_inline(
+                band, row, z, room, opp.pb[j], t_best, roll, tie_tol, k, a, c, new, rule[i, j], hold_rows
+            ):
+                best, passes[i, j] = t_best, 2  # it plays as that threshold; unreached totals differ
+            else:
+                best, passes[i, j] = stopping_step_inline(
+                    row, z, room, opp.pb[j], t_best, roll, tie_tol, max_passes, a, c, new, rule[i, j]
+                )
             V[i, j] = best
             UT[j, i] = z + opp.pb[j] * best
 
@@ -180,23 +209,54 @@ def _stop_general(band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk, pass
     g = tk.shape[0]
     w = band.band_t.shape[0]
     u = np.empty(g + w + 1)
-    vals = np.empty(g + 1)
-    a = np.empty(g + 1)
-    c = np.empty(g + 1)
+    scratch = np.empty((4, g + 1))
     new = np.empty(g, dtype=np.bool_)
+    _stop_general_states(band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk, passes, u, scratch, new)
+
+
+@kernel(refcount=False)
+def _stop_general_states(
+    band, opp, roll, tie_tol, max_passes, VT, rule, tval, tk, passes, u, scratch, new
+):  # pragma: no cover
+    """The states of :func:`_stop_general`, its steps inlined (as :func:`_stop_independent_states`)."""
+    g = tk.shape[0]
+    w = band.band_t.shape[0]
+    vals, a, c, hold_rows = scratch[0], scratch[1], scratch[2], scratch[3]
     for d in range(2 * g - 2, -1, -1):
         for i in range(max(0, d - g + 1), min(d, g - 1) + 1):
             j = d - i
             room = g - i
             _continuation(u, opp, VT, i, j, room, w)
-            t_best, k = threshold_step(band, u, u[0], room, opp.P[i, j, 0], vals, True, tie_tol, vals)
+            t_best, k = threshold_step_inline(band, u, u[0], room, opp.P[i, j, 0], vals, True, tie_tol, vals)
             tval[i, j] = t_best
             tk[i, j] = k
             for t in range(k):
                 rule[i, j, t] = True
-            best, passes[i, j] = stopping_step(
-                u, u[0], room, opp.P[i, j, 0], t_best, roll, tie_tol, max_passes, a, c, new, rule[i, j]
-            )
+            if threshold_pass_inline(
+                band, u, u[0], room, opp.P[i, j, 0], t_best, roll, tie_tol, k, hold_rows
+            ):
+                best, passes[i, j] = t_best, 1
+            elif pass_above_inline(
+                band,
+                u,
+                u[0],
+                room,
+                opp.P[i, j, 0],
+                t_best,
+                roll,
+                tie_tol,
+                k,
+                a,
+                c,
+                new,
+                rule[i, j],
+                hold_rows,
+            ):
+                best, passes[i, j] = t_best, 2
+            else:
+                best, passes[i, j] = stopping_step_inline(
+                    u, u[0], room, opp.P[i, j, 0], t_best, roll, tie_tol, max_passes, a, c, new, rule[i, j]
+                )
             VT[j, i] = best
 
 
@@ -240,13 +300,31 @@ def two_player_kernel(independent: bool, six: bool = False) -> Any:
     return compiled(_general)
 
 
+@kernel
+def _reached_rows(goes_on, gains, reached):  # pragma: no cover - compiled
+    """``reached[s, t]``: some ``t - gain`` of row s is reached and goes on (``reached[s, 0]``
+    always): the walk of :func:`pigtheory.stopping.is_threshold_rule`, row by row."""
+    ns, goal = goes_on.shape
+    for s in range(ns):
+        reached[s, 0] = True
+        for t in range(1, goal):
+            hit = False
+            for f in range(gains.shape[0]):
+                q = t - gains[f]
+                if q >= 0 and reached[s, q] and goes_on[s, q]:
+                    hit = True
+            reached[s, t] = hit
+
+
 def stopping_kernel(name: str) -> Any:
     """The compiled stopping kernel ``name``: ``"optimal_stopping"``, ``"outcomes"``,
-    ``"independent"`` or ``"general"`` (the two-player best responses over stopping rules)."""
+    ``"independent"`` or ``"general"`` (the two-player best responses over stopping rules), or
+    ``"reached"`` (the turn totals stopping rules reach)."""
     fn: dict[str, Any] = {
         "optimal_stopping": _stopping,
         "outcomes": _stopping_outcomes,
         "independent": _stop_independent,
         "general": _stop_general,
+        "reached": _reached_rows,
     }
     return compiled(fn[name])

@@ -64,6 +64,11 @@ __all__ = [
     "threshold_step",
     "threshold_step_inline",
     "stopping_step",
+    "threshold_pass",
+    "threshold_pass_inline",
+    "pass_above",
+    "pass_above_inline",
+    "stopping_step_inline",
 ]
 
 
@@ -273,8 +278,130 @@ def stopping_step(u, u0, room, loop_p, v, roll, tie_tol, max_passes, a, c, new, 
     return v, passes
 
 
+@kernel(refcount=False)
+def _holds_from_k(u, u0, room, loop, roll, tie_tol, k):  # pragma: no cover - compiled
+    """Holding beats rolling once, by :func:`stopping_step`'s comparison, at every turn total
+    ``t = k .. room - 1`` (where "hold from k" holds, so a roll from t is worth ``p_bust u_0 +
+    sum_f p_f u[t + g_f]``, bust chance ``p_bust``; ``u`` padded past the room, so ``u[t + g]``
+    is the step's ``a[min(t + g, room)]``). Loops over unit-stride slices indexed from 0, the
+    comparisons counted: no branch, so numba vectorises them; five gains (one die) unrolled."""
+    p_bust, gains, probs = roll.p_bust, roll.gains, roll.probs
+    base, stay = p_bust * u0, p_bust * loop
+    lo = max(k, 1)
+    ut = u[lo:room]
+    rolls = 0
+    if gains.shape[0] == 5:
+        p0, p1, p2, p3, p4 = probs[0], probs[1], probs[2], probs[3], probs[4]
+        y0, y1, y2 = u[lo + gains[0] :], u[lo + gains[1] :], u[lo + gains[2] :]
+        y3, y4 = u[lo + gains[3] :], u[lo + gains[4] :]
+        for s in range(room - lo):  # t = lo + s
+            ra = base + p0 * y0[s] + p1 * y1[s] + p2 * y2[s] + p3 * y3[s] + p4 * y4[s]
+            rolls += ra + stay > ut[s] + tie_tol
+        return rolls == 0
+    for s in range(room - lo):
+        ra = base
+        for f in range(gains.shape[0]):
+            ra += probs[f] * u[lo + s + gains[f]]
+        rolls += ra + stay > ut[s] + tie_tol
+    return rolls == 0
+
+
+@kernel(refcount=False)
+def _rolls_below_k(band, u, u0, loop, tie_tol, k, r):  # pragma: no cover - compiled
+    r"""Rolling beats holding, by :func:`stopping_step`'s comparison, at every turn total
+    ``t = 1 .. k - 1`` when the rule holds on ``k .. k + w - 1`` (w landing totals): from t it
+    rolls on to k as "hold at k - t" does from 0, the landing totals moved by t, worth
+    :math:`P(X_{k-t} = 0)\, u_0 + \sum_r P(X_{k-t} = k - t + r)\, u[k + r]` with bust chance
+    :math:`P(X_{k-t} = 0)`: no backward chain, loops over unit-stride slices (vectorised);
+    six landing totals (one die) unrolled. ``r`` is scratch of ``k``."""
+    bust, band_t = band.bust, band.band_t
+    for s in range(k - 1):  # u[t] for t = k - 1 down to 1, in the order of m = k - t
+        r[s] = u[k - 1 - s]
+    bm = bust[1:]
+    holds = 0
+    if band_t.shape[0] == 6:
+        x0, x1, x2, x3, x4, x5 = u[k], u[k + 1], u[k + 2], u[k + 3], u[k + 4], u[k + 5]
+        b0, b1, b2 = band_t[0, 1:], band_t[1, 1:], band_t[2, 1:]
+        b3, b4, b5 = band_t[3, 1:], band_t[4, 1:], band_t[5, 1:]
+        for s in range(k - 1):  # m = s + 1, t = k - m
+            ra = bm[s] * u0 + b0[s] * x0 + b1[s] * x1 + b2[s] * x2 + b3[s] * x3 + b4[s] * x4 + b5[s] * x5
+            holds += not ra + bm[s] * loop > r[s] + tie_tol
+        return holds == 0
+    for s in range(k - 1):
+        ra = bm[s] * u0
+        for q in range(band_t.shape[0]):
+            ra += band_t[q, 1 + s] * u[k + q]
+        holds += not ra + bm[s] * loop > r[s] + tie_tol
+    return holds == 0
+
+
+@kernel(refcount=False)
+def threshold_pass(band, u, u0, room, loop_p, v, roll, tie_tol, k, r):  # pragma: no cover - compiled
+    """Whether the rule "roll below k, hold from k" (value ``v``, the threshold step's) is its
+    own improvement: :func:`stopping_step`'s first pass from it would change no turn total.
+    Then it is the best stopping rule at the state and ``v`` its value; otherwise the caller
+    tries :func:`pass_above`, then runs :func:`stopping_step`. ``u`` padded past the room as
+    for :func:`threshold_step`; ``r`` is scratch of ``room + 1``.
+
+    Under that rule the pass needs no backward chain (:func:`_holds_from_k`,
+    :func:`_rolls_below_k`); its comparisons are :func:`stopping_step`'s (roll where it beats
+    holding by more than ``tie_tol``, the self-loop worth ``loop_p v``)."""
+    loop = loop_p * v
+    return _holds_from_k(u, u0, room, loop, roll, tie_tol, k) and _rolls_below_k(
+        band, u, u0, loop, tie_tol, k, r
+    )
+
+
+@kernel(refcount=False)
+def pass_above(band, u, u0, room, loop_p, v, roll, tie_tol, k, a, c, new, rule, r):  # pragma: no cover
+    """Where :func:`threshold_pass` fails above the landing totals: :func:`stopping_step`'s
+    first pass from "roll below k, hold from k" run backward over ``t = room - 1 .. k`` (its
+    code, so its decisions); if it holds on ``k .. k + w - 1`` (every total a turn can reach)
+    and :func:`_rolls_below_k`, the state plays as hold at k, worth ``v``, and the new rule
+    differs only at totals no turn reaches: the second pass of :func:`stopping_step` would
+    change nothing. Writes those decisions into ``rule`` (scratch ``new``, ``a``, ``c`` as
+    :func:`stopping_step`'s) and returns True; False (``rule`` untouched) where the caller must
+    run :func:`stopping_step`."""
+    p_bust, gains, probs = roll.p_bust, roll.gains, roll.probs
+    w = band.band_t.shape[0]
+    loop = loop_p * v
+    a[room] = u[room]
+    c[room] = 0.0
+    for t in range(room - 1, k - 1, -1):
+        ra = p_bust * u0
+        rc = p_bust
+        for f in range(gains.shape[0]):
+            to = t + gains[f]
+            if to > room:
+                to = room
+            ra += probs[f] * a[to]
+            rc += probs[f] * c[to]
+        go = ra + rc * loop > u[t] + tie_tol
+        if go:
+            if t < k + w:
+                return False
+            a[t] = ra
+            c[t] = rc
+        else:
+            a[t] = u[t]
+            c[t] = 0.0
+        new[t] = go
+    if not _rolls_below_k(band, u, u0, loop, tie_tol, k, r):
+        return False
+    for t in range(k + w, room):
+        rule[t] = new[t]
+    return True
+
+
 _six_gains_inline = inlined(_six_gains, "_six_gains_inline")
 threshold_step_inline = inlined(threshold_step, "threshold_step_inline", _six_gains=_six_gains_inline)
+_holds_inline = inlined(_holds_from_k, "_holds_inline")
+_rolls_inline = inlined(_rolls_below_k, "_rolls_inline")
+threshold_pass_inline = inlined(
+    threshold_pass, "threshold_pass_inline", _holds_from_k=_holds_inline, _rolls_below_k=_rolls_inline
+)
+pass_above_inline = inlined(pass_above, "pass_above_inline", _rolls_below_k=_rolls_inline)
+stopping_step_inline = inlined(stopping_step, "stopping_step_inline")
 """The threshold step inlined into its caller: :func:`threshold_step` itself (the same code,
 so the same bits), for the per-state loop of a kernel marked ``refcount=False``; the n-player
 column solver took 1.4x the time through the call (3 players at goal 100)."""

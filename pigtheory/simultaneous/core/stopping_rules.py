@@ -259,3 +259,23 @@ class StoppingRules:
         ``(ns, goal)`` (:meth:`best_and_threshold`)."""
         value, roll, _, _ = self.best_and_threshold(u, own, opp_bust, tie_tol)
         return value, roll
+
+
+def threshold_rules(roll: np.ndarray, own: np.ndarray, rules: Rules) -> np.ndarray:
+    """:func:`pigtheory.stopping.is_threshold_rule` with its walk over the turn totals each
+    rule reaches compiled (the same booleans; for the compiled solvers, which have numba
+    loaded: numpy's walk takes a step per turn total, about 0.5 ms at goal 100)."""
+    from ...stopping import _is_threshold_rule
+
+    return _is_threshold_rule(roll, own, rules, _reached_compiled)
+
+
+def _reached_compiled(roll: np.ndarray, stop: np.ndarray, rules: Rules) -> np.ndarray:
+    """:func:`pigtheory.stopping._reached`, compiled."""
+    _, gains, _ = rules.roll_arrays()
+    ns, goal = roll.shape
+    t = np.arange(goal)[None, :]
+    goes_on = np.ascontiguousarray((roll | (t == 0)) & (t < stop))
+    out = np.zeros((ns, goal), dtype=bool)
+    kernels.stopping_kernel("reached")(goes_on, np.ascontiguousarray(gains, dtype=np.int64), out)
+    return out
