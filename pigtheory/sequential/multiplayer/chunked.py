@@ -170,7 +170,7 @@ class ChunkedEquilibrium(Result):
             Estimate(
                 f"the {part} array of {self.rules}",
                 g**n,
-                g**n * int(np.prod(tail)) * dtype().itemsize,
+                g**n * int(np.prod(tail)) * np.dtype(dtype).itemsize,
                 "read it by rows",
             )
         )
