@@ -343,8 +343,8 @@ def threshold_pass(band, u, u0, room, loop_p, v, roll, tie_tol, k, r):  # pragma
     tries :func:`pass_above`, then runs :func:`stopping_step`. ``u`` padded past the room as
     for :func:`threshold_step`; ``r`` is scratch of ``room + 1``.
 
-    Under that rule the pass needs no backward chain (:func:`_holds_from_k`,
-    :func:`_rolls_below_k`); its comparisons are :func:`stopping_step`'s (roll where it beats
+    Under that rule the pass needs no backward chain (``_holds_from_k``,
+    ``_rolls_below_k``); its comparisons are :func:`stopping_step`'s (roll where it beats
     holding by more than ``tie_tol``, the self-loop worth ``loop_p v``)."""
     loop = loop_p * v
     return _holds_from_k(u, u0, room, loop, roll, tie_tol, k) and _rolls_below_k(
@@ -357,7 +357,7 @@ def pass_above(band, u, u0, room, loop_p, v, roll, tie_tol, k, a, c, new, rule, 
     """Where :func:`threshold_pass` fails above the landing totals: :func:`stopping_step`'s
     first pass from "roll below k, hold from k" run backward over ``t = room - 1 .. k`` (its
     code, so its decisions); if it holds on ``k .. k + w - 1`` (every total a turn can reach)
-    and :func:`_rolls_below_k`, the state plays as hold at k, worth ``v``, and the new rule
+    and ``_rolls_below_k``, the state plays as hold at k, worth ``v``, and the new rule
     differs only at totals no turn reaches: the second pass of :func:`stopping_step` would
     change nothing. Writes those decisions into ``rule`` (scratch ``new``, ``a``, ``c`` as
     :func:`stopping_step`'s) and returns True; False (``rule`` untouched) where the caller must
