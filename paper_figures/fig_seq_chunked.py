@@ -28,7 +28,7 @@ def records() -> list[dict]:
 
 
 def figure(recs: list[dict]):
-    fig, ax = plt.subplots(figsize=(6.4, 4.4))
+    fig, ax = plt.subplots(figsize=(8.2, 4.4))
     for n, goals in GOALS.items():
         cpu = stable([plan(rules=Rules(players=n, goal=g)).cpu_hours * 3600 for g in goals], 4)
         ax.plot(list(goals), cpu, color=COLOURS[n], lw=1.2, label=f"{n} players: plan (CPU)")
@@ -44,7 +44,8 @@ def figure(recs: list[dict]):
     ax.set_ylabel("seconds")
     ax.set_title("Chunked multiplayer equilibrium: plan and measured runs")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # the points stay in view
+    fig.subplots_adjust(right=0.72)
     return fig
 
 
