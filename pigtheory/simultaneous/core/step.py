@@ -64,6 +64,7 @@ __all__ = [
     "threshold_step",
     "threshold_step_inline",
     "stopping_step",
+    "roll_once",
     "threshold_pass",
     "threshold_pass_inline",
     "pass_above",
@@ -233,6 +234,23 @@ def threshold_step(band, u, u0, room, opp_bust, inv, divide, tie_tol, vals):  # 
     return best, first_within(vals, room, best, tie_tol)
 
 
+@kernel(refcount=False, inline=True)
+def roll_once(t, room, u0, roll, a, c):  # pragma: no cover - compiled
+    """One roll from turn total ``t`` under a rule whose values from each total are ``a`` (the
+    state's own value counted as 0) and bust chances ``c``: ``(p_bust u0 + sum_f p_f a[t +
+    g_f], p_bust + sum_f p_f c[t + g_f])``, the totals capped at ``room`` (the goal), the faces
+    added in order (the bits of every caller)."""
+    ra = roll.p_bust * u0
+    rc = roll.p_bust
+    for f in range(roll.gains.shape[0]):
+        to = t + roll.gains[f]
+        if to > room:
+            to = room
+        ra += roll.probs[f] * a[to]
+        rc += roll.probs[f] * c[to]
+    return ra, rc
+
+
 @kernel(refcount=False)
 def stopping_step(u, u0, room, loop_p, v, roll, tie_tol, max_passes, a, c, new, rule):  # pragma: no cover
     """The best stopping rule at one state by policy iteration on its own value (Dinkelbach):
@@ -241,7 +259,6 @@ def stopping_step(u, u0, room, loop_p, v, roll, tie_tol, max_passes, a, c, new, 
     :class:`Roll`, scratch ``a``, ``c`` (``room + 1``) and ``new`` (``room``). Writes the rule
     into ``rule[:room]`` (its previous contents are the first comparison); returns
     ``(value, passes)``."""
-    p_bust, gains, probs = roll.p_bust, roll.gains, roll.probs
     passes = 0
     for it in range(1, max_passes + 1):
         a[room] = u[room]
@@ -249,14 +266,7 @@ def stopping_step(u, u0, room, loop_p, v, roll, tie_tol, max_passes, a, c, new, 
         loop = loop_p * v
         changed = False
         for t in range(room - 1, -1, -1):
-            ra = p_bust * u0
-            rc = p_bust
-            for f in range(gains.shape[0]):
-                to = t + gains[f]
-                if to > room:
-                    to = room
-                ra += probs[f] * a[to]
-                rc += probs[f] * c[to]
+            ra, rc = roll_once(t, room, u0, roll, a, c)
             go = True
             if t > 0:
                 go = ra + rc * loop > u[t] + tie_tol
@@ -362,20 +372,12 @@ def pass_above(band, u, u0, room, loop_p, v, roll, tie_tol, k, a, c, new, rule, 
     change nothing. Writes those decisions into ``rule`` (scratch ``new``, ``a``, ``c`` as
     :func:`stopping_step`'s) and returns True; False (``rule`` untouched) where the caller must
     run :func:`stopping_step`."""
-    p_bust, gains, probs = roll.p_bust, roll.gains, roll.probs
     w = band.band_t.shape[0]
     loop = loop_p * v
     a[room] = u[room]
     c[room] = 0.0
     for t in range(room - 1, k - 1, -1):
-        ra = p_bust * u0
-        rc = p_bust
-        for f in range(gains.shape[0]):
-            to = t + gains[f]
-            if to > room:
-                to = room
-            ra += probs[f] * a[to]
-            rc += probs[f] * c[to]
+        ra, rc = roll_once(t, room, u0, roll, a, c)
         go = ra + rc * loop > u[t] + tie_tol
         if go:
             if t < k + w:
