@@ -95,13 +95,12 @@ def test_a_thread_pool_gives_the_same_bits(tmp_path, name):
 
 @pytest.fixture(scope="module")
 def client():
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as c,
-    ):
+    """A LocalCluster of 2 worker processes on free local ports, no dashboard (a taken port
+    8787 made distributed leak a socket)."""
+    pytest.importorskip("distributed")
+    from pigtheory.parallel import local_cluster
+
+    with local_cluster(2) as c:
         yield c
 
 
