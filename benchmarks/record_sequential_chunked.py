@@ -3,7 +3,7 @@ and the SHA-256 of its arrays, as a record of ``analyses/records`` (read by
 ``make verify-large``, which checks the arrays against an in-memory solve where one fits).
 
 ``python benchmarks/record_sequential_chunked.py PLAYERS GOAL [--workers W] [--worker-memory 3GiB]
-[--compare] [--keep DIR]``
+[--compare] [--keep DIR [--resume]]``
 
 * ``--workers 0``: serial, in this process (the tasks' own timings give the overhead);
   ``W >= 1``: a Dask ``LocalCluster`` of W one-thread workers with ``--worker-memory`` each;
@@ -11,6 +11,11 @@ and the SHA-256 of its arrays, as a record of ``analyses/records`` (read by
   memory, and whether the start values and NashConv are the same bits);
 * the arrays' SHA-256 (``value``, ``roll_bits``: the digests of ``analyses.verify_large``) come
   from the store, each array loaded whole in this process in turn (skipped with ``--no-hash``).
+
+* ``--resume`` (with ``--keep``): solve on in a store that a killed run left (its finished
+  chunks are kept and not solved again); the tasks' CPU and peak memory then count every run's
+  tasks (``tasks.jsonl`` keeps them all), the wall time only this run's (the record says
+  ``"resumed": true``).
 
 Records are written as ``analyses/records/seq_<n>p_goal<g>_chunked.json``.
 """
@@ -40,7 +45,14 @@ def _load_avg() -> list[float]:
 
 
 def run(
-    n: int, g: int, workers: int, worker_memory: str, compare: bool, keep: str | None, hashes: bool
+    n: int,
+    g: int,
+    workers: int,
+    worker_memory: str,
+    compare: bool,
+    keep: str | None,
+    hashes: bool,
+    resume: bool = False,
 ) -> dict:
     from bench_sequential_chunked import in_memory
 
@@ -52,7 +64,8 @@ def run(
 
     rules = Rules(players=n, goal=g)
     folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="seqchunk-"))
-    shutil.rmtree(folder, ignore_errors=True)
+    if not resume:
+        shutil.rmtree(folder, ignore_errors=True)
     pl = plan(rules=rules, workers=max(workers, 1))
     load0 = _load_avg()
     t, c = time.perf_counter(), time.process_time()
@@ -97,6 +110,7 @@ def run(
             "max_deviation_gain": float(np.nanmax(eq.seat_gain)),
         },
         "chunked": {
+            "resumed": resume,  # the wall time is then only the last run's
             "tuples": g**n,
             "workers": workers,
             "worker_memory": worker_memory if workers else None,
@@ -165,10 +179,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker-memory", default="3GiB")
     ap.add_argument("--compare", action="store_true")
     ap.add_argument("--keep", default=None)
+    ap.add_argument("--resume", action="store_true")
     ap.add_argument("--no-hash", dest="hashes", action="store_false")
     ap.add_argument("--out", default=str(ROOT / "analyses" / "records"))
     a = ap.parse_args(argv)
-    rec = run(a.players, a.goal, a.workers, a.worker_memory, a.compare, a.keep, a.hashes)
+    if a.resume and not a.keep:
+        ap.error("--resume needs --keep DIR (the store to solve on in)")
+    rec = run(a.players, a.goal, a.workers, a.worker_memory, a.compare, a.keep, a.hashes, a.resume)
     path = Path(a.out) / f"{rec['name']}.json"
     path.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")
     print(
