@@ -88,6 +88,22 @@ def _openspiel_readers() -> tuple[Any, Any]:
 _wiring.openspiel_readers = _openspiel_readers
 
 
+def _game_solvers(play: str, block: str) -> Any:
+    """The exact solver behind a block of the game model (:mod:`pigtheory.games`;
+    :mod:`pigtheory._wiring`): the referee's for sequential play, the simultaneous family's
+    for simultaneous play."""
+    if play == "sequential":
+        from . import referee
+
+        return {"evaluate": referee.evaluate, "best_response": referee.best_response}[block]
+    from . import simultaneous
+
+    return {"evaluate": simultaneous.win_probabilities, "best_response": simultaneous.best_response}[block]
+
+
+_wiring.game_solvers = _game_solvers
+
+
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f".{name}", __name__)

@@ -7,15 +7,16 @@ with :func:`pigtheory.results.register_files` when it is imported. When nothing 
 it yet (``hold_at(3).save(path)`` in a fresh interpreter), the results call
 :data:`load_files`, which the package root (``pigtheory/__init__.py``, above every layer and
 imported before any of them) sets to a function that imports :mod:`pigtheory.io`. The game
-model's policy converter reads OpenSpiel policies the same way (:data:`openspiel_readers`). No
-module of a lower layer names a higher one, not even by a string.
+model's policy converter reads OpenSpiel policies the same way (:data:`openspiel_readers`), and
+the game model's ``evaluate`` and ``best_response`` blocks reach the exact solvers through
+:data:`game_solvers`. No module of a lower layer names a higher one, not even by a string.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["load_files", "openspiel_readers"]
+__all__ = ["load_files", "openspiel_readers", "game_solvers"]
 
 load_files: Callable[[], object] | None = None
 """Imports the file formats (which register themselves); set by the package root."""
@@ -24,3 +25,8 @@ openspiel_readers: Callable[[], tuple[Callable[..., object], Callable[..., objec
 """``(from_openspiel_policy, openspiel_game)`` of :mod:`pigtheory.referee.openspiel`, for the
 game model's policy converter (:mod:`pigtheory.games.policy_tables`, domain layer), which reads
 OpenSpiel policies; set by the package root."""
+
+game_solvers: Callable[[str, str], Callable[..., object]] | None = None
+"""``game_solvers(play, block)``: the exact solver behind a game model's block, ``play`` one of
+``"sequential"``, ``"simultaneous"`` and ``block`` one of ``"evaluate"``, ``"best_response"``
+(:meth:`pigtheory.games.SequentialGame.evaluate` and the others); set by the package root."""

@@ -27,10 +27,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
+from .. import _wiring
 from ..rules import Rules
+from ..validation import check_int
 from .outcomes import Dice, Outcomes, outcomes
 
 __all__ = ["SimultaneousGame"]
@@ -56,6 +59,39 @@ class SimultaneousGame:
         self.goal = rules.goal
         self.outcomes: Outcomes = outcomes(rules)
         self._turns = lru_cache(maxsize=None)(self._turn_distribution)
+
+    def evaluate(self, profile: Any, **options: Any) -> np.ndarray:
+        """Every seat's exact win probability at every state under a fixed profile (one policy
+        for every seat, or a list of one per seat in seat order): the value that solves the
+        game's Bellman equation with every policy fixed, :func:`pigtheory.simultaneous.win_probabilities`
+        with this game's rules (``options``: ``max_memory``). Shape
+        ``(players,) + (goal + 1,) * players``, scores in seat order.
+
+        >>> from pigtheory import Rules, hold_at
+        >>> v = SimultaneousGame(Rules(goal=20)).evaluate([hold_at(10), hold_at(15)])
+        >>> round(float(v[0, 0, 0] + v[1, 0, 0]), 12)
+        1.0
+        """
+        if not isinstance(profile, (list, tuple)):
+            profile = [profile] * self.rules.players
+        return _solver("evaluate")(list(profile), rules=self.rules, **options)
+
+    def best_response(self, profile: Any, seat: int = 0, **options: Any) -> Any:
+        """The exact best response of ``seat`` to the other seats' policies in ``profile`` (one
+        per seat in seat order; the responder's own entry is ignored; or one policy for every
+        seat): the maximum over the action set of the Bellman step, solved by backward
+        induction (:func:`pigtheory.simultaneous.best_response` with this game's rules, the
+        opponents in turn order from the seat after ``seat``; ``options``: that function's
+        ``method``, ``strategies``, ``engine``, ``max_memory`` and the others). The policy it
+        returns reads the responder's own score first."""
+        n = self.rules.players
+        seat = check_int("seat", seat, low=0, high=n - 1)
+        if not isinstance(profile, (list, tuple)):
+            profile = [profile] * n
+        elif len(profile) != n:
+            raise ValueError(f"profile must hold one policy per seat ({n}), got {len(profile)}")
+        others = [profile[(seat + j) % n] for j in range(1, n)]
+        return _solver("best_response")(others[0] if n == 2 else others, rules=self.rules, **options)
 
     def start(self) -> tuple[int, ...]:
         """All scores 0."""
@@ -124,3 +160,11 @@ class SimultaneousGame:
                 else:
                     reach[k + x] = reach.get(k + x, Fraction(0)) + p * px
         return dict(sorted(final.items()))
+
+
+def _solver(block: str) -> Any:
+    """The exact simultaneous solver behind a block, reached through the package root's wiring
+    (:data:`pigtheory._wiring.game_solvers`: the solvers sit layers above the game model)."""
+    if _wiring.game_solvers is None:  # pragma: no cover - the package root sets it
+        raise RuntimeError("pigtheory._wiring.game_solvers is not set: import pigtheory first")
+    return _wiring.game_solvers("simultaneous", block)
