@@ -87,19 +87,25 @@ def _level_pass(y, hold, pvec, p_bust):
     choice = np.zeros((kk, n), dtype=bool)
     rvs = np.zeros((kk, n))
     accs = np.zeros((kk, 2 * n))
-    prod = np.empty((m, 2 * n))
+    # the products of the m rolls, then the bust term as a last row of weight 1: reducing the
+    # rows in order gives (p_1 f_1 + ... + p_m f_m) + base, the order of weighted_rows (two_dice)
+    # followed by the bust term, the same bits on any CPU, in one call
+    prod = np.empty((m + 1, 2 * n))
+    prod[m] = base
+    terms = prod[:m]
+    pcol = pvec[:, None]
+    flat[:kk] = holdpair  # a state holds (or passes) unless its roll is chosen below
+    # (k, 2, n) views made once: the loop runs goal^2 times per pass, and numpy's per-call
+    # cost is most of its time at these sizes
+    flat2, accs2 = flat.reshape(kk + m, 2, n), accs.reshape(kk, 2, n)
+    acc_hi, acc_lo = accs[:, n:], accs[:, :n]
     for k in range(kk - 1, -1, -1):
-        acc = accs[k]
-        weighted_rows(pvec, flat[k + 1 : k + 1 + m], acc, prod)  # the same bits on any CPU
-        acc += base
-        rv = rvs[k]
-        np.multiply(acc[n:], y, out=rv)
-        rv += acc[:n]
-        ch = np.greater(rv, hv_tie[k], out=choice[k])
-        row = flat[k]
-        row[:] = holdpair[k]
-        np.copyto(row.reshape(2, n), acc.reshape(2, n), where=ch)
-    return flat[:kk].reshape(kk, 2, n), accs.reshape(kk, 2, n), choice
+        np.multiply(flat[k + 1 : k + 1 + m], pcol, out=terms)
+        np.add.reduce(prod, axis=0, out=accs[k])
+        rv = np.multiply(acc_hi[k], y, out=rvs[k])
+        rv += acc_lo[k]
+        np.copyto(flat2[k], accs2[k], where=np.greater(rv, hv_tie[k], out=choice[k]))
+    return flat2[:kk], accs2, choice
 
 
 def _greedy(acc, hold, y):

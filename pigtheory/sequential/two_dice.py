@@ -116,9 +116,10 @@ def turn_sweep(
         forced rolls themselves, followed for ``explicit_tail`` points past the goal (an
         independent check of the boundary).
     engine : {"numpy", "numba", "auto"}
-        Who does the step after the roll sums (adding the constant terms, comparing with
-        holding, storing): numpy, or one compiled loop; the roll sums themselves
-        are numpy's in both, so both give the same bits. ``"auto"`` picks by the size
+        Who does each turn total's roll sums and the step after them (adding the constant
+        terms, comparing with holding, storing): numpy, or compiled loops that take the same
+        operations in the same order (:func:`_weighted_rows`, :func:`_settle`), so both give
+        the same bits. ``"auto"`` picks by the size
         (:func:`pigtheory.engine.choose_engine`).
 
     Returns
@@ -180,11 +181,11 @@ class _Sweeps:
             # only own scores i < goal - k are still playing (all rows when following the tail)
             rows = g if tail else g - k
             n = rows * g
-            if settle is not None:  # the same operations, after the same numpy sums
-                weighted_rows(pfree, f0[k + 1 : k + 1 + m, :n], x[:n], self.scratch)
+            if settle is not None:  # the same operations, in the same order, compiled
+                general, live, live_dt, weighted = settle
+                weighted(pfree, f0, k + 1, x[:n])
                 if dt:
-                    weighted_rows(pforced, f1[k + 1 : k + 1 + m, :n], y[:n], self.scratch)
-                general, live, live_dt = settle
+                    weighted(pforced, f1, k + 1, y[:n])
                 if full or tail or not k:
                     general(k, rows, g, arrays, dt, tail, full, _TIE)
                 elif dt:
@@ -290,10 +291,37 @@ def _settle_live_dt(k, rows, g, arrays, tie):  # pragma: no cover - compiled
             p1[k, i, j] = boundary[i, j]
 
 
+@kernel
+def _weighted_rows(p, flat, first, out):  # pragma: no cover - compiled
+    """:func:`weighted_rows` of ``block = flat[first : first + len(p), :out.size]`` in one
+    compiled pass: ``out[w] = p[0] block[0, w]``, then ``out[w] += p[r] block[r, w]`` for
+    r = 1, 2, ... in order, each product rounded and then added (numba fuses no multiply-add
+    unless asked), which is numpy's sequence of operations there: the same bits, without the
+    products' scratch array. A row of weight 0 is skipped: adding ``0 * b = +0`` leaves every
+    sum as it is, since the values are finite and no sum is ``-0``."""
+    n = out.size
+    started = False
+    for r in range(p.size):
+        pr = p[r]
+        if pr == 0.0:
+            continue
+        row = flat[first + r]
+        if not started:
+            for w in range(n):
+                out[w] = pr * row[w]
+            started = True
+        else:
+            for w in range(n):
+                out[w] = out[w] + pr * row[w]
+    if not started:
+        out[:] = 0.0
+
+
 @lru_cache(maxsize=1)
 def _compiled() -> Any:
-    """:func:`_settle` and its two special cases compiled (:func:`pigtheory.jit.compiled`)."""
-    return tuple(compiled(f) for f in (_settle, _settle_live, _settle_live_dt))
+    """:func:`_settle`, its two special cases and :func:`_weighted_rows` compiled
+    (:func:`pigtheory.jit.compiled`)."""
+    return tuple(compiled(f) for f in (_settle, _settle_live, _settle_live_dt, _weighted_rows))
 
 
 def solve_two_dice(
