@@ -51,7 +51,6 @@ from ..progress import progress_bar
 from ..rules import Rules
 from ..validation import ConvergenceWarning, check_int, check_progress
 from .model import SequentialSolution, check_rules
-from .two_dice import weighted_rows
 
 __all__ = ["solve_one_die", "solve_exact"]
 

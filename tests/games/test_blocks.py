@@ -66,7 +66,11 @@ def test_simultaneous_one_policy_for_every_seat():
 
 @pytest.mark.parametrize(
     "seat, profile, match",
-    [(2, [hold_at(3)] * 2, "seat"), (-1, [hold_at(3)] * 2, "seat"), (0, [hold_at(3)] * 3, "one policy per seat")],
+    [
+        (2, [hold_at(3)] * 2, "seat"),
+        (-1, [hold_at(3)] * 2, "seat"),
+        (0, [hold_at(3)] * 3, "one policy per seat"),
+    ],
 )
 def test_simultaneous_best_response_checks_its_arguments(seat, profile, match):
     with pytest.raises(ValueError, match=match):

@@ -66,6 +66,10 @@ def test_the_two_dice_solve_has_the_same_bits_under_another_cpu_target(target, t
     env["PIGTHEORY_CACHE_DIR"] = str(tmp_path / "cache")
     numba = "NUMBA_CPU_NAME" in TARGETS[target]  # numba's generic CPU: its kernels too
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, "numba" if numba else "numpy"], capture_output=True, text=True, env=env, check=True
+        [sys.executable, "-c", _CHILD, "numba" if numba else "numpy"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
     )
     assert done.stdout.split() == _here(numba).split(), target
