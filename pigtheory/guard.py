@@ -44,7 +44,6 @@ import math
 import numbers
 import os
 import re
-import stat
 import time
 from dataclasses import dataclass
 from math import comb
@@ -70,7 +69,6 @@ __all__ = [
     "simulation_estimate",
     "turn_total_estimate",
     "roll_model_bytes",
-    "check_disk",
     "with_roll_model",
     "players_text",
     "BASE_BYTES",
@@ -464,41 +462,6 @@ def simulation_estimate(rules: Any, *, games: Any, width: int = 1) -> Estimate |
         64 * games * n + _BASE,
         "simulate fewer games",
     )
-
-
-def check_disk(folder: Any, need: int, what: str) -> None:
-    """Refuse, before any work, to write ``need`` bytes into ``folder`` if its file system has
-    less room (the nearest existing parent is asked).
-
-    ``need`` is the whole store's size: the bytes ``folder`` already holds (a store being
-    resumed) count against it, so a resume asks only for the room its remaining chunks take."""
-    import shutil
-
-    path = Path(folder)
-    while not path.exists() and path != path.parent:
-        path = path.parent
-    try:
-        free = shutil.disk_usage(path).free
-        held = _bytes_under(Path(folder)) if Path(folder).is_dir() else 0
-    except OSError:
-        return  # no answer: the write will say
-    if need - held > free:
-        have = f" (it holds {format_bytes(held)} already)" if held else ""
-        raise MemoryLimitError(
-            f"{what}: needs about {format_bytes(need)} on disk in {str(folder)!r}{have}, but only "
-            f"{format_bytes(free)} is free; lower the goal or the number of players, or use another store"
-        )
-
-
-def _bytes_under(folder: Path) -> int:
-    """Bytes of the regular files under ``folder`` (symbolic links not followed)."""
-    total = 0
-    for root, _, files in os.walk(folder):
-        for name in files:
-            st = os.lstat(os.path.join(root, name))
-            if stat.S_ISREG(st.st_mode):
-                total += st.st_size
-    return total
 
 
 def turn_total_estimate(k: Any, *, exact: bool = False, rules: Any = None) -> Estimate | None:

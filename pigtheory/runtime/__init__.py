@@ -29,8 +29,8 @@ Store of finished chunks (:mod:`pigtheory.runtime.store`):
 ``StoreFull``, ``disk_full(folder)``
     A full disk (``ENOSPC``, ``EDQUOT``) met while writing, as one line naming the folder
     (an ``OSError``); the chunks sealed before stay finished. ``check_disk(folder, need,
-    what)`` refuses before any work when the disk has less room than the estimate
-    (:mod:`pigtheory.guard`).
+    what)`` refuses before any work when the disk has less room than the estimate (less
+    what the folder already holds: a resumed store).
 
 Scheduling (:mod:`pigtheory.runtime.schedule`):
 
@@ -77,11 +77,10 @@ The n-player best response (:func:`pigtheory.simultaneous.chunked_best_response`
 resumable sweep (:func:`pigtheory.simultaneous.hold_at_table`).
 """
 
-from ..guard import check_disk
 from ..parallel import TaskQueue, check_executor
 from .records import DamagedRecord, read_record, write_record
 from .schedule import IN_FLIGHT, Plan, run_chunks
-from .store import ChunkStore, StoreFull, StoreMismatch, disk_full
+from .store import ChunkStore, StoreFull, StoreMismatch, check_disk, disk_full
 from .tasks import run_tasks_resumably
 
 __all__ = [

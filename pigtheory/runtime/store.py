@@ -36,6 +36,7 @@ import json
 import mmap
 import os
 import shutil
+import stat
 import uuid
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -45,12 +46,13 @@ from typing import Any
 
 import numpy as np
 
+from ..guard import MemoryLimitError, format_bytes
 from ..io import atomic_write
 from ..io.policy_common import rules_from_dict
 from ..rules import Rules
-from ..validation import check_path
+from ..validation import check_int, check_path
 
-__all__ = ["ChunkStore", "StoreFull", "StoreMismatch", "disk_full"]
+__all__ = ["ChunkStore", "StoreFull", "StoreMismatch", "disk_full", "check_disk"]
 
 HEADER = "store.json"
 """Name of a store's header file."""
@@ -333,3 +335,41 @@ class ChunkStore:
     def remove(self) -> None:
         """Delete the whole store folder."""
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def check_disk(folder: Any, need: int, what: str) -> None:
+    """Refuse, before any work, to write ``need`` bytes into ``folder`` if its file system has
+    less room (the nearest existing parent is asked).
+
+    ``need`` is the whole store's size: the bytes ``folder`` already holds (a store being
+    resumed) count against it, so a resume asks only for the room its remaining chunks take.
+    A refusal is a :class:`~pigtheory.guard.MemoryLimitError`; ``what`` names the solve in it."""
+    folder = check_path("folder", folder)
+    need = check_int("need", need, low=0)
+    if not isinstance(what, str):
+        raise ValueError(f"what must be a string naming the solve, got {what!r:.80}")
+    path = folder
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    try:
+        free = shutil.disk_usage(path).free
+        held = _bytes_under(folder) if folder.is_dir() else 0
+    except OSError:
+        return  # no answer: the write will say
+    if need - held > free:
+        have = f" (it holds {format_bytes(held)} already)" if held else ""
+        raise MemoryLimitError(
+            f"{what}: needs about {format_bytes(need)} on disk in {str(folder)!r}{have}, but only "
+            f"{format_bytes(free)} is free; lower the goal or the number of players, or use another store"
+        )
+
+
+def _bytes_under(folder: Path) -> int:
+    """Bytes of the regular files under ``folder`` (symbolic links not followed)."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            st = os.lstat(os.path.join(root, name))
+            if stat.S_ISREG(st.st_mode):
+                total += st.st_size
+    return total

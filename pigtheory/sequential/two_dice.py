@@ -118,7 +118,7 @@ def turn_sweep(
     engine : {"numpy", "numba", "auto"}
         Who does each turn total's roll sums and the step after them (adding the constant
         terms, comparing with holding, storing): numpy, or compiled loops that take the same
-        operations in the same order (:func:`_weighted_rows`, :func:`_settle`), so both give
+        operations in the same order (``_weighted_rows``, ``_settle``), so both give
         the same bits. ``"auto"`` picks by the size
         (:func:`pigtheory.engine.choose_engine`).
 

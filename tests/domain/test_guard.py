@@ -192,22 +192,3 @@ def test_a_moved_estimate_is_what_its_solver_refuses_with():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert guard.with_roll_model is not None and guard.BASE_BYTES == 8 * 2**20
-
-
-def test_check_disk_counts_what_a_resumed_store_already_holds(tmp_path, monkeypatch):
-    """A resume asks only for the room its remaining chunks take; a fresh folder asks for all."""
-    import shutil
-    from collections import namedtuple
-
-    from pigtheory.guard import check_disk
-
-    usage = namedtuple("usage", "total used free")
-    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 0, 1000))
-    store = tmp_path / "store"
-    with pytest.raises(MemoryLimitError, match="needs about .* on disk in .*only"):
-        check_disk(store, 1500, "solve")
-    (store / "sub").mkdir(parents=True)
-    (store / "sub" / "chunk").write_bytes(b"x" * 600)
-    check_disk(store, 1500, "solve")  # 900 still to write, 1000 free
-    with pytest.raises(MemoryLimitError, match="holds 600 B already"):
-        check_disk(store, 1700, "solve")

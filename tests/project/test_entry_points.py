@@ -122,6 +122,8 @@ VALID = {
     # the file-system helpers of pigtheory.io.atomic, and the runtime's resumable tasks
     "exc": lambda t: OSError(28, "No space left on device", str(t / "x")),
     "folder": lambda t: t,
+    "need": lambda t: 1000,  # runtime.check_disk: the bytes a store needs, and the solve's name
+    "what": lambda t: "a solve",
     "policy_or_agent": lambda t: hold_at(3),  # PigBench: scored on the task OVERRIDE gives
     "pvec": lambda t: [0.25, 0.25, 0.25],  # learning.solve_under_die: a die of P(gain r)
     "p_bust": lambda t: 0.25,

@@ -181,3 +181,23 @@ def test_the_header_holds_the_solve_and_a_fresh_id(tmp_path):
     header = json.loads((a.folder / "store.json").read_text())
     assert header["solve"] == SOLVE and header["extra"] == {"note": 1}
     assert a.header["id"] != b.header["id"]
+
+
+def test_check_disk_counts_what_a_resumed_store_already_holds(tmp_path, monkeypatch):
+    """A resume asks only for the room its remaining chunks take; a fresh folder asks for all."""
+    import shutil
+    from collections import namedtuple
+
+    from pigtheory.guard import MemoryLimitError
+    from pigtheory.runtime import check_disk
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 0, 1000))
+    store = tmp_path / "store"
+    with pytest.raises(MemoryLimitError, match="needs about .* on disk in .*only"):
+        check_disk(store, 1500, "solve")
+    (store / "sub").mkdir(parents=True)
+    (store / "sub" / "chunk").write_bytes(b"x" * 600)
+    check_disk(store, 1500, "solve")  # 900 still to write, 1000 free
+    with pytest.raises(MemoryLimitError, match="holds 600 B already"):
+        check_disk(store, 1700, "solve")

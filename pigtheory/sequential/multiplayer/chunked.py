@@ -30,11 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from ...guard import BASE_BYTES, Estimate, check_disk, check_memory
+from ...guard import BASE_BYTES, Estimate, check_memory
 from ...parallel import check_executor
 from ...results import Result
 from ...rules import Rules
-from ...runtime import Plan, run_chunks
+from ...runtime import Plan, check_disk, run_chunks
 from . import chunk_task
 from .group_store import GroupStore
 from .result import MultiplayerEquilibrium, MultiplayerPolicy

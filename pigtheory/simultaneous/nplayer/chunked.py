@@ -57,11 +57,11 @@ from typing import Any
 import numpy as np
 
 from ...engine import numba_installed
-from ...guard import BASE_BYTES, FEWER, Estimate, check_disk, check_memory, players_text, with_roll_model
+from ...guard import BASE_BYTES, FEWER, Estimate, check_memory, players_text, with_roll_model
 from ...parallel import check_executor
 from ...results import Result
 from ...rules import Rules
-from ...runtime import Plan, run_chunks
+from ...runtime import Plan, check_disk, run_chunks
 from ...validation import check_int, check_path, check_progress, check_simultaneous_rules
 from ..core import read_opponents
 from .chunk_task import solve_chunk
