@@ -115,3 +115,16 @@ def test_every_part_of_the_package_has_a_layer():
     assert height["rules"] < height["policies"] < height["io"] < height["simultaneous"] < height["cli"]
     assert height["guard"] < height["engine"] == height["parallel"] < height["length"] == height["sequential"]
     assert height["play"] == height["plots"] > height["simulate"]
+
+
+MAX_LINES = 500
+"""Issue 36: no module of the package over this many lines (split a family's module, do not
+grow it)."""
+
+
+def test_no_module_is_over_500_lines():
+    sizes = {
+        str(p.relative_to(ROOT)): len(p.read_text().splitlines()) for p in (ROOT / "pigtheory").rglob("*.py")
+    }
+    assert len(sizes) > 100  # the walk found the package
+    assert {p: n for p, n in sizes.items() if n > MAX_LINES} == {}
