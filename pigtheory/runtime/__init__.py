@@ -45,6 +45,9 @@ Scheduling (:mod:`pigtheory.runtime.schedule`):
     ``dask.distributed.Client`` (:class:`TaskQueue`, :func:`check_executor`);
     ``on_done((block, chunk), result, free)`` runs here as each finishes, ``free`` the blocks
     nothing unfinished reads any more.
+``peak_mb() -> float``
+    The peak resident memory of this process (a worker), which a chunk task reports with its
+    timings.
 
 Independent tasks (:mod:`pigtheory.runtime.tasks`, :mod:`pigtheory.runtime.records`):
 
@@ -79,7 +82,7 @@ resumable sweep (:func:`pigtheory.simultaneous.hold_at_table`).
 
 from ..parallel import TaskQueue, check_executor
 from .records import DamagedRecord, read_record, write_record
-from .schedule import IN_FLIGHT, Plan, run_chunks
+from .schedule import IN_FLIGHT, Plan, peak_mb, run_chunks
 from .store import ChunkStore, StoreFull, StoreMismatch, check_disk, disk_full
 from .tasks import run_tasks_resumably
 
@@ -90,6 +93,7 @@ __all__ = [
     "Plan",
     "run_chunks",
     "IN_FLIGHT",
+    "peak_mb",
     "run_tasks_resumably",
     "disk_full",
     "check_disk",

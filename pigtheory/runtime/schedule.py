@@ -23,7 +23,7 @@ from ..parallel import TaskQueue, check_executor
 from ..progress import progress_bar
 from ..validation import check_int, check_progress
 
-__all__ = ["Plan", "run_chunks", "IN_FLIGHT"]
+__all__ = ["Plan", "run_chunks", "IN_FLIGHT", "peak_mb"]
 
 Key = tuple[int, int]
 
@@ -181,3 +181,16 @@ def run_chunks(
             bar.update(1)
     if plan.todo:
         raise RuntimeError(f"{label}: {plan.todo} chunks could never start (a dependency cycle?)")
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory (``VmHWM``) in MB, which a chunk task reports with
+    its timings; NaN where ``/proc`` is missing."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")

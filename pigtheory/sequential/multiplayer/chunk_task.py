@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ...jit import compiled
+from ...runtime import peak_mb
 from .group_store import GroupStore
 
 __all__ = ["solve_chunk", "hold_rows"]
@@ -180,7 +181,7 @@ def solve_chunk(folder: str, block: int, chunk: int) -> dict[str, Any]:
         "solve_s": t2 - t1,
         "certify_s": t3 - t2,
         "write_s": t4 - t3,
-        "peak_mb": _peak_mb(),
+        "peak_mb": peak_mb(),
         "pid": os.getpid(),
     }
 
@@ -253,15 +254,3 @@ def _mixed(st, groups, status, Wrows, W, bits, mixk, mixp, model, enclose):
         "group_bounds": np.array(vbounds, dtype=float).reshape(-1, n, n, 2),
         "several": np.array(several, dtype=np.int64).reshape(-1, n + 1),
     }
-
-
-def _peak_mb() -> float:
-    """This process's peak resident memory (VmHWM) in MB; NaN where /proc is missing."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ...jit import typed_list
+from ...runtime import peak_mb
 from ..core import TIE_TOL
 from ..core.step import band_of
 from . import gathered
@@ -80,7 +81,7 @@ def solve_chunk(folder: str, block: int, k: int) -> dict[str, Any]:
         "read_s": t1 - t0,
         "solve_s": t2 - t1,
         "write_s": t3 - t2,
-        "peak_mb": _peak_mb(),
+        "peak_mb": peak_mb(),
         "pid": os.getpid(),
         "host": socket.gethostname(),
     }
@@ -124,15 +125,3 @@ def _sources(
     src[cs, ts - 1, os_] = inverse.ravel() + 1
     at[cs, ts - 1, os_] = np.where(ts == 1, row, row * (m - 1) + ts - 2)
     return sources, src, at
-
-
-def _peak_mb() -> float:
-    """This process's peak resident memory (VmHWM) in MB; NaN where /proc is missing."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmHWM"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
