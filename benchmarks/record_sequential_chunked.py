@@ -3,10 +3,13 @@ and the SHA-256 of its arrays, as a record of ``analyses/records`` (read by
 ``make verify-large``, which checks the arrays against an in-memory solve where one fits).
 
 ``python benchmarks/record_sequential_chunked.py PLAYERS GOAL [--workers W] [--worker-memory 3GiB]
-[--compare] [--keep DIR [--resume]]``
+[--plan-chunks] [--compare] [--keep DIR [--resume]]``
 
 * ``--workers 0``: serial, in this process (the tasks' own timings give the overhead);
   ``W >= 1``: a Dask ``LocalCluster`` of W one-thread workers with ``--worker-memory`` each;
+* ``--plan-chunks``: chunks of the size the plan gives workers of ``--worker-memory`` (filling
+  half of one: fewer, larger tasks, fewer chunk files per score sum), as ``pigtheory sequential
+  --store --worker-memory`` does; without it, the default chunks (64 MiB of gathered rows);
 * ``--compare``: also the in-memory solve with 2 threads in a child process (its wall time, peak
   memory, and whether the start values and NashConv are the same bits);
 * the arrays' SHA-256 (``value``, ``roll_bits``: the digests of ``analyses.verify_large``) come
@@ -53,6 +56,7 @@ def run(
     keep: str | None,
     hashes: bool,
     resume: bool = False,
+    plan_chunks: bool = False,
 ) -> dict:
     from bench_sequential_chunked import in_memory
 
@@ -66,7 +70,8 @@ def run(
     folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="seqchunk-"))
     if not resume:
         shutil.rmtree(folder, ignore_errors=True)
-    pl = plan(rules=rules, workers=max(workers, 1))
+    pl = plan(rules=rules, workers=max(workers, 1), worker_memory=worker_memory if plan_chunks else None)
+    chunk = pl.chunk if plan_chunks else None
     load0 = _load_avg()
     t, c = time.perf_counter(), time.process_time()
     if workers:
@@ -78,9 +83,9 @@ def run(
             ) as cluster,
             distributed.Client(cluster) as client,
         ):
-            eq = equilibrium(rules=rules, store=folder, executor=client, progress=False)
+            eq = equilibrium(rules=rules, store=folder, executor=client, chunk=chunk, progress=False)
     else:
-        eq = equilibrium(rules=rules, store=folder, progress=False)
+        eq = equilibrium(rules=rules, store=folder, chunk=chunk, progress=False)
     wall, client_cpu = time.perf_counter() - t, time.process_time() - c
     load1 = _load_avg()
     recs = [json.loads(x) for x in (folder / "tasks.jsonl").read_text().splitlines()]
@@ -97,7 +102,8 @@ def run(
         "name": f"seq_{n}p_goal{g}_chunked",
         "status": "recorded",
         "command": f"python benchmarks/record_sequential_chunked.py {n} {g} --workers {workers}"
-        + (f" --worker-memory {worker_memory}" if workers else ""),
+        + (f" --worker-memory {worker_memory}" if workers or plan_chunks else "")
+        + (" --plan-chunks" if plan_chunks else ""),
         "rules": {"game": "sequential", "players": n, "goal": g, "die_faces": 6, "bust_face": 1},
         "package_version": pigtheory.__version__,
         "start_values": [round(v, 12) for v in start],
@@ -177,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("goal", type=int)
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--worker-memory", default="3GiB")
+    ap.add_argument("--plan-chunks", action="store_true")
     ap.add_argument("--compare", action="store_true")
     ap.add_argument("--keep", default=None)
     ap.add_argument("--resume", action="store_true")
@@ -185,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if a.resume and not a.keep:
         ap.error("--resume needs --keep DIR (the store to solve on in)")
-    rec = run(a.players, a.goal, a.workers, a.worker_memory, a.compare, a.keep, a.hashes, a.resume)
+    rec = run(
+        a.players, a.goal, a.workers, a.worker_memory, a.compare, a.keep, a.hashes, a.resume, a.plan_chunks
+    )
     path = Path(a.out) / f"{rec['name']}.json"
     path.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")
     print(

@@ -79,7 +79,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--worker-memory",
         metavar="SIZE",
-        help="with --plan: memory of one worker (e.g. 3G); the plan's chunks fill half of it",
+        help="with --plan or --store: memory of one worker (e.g. 3G); the chunks fill half of it "
+        "(default: chunks of 64 MiB of gathered rows)",
     )
     add_out_argument(
         p,
@@ -188,8 +189,8 @@ def parse_sequential_policy(text: str, rules: Rules) -> Any:
 
 def _sequential(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    if args.worker_memory is not None and not args.plan:
-        raise UsageError("--worker-memory is for --plan (the memory of one worker of the plan)")
+    if args.worker_memory is not None and not args.plan and args.store is None:
+        raise UsageError("--worker-memory is for --plan or --store (the memory of one worker)")
     if args.plan or args.store is not None:
         if args.store is not None and not args.plan:
             from ..validation import check_path
@@ -298,6 +299,14 @@ def _chunked(args: argparse.Namespace, rules: Rules) -> int:
 
     if args.out:
         raise UsageError("--out: a chunked solve keeps its arrays in --store")
+    chunk = None
+    if args.worker_memory is not None:  # the plan's chunks for workers of this size
+        from ..sequential.multiplayer.plan import plan
+
+        try:
+            chunk = plan(rules=rules, workers=args.workers, worker_memory=args.worker_memory).chunk
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     try:
         eq = equilibrium(
@@ -305,6 +314,7 @@ def _chunked(args: argparse.Namespace, rules: Rules) -> int:
             allow_pass=args.allow_pass,
             store=args.store,
             executor=pool,
+            chunk=chunk,
             max_memory=args.max_memory,
         )
     finally:

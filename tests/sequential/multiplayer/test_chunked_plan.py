@@ -80,3 +80,18 @@ def test_cli_plan_prints_without_solving(capsys):
     assert out["tuples"] == 10**10 and out["levels"] == 496 and out["workers"] == 64
     assert main(["sequential", "--players", "6", "--goal", "100", "--plan"]) == 0
     assert "critical path" in capsys.readouterr().out
+
+
+def test_cli_store_with_worker_memory_solves_in_the_plans_chunks(tmp_path, capsys):
+    """``--store --worker-memory`` runs the tasks the plan counts for workers of that size (not
+    the default chunks), with the in-memory solve's start values."""
+    rules = Rules(players=4, goal=10)
+    args = ["sequential", "--players", "4", "--goal", "10", "--json"]
+    small = plan(rules=rules, worker_memory="300M")
+    assert small.chunk != plan(rules=rules).chunk and small.tasks != plan(rules=rules).tasks
+    assert main(args + ["--store", str(tmp_path / "s"), "--worker-memory", "300M"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["tasks"] == small.tasks
+    assert out["start_values"] == equilibrium(rules=rules, progress=False).start_values.tolist()
+    assert main(args + ["--worker-memory", "300M"]) == 2  # neither --plan nor --store
+    assert "--worker-memory" in capsys.readouterr().err
