@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from pigtheory.play import Analyst, Game
-from tests.play_support import build_test_site
 
 CHROMIUM = os.environ.get("PIGTHEORY_CHROMIUM", "/usr/bin/chromium")
 DRIVER = os.environ.get("PIGTHEORY_CHROMEDRIVER", "/usr/bin/chromedriver")
@@ -81,11 +80,6 @@ def browser():
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build_test_site(tmp_path_factory.mktemp("play-browser"))
 
 
 def _wait(driver, test, timeout=20.0):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pigtheory import Rules
 from pigtheory.play import Game, Mulberry32, OpponentTable, quantize_weights, read_site_data, streams
 from pigtheory.play.game import face_points, roll_outcome
-from tests.play_support import build_test_site, node, play_reference, run_node_games
+from tests.play_support import node, play_reference, run_node_games
 
 # --- the generator ------------------------------------------------------------------------
 
@@ -151,11 +151,6 @@ def test_moves_out_of_turn_are_refused():
 
 
 # --- Python and JavaScript agree --------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build_test_site(tmp_path_factory.mktemp("play-rules"))
 
 
 def test_site_data_round_trip(site):

@@ -93,17 +93,6 @@ def test_a_thread_pool_gives_the_same_bits(tmp_path, name):
         assert_same_bits(name, chunked(name, tmp_path / "t", executor=pool))
 
 
-@pytest.fixture(scope="module")
-def client():
-    """A LocalCluster of 2 worker processes on free local ports, no dashboard (a taken port
-    8787 made distributed leak a socket)."""
-    pytest.importorskip("distributed")
-    from pigtheory.parallel import local_cluster
-
-    with local_cluster(2) as c:
-        yield c
-
-
 @pytest.mark.parametrize("name", ["4p-g8", "3p-g20-d3"])
 def test_a_dask_local_cluster_gives_the_same_bits(tmp_path, client, name):
     assert_same_bits(name, chunked(name, tmp_path / "d", executor=client))
