@@ -13,7 +13,9 @@ and the SHA-256 of its arrays, as a record of ``analyses/records`` (read by
 * ``--compare``: also the in-memory solve with 2 threads in a child process (its wall time, peak
   memory, and whether the start values and NashConv are the same bits);
 * the arrays' SHA-256 (``value``, ``roll_bits``: the digests of ``analyses.verify_large``) come
-  from the store, each array loaded whole in this process in turn (skipped with ``--no-hash``).
+  from the store, each array loaded whole in this process in turn (skipped with ``--no-hash``;
+  ``--max-memory 16G`` lets an array past half the available memory be read: 11.6 GiB of values
+  at 5 players goal 50).
 
 * ``--resume`` (with ``--keep``): solve on in a store that a killed run left (its finished
   chunks are kept and not solved again); the tasks' CPU and peak memory then count every run's
@@ -57,6 +59,7 @@ def run(
     hashes: bool,
     resume: bool = False,
     plan_chunks: bool = False,
+    max_memory: str | None = None,
 ) -> dict:
     from bench_sequential_chunked import in_memory
 
@@ -103,7 +106,8 @@ def run(
         "status": "recorded",
         "command": f"python benchmarks/record_sequential_chunked.py {n} {g} --workers {workers}"
         + (f" --worker-memory {worker_memory}" if workers or plan_chunks else "")
-        + (" --plan-chunks" if plan_chunks else ""),
+        + (" --plan-chunks" if plan_chunks else "")
+        + (f" --max-memory {max_memory}" if max_memory else ""),
         "rules": {"game": "sequential", "players": n, "goal": g, "die_faces": 6, "bust_face": 1},
         "package_version": pigtheory.__version__,
         "start_values": [round(v, 12) for v in start],
@@ -169,9 +173,9 @@ def run(
             "memory_ratio": round(max(peak.values()) / mem["peak_mb"], 2),
         }
     if hashes:  # one array whole at a time (5 players at goal 50: 12.5 GB of values)
-        out["sha256"] = {"value": array_sha256(eq.array("value"))}
-        out["sha256"]["roll_bits"] = array_sha256(eq.array("bits"))
-        out["certificate"]["max_deviation_gain"] = float(np.nanmax(eq.array("gains")))
+        out["sha256"] = {"value": array_sha256(eq.array("value", max_memory=max_memory))}
+        out["sha256"]["roll_bits"] = array_sha256(eq.array("bits", max_memory=max_memory))
+        out["certificate"]["max_deviation_gain"] = float(np.nanmax(eq.array("gains", max_memory=max_memory)))
     if not keep:
         shutil.rmtree(folder, ignore_errors=True)
     return out
@@ -184,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=0)
     ap.add_argument("--worker-memory", default="3GiB")
     ap.add_argument("--plan-chunks", action="store_true")
+    ap.add_argument("--max-memory", default=None, help="for the digests: the largest array read whole")
     ap.add_argument("--compare", action="store_true")
     ap.add_argument("--keep", default=None)
     ap.add_argument("--resume", action="store_true")
@@ -193,7 +198,16 @@ def main(argv: list[str] | None = None) -> int:
     if a.resume and not a.keep:
         ap.error("--resume needs --keep DIR (the store to solve on in)")
     rec = run(
-        a.players, a.goal, a.workers, a.worker_memory, a.compare, a.keep, a.hashes, a.resume, a.plan_chunks
+        a.players,
+        a.goal,
+        a.workers,
+        a.worker_memory,
+        a.compare,
+        a.keep,
+        a.hashes,
+        a.resume,
+        a.plan_chunks,
+        a.max_memory,
     )
     path = Path(a.out) / f"{rec['name']}.json"
     path.write_text(json.dumps(rec, indent=1, sort_keys=True) + "\n")

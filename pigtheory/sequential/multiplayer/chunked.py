@@ -152,12 +152,13 @@ class ChunkedEquilibrium(Result):
         """The first player's hold threshold on the first turn."""
         return self.policy.hold_threshold((0,) * self.rules.players)
 
-    def array(self, part: str) -> np.ndarray:
+    def array(self, part: str, *, max_memory: Any = None) -> np.ndarray:
         """One of the store's arrays whole, as the in-memory result holds it: ``"value"``
         (shape ``(goal,) * n + (n,)``), ``"bits"`` (the packed roll bits, ``(goal,) * n +
         ((goal + 7) // 8,)``) or ``"gains"`` (``(goal,) * n``; certified stores only). One part
         at a time is what a large store's digests need (5 players at goal 50: 12.5 GB of values,
-        where :meth:`in_memory` would hold 17 GB)."""
+        where :meth:`in_memory` would hold 17 GB). ``max_memory``: refuse above this size
+        (default half the available memory, :mod:`pigtheory.guard`)."""
         st = GroupStore(self.store)
         n, g = self.rules.players, self.rules.goal
         shapes = {"value": ((n,), np.float64), "bits": (((g + 7) // 8,), np.uint8), "gains": ((), np.float64)}
@@ -172,7 +173,8 @@ class ChunkedEquilibrium(Result):
                 g**n,
                 g**n * int(np.prod(tail)) * np.dtype(dtype).itemsize,
                 "read it by rows",
-            )
+            ),
+            max_memory,
         )
         out = np.zeros((g**n, *tail), dtype=dtype)
         for s in st.sizes:
