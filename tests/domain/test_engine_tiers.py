@@ -32,8 +32,8 @@ def test_the_second_tiered_solve_loads_in_the_background_and_later_ones_take_num
     assert choose_engine("auto", 10, same_bits=True, load=load) == "numpy"
     assert not cold._TIER.loads and not loaded  # a one-off solve loads nothing
     assert choose_engine("auto", 10, same_bits=True, load=load) == "numpy"
-    cold._TIER.wait()
-    assert loaded == [True]
+    cold.wait_for_loads()  # the public wait: returns once the background load has run
+    assert loaded == [True] and not cold._TIER.loading()
     assert choose_engine("auto", 10, same_bits=True, load=load) == "numba"
     assert choose_engine("auto", 10, same_bits=True, load=load) == "numba"
     assert loaded == [True]  # loaded once
