@@ -43,11 +43,11 @@ from benchmarks._timing import timed
 from pigtheory import Rules, hold_at
 from pigtheory.simultaneous import (
     best_response,
-    symmetric,
     symmetric_best_response,
     symmetric_dynamics,
     symmetric_equilibrium,
 )
+from pigtheory.simultaneous.symmetric.equilibrium import _solve
 from pigtheory.simultaneous.symmetric.response import _respond
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,11 +104,11 @@ def _clocked(fn):
 def four_players(goal: int) -> dict:
     """The four-player equilibrium and its certificate, with and without the view cache."""
     rules = Rules(goal=goal, players=4)
-    small = symmetric._solve(Rules(goal=8, players=4), 1e-12, "numba", False)  # compile or load
+    small = _solve(Rules(goal=8, players=4), 1e-12, "numba", False)  # compile or load
     for reuse in (True, False):  # the certificate's kernels too, both paths
         _respond(small.policy, "numba", False, reuse=reuse)
-    c_new, w_new, eq = _clocked(lambda: symmetric._solve(rules, 1e-12, "numba", False))
-    c_old, w_old, ref = _clocked(lambda: symmetric._solve(rules, 1e-12, "numba", False, reuse=False))
+    c_new, w_new, eq = _clocked(lambda: _solve(rules, 1e-12, "numba", False))
+    c_old, w_old, ref = _clocked(lambda: _solve(rules, 1e-12, "numba", False, reuse=False))
     same = all(
         np.array_equal(a, b)
         for a, b in [
