@@ -58,9 +58,26 @@ def records(folder: Path) -> list[dict]:
     return [json.loads(x) for x in (folder / "tasks.jsonl").read_text().splitlines()]
 
 
-def chunked(n: int, g: int, folder: Path, executor=None) -> dict:
+WORKER_MEMORY = "3GiB"
+"""The workers' memory the plan's chunks are sized for (``--worker-memory`` of the CLI)."""
+
+
+def plan_chunk(n: int, g: int) -> int:
+    """The plan's chunk for workers of :data:`WORKER_MEMORY` (fills about half of one)."""
+    return plan(rules=Rules(players=n, goal=g), worker_memory=WORKER_MEMORY).chunk
+
+
+def _chunks_text(chunk: int | None) -> str:
+    if chunk is None:
+        return "the default, 64 MiB of gathered rows"
+    return f"the plan's for {WORKER_MEMORY} workers, {chunk} groups"
+
+
+def chunked(n: int, g: int, folder: Path, executor=None, chunk: int | None = None) -> dict:
     t, c = time.perf_counter(), time.process_time()
-    eq = equilibrium(rules=Rules(players=n, goal=g), store=folder, executor=executor, progress=False)
+    eq = equilibrium(
+        rules=Rules(players=n, goal=g), store=folder, executor=executor, chunk=chunk, progress=False
+    )
     wall, cpu = time.perf_counter() - t, time.process_time() - c
     recs = records(folder)
     disk = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
@@ -81,7 +98,7 @@ def chunked(n: int, g: int, folder: Path, executor=None) -> dict:
     }
 
 
-def cluster_vs_memory(n: int, g: int) -> None:
+def cluster_vs_memory(n: int, g: int, chunk: int | None = None) -> None:
     import distributed
 
     mem = in_memory(n, g)
@@ -90,7 +107,8 @@ def cluster_vs_memory(n: int, g: int) -> None:
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         distributed.Client(cluster) as client,
     ):
-        ch = chunked(n, g, Path(d), client)
+        ch = chunked(n, g, Path(d), client, chunk)
+    print(f"[chunks: {_chunks_text(chunk)}]")
     p = plan(rules=Rules(players=n, goal=g), workers=2)
     same = np.array_equal(mem["start"], ch["start"]) and mem["nash_conv"] == ch["nash_conv"]
     print(f"{n} players goal {g}: in memory (2 threads) {mem['wall']:.1f} s wall, {mem['peak_mb']:.0f} MB;")
@@ -117,9 +135,10 @@ def cluster_vs_memory(n: int, g: int) -> None:
     )
 
 
-def overhead(n: int, g: int) -> None:
+def overhead(n: int, g: int, chunk: int | None = None) -> None:
     with tempfile.TemporaryDirectory() as d:
-        ch = chunked(n, g, Path(d))
+        ch = chunked(n, g, Path(d), chunk=chunk)
+    print(f"[chunks: {_chunks_text(chunk)}]")
     own = ch["compute_s"]
     over = ch["wall"] - own
     print(
@@ -161,8 +180,11 @@ def resume(n: int, g: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     full = "--full" in (argv if argv is not None else sys.argv[1:])
     print(f"[peak memory so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB]")
-    cluster_vs_memory(4, 50 if full else 30)
-    overhead(5, 30 if full else 14)
+    g4, g5 = (50, 30) if full else (30, 14)
+    cluster_vs_memory(4, g4)
+    cluster_vs_memory(4, g4, plan_chunk(4, g4))
+    overhead(5, g5)
+    overhead(5, g5, plan_chunk(5, g5))
     resume(4, 50 if full else 30)
 
 
