@@ -26,7 +26,7 @@ Zhu & Ma 2022, last paragraph (multiplayer Pig)     :func:`equilibrium` (2..10 p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import ENGINES
 from ..guard import check_memory, sequential_estimate
@@ -36,14 +36,25 @@ from ..validation import check_choice, check_int, check_progress, check_tol
 from .best_response import SequentialResponse, best_response, opponent_turn_values
 from .compare import Comparison, compare
 from .model import SequentialSolution, check_rules
-from .multiplayer.chunked import ChunkedEquilibrium
 from .multiplayer.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, equilibrium
-from .multiplayer.plan import ChunkedPlan, plan
 from .one_die import solve_exact, solve_one_die
 from .play import Games, play
 from .super_six import super_six
 from .turns import turn_matrix
 from .value_iteration import value_iteration
+
+if TYPE_CHECKING:
+    from .multiplayer.chunked import ChunkedEquilibrium
+    from .multiplayer.plan import ChunkedPlan, plan
+
+_LAZY = {
+    "ChunkedEquilibrium": ".multiplayer.chunked",
+    "ChunkedPlan": ".multiplayer.plan",
+    "plan": ".multiplayer.plan",
+}
+"""The names imported on first use, and their modules: the out-of-core solve brings the runtime
+and the file formats, which a solve in memory does not need (``import pigtheory.sequential``
+was 30% slower with them)."""
 
 __all__ = [
     "solve",
@@ -135,3 +146,19 @@ def solve(
     from .two_dice import solve_two_dice
 
     return solve_two_dice(rules=rules, tol=tol, max_iter=max_iter, progress=progress)
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY` (imported now, then kept)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -23,6 +23,7 @@ ALLOWED = {
     "pigtheory": "lazy package attributes (PEP 562): 'import pigtheory' loads neither numpy nor a "
     "solver; the root sits above every layer",
     "pigtheory.simultaneous": "lazy package attributes: its own submodules, named in _LAZY",
+    "pigtheory.sequential": "lazy package attributes: the out-of-core solve (runtime, file formats) named in _LAZY",
     "pigtheory.envs": "lazy submodules: the environments need optional packages (gymnasium, "
     "pettingzoo, open_spiel) that 'import pigtheory.envs' must not require",
     "pigtheory.cli": "command registration: the pigtheory.cli.* modules of _COMMAND_MODULES (same "
@@ -126,6 +127,7 @@ def test_a_planted_dynamic_import_is_caught():
 @pytest.mark.parametrize(
     ("package", "table"),
     [("pigtheory", "_LAZY"), ("pigtheory", "_SUBMODULES"), ("pigtheory.simultaneous", "_LAZY"),
+     ("pigtheory.sequential", "_LAZY"),
      ("pigtheory.cli", "_COMMAND_MODULES")],
 )  # fmt: skip
 def test_the_lazy_tables_name_only_their_own_submodules(package, table):
@@ -152,3 +154,21 @@ def test_the_results_reach_the_file_formats_through_the_root_not_by_name(tmp_pat
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_the_solvers_import_no_runtime_and_no_file_format():
+    """``import pigtheory.simultaneous, pigtheory.sequential`` (what a command that solves in
+    memory pays) loads neither the out-of-core runtime nor the file formats; the chunked names
+    come on first use."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nimport pigtheory.simultaneous, pigtheory.sequential\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('pigtheory.runtime', 'pigtheory.io', "
+        "'pigtheory.sequential.multiplayer.chunked'))))\n"
+        "from pigtheory.sequential import ChunkedEquilibrium, plan\n"
+        "print('pigtheory.runtime' in sys.modules, plan.__module__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["[]", "True pigtheory.sequential.multiplayer.plan"]
