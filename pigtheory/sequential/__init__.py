@@ -36,7 +36,6 @@ from ..validation import check_choice, check_int, check_progress, check_tol
 from .best_response import SequentialResponse, best_response, opponent_turn_values
 from .compare import Comparison, compare
 from .model import SequentialSolution, check_rules
-from .multiplayer.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, equilibrium
 from .one_die import solve_exact, solve_one_die
 from .play import Games, play
 from .super_six import super_six
@@ -45,16 +44,20 @@ from .value_iteration import value_iteration
 
 if TYPE_CHECKING:
     from .multiplayer.chunked import ChunkedEquilibrium
+    from .multiplayer.equilibrium import MultiplayerEquilibrium, MultiplayerPolicy, equilibrium
     from .multiplayer.plan import ChunkedPlan, plan
 
 _LAZY = {
+    **dict.fromkeys(
+        ("equilibrium", "MultiplayerEquilibrium", "MultiplayerPolicy"), ".multiplayer.equilibrium"
+    ),
     "ChunkedEquilibrium": ".multiplayer.chunked",
     "ChunkedPlan": ".multiplayer.plan",
     "plan": ".multiplayer.plan",
 }
-"""The names imported on first use, and their modules: the out-of-core solve brings the runtime
-and the file formats, which a solve in memory does not need (``import pigtheory.sequential``
-was 30% slower with them)."""
+"""The names imported on first use, and their modules: the multiplayer family, and its
+out-of-core solve with the runtime and the file formats, which a two-player solve does not need
+(``import pigtheory.sequential`` was 30% slower with them)."""
 
 __all__ = [
     "solve",

@@ -15,7 +15,23 @@ The action set itself (:class:`~pigtheory.simultaneous.core.StoppingRules`) is s
 other families and lives in :mod:`pigtheory.simultaneous.core`.
 """
 
-from .certify import StoppingClasses, certify_classes
+from typing import TYPE_CHECKING, Any
+
 from .equilibrium import KINDS, StoppingEquilibrium, stopping_equilibrium
 
+if TYPE_CHECKING:
+    from .certify import StoppingClasses, certify_classes
+
 __all__ = ["KINDS", "StoppingEquilibrium", "stopping_equilibrium", "StoppingClasses", "certify_classes"]
+
+
+def __getattr__(name: str) -> Any:
+    """The certificate (:mod:`.certify`, with its linear and mixed-integer programs) on first
+    use: ``stopping_equilibrium`` alone does not need it."""
+    if name not in ("StoppingClasses", "certify_classes"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from . import certify
+
+    value = getattr(certify, name)
+    globals()[name] = value
+    return value
