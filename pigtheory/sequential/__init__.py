@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._lazy import lazy_attributes
 from ..engine import ENGINES
 from ..guard import check_memory, sequential_estimate
 from ..policies.sequential import base_pace_race, pace_race, roll_table, scoring_turns
@@ -151,17 +152,4 @@ def solve(
     return solve_two_dice(rules=rules, tol=tol, max_iter=max_iter, progress=progress)
 
 
-def __getattr__(name: str) -> Any:
-    """A name of :data:`_LAZY` (imported now, then kept)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())

@@ -22,8 +22,9 @@ eqs. (18)-(19), Algorithm 0.3, Fig. 6, Table S4    :func:`best_response` (3+ pla
 the ``strategies="stopping"`` solvers go beyond the paper (every stopping rule; equilibria of three or more players).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._lazy import lazy_attributes
 from .best_response import best_response
 from .evaluate import win_probabilities, win_probability
 from .limit import LimitAnalysis, limit
@@ -109,17 +110,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A name of :data:`_LAZY` (imported now, then kept)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())

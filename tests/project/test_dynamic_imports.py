@@ -22,8 +22,8 @@ PACKAGE = ROOT / "pigtheory"
 ALLOWED = {
     "pigtheory": "lazy package attributes (PEP 562): 'import pigtheory' loads neither numpy nor a "
     "solver; the root sits above every layer",
-    "pigtheory.simultaneous": "lazy package attributes: its own submodules, named in _LAZY",
-    "pigtheory.sequential": "lazy package attributes: the out-of-core solve (runtime, file formats) named in _LAZY",
+    "pigtheory._lazy": "lazy package attributes of the packages that name their own submodules in "
+    "_LAZY (simultaneous, sequential)",
     "pigtheory.envs": "lazy submodules: the environments need optional packages (gymnasium, "
     "pettingzoo, open_spiel) that 'import pigtheory.envs' must not require",
     "pigtheory.cli": "command registration: the pigtheory.cli.* modules of _COMMAND_MODULES (same "
