@@ -15,8 +15,9 @@ the game model's ``evaluate`` and ``best_response`` blocks reach the exact solve
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-__all__ = ["load_files", "openspiel_readers", "game_solvers"]
+__all__ = ["load_files", "openspiel_readers", "game_solvers", "game_solver"]
 
 load_files: Callable[[], object] | None = None
 """Imports the file formats (which register themselves); set by the package root."""
@@ -30,3 +31,11 @@ game_solvers: Callable[[str, str], Callable[..., object]] | None = None
 """``game_solvers(play, block)``: the exact solver behind a game model's block, ``play`` one of
 ``"sequential"``, ``"simultaneous"`` and ``block`` one of ``"evaluate"``, ``"best_response"``
 (:meth:`pigtheory.games.SequentialGame.evaluate` and the others); set by the package root."""
+
+
+def game_solver(play: str, block: str) -> Callable[..., Any]:
+    """:data:`game_solvers` ``(play, block)``, for the game model's blocks (the package root
+    sets it before any submodule is imported)."""
+    if game_solvers is None:  # pragma: no cover - the package root sets it
+        raise RuntimeError("pigtheory._wiring.game_solvers is not set: import pigtheory first")
+    return game_solvers(play, block)

@@ -98,8 +98,10 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("goal", "die_faces", "bust_face", "players", "dice"):
             value = getattr(self, name)  # numpy integers and integral floats: stored as int
-            if integral(value) is not value:
-                object.__setattr__(self, name, integral(value))
+            if type(value) is not int:  # the common case, a plain int, converts to itself
+                converted = integral(value)
+                if converted is not value:
+                    object.__setattr__(self, name, converted)
         if _is_numpy_bool(self.double_trouble):
             object.__setattr__(self, "double_trouble", bool(self.double_trouble))
         _check_int("goal", self.goal, 1)

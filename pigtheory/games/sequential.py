@@ -137,14 +137,16 @@ class SequentialGame:
         >>> [round(float(x), 6) for x in game.evaluate(hold_at(1)).value_start]  # 16/27, 11/27
         [0.592593, 0.407407]
         """
-        return _solver("evaluate")(profile, rules=self.rules, **options)
+        return _wiring.game_solver("sequential", "evaluate")(profile, rules=self.rules, **options)
 
     def best_response(self, profile: Any, seat: int = 0, **options: Any) -> Any:
         """The exact best response of ``seat`` to the other seats' policies in ``profile``:
         the fixed point of ``V = T* V``, the step of :meth:`bellman` that maximises the
         responder's value (:func:`pigtheory.referee.best_response` with this game's rules;
         ``options``: ``horizon``, ``max_iter``, ``max_memory``)."""
-        return _solver("best_response")(profile, seat=seat, rules=self.rules, **options)
+        return _wiring.game_solver("sequential", "best_response")(
+            profile, seat=seat, rules=self.rules, **options
+        )
 
     def bellman(self, values: np.ndarray, tables: Any, *, respond: int | None = None) -> np.ndarray:
         """One Bellman step of two-player sequential Pig with one die: the block that the exact
@@ -366,11 +368,3 @@ class SequentialGame:
         own2 = np.where(hold, banked, own2)
         k2 = np.where(hold, 0, k2)
         return own2, k2, np.where(hold, True, passed), np.where(hold, won_hold, won), forced & ~hold
-
-
-def _solver(block: str) -> Any:
-    """The exact sequential solver behind a block, reached through the package root's wiring
-    (:data:`pigtheory._wiring.game_solvers`: the solvers sit layers above the game model)."""
-    if _wiring.game_solvers is None:  # pragma: no cover - the package root sets it
-        raise RuntimeError("pigtheory._wiring.game_solvers is not set: import pigtheory first")
-    return _wiring.game_solvers("sequential", block)

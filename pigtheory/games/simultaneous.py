@@ -74,7 +74,7 @@ class SimultaneousGame:
         """
         if not isinstance(profile, (list, tuple)):
             profile = [profile] * self.rules.players
-        return _solver("evaluate")(list(profile), rules=self.rules, **options)
+        return _wiring.game_solver("simultaneous", "evaluate")(list(profile), rules=self.rules, **options)
 
     def best_response(self, profile: Any, seat: int = 0, **options: Any) -> Any:
         """The exact best response of ``seat`` to the other seats' policies in ``profile`` (one
@@ -91,7 +91,9 @@ class SimultaneousGame:
         elif len(profile) != n:
             raise ValueError(f"profile must hold one policy per seat ({n}), got {len(profile)}")
         others = [profile[(seat + j) % n] for j in range(1, n)]
-        return _solver("best_response")(others[0] if n == 2 else others, rules=self.rules, **options)
+        return _wiring.game_solver("simultaneous", "best_response")(
+            others[0] if n == 2 else others, rules=self.rules, **options
+        )
 
     def start(self) -> tuple[int, ...]:
         """All scores 0."""
@@ -160,11 +162,3 @@ class SimultaneousGame:
                 else:
                     reach[k + x] = reach.get(k + x, Fraction(0)) + p * px
         return dict(sorted(final.items()))
-
-
-def _solver(block: str) -> Any:
-    """The exact simultaneous solver behind a block, reached through the package root's wiring
-    (:data:`pigtheory._wiring.game_solvers`: the solvers sit layers above the game model)."""
-    if _wiring.game_solvers is None:  # pragma: no cover - the package root sets it
-        raise RuntimeError("pigtheory._wiring.game_solvers is not set: import pigtheory first")
-    return _wiring.game_solvers("simultaneous", block)

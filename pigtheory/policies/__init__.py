@@ -327,8 +327,7 @@ class Mixture:
             Column 0 is the bust (gain 0) with its total probability; the other columns are
             gains clipped to ``goal - own`` (landing on the goal) and their probabilities.
         """
-        rules = self.rules  # the turn's gains do not depend on the number of players
-        table = turn_total_table(rules if rules.players == 2 else rules.replace(players=2))
+        table = turn_total_table(self.rules.replace(players=2))
         if states is None:
             th, w = self.thresholds, self.weights
             own = own_scores(self.rules)[..., None]

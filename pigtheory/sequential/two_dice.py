@@ -157,7 +157,8 @@ class _Sweeps:
         self.vpad_t = np.zeros((2 * g + m + 1, g))
         self.x = np.empty(g * g)
         self.y = np.empty(g * g if dt else 1)
-        self.scratch = np.empty(max(self.pfree.size, self.pforced.size) * g * g)
+        # the numpy engine's products (the compiled sums need none)
+        self.scratch = np.empty(0 if self.settle else max(self.pfree.size, self.pforced.size) * g * g)
 
     def __call__(self, v: np.ndarray, full: bool):
         g, m, dt, tail = self.g, self.m, self.dt, self.tail
