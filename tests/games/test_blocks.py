@@ -75,3 +75,25 @@ def test_simultaneous_one_policy_for_every_seat():
 def test_simultaneous_best_response_checks_its_arguments(seat, profile, match):
     with pytest.raises(ValueError, match=match):
         SimultaneousGame(Rules(goal=10)).best_response(profile, seat)
+
+
+HOSTILE = ["1", -1, 2.5, 10**30, float("nan"), True, None, [0]]
+
+
+@pytest.mark.parametrize("seat", HOSTILE)
+def test_a_hostile_seat_is_refused_by_name_in_both_models(seat):
+    for game, profile in (
+        (SequentialGame(Rules(goal=10)), hold_at(3)),
+        (SimultaneousGame(Rules(goal=10)), hold_at(3)),
+    ):
+        with pytest.raises(ValueError, match="seat"):
+            game.best_response(profile, seat)
+
+
+@pytest.mark.parametrize("profile", ["hold at 3", 3.5, None, [hold_at(3)] * 5, {"n": 3}])
+def test_a_hostile_profile_is_a_clear_error_in_both_models(profile):
+    for game in (SequentialGame(Rules(goal=10)), SimultaneousGame(Rules(goal=10))):
+        with pytest.raises(ValueError):
+            game.evaluate(profile)
+        with pytest.raises(ValueError):
+            game.best_response(profile, 0)

@@ -95,3 +95,26 @@ def test_cli_store_with_worker_memory_solves_in_the_plans_chunks(tmp_path, capsy
     assert out["start_values"] == equilibrium(rules=rules, progress=False).start_values.tolist()
     assert main(args + ["--worker-memory", "300M"]) == 2  # neither --plan nor --store
     assert "--worker-memory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("size", ["banana", "-1G", "0", "1K"])
+def test_cli_store_with_a_hostile_worker_memory_stops_before_any_work(tmp_path, capsys, size):
+    """A size that is not one, or a worker too small for one task: exit 2 with one line naming
+    --worker-memory or worker_memory, and no store folder made."""
+    store = tmp_path / "s"
+    args = ["sequential", "--players", "4", "--goal", "10", "--store", str(store), "--worker-memory", size]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "worker_memory" in err.replace("-", "_") and "Traceback" not in err
+    assert not store.exists()
+
+
+def test_chunked_array_checks_its_memory_limit(tmp_path):
+    eq = equilibrium(rules=Rules(players=3, goal=6), store=tmp_path / "s", progress=False)
+    with pytest.raises(ValueError, match="max_memory"):
+        eq.array("value", max_memory="banana")
+    from pigtheory.guard import MemoryLimitError
+
+    with pytest.raises(MemoryLimitError, match="value array"):
+        eq.array("value", max_memory=1000)
+    assert eq.array("value", max_memory="1G").shape == (6, 6, 6, 3)
