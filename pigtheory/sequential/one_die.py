@@ -71,40 +71,42 @@ def _level_pass(y, hold, pvec, p_bust):
     ``hold[k]`` is the hold value of turn total k >= 1 (1 beyond the goal). Returns ``ab``
     (k, 2, n): the affine coefficients in ``y`` of every state's value under the greedy
     choices, ``acc`` (k, 2, n): those of rolling, and ``choice`` (k, n).
+
+    Each state carries three lanes, ``(a, b, v)``: the coefficients and the value
+    ``v = a + b y`` itself, so that one reduction gives a roll's coefficients and the value
+    the choice compares. ``v`` is used for the choice only; the returned coefficients are
+    reduced from ``a`` and ``b`` alone, in the same order as before.
     """
     kk, n = hold.shape
     m = pvec.size
-    flat = np.zeros((kk + m, 2 * n))
-    flat[kk:, :n] = 1.0
-    holdpair = np.zeros((kk, 2 * n))
-    holdpair[:, :n] = hold
-    holdpair[0, :n], holdpair[0, n:] = 1.0, -1.0  # k = 0: passing, worth 1 - y
+    flat = np.zeros((kk + m, 3 * n))
+    flat[kk:, :n] = 1.0  # beyond the goal: a won state, worth 1
+    flat[kk:, 2 * n :] = 1.0
+    # a state holds (or passes) unless its roll is chosen below: a = hold, b = 0, v = hold
+    flat[:kk, :n] = hold
+    flat[:kk, 2 * n :] = hold
+    flat[0, :n], flat[0, n : 2 * n], flat[0, 2 * n :] = 1.0, -1.0, 1.0 - y  # k = 0: pass, 1 - y
     hv_tie = hold + _TIE
     # k = 0: roll on (near) ties, i.e. roll iff rv > (1 - y) - tie
     hv_tie[0] = 1.0 - y - _TIE
-    base = np.concatenate([np.full(n, p_bust), np.full(n, -p_bust)])
     choice = np.zeros((kk, n), dtype=bool)
-    rvs = np.zeros((kk, n))
-    accs = np.zeros((kk, 2 * n))
+    accs = np.zeros((kk, 3 * n))
     # the products of the m rolls, then the bust term as a last row of weight 1: reducing the
     # rows in order gives (p_1 f_1 + ... + p_m f_m) + base, the order of weighted_rows (two_dice)
     # followed by the bust term, the same bits on any CPU, in one call
-    prod = np.empty((m + 1, 2 * n))
-    prod[m] = base
+    prod = np.empty((m + 1, 3 * n))
+    prod[m, :n], prod[m, n : 2 * n], prod[m, 2 * n :] = p_bust, -p_bust, p_bust * (1.0 - y)
     terms = prod[:m]
     pcol = pvec[:, None]
-    flat[:kk] = holdpair  # a state holds (or passes) unless its roll is chosen below
-    # (k, 2, n) views made once: the loop runs goal^2 times per pass, and numpy's per-call
+    # (k, 3, n) views made once: the loop runs goal^2 times per pass, and numpy's per-call
     # cost is most of its time at these sizes
-    flat2, accs2 = flat.reshape(kk + m, 2, n), accs.reshape(kk, 2, n)
-    acc_hi, acc_lo = accs[:, n:], accs[:, :n]
+    flat3, accs3 = flat.reshape(kk + m, 3, n), accs.reshape(kk, 3, n)
+    rv = accs[:, 2 * n :]
     for k in range(kk - 1, -1, -1):
         np.multiply(flat[k + 1 : k + 1 + m], pcol, out=terms)
         np.add.reduce(prod, axis=0, out=accs[k])
-        rv = np.multiply(acc_hi[k], y, out=rvs[k])
-        rv += acc_lo[k]
-        np.copyto(flat2[k], accs2[k], where=np.greater(rv, hv_tie[k], out=choice[k]))
-    return flat2[:kk], accs2, choice
+        np.copyto(flat3[k], accs3[k], where=np.greater(rv[k], hv_tie[k], out=choice[k]))
+    return flat3[:kk, :2], accs3[:, :2], choice
 
 
 def _greedy(acc, hold, y):
@@ -241,10 +243,11 @@ def _levels_numpy(rules: Rules, progress: bool | None, max_passes: int):
             residual = max(residual, float(np.max(np.abs(gap[new_choice != choice]), initial=0.0)))
             vals = ab[:, 0, :] + ab[:, 1, :] * y  # (k, n)
             v0[i, j] = vals[0]
-            for lane in range(i.size):
-                t = g - i[lane]
-                value[i[lane], j[lane], :t] = vals[:t, lane]
-                roll[i[lane], j[lane], :t] = choice[:t, lane]
+            # state (i, j, k) exists for k < goal - i: one masked block per level, not a
+            # copy per pair (NaN / False where i + k >= goal, as initialised)
+            inside = ks[None, :top] < (g - i)[:, None]
+            value[i, j, :top] = np.where(inside, vals.T, np.nan)
+            roll[i, j, :top] = inside & choice.T
             bar.update()
     return value, roll, passes, residual, stuck
 
