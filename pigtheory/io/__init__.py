@@ -6,7 +6,8 @@
 :func:`load`           read either back (``pigtheory.load`` is the same function)
 :func:`write_policy`   a policy file, with the rules to record
 :func:`read_policy`    a policy file, checked against rules if given
-:func:`atomic_write`   temporary file, then rename; mode 0644
+:func:`atomic_write`   temporary file, then rename; mode 0644 (bytes in memory:
+                       :func:`atomic_write_buffers`)
 :func:`cached`         a result from the cache folder, or computed and saved there
 =====================  ===================================================================
 
@@ -29,7 +30,7 @@ Examples
 from __future__ import annotations
 
 from .archive import FORMAT_VERSION, META, load_archive, save_archive
-from .atomic import atomic_write, check_writable
+from .atomic import atomic_write, atomic_write_buffers, check_writable
 from .cache import (
     cache_disabled,
     cache_info,
@@ -70,6 +71,7 @@ __all__ = [
     "read_policy",
     "read_policy_file",
     "atomic_write",
+    "atomic_write_buffers",
     "check_writable",
     "resolve_cache_dir",
     "cache_path",

@@ -18,13 +18,15 @@ import os
 import re
 import socket
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from ..validation import NAME_MAX, check_int, check_path
 
 __all__ = [
     "atomic_write",
+    "atomic_write_buffers",
     "check_writable",
     "check_readable_file",
     "sweep_temporaries",
@@ -154,6 +156,75 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode:
     ...     p.read_text(), oct(p.stat().st_mode & 0o777)
     ('pig', '0o644')
     """
+    path, mode = _target(path, mode)
+    fd, tmp = _temporary(path)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def atomic_write_buffers(path: str | os.PathLike, buffers: Iterable[Any], *, mode: int = 0o644) -> Path:
+    """Write ``buffers`` (bytes, or arrays' memory) one after another into ``path``, atomically.
+
+    :func:`atomic_write` for bytes already in memory: the temporary is written through the
+    descriptor that created it, so a file costs one ``open``, not two (the chunk stores write
+    several files per task).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     p = atomic_write_buffers(Path(folder) / "a.bin", [b"pi", memoryview(b"g")])
+    ...     p.read_bytes(), oct(p.stat().st_mode & 0o777)
+    (b'pig', '0o644')
+    """
+    pieces = _bytes_like(buffers)
+    path, mode = _target(path, mode)
+    fd, tmp = _temporary(path)
+    try:
+        with open(fd, "wb", closefd=True) as f:
+            for piece in pieces:
+                f.write(piece)
+            os.fchmod(f.fileno(), mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _bytes_like(buffers: Iterable[Any]) -> list[memoryview]:
+    """``buffers`` as byte views, checked before any file is made."""
+    if isinstance(buffers, (str, bytes, bytearray, memoryview)):
+        raise ValueError(f"buffers must be a list of bytes-like objects, got one {type(buffers).__name__}")
+    try:
+        items = list(buffers)
+    except TypeError:
+        raise ValueError(
+            f"buffers must be a list of bytes-like objects, got {type(buffers).__name__}"
+        ) from None
+    pieces = []
+    for i, item in enumerate(items):
+        try:
+            view = memoryview(item)
+            pieces.append(view.cast("B") if view.nbytes else memoryview(b""))
+        except TypeError:
+            raise ValueError(
+                f"buffers[{i}] must be bytes-like (bytes, an array's memory), got {type(item).__name__}"
+            ) from None
+    return pieces
+
+
+def _target(path: str | os.PathLike, mode: int) -> tuple[Path, int]:
+    """The checked target of an atomic write, its folder made and swept of dead temporaries."""
     path = check_path("path", path)
     mode = check_int("mode", mode, low=0, high=0o7777)
     try:
@@ -167,20 +238,15 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode:
     if folder not in _SWEPT:
         sweep_temporaries(folder)
         _SWEPT.add(folder)
+    return path, mode
+
+
+def _temporary(path: Path) -> tuple[int, str]:
+    """A new temporary file next to ``path`` (module Notes): its descriptor and name."""
     stem = path.name[:80]  # the temporary's name stays within NAME_MAX
-    fd, tmp = tempfile.mkstemp(
+    return tempfile.mkstemp(
         prefix=f".{stem}.pigtheory-{_HOST}-{os.getpid()}-", suffix=".tmp" + path.suffix[:20], dir=path.parent
     )
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
 
 
 def check_writable(path: str | os.PathLike, name: str = "path") -> Path:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import io
 import json
 import mmap
 import os
@@ -45,9 +46,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.lib import format as npy_format
 
 from ..guard import MemoryLimitError, format_bytes
-from ..io import atomic_write
+from ..io import atomic_write, atomic_write_buffers
 from ..io.policy_common import rules_from_dict
 from ..rules import Rules
 from ..validation import check_int, check_path
@@ -69,6 +71,22 @@ class StoreFull(OSError):
 def _stem(block: int, chunk: int) -> str:
     """File name of a chunk's seal (and stem of its parts): ``<block>.<chunk>``."""
     return f"{block}.{chunk}"
+
+
+def _npy_pieces(array: np.ndarray) -> tuple[bytes, memoryview]:
+    """The header and the data of ``array`` as a ``.npy`` file (format 1.0, C order), the data
+    a view of the array's memory (a copy only if it is not C-contiguous)."""
+    array = np.ascontiguousarray(array)
+    head = io.BytesIO()
+    npy_format.write_array_header_1_0(head, npy_format.header_data_from_array_1_0(array))
+    return head.getvalue(), memoryview(array.reshape(-1).view(np.uint8))  # type: ignore[arg-type]
+
+
+def _sha256(*pieces: Any) -> str:
+    h = hashlib.sha256()
+    for piece in pieces:
+        h.update(piece)
+    return h.hexdigest()
 
 
 def _digest(path: Path) -> str:
@@ -242,18 +260,15 @@ class ChunkStore:
         """
         files = {}
         for part, array in parts.items():
+            # the .npy bytes are hashed from memory as they are written, not read back
+            head, data = _npy_pieces(array)
             path = self.path(part, block, chunk)
-
-            def write(tmp: str, array: np.ndarray = array) -> None:
-                with open(tmp, "wb") as f:
-                    np.save(f, array)
-
-            _write(path, write, self.folder)
-            files[part] = {"sha256": _digest(path), "bytes": path.stat().st_size}
+            with _disk_full(self.folder):
+                atomic_write_buffers(path, (head, data))
+            files[part] = {"sha256": _sha256(head, data), "bytes": len(head) + data.nbytes}
         seal = {"store": self.header["id"], "block": int(block), "chunk": int(chunk), "parts": files}
-        _write(
-            self.seal(block, chunk), lambda tmp: Path(tmp).write_text(json.dumps(seal) + "\n"), self.folder
-        )
+        with _disk_full(self.folder):
+            atomic_write_buffers(self.seal(block, chunk), [(json.dumps(seal) + "\n").encode()])
 
     def verify(self, block: int, chunk: int) -> str | None:
         """Why the chunk cannot be trusted (a sentence), or None if its seal holds: the seal is

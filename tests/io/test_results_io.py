@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import importlib
+import io
 import json
 import math
 import os
@@ -32,6 +34,7 @@ from pigtheory import (
 from pigtheory.io import (
     Saveable,
     atomic_write,
+    atomic_write_buffers,
     cache_path,
     cached,
     cached_arrays,
@@ -558,6 +561,26 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
     with pytest.raises(RuntimeError):
         atomic_write(path, fail)
     assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["x.txt"]
+
+
+def test_buffers_are_written_whole_0644_or_not_at_all(tmp_path):
+    path = tmp_path / "x.npy"
+    array = np.arange(12.0).reshape(3, 4)
+    head = io.BytesIO()
+    np.lib.format.write_array_header_1_0(head, np.lib.format.header_data_from_array_1_0(array))
+    atomic_write_buffers(path, [head.getvalue(), memoryview(array).cast("B")])
+    assert np.array_equal(np.load(path), array) and stat.S_IMODE(os.stat(path).st_mode) == 0o644
+
+    class Failing:
+        def __iter__(self):
+            yield b"half"
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OSError):
+        atomic_write_buffers(path, Failing())
+    assert np.array_equal(np.load(path), array) and [p.name for p in tmp_path.iterdir()] == ["x.npy"]
+    with pytest.raises(ValueError, match="folder"):
+        atomic_write_buffers(tmp_path, [b"x"])
 
 
 # --- the cache ----------------------------------------------------------------------------

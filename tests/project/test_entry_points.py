@@ -91,6 +91,7 @@ VALID = {
     "params": lambda t: {"goal": 6},
     "compute": lambda t: lambda: hold_at(3),
     "write": lambda t: lambda tmp: open(tmp, "w").close(),
+    "buffers": lambda t: [b"pig"],
     "fields": lambda t: {"value": 0.5},
     "seed": lambda t: 1,
     "p": lambda t: 0.5,

@@ -143,17 +143,17 @@ def test_a_store_of_another_solve_is_refused_with_what_differs(tmp_path):
 def test_a_full_disk_stops_in_one_line_and_keeps_the_sealed_chunks(tmp_path, monkeypatch):
     import pigtheory.runtime.store as store_module
 
-    real = store_module.atomic_write
+    real = store_module.atomic_write_buffers
     count = {"n": 0}
 
-    def filling(path, write, **kw):
+    def filling(path, buffers, **kw):
         if "value" in str(path):
             count["n"] += 1
             if count["n"] > 4:
                 raise OSError(errno.ENOSPC, "No space left on device")
-        return real(path, write, **kw)
+        return real(path, buffers, **kw)
 
-    monkeypatch.setattr(store_module, "atomic_write", filling)
+    monkeypatch.setattr(store_module, "atomic_write_buffers", filling)
     with pytest.raises(StoreFull) as info:
         _run(tmp_path / "s")
     message = str(info.value)
@@ -161,7 +161,7 @@ def test_a_full_disk_stops_in_one_line_and_keeps_the_sealed_chunks(tmp_path, mon
     store = ChunkStore(tmp_path / "s", KIND)
     sealed = [(b, k) for b in CHUNKS for k in range(CHUNKS[b]) if store.finished(b, k)]
     assert len(sealed) == 4 and all(store.verify(*key) is None for key in sealed)
-    monkeypatch.setattr(store_module, "atomic_write", real)
+    monkeypatch.setattr(store_module, "atomic_write_buffers", real)
     calls: list[tuple[int, int]] = []
     _assert_reference(_run(tmp_path / "s", calls=calls))
     assert not set(calls) & set(sealed)
@@ -201,3 +201,25 @@ def test_check_disk_counts_what_a_resumed_store_already_holds(tmp_path, monkeypa
     check_disk(store, 1500, "solve")  # 900 still to write, 1000 free
     with pytest.raises(MemoryLimitError, match="holds 600 B already"):
         check_disk(store, 1700, "solve")
+
+
+def test_a_chunk_is_written_as_npy_files_whose_seal_holds_for_any_array_layout(tmp_path):
+    """The seal's checksums are taken from memory while writing: they must be the files'."""
+    store = ChunkStore.create(tmp_path / "s", KIND, SOLVE)
+    parts = {
+        "empty": np.zeros((0, 3)),
+        "strided": np.arange(12.0).reshape(3, 4)[:, ::2],  # not contiguous
+        "bits": np.array([[True, False], [False, True]]),
+        "small": np.arange(5, dtype=np.int8),
+    }
+    store.write_chunk(1, 0, parts)
+    assert store.verify(1, 0) is None
+    for part, array in parts.items():
+        assert np.array_equal(np.load(store.path(part, 1, 0)), array)
+        assert np.array_equal(store.read(part, 1, 0, array.shape, array.dtype), array)
+    with open(store.path("strided", 1, 0), "r+b") as f:  # one byte changed: the seal no longer holds
+        f.seek(-1, 2)
+        last = f.read(1)
+        f.seek(-1, 2)
+        f.write(bytes([last[0] ^ 1]))
+    assert "checksum" in store.verify(1, 0)

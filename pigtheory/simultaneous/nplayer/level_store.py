@@ -18,9 +18,11 @@ parts of a chunk are
     float64 ``(n, m - 1, goal + 1)``: :math:`A_1 .. A_{m-1}`, read by lower levels only, and
     removed once none is left to read it;
 
-with ``index/<block>.npy`` (int16 ``(size, m)``, the block's columns). The header's solve holds
-the rules, the chunk size and one opponent's destinations and probabilities per score; its
-extra, the size of every block.
+with ``index/columns.npy`` (int16 ``(columns, m)``): every block's columns, the blocks in the
+order of their ids, one file for the store (a file per block cost a file creation each, the
+largest part of a small solve's writing). The header's solve holds the rules, the chunk size
+and one opponent's destinations and probabilities per score; its extra, the size of every
+block.
 
 Notes
 -----
@@ -104,6 +106,7 @@ class LevelStore(ChunkStore):
             "rules": dataclasses.asdict(rules),
             "chunk": int(chunk),
             "moves": {"dest": dest.tolist(), "prob": prob.tolist()},
+            "index": "columns",  # one index file (a store of a file per block is another layout)
         }
         probe = cls(folder)
         if (probe.folder / "store.json").exists():
@@ -114,12 +117,9 @@ class LevelStore(ChunkStore):
         blocks = block_id(states.sum(axis=1), states[:, -1] == g)  # sorted tuples: last is largest
         order = np.argsort(blocks, kind="stable")  # lexicographic within a block
         states, blocks = states[order], blocks[order]
-        cuts = np.flatnonzero(np.diff(blocks)) + 1
-        sizes = {}
-        for part in np.split(np.arange(blocks.size), cuts):
-            b = int(blocks[part[0]])
-            sizes[b] = part.size
-            probe.save(f"index/{block_name(b)}", states[part].astype(np.int16))
+        ids, counts = np.unique(blocks, return_counts=True)
+        sizes = {int(b): int(n) for b, n in zip(ids, counts, strict=True)}
+        probe.save("index/columns", states.astype(np.int16))
         ChunkStore.create(folder, FORMAT, solve, {"blocks": {str(b): n for b, n in sorted(sizes.items())}})
         return cls(folder)
 
@@ -142,6 +142,13 @@ class LevelStore(ChunkStore):
         """Columns per block."""
         return {int(b): int(n) for b, n in self.extra["blocks"].items()}
 
+    @cached_property
+    def starts(self) -> dict[int, int]:
+        """First row of each block in ``index/columns.npy`` (blocks in the order of their ids)."""
+        ids = sorted(self.sizes)
+        ends = np.cumsum([self.sizes[b] for b in ids])
+        return {b: int(e) - self.sizes[b] for b, e in zip(ids, ends, strict=True)}
+
     def n_chunks(self, block: int) -> int:
         """Chunks of ``block`` (the last one may be short)."""
         return -(-self.sizes[block] // self.chunk)
@@ -151,7 +158,9 @@ class LevelStore(ChunkStore):
     def columns(self, block: int, chunk: int | None = None) -> np.ndarray:
         """The columns of a block, or of one of its chunks: int64, shape ``(n, players - 1)``,
         each row the opponents' sorted scores, rows in lexicographic order."""
-        states = np.load(self.folder / "index" / f"{block_name(block)}.npy")
+        start = self.starts[block]
+        index = np.load(self.folder / "index" / "columns.npy", mmap_mode="r")
+        states = index[start : start + self.sizes[block]]
         if chunk is not None:
             states = states[chunk * self.chunk : (chunk + 1) * self.chunk]
         return states.astype(np.int64)

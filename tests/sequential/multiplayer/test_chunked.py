@@ -173,17 +173,17 @@ def test_damaged_and_foreign_chunks_are_solved_again_never_read(tmp_path):
 def test_a_full_disk_stops_in_one_line_and_keeps_the_finished_chunks(tmp_path, monkeypatch):
     import pigtheory.runtime.store as store_module
 
-    real = store_module.atomic_write
+    real = store_module.atomic_write_buffers
     count = {"n": 0}
 
-    def filling(path, write, **kw):
+    def filling(path, buffers, **kw):
         if "/value/" in str(path):
             count["n"] += 1
             if count["n"] > 5:
                 raise OSError(errno.ENOSPC, "No space left on device")
-        return real(path, write, **kw)
+        return real(path, buffers, **kw)
 
-    monkeypatch.setattr(store_module, "atomic_write", filling)
+    monkeypatch.setattr(store_module, "atomic_write_buffers", filling)
     folder = tmp_path / "s"
     with pytest.raises(StoreFull) as info:
         chunked("4p-g8", folder)
@@ -192,7 +192,7 @@ def test_a_full_disk_stops_in_one_line_and_keeps_the_finished_chunks(tmp_path, m
     st = GroupStore(folder)
     sealed = [(int(p.stem.split(".")[0]), int(p.stem.split(".")[1])) for p in _sealed(folder)]
     assert len(sealed) == 5 and all(st.verify(*key) is None for key in sealed)
-    monkeypatch.setattr(store_module, "atomic_write", real)
+    monkeypatch.setattr(store_module, "atomic_write_buffers", real)
     before = len(_log(folder))
     assert_same_bits("4p-g8", chunked("4p-g8", folder))
     assert not {(r["block"], r["chunk"]) for r in _log(folder)[before:]} & set(sealed)
