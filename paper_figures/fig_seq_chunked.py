@@ -2,7 +2,9 @@
 3 to 6 players (issue 37). The measured points are the stored records of
 ``analyses/records/seq_*_chunked.json`` (``benchmarks/record_sequential_chunked.py``): the CPU
 seconds of the tasks and the client, and the wall time; the lines are the plan's CPU seconds
-(:func:`pigtheory.sequential.plan`, its constants measured on the same machine). Writes
+in the default chunks (:func:`pigtheory.sequential.plan`, its constants fitted to these
+records: ``benchmarks/fit_plan_costs.py``), the bars its CPU seconds in each run's own chunks
+(two runs used the larger chunks the plan gives 3 GiB workers). Writes
 ``paper_figures/seq_chunked.png``/``.pdf``."""
 
 from __future__ import annotations
@@ -37,8 +39,15 @@ def figure(recs: list[dict]):
             gs = [r["rules"]["goal"] for r in mine]
             ax.plot(gs, stable([r["measured"]["cpu_s"] for r in mine], 3), "o", color=COLOURS[n], ms=5)
             ax.plot(gs, stable([r["measured"]["wall_s"] for r in mine], 3), "x", color=COLOURS[n], ms=6)
+            own = [
+                plan(rules=Rules(players=n, goal=r["rules"]["goal"]), chunk=r["chunked"]["chunk"]).cpu_hours
+                * 3600
+                for r in mine
+            ]
+            ax.plot(gs, stable(own, 4), "_", color=COLOURS[n], ms=12, mew=1.5)
     ax.plot([], [], "ko", ms=5, label="measured CPU")
     ax.plot([], [], "kx", ms=6, label="measured wall (serial or 2 workers)")
+    ax.plot([], [], "k_", ms=12, mew=1.5, label="plan (CPU) in the run's chunks")
     ax.set_yscale("log")
     ax.set_xlabel("goal")
     ax.set_ylabel("seconds")

@@ -80,6 +80,8 @@ VALID = {
     "n": lambda t: 3,
     "t": lambda t: 3,
     "goal": lambda t: 6,
+    "players": lambda t: 3,
+    "chunk": lambda t: 10,
     "goals": lambda t: [6],
     "ns": lambda t: [3],
     "thresholds": lambda t: [3, 3],
@@ -92,6 +94,10 @@ VALID = {
     "compute": lambda t: lambda: hold_at(3),
     "write": lambda t: lambda tmp: open(tmp, "w").close(),
     "buffers": lambda t: [b"pig"],
+    "runs": lambda t: [
+        dict(players=3, goal=g, chunk=c, cpu_s=1.0 + g / 10)
+        for g, c in ((10, 20), (12, 50), (14, 9), (16, 100), (9, 30))
+    ],
     "fields": lambda t: {"value": 0.5},
     "seed": lambda t: 1,
     "p": lambda t: 0.5,

@@ -16,10 +16,24 @@ with :math:`N_e(x)` the number of e-tuples in ``0..g-1`` with sum x (a coefficie
 :math:`(1 + z + \\dots + z^{g-1})^e`). Tasks: :math:`\\sum_s \\lceil \\#\\text{groups}(s) /
 \\text{chunk} \\rceil`.
 
-**Time.** A task's CPU time is modelled as :math:`a + b\\, G n^2 g` for ``G`` groups (the rows
-it gathers and the certificate's work are both ``n g n`` per group), with ``b`` growing by a
-constant for each doubling of a score sum's rows past the cache: ``a`` and ``b`` measured on
-this machine (:data:`COSTS`). The score sums form a chain (sum s reads s + 1), so with W
+**Time.** A task of ``G`` groups at score sum ``s`` costs, in CPU seconds,
+
+.. math::
+
+    t = a + b\\, G n^2 g + f\\, F + h\\, H,
+
+``a`` fixed, ``b`` per group-unit (solving and certifying: ``n g n`` per group), ``f`` per
+chunk file it opens and ``h`` per hold it copies (:data:`COSTS`, measured on this machine).
+``H`` is the holds that land in score sum ``s + k``, ``H_k = G n P_k(s)``, with
+:math:`P_k(s) = \\sum_{a \\le g - 1 - k} N_{n-1}(s - a) / N_n(s)` the share of the sum's tuples
+whose mover's score is at most ``g - 1 - k`` (every rotation has a mover); ``F`` the chunk
+files those holds reach, ``C (1 - (1 - 1/C)^{H_k})`` of the ``C`` chunks of sum ``s + k``,
+one file per part read (the values, and the best-response values with the certificates):
+targets placed at random, an upper estimate (the targets of neighbouring groups cluster; in
+small solves the files opened were 0.48 to 0.65 of it, and ``f`` absorbs that share).
+Small chunks make many tasks that each open most chunk files of the g - 1 sums above: ``F``
+grows as the square of the chunks per sum, which is what a plan with larger chunks saves.
+The score sums form a chain (sum s reads s + 1), so with W
 workers the wall time is :math:`\\sum_s \\max(\\lceil T_s / W \\rceil t_s, T_s c)` (``T_s`` tasks of
 sum s, ``t_s`` the time of one, ``c`` the client's time per task: one client hands out and
 collects every task, one at a time); the *critical path* is
@@ -39,8 +53,9 @@ W. Burnside, *Theory of groups of finite order* (1897): counting orbits (necklac
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
-from math import gcd, log2
+from math import gcd
 from typing import Any
 
 from ...guard import BASE_BYTES, format_bytes, parse_memory
@@ -48,28 +63,28 @@ from ...rules import Rules
 from ...validation import check_int
 from .chunked import chunk_groups, estimate_disk, task_bytes
 
-__all__ = ["ChunkedPlan", "plan", "groups_by_sum", "COSTS"]
+__all__ = ["ChunkedPlan", "plan", "groups_by_sum", "run_load", "fit_costs", "COSTS"]
 
 COSTS = {
-    "task_s": 0.0257,
-    "unit_ns": 25.6,
-    "cache_ns": 5.47,
-    "cache_mb": 32.0,
+    "task_s": 0.0125,
+    "unit_ns": 21.2,
+    "file_us": 35.9,
+    "hold_ns": 63.7,
     "base_mb": 190.0,
     "scheduler_s": 0.01,
     "client_s": 1.0,
 }
-"""Measured on the 2-core machine of this repository (shared, load 2-5) from eight chunked
-solves (``benchmarks/record_sequential_chunked.py``: 3 players goals 60 and 100, 4 players
-goals 30 and 50, 5 players goals 20 and 30, 6 players goals 14 and 18; serial, and 2-worker
-``LocalCluster`` at 4p50 and 6p18), least squares of each run's CPU time less ``client_s`` on
-its tasks, its group-units ``G n^2 g`` and the group-units times ``log2(L / cache_mb)`` where
-``L`` (the rows of the largest score sum, ``16 n`` bytes a tuple) exceeds the cache: ``task_s``
-fixed CPU seconds per task, ``unit_ns`` nanoseconds per group-unit, ``cache_ns`` more per
-group-unit for each doubling of ``L`` past ``cache_mb`` MiB (the gather's scattered reads
-leave the cache); every run within 28% of the fit. ``base_mb`` a worker's memory besides the
-task's arrays (peak 200-250 MB measured), ``scheduler_s`` the client's time per task,
-``client_s`` its fixed CPU time (the store's group lists and rank tables, the imports)."""
+"""Measured on the 2-core machine of this repository from the twelve chunked solves of
+``analyses/records/seq_*_chunked.json`` (3 to 6 players, goals 14 to 100, serial and on 2
+workers, default and plan chunks): non-negative least squares, in relative error, of each
+run's task CPU seconds on its tasks, group-units, files opened and holds (module Notes);
+``benchmarks/fit_plan_costs.py`` recomputes them from the records. ``task_s`` seconds per
+task, ``unit_ns`` nanoseconds per group-unit, ``file_us`` microseconds per chunk file opened,
+``hold_ns`` nanoseconds per hold copied; every run within 18% of the fit, and within 22% when
+left out of it, but for the smallest (3 players goal 60, 5 s: 36%). ``base_mb`` a worker's
+memory besides the task's arrays (peak 200-250 MB measured), ``scheduler_s`` the client's
+time per task, ``client_s`` its fixed CPU time (the store's group lists and rank tables, the
+imports)."""
 
 
 def _phi(k: int) -> int:
@@ -120,6 +135,8 @@ class ChunkedPlan:
     critical_path_hours: float
     largest_level_groups: int
     index_bytes: int
+    files_opened: int = 0
+    holds: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -138,6 +155,7 @@ class ChunkedPlan:
                 f"  store on disk       {size(self.disk_bytes)}",
                 f"  memory per worker   {size(self.worker_memory_bytes)} "
                 f"(of which mapped rank tables and rows {size(self.index_bytes)})",
+                f"  reading             {self.files_opened:.3g} chunk files opened, {self.holds:.3g} holds read",
                 f"  CPU                 {self.cpu_hours:.3g} hours",
                 f"  wall on {self.workers:<4} workers {self.wall_hours:.3g} hours "
                 f"(critical path {self.critical_path_hours:.3g} h)",
@@ -203,17 +221,17 @@ def plan(
                 f"worker_memory: {worker_memory!r} is below one task of {chunk} groups, the rank tables and rows "
                 f"it reads ({format_bytes(window)}) and a worker's base"
             )
+    parts = 2 if certify else 1
+    load = _task_load(n, g, chunk, parts)
     tasks = crit = 0.0
     cpu = wall = COSTS["client_s"]
-    over = max(0.0, log2(max(_tuples_by_sum(n, g)) * 16 * n / (COSTS["cache_mb"] * 2**20)))
-    unit = (COSTS["unit_ns"] + COSTS["cache_ns"] * over) * 1e-9
-    for c in counts:
-        if not c:
-            continue
-        t_s = -(-c // chunk)
-        per = COSTS["task_s"] + unit * min(c, chunk) * n * n * g
+    files = holds = 0.0
+    for t_s, full, last in load:
+        per = _seconds(*full)
         tasks += t_s
-        cpu += COSTS["task_s"] * t_s + unit * c * n * n * g
+        cpu += (t_s - 1) * per + _seconds(*last)
+        files += (t_s - 1) * full[2] + last[2]
+        holds += (t_s - 1) * full[3] + last[3]
         wall += max(-(-t_s // workers) * per, t_s * COSTS["scheduler_s"])  # the client: one at a time
         crit += per
     return ChunkedPlan(
@@ -232,4 +250,142 @@ def plan(
         wall_hours=wall / 3600,
         critical_path_hours=crit / 3600,
         largest_level_groups=max(counts),
+        files_opened=int(files),
+        holds=int(holds),
     )
+
+
+def _seconds(groups: float, units: float, files: float, holds: float) -> float:
+    """CPU seconds of one task (module Notes)."""
+    return (
+        COSTS["task_s"]
+        + units * COSTS["unit_ns"] * 1e-9
+        + files * COSTS["file_us"] * 1e-6
+        + holds * COSTS["hold_ns"] * 1e-9
+    )
+
+
+def _task_load(n: int, g: int, chunk: int, parts: int = 2) -> list[tuple[int, tuple, tuple]]:
+    """The work of the tasks of every nonempty score sum (module Notes), highest sum last:
+    ``(tasks, full, last)`` with ``full`` and ``last`` the ``(groups, group-units, files
+    opened, holds)`` of a task of ``chunk`` groups and of the sum's last task."""
+    counts = groups_by_sum(n, g)
+    tuples = _tuples_by_sum(n, g)
+    others = _tuples_by_sum(n - 1, g)
+    prefix = [0]  # prefix[x] = N_{n-1}(0) + ... + N_{n-1}(x - 1)
+    for c in others:
+        prefix.append(prefix[-1] + c)
+
+    def below(x: int) -> int:  # N_{n-1}(0) + ... + N_{n-1}(x), 0 for x < 0
+        return prefix[min(max(x + 1, 0), len(others))]
+
+    chunks = [-(-c // chunk) for c in counts]
+    out = []
+    for s, c in enumerate(counts):
+        if not c:
+            continue
+        share = []  # (chunks of sum s + k, P_k(s)) for the sums a hold reaches
+        for k in range(1, g):
+            if s + k >= len(counts) or not counts[s + k]:
+                continue
+            # tuples of sum s whose mover's score a is at most g - 1 - k: the others sum to s - a
+            p = (below(s) - below(s - (g - k))) / tuples[s]
+            if p > 0:
+                share.append((chunks[s + k], p))
+
+        def work(size: int, share: list[tuple[int, float]] = share) -> tuple[int, int, float, float]:
+            files = holds = 0.0
+            for ck, p in share:
+                h = size * n * p
+                holds += h
+                files += parts * ck * -math.expm1(h * math.log1p(-1.0 / ck)) if ck > 1 else parts
+            return size, size * n * n * g, files, holds
+
+        t_s = chunks[s]
+        out.append((t_s, work(min(c, chunk)), work(c - chunk * (t_s - 1))))
+    return out
+
+
+FITTED = ("task_s", "unit_ns", "file_us", "hold_ns")
+"""The constants of :data:`COSTS` that :func:`fit_costs` measures."""
+
+_SCALE = {"task_s": 1.0, "unit_ns": 1e-9, "file_us": 1e-6, "hold_ns": 1e-9}
+
+
+def run_load(players: int, goal: int, chunk: int, certify: bool = True) -> dict[str, float]:
+    """Totals of a chunked solve's work (module Notes): ``tasks``, ``units`` (group-units),
+    ``files`` (chunk files opened) and ``holds``.
+
+    Examples
+    --------
+    >>> load = run_load(3, 20, 100)
+    >>> int(load["tasks"]), int(load["units"]) == 20 * 9 * sum(groups_by_sum(3, 20))
+    (58, True)
+    """
+    from .equilibrium import check_multiplayer_rules
+
+    players = check_int("players", players, low=2, high=10)
+    goal = check_int("goal", goal, low=2, high=1000)  # the counts' polynomials grow as goal**2
+    check_multiplayer_rules(Rules(players=players, goal=goal))
+    chunk = check_int("chunk", chunk, low=1)
+    if not isinstance(certify, bool):
+        raise ValueError(f"certify must be True or False, got {certify!r:.40}")
+    parts = 2 if certify else 1
+    total = dict.fromkeys(("tasks", "units", "files", "holds"), 0.0)
+    for t_s, full, last in _task_load(players, goal, chunk, parts):
+        total["tasks"] += t_s
+        for i, key in ((1, "units"), (2, "files"), (3, "holds")):
+            total[key] += (t_s - 1) * full[i] + last[i]
+    return total
+
+
+def fit_costs(runs: list[dict[str, Any]]) -> tuple[dict[str, float], list[float]]:
+    """The time constants of :data:`COSTS` from measured runs: non-negative least squares of the
+    runs' task CPU seconds on their tasks, group-units, files opened and holds, in relative error.
+
+    Parameters
+    ----------
+    runs : list of dict
+        Each with ``players``, ``goal``, ``chunk`` and ``cpu_s`` (the tasks' CPU seconds, the
+        client's left out), and optionally ``certify`` (default True): e.g. the records of
+        ``benchmarks/record_sequential_chunked.py``, of this machine or of a cluster's nodes.
+
+    Returns
+    -------
+    (dict, list of float)
+        The constants (``task_s``, ``unit_ns``, ``file_us``, ``hold_ns``) and each run's
+        relative error under them (predicted / measured - 1).
+
+    Examples
+    --------
+    >>> runs = [dict(players=4, goal=g, chunk=c, cpu_s=0.5 * g + c / 1000) for g, c in
+    ...         ((20, 500), (30, 900), (40, 2000), (50, 800), (60, 3000))]
+    >>> costs, errors = fit_costs(runs)
+    >>> sorted(costs)
+    ['file_us', 'hold_ns', 'task_s', 'unit_ns']
+    """
+    import numpy as np
+    from scipy.optimize import nnls
+
+    if not isinstance(runs, list) or len(runs) < len(FITTED):
+        raise ValueError(f"runs must be a list of at least {len(FITTED)} measured runs, got {runs!r:.80}")
+    rows, measured = [], []
+    for i, run in enumerate(runs):
+        if not isinstance(run, dict):
+            raise ValueError(f"runs[{i}] must be a dict, got {type(run).__name__}")
+        try:
+            n, g, chunk, certify = run["players"], run["goal"], run["chunk"], run.get("certify", True)
+            load = run_load(n, g, chunk, certify)
+            cpu = float(run["cpu_s"])
+        except KeyError as exc:
+            raise ValueError(f"runs[{i}] has no {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"runs[{i}]: {exc}") from None
+        if not math.isfinite(cpu) or cpu <= 0:
+            raise ValueError(f"runs[{i}]: cpu_s must be a positive number of seconds, got {run['cpu_s']!r}")
+        rows.append([load["tasks"], load["units"], load["files"], load["holds"]])
+        measured.append(cpu)
+    a, y = np.array(rows), np.array(measured)
+    coef, _ = nnls(a / y[:, None], np.ones_like(y))
+    errors = (a @ coef / y - 1.0).tolist()
+    return {k: float(c) / _SCALE[k] for k, c in zip(FITTED, coef, strict=True)}, errors

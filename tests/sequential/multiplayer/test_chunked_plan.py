@@ -1,12 +1,15 @@
 """The plan of a chunked multiplayer equilibrium (:mod:`pigtheory.sequential.multiplayer.plan`): its counts
-against brute-force enumeration and the solver's own group lists, its task count against a
-chunked solve, and the CLI's ``--plan``."""
+against brute-force enumeration and the solver's own group lists, its task count, holds and
+files opened against a chunked solve, its time constants against the records they are fitted
+to, and the CLI's ``--plan``."""
 
 from __future__ import annotations
 
+import collections
 import itertools
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,8 +18,11 @@ from pigtheory import Rules
 from pigtheory.cli import main
 from pigtheory.jit import compiled
 from pigtheory.sequential import equilibrium
+from pigtheory.sequential.multiplayer import chunk_task, group_store
 from pigtheory.sequential.multiplayer import group_kernels as gk
-from pigtheory.sequential.multiplayer.plan import groups_by_sum, plan
+from pigtheory.sequential.multiplayer.plan import COSTS, FITTED, fit_costs, groups_by_sum, plan
+
+RECORDS = Path(__file__).resolve().parents[3] / "analyses" / "records"
 
 
 def brute_groups(n, g):
@@ -118,3 +124,80 @@ def test_chunked_array_checks_its_memory_limit(tmp_path):
     with pytest.raises(MemoryLimitError, match="value array"):
         eq.array("value", max_memory=1000)
     assert eq.array("value", max_memory="1G").shape == (6, 6, 6, 3)
+
+
+@pytest.mark.parametrize(("n", "g", "chunk"), [(4, 12, 20), (3, 20, 10), (5, 8, 15)])
+def test_the_plans_holds_are_a_solves_and_its_files_opened_bound_them(n, g, chunk, tmp_path, monkeypatch):
+    """Holds: exact (every rotation's mover holds at 1 .. g - 1 - its score). Files: the plan
+    places a task's hold targets at random among the chunks of their sum, an upper estimate,
+    since the targets of neighbouring groups cluster (counted: 0.48-0.65 of it)."""
+    opened, holds = collections.Counter(), [0]
+    read_part, hold_rows = group_store.GroupStore.read_part, chunk_task.hold_rows
+
+    def counting_read(self, part, block, c):
+        opened[part] += 1
+        return read_part(self, part, block, c)
+
+    def counting_holds(st, parts, rid, first):
+        holds[0] += int(np.clip(g - 1 - first, 0, None).sum())
+        return hold_rows(st, parts, rid, first)
+
+    monkeypatch.setattr(group_store.GroupStore, "read_part", counting_read)
+    monkeypatch.setattr(chunk_task, "hold_rows", counting_holds)
+    equilibrium(rules=Rules(players=n, goal=g), store=tmp_path / "s", chunk=chunk, progress=False)
+    p = plan(rules=Rules(players=n, goal=g), chunk=chunk)
+    files = opened["value"] + opened["U"]
+    assert p.holds == holds[0]
+    assert 0.4 * p.files_opened <= files <= p.files_opened
+
+
+def _records() -> list[dict]:
+    out = []
+    for path in sorted(RECORDS.glob("seq_*_chunked.json")):
+        rec = json.loads(path.read_text())
+        rules, ch = rec["rules"], rec["chunked"]
+        out.append(
+            dict(
+                players=rules["players"],
+                goal=rules["goal"],
+                chunk=ch["chunk"],
+                cpu_s=ch["task_cpu_s"],
+                total_cpu_s=rec["measured"]["cpu_s"],
+                disk_bytes=ch["disk_bytes"],
+            )
+        )
+    return out
+
+
+def test_the_committed_costs_are_the_records_fit_and_the_plan_is_within_25_percent_of_every_run():
+    runs = _records()
+    assert len(runs) >= 12
+    costs, errors = fit_costs(runs)
+    assert all(abs(costs[k] / COSTS[k] - 1) < 0.005 for k in FITTED), (costs, COSTS)
+    for run in runs:
+        p = plan(rules=Rules(players=run["players"], goal=run["goal"]), chunk=run["chunk"])
+        assert abs(p.cpu_hours * 3600 / run["total_cpu_s"] - 1) <= 0.25, run
+        assert abs(p.disk_bytes / run["disk_bytes"] - 1) <= 0.05, run
+
+
+def test_fit_costs_recovers_constants_it_generated_and_refuses_hostile_runs():
+    truth = {"task_s": 0.02, "unit_ns": 30.0, "file_us": 50.0, "hold_ns": 80.0}
+    from pigtheory.sequential.multiplayer.plan import run_load
+
+    runs = []
+    for n, g, c in ((3, 40, 500), (4, 20, 100), (4, 30, 2000), (5, 15, 300), (6, 10, 50), (3, 60, 5000)):
+        w = run_load(n, g, c)
+        cpu = truth["task_s"] * w["tasks"] + 1e-9 * truth["unit_ns"] * w["units"]
+        cpu += 1e-6 * truth["file_us"] * w["files"] + 1e-9 * truth["hold_ns"] * w["holds"]
+        runs.append(dict(players=n, goal=g, chunk=c, cpu_s=cpu))
+    costs, errors = fit_costs(runs)
+    assert all(abs(costs[k] / truth[k] - 1) < 1e-6 for k in truth) and max(map(abs, errors)) < 1e-9
+    for bad, match in (
+        (runs[:3], "at least 4"),
+        ([*runs[:4], "x"], r"runs\[4\] must be a dict"),
+        ([*runs[:4], {**runs[0], "cpu_s": -1}], "positive"),
+        ([*runs[:4], {**runs[0], "players": 11}], "players"),
+        ([*runs[:4], {k: v for k, v in runs[0].items() if k != "chunk"}], "no 'chunk'"),
+    ):
+        with pytest.raises(ValueError, match=match):
+            fit_costs(bad)
