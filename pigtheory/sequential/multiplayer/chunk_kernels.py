@@ -320,25 +320,40 @@ def copy_holds(
     total k located by :func:`locate_holds` (the rows of one part from its memory-mapped chunk
     files of sum ``s + k``), and the same from ``sources2`` into ``out2`` when ``parts`` is 2
     (``value`` and ``U``: the same places, located once). One chunk file at a time: a file is
-    taken from the list once, not once a row."""
+    taken from the list once, not once a row, and visits only its own holds (the holds are
+    first sorted by file, a counting sort: the work is the holds plus the files, where a scan
+    of every hold for each file was their product)."""
     G = first.shape[0]
+    nfiles = 0
     for c in range(fid.size):
-        f = fid[c]
-        if f < 0:
-            continue
+        if fid[c] >= 0:
+            nfiles = max(nfiles, fid[c] + 1)
+    start = np.zeros(nfiles + 1, dtype=np.int64)
+    for t in range(G):
+        for r in range(n):
+            if k < g - first[t, r]:
+                start[fid[pos[t, r] // chunk] + 1] += 1
+    for f in range(nfiles):
+        start[f + 1] += start[f]
+    order = np.empty(start[nfiles], dtype=np.int64)
+    fill = start[:nfiles].copy()
+    for t in range(G):
+        for r in range(n):
+            if k < g - first[t, r]:
+                f = fid[pos[t, r] // chunk]
+                order[fill[f]] = t * n + r
+                fill[f] += 1
+    for f in range(nfiles):
         src = sources[f]
         src2 = sources2[f]
-        for t in range(G):
-            for r in range(n):
-                if k >= g - first[t, r]:
-                    continue
-                p = pos[t, r]
-                if p // chunk != c:
-                    continue
-                row = p - c * chunk
-                j = rot[t, r]
+        for i in range(start[f], start[f + 1]):
+            t = order[i] // n
+            r = order[i] - t * n
+            p = pos[t, r]
+            row = p - (p // chunk) * chunk
+            j = rot[t, r]
+            for o in range(n):
+                out[t, r, k, o] = src[row, j, o]
+            if parts == 2:
                 for o in range(n):
-                    out[t, r, k, o] = src[row, j, o]
-                if parts == 2:
-                    for o in range(n):
-                        out2[t, r, k, o] = src2[row, j, o]
+                    out2[t, r, k, o] = src2[row, j, o]
