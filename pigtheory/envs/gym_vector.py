@@ -136,9 +136,9 @@ class SequentialPigVectorEnv(VectorEnv):
             if self._stochastic:
                 go = self.np_random.random(active.size) < go
             stop = active[~go]
-            game.hold_at(j, k, stop)
+            game.hold_at(j, k, stop, clear=False)  # their turn totals are not read again
             active = active[go]
-            _, done, active, _ = game.roll_at(j, k, active, self._roll(active.size))
+            _, done, active, _ = game.roll_at(j, k, active, self._roll(active.size), passed=False)
             won[done] = True
         self._other[games] = j
         return won
@@ -192,12 +192,14 @@ class SequentialPigVectorEnv(VectorEnv):
         roll = live & ((a == 1) | ((self._k == 0) & (not self.hold_at_zero)))
         hold = live & ~roll
         rolling = np.flatnonzero(roll)
-        busted, wins, _, _ = self._game.roll_at(self._own, self._k, rolling, self._roll(rolling.size))
+        busted, wins, _, _ = self._game.roll_at(
+            self._own, self._k, rolling, self._roll(rolling.size), going=False
+        )
         self._over[wins] = True
         reward[wins] = 1.0
         term[wins] = True
         holding = np.flatnonzero(hold)
-        self._game.hold_at(self._own, self._k, holding)
+        self._game.hold_at(self._own, self._k, holding, clear=False)  # zeroed with the passed below
         passed = np.concatenate([holding, busted])
         self._k[passed] = 0
         lost = passed[self._opponent_turns(passed)]

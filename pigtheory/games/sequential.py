@@ -306,11 +306,20 @@ class SequentialGame:
         return own, k, passed, won, forced
 
     def roll_at(
-        self, own: np.ndarray, k: np.ndarray, at: np.ndarray, rolls: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        self,
+        own: np.ndarray,
+        k: np.ndarray,
+        at: np.ndarray,
+        rolls: np.ndarray,
+        *,
+        passed: bool = True,
+        going: bool = True,
+    ) -> tuple[Any, np.ndarray, Any, np.ndarray]:
         """:meth:`roll_many` in place: the movers ``at`` (distinct indices into ``own`` and ``k``)
         roll ``rolls``; ``own`` and ``k`` are updated there, no array of all movers is copied
-        (the vector environment's step).
+        (the vector environment's step). ``passed=False`` or ``going=False`` leaves that
+        output out (None): a loop over thousands of games that does not read it saves the
+        numpy calls.
 
         Returns
         -------
@@ -320,6 +329,7 @@ class SequentialGame:
             (``own`` set to ``goal``, ``k`` to 0), the turn goes on, and, among those, must be
             rolled again.
         """
+        want_passed, want_going = passed, going
         t = self.outcomes
         pts = t.points[rolls]
         if self._simple:
@@ -330,23 +340,26 @@ class SequentialGame:
             own[at[t.reset[rolls]]] = 0
             forced = at[t.again[rolls]]
         scored = at[ok]
-        passed = at[~ok]
+        busted = at[~ok] if want_passed else None
         k[scored] += pts[ok]
         reach = own[scored] + k[scored] >= self.goal
         if forced.size:
             reach &= ~t.again[rolls][ok]
-        won, going = scored[reach], scored[~reach]
+        won = scored[reach]
+        rolling_on = scored[~reach] if want_going else None
         if won.size:  # (an empty fancy assignment costs a microsecond: the loops are long)
             own[won] = self.goal
             k[won] = 0
-        return passed, won, going, forced
+        return busted, won, rolling_on, forced
 
-    def hold_at(self, own: np.ndarray, k: np.ndarray, at: np.ndarray) -> None:
+    def hold_at(self, own: np.ndarray, k: np.ndarray, at: np.ndarray, *, clear: bool = True) -> None:
         """:meth:`hold_many` in place for the movers ``at`` of a live game (``own + k < goal``
-        there, so nobody wins by holding): ``own += k``, ``k = 0``."""
+        there, so nobody wins by holding): ``own += k``, and ``k = 0`` unless ``clear=False``
+        (a caller that resets or drops those turn totals itself)."""
         if at.size:
             own[at] += k[at]
-            k[at] = 0
+            if clear:
+                k[at] = 0
 
     def hold_many(self, own: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Holds of many movers at once: ``(own + k`` clipped at the goal``, won)`` (new arrays);
