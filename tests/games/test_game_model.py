@@ -127,3 +127,37 @@ def test_sample_is_the_rules_sampler():
     rolls = outcomes(rules).sample(np.random.default_rng(4), 1000)
     kind, points = rules.sample_rolls(np.random.default_rng(4), 1000)
     assert (outcomes(rules).kind[rolls] == kind).all() and (outcomes(rules).points[rolls] == points).all()
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(goal=12), Rules(goal=12, dice=2), Rules(goal=12, dice=2, double_trouble=True)]
+)
+def test_roll_at_and_hold_at_in_place_are_roll_many_and_hold_many(rules):
+    """The vector environment's in-place steps, with and without the outputs it leaves out."""
+    game = SequentialGame(rules)
+    rng = np.random.default_rng(3)
+    own0 = rng.integers(0, 12, size=200)
+    k0 = rng.integers(0, 12 - own0)
+    rolls = game.sample(rng, 200)
+    want_own, want_k, passed, won, forced = game.roll_many(own0, k0, rolls)
+    at = np.arange(200)
+    for flags in ({}, {"passed": False}, {"going": False}):
+        own, k = own0.copy(), k0.copy()
+        busted, wins, going, must = game.roll_at(own, k, at, rolls, **flags)
+        assert np.array_equal(np.sort(wins), at[won]) and np.array_equal(np.sort(must), at[forced])
+        assert (busted is None) == (flags.get("passed") is False)
+        assert (going is None) == (flags.get("going") is False)
+        if busted is not None:
+            assert np.array_equal(np.sort(busted), at[passed])
+            own[busted], k[busted] = want_own[busted], 0  # the caller passes the dice
+        if going is not None:
+            assert np.array_equal(np.sort(going), at[~passed & ~won])
+        assert np.array_equal(own, want_own)
+        assert np.array_equal(k[~passed], want_k[~passed])
+    live = own0 + k0 < 12
+    for clear in (True, False):
+        own, k = own0.copy(), k0.copy()
+        game.hold_at(own, k, at[live], clear=clear)
+        banked, _ = game.hold_many(own0, k0)
+        assert np.array_equal(own[live], banked[live]) and np.array_equal(own[~live], own0[~live])
+        assert np.array_equal(k[live], 0 * k0[live] if clear else k0[live])
