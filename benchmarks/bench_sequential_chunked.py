@@ -109,7 +109,7 @@ def cluster_vs_memory(n: int, g: int, chunk: int | None = None) -> None:
     ):
         ch = chunked(n, g, Path(d), client, chunk)
     print(f"[chunks: {_chunks_text(chunk)}]")
-    p = plan(rules=Rules(players=n, goal=g), workers=2)
+    p = plan(rules=Rules(players=n, goal=g), workers=2, chunk=chunk)  # the chunks solved in
     same = np.array_equal(mem["start"], ch["start"]) and mem["nash_conv"] == ch["nash_conv"]
     print(f"{n} players goal {g}: in memory (2 threads) {mem['wall']:.1f} s wall, {mem['peak_mb']:.0f} MB;")
     print(
