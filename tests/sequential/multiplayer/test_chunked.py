@@ -238,3 +238,24 @@ def test_bad_arguments_are_refused_before_any_work(tmp_path):
     with pytest.raises(ValueError, match="chunk"):
         equilibrium(rules=Rules(players=3, goal=6), store=tmp_path / "s", chunk=0)
     assert not (tmp_path / "s").exists()
+
+
+def test_the_two_ways_of_copying_the_holds_give_the_same_rows(tmp_path):
+    """``copy_holds`` scans the holds once per file when a sum's files are few and sorts them
+    by file when many: both ways, forced on every block of a store with many files per sum
+    (4 players to 8 in chunks of 2 groups: up to 8 files a sum), give the same rows, and the
+    rows are the store's (each one a row of win probabilities: it sums to 1)."""
+    from pigtheory.sequential.multiplayer import chunk_task
+
+    equilibrium(rules=Rules(players=4, goal=8), store=tmp_path / "s", chunk=2, progress=False)
+    st = GroupStore(tmp_path / "s")
+    n, g = 4, 8
+    for block in range(4, 16):
+        for chunk in range(0, st.n_chunks(block), 3):
+            groups = np.ascontiguousarray(st.groups(block, chunk))
+            rid, first = chunk_task._layout(groups, n, g)
+            scan = chunk_task.hold_rows(st, ("value", "U"), rid, first, scan_files=10**9)
+            sort = chunk_task.hold_rows(st, ("value", "U"), rid, first, scan_files=0)
+            assert all(np.array_equal(a, b) for a, b in zip(scan, sort, strict=True))
+            held = np.abs(scan[0]).sum(axis=-1) > 0
+            assert np.allclose(scan[0].sum(axis=-1)[held], 1.0)
