@@ -159,15 +159,12 @@ def atomic_write(path: str | os.PathLike, write: Callable[[str], None], *, mode:
     path, mode = _target(path, mode)
     fd, tmp = _temporary(path)
     os.close(fd)
-    try:
+
+    def fill() -> None:
         write(tmp)
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+
+    return _replace(tmp, path, fill)
 
 
 def atomic_write_buffers(path: str | os.PathLike, buffers: Iterable[Any], *, mode: int = 0o644) -> Path:
@@ -188,11 +185,20 @@ def atomic_write_buffers(path: str | os.PathLike, buffers: Iterable[Any], *, mod
     pieces = _bytes_like(buffers)
     path, mode = _target(path, mode)
     fd, tmp = _temporary(path)
-    try:
+
+    def fill() -> None:
         with open(fd, "wb", closefd=True) as f:
             for piece in pieces:
                 f.write(piece)
             os.fchmod(f.fileno(), mode)
+
+    return _replace(tmp, path, fill)
+
+
+def _replace(tmp: str, path: Path, fill: Callable[[], None]) -> Path:
+    """``fill()`` the temporary ``tmp``, then rename it onto ``path``; on any failure remove it."""
+    try:
+        fill()
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

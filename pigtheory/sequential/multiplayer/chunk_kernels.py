@@ -312,6 +312,16 @@ def locate_holds(digits, first, n, g, s, k, cum, table, chunk, pos, rot, need): 
             need[p // chunk] = True
 
 
+@kernel
+def _copy_row(src, src2, row, j, out, out2, t, r, k, n, parts):  # pragma: no cover - compiled
+    """One hold's row of each part: ``out[t, r, k] = src[row, j]`` (and ``out2`` from ``src2``)."""
+    for o in range(n):
+        out[t, r, k, o] = src[row, j, o]
+    if parts == 2:
+        for o in range(n):
+            out2[t, r, k, o] = src2[row, j, o]
+
+
 SCAN_FILES = 6
 """Files of one score sum up to which :func:`copy_holds` scans the holds once per file."""
 
@@ -346,13 +356,7 @@ def copy_holds(
                 for r in range(n):
                     if k >= g - first[t, r] or pos[t, r] // chunk != c:
                         continue
-                    row = pos[t, r] - c * chunk
-                    j = rot[t, r]
-                    for o in range(n):
-                        out[t, r, k, o] = src[row, j, o]
-                    if parts == 2:
-                        for o in range(n):
-                            out2[t, r, k, o] = src2[row, j, o]
+                    _copy_row(src, src2, pos[t, r] - c * chunk, rot[t, r], out, out2, t, r, k, n, parts)
         return
     start = np.zeros(nfiles + 1, dtype=np.int64)
     for t in range(G):
@@ -376,10 +380,4 @@ def copy_holds(
             t = order[i] // n
             r = order[i] - t * n
             p = pos[t, r]
-            row = p - (p // chunk) * chunk
-            j = rot[t, r]
-            for o in range(n):
-                out[t, r, k, o] = src[row, j, o]
-            if parts == 2:
-                for o in range(n):
-                    out2[t, r, k, o] = src2[row, j, o]
+            _copy_row(src, src2, p - (p // chunk) * chunk, rot[t, r], out, out2, t, r, k, n, parts)
