@@ -223,3 +223,13 @@ def test_a_chunk_is_written_as_npy_files_whose_seal_holds_for_any_array_layout(t
         f.seek(-1, 2)
         f.write(bytes([last[0] ^ 1]))
     assert "checksum" in store.verify(1, 0)
+
+
+@pytest.mark.parametrize("content", [b"", b"\x93NUM", b"not a numpy file at all"])
+def test_read_refuses_a_part_that_is_not_a_npy_file(tmp_path, content):
+    store = ChunkStore.create(tmp_path / "s", KIND, SOLVE)
+    store.write_chunk(1, 0, {"value": np.arange(3.0)})
+    assert np.array_equal(store.read("value", 1, 0, (3,), np.float64), np.arange(3.0))
+    store.path("value", 1, 0).write_bytes(content)
+    with pytest.raises(ValueError, match="not a .npy file"):
+        store.read("value", 1, 0, (3,), np.float64)
