@@ -81,7 +81,10 @@ run's task CPU seconds on its tasks, group-units, files opened and holds (module
 ``benchmarks/fit_plan_costs.py`` recomputes them from the records. ``task_s`` seconds per
 task, ``unit_ns`` nanoseconds per group-unit, ``file_us`` microseconds per chunk file opened,
 ``hold_ns`` nanoseconds per hold copied; every run within 18% of the fit, and within 22% when
-left out of it, but for the smallest (3 players goal 60, 5 s: 36%). ``base_mb`` a worker's
+left out of it, but for the smallest (3 players goal 60, 5 s: 36%). The runs were recorded
+before the copy sorted its holds by file and chunk files were opened with a plain descriptor:
+a solve now reads faster than they did (5 players goal 30: 61 s of reading against 72 s), so
+the plan is on the safe side until the records are made again. ``base_mb`` a worker's
 memory besides the task's arrays (peak 200-250 MB measured), ``scheduler_s`` the client's
 time per task, ``client_s`` its fixed CPU time (the store's group lists and rank tables, the
 imports)."""
