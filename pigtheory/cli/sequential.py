@@ -79,8 +79,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--worker-memory",
         metavar="SIZE",
-        help="with --plan or --store: memory of one worker (e.g. 3G); the chunks fill half of it "
-        "(default: chunks of 64 MiB of gathered rows)",
+        help="with --plan or --store: memory of one worker (e.g. 3G); the chunks the plan predicts "
+        "fastest on --workers workers, filling at most half of one (default: 64 MiB of gathered rows)",
     )
     add_out_argument(
         p,

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from math import gcd
 from typing import Any
 
@@ -183,8 +184,11 @@ def plan(
     workers : int
         Workers the tasks run on (1 .. 10**6).
     worker_memory : int or str, optional
-        Memory of one worker ("3G"); without ``chunk``, the largest chunk whose arrays fill
-        half of it (fewer, larger tasks: less of the client's time per task).
+        Memory of one worker ("3G"); without ``chunk``, the chunk of least predicted wall time
+        on ``workers`` workers among those whose arrays fill at most half of it (about twenty
+        sizes from that largest one down, and the default). Larger chunks mean fewer tasks and
+        fewer chunk files for each to open; smaller ones let the workers share a score sum's
+        tasks. On one worker the largest always wins.
     chunk : int, optional
         Groups per task (default :func:`~pigtheory.sequential.multiplayer.chunked.chunk_groups`).
     certify : bool
@@ -210,13 +214,15 @@ def plan(
     # a task maps the rank table (4 bytes a tuple) and the rows (values, and best-response
     # values with certify: 8 n bytes each) of one score sum at a time
     window = max(_tuples_by_sum(n, g)) * (4 + (16 if certify else 8) * n)
+    choose = False
     if chunk is not None:
         chunk = check_int("chunk", chunk, low=1)
     elif worker_memory is None:
         chunk = chunk_groups(rules)
-    else:  # the largest chunk whose arrays fill half the worker (the rest: pages it maps)
+    else:  # at most the chunk whose arrays fill half the worker (the rest: pages it maps)
         room = parse_memory(worker_memory, "worker_memory") // 2 - base - window
         chunk = max(16, max(room, 0) // (task_bytes(rules, 1) - BASE_BYTES))
+        choose = True
     if worker_memory is not None:
         mem = parse_memory(worker_memory, "worker_memory")
         if task_bytes(rules, chunk) + base + window > mem:
@@ -225,18 +231,10 @@ def plan(
                 f"it reads ({format_bytes(window)}) and a worker's base"
             )
     parts = 2 if certify else 1
-    load = _task_load(n, g, chunk, parts)
-    tasks = crit = 0.0
-    cpu = wall = COSTS["client_s"]
-    files = holds = 0.0
-    for t_s, full, last in load:
-        per = _seconds(*full)
-        tasks += t_s
-        cpu += (t_s - 1) * per + _seconds(*last)
-        files += (t_s - 1) * full[2] + last[2]
-        holds += (t_s - 1) * full[3] + last[3]
-        wall += max(-(-t_s // workers) * per, t_s * COSTS["scheduler_s"])  # the client: one at a time
-        crit += per
+    if choose:  # the chunk up to that size whose predicted wall time is least (ties: the larger)
+        sizes = {max(16, int(chunk / 2 ** (i / 2))) for i in range(21)} | {min(chunk, chunk_groups(rules))}
+        chunk = min(sizes, key=lambda c: (round(_timing(n, g, c, parts, workers)[2], 6), -c))
+    tasks, cpu, wall, crit, files, holds = _timing(n, g, chunk, parts, workers)
     return ChunkedPlan(
         players=n,
         goal=g,
@@ -258,6 +256,25 @@ def plan(
     )
 
 
+def _timing(n: int, g: int, chunk: int, parts: int, workers: int) -> tuple[float, ...]:
+    """``(tasks, cpu, wall, critical path, files, holds)`` of a solve in chunks of ``chunk``
+    groups on ``workers`` workers, in seconds (module Notes)."""
+    tasks = crit = files = holds = 0.0
+    cpu = wall = COSTS["client_s"]
+    for t_s, full, last in _task_load(n, g, chunk, parts):
+        per, short = _seconds(*full), _seconds(*last)
+        tasks += t_s
+        cpu += (t_s - 1) * per + short
+        files += (t_s - 1) * full[2] + last[2]
+        holds += (t_s - 1) * full[3] + last[3]
+        # rounds of W tasks; the sum's last (short) task ends the last round if it runs alone there
+        rounds = -(-t_s // workers)
+        alone = t_s - (rounds - 1) * workers == 1
+        wall += max((rounds - 1) * per + (short if alone else per), t_s * COSTS["scheduler_s"])
+        crit += short if t_s == 1 else per  # the client hands out one task at a time
+    return tasks, cpu, wall, crit, files, holds
+
+
 def _seconds(groups: float, units: float, files: float, holds: float) -> float:
     """CPU seconds of one task (module Notes)."""
     return (
@@ -268,10 +285,10 @@ def _seconds(groups: float, units: float, files: float, holds: float) -> float:
     )
 
 
-def _task_load(n: int, g: int, chunk: int, parts: int = 2) -> list[tuple[int, tuple, tuple]]:
-    """The work of the tasks of every nonempty score sum (module Notes), highest sum last:
-    ``(tasks, full, last)`` with ``full`` and ``last`` the ``(groups, group-units, files
-    opened, holds)`` of a task of ``chunk`` groups and of the sum's last task."""
+@lru_cache(maxsize=16)
+def _shares(n: int, g: int) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, float], ...], ...]]:
+    """The groups of every score sum, and for each sum ``s`` the sums ``s + k`` its holds reach
+    with :math:`P_k(s)` (module Notes): what the plan's time needs besides the chunk size."""
     counts = groups_by_sum(n, g)
     tuples = _tuples_by_sum(n, g)
     others = _tuples_by_sum(n - 1, g)
@@ -282,19 +299,31 @@ def _task_load(n: int, g: int, chunk: int, parts: int = 2) -> list[tuple[int, tu
     def below(x: int) -> int:  # N_{n-1}(0) + ... + N_{n-1}(x), 0 for x < 0
         return prefix[min(max(x + 1, 0), len(others))]
 
+    shares = []
+    for s in range(len(counts)):
+        share = []
+        for k in range(1, g):
+            if not counts[s] or s + k >= len(counts) or not counts[s + k]:
+                continue
+            # tuples of sum s whose mover's score a is at most g - 1 - k: the others sum to s - a
+            p = (below(s) - below(s - (g - k))) / tuples[s]
+            if p > 0:
+                share.append((s + k, p))
+        shares.append(tuple(share))
+    return tuple(counts), tuple(shares)
+
+
+def _task_load(n: int, g: int, chunk: int, parts: int = 2) -> list[tuple[int, tuple, tuple]]:
+    """The work of the tasks of every nonempty score sum (module Notes), highest sum last:
+    ``(tasks, full, last)`` with ``full`` and ``last`` the ``(groups, group-units, files
+    opened, holds)`` of a task of ``chunk`` groups and of the sum's last task."""
+    counts, shares = _shares(n, g)
     chunks = [-(-c // chunk) for c in counts]
     out = []
     for s, c in enumerate(counts):
         if not c:
             continue
-        share = []  # (chunks of sum s + k, P_k(s)) for the sums a hold reaches
-        for k in range(1, g):
-            if s + k >= len(counts) or not counts[s + k]:
-                continue
-            # tuples of sum s whose mover's score a is at most g - 1 - k: the others sum to s - a
-            p = (below(s) - below(s - (g - k))) / tuples[s]
-            if p > 0:
-                share.append((chunks[s + k], p))
+        share = [(chunks[t], p) for t, p in shares[s]]  # (chunks of the sum reached, P_k(s))
 
         def work(size: int, share: list[tuple[int, float]] = share) -> tuple[int, int, float, float]:
             files = holds = 0.0

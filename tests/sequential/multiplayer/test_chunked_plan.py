@@ -201,3 +201,23 @@ def test_fit_costs_recovers_constants_it_generated_and_refuses_hostile_runs():
     ):
         with pytest.raises(ValueError, match=match):
             fit_costs(bad)
+
+
+def test_worker_memory_picks_the_chunk_of_least_predicted_wall_time():
+    rules = Rules(players=5, goal=30)
+    largest = plan(rules=rules, workers=1, worker_memory="3G")  # one worker: the largest that fits
+    assert (
+        largest.worker_memory_bytes
+        <= 3 * 2**30
+        < plan(rules=rules, chunk=2 * largest.chunk).worker_memory_bytes * 2
+    )
+    assert largest.wall_hours * 3600 <= largest.cpu_hours * 3600 + largest.tasks * 0.01 + 1e-9
+    two = plan(rules=rules, workers=2, worker_memory="3G")
+    assert 16 <= two.chunk <= largest.chunk
+    for c in (16, 1000, plan(rules=rules).chunk, two.chunk // 2, two.chunk * 2, largest.chunk):
+        if c <= largest.chunk:
+            assert two.wall_hours <= plan(rules=rules, workers=2, chunk=c).wall_hours * (1 + 1e-9)
+    # the measured case: at 4 players goal 50 on 2 workers the plan keeps the default chunks,
+    # where filling half of 3 GiB predicts (and measured) a third more wall time
+    four = Rules(players=4, goal=50)
+    assert plan(rules=four, workers=2, worker_memory="3G").chunk == plan(rules=four).chunk
