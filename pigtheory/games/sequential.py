@@ -329,7 +329,6 @@ class SequentialGame:
             (``own`` set to ``goal``, ``k`` to 0), the turn goes on, and, among those, must be
             rolled again.
         """
-        want_passed, want_going = passed, going
         t = self.outcomes
         pts = t.points[rolls]
         if self._simple:
@@ -340,13 +339,13 @@ class SequentialGame:
             own[at[t.reset[rolls]]] = 0
             forced = at[t.again[rolls]]
         scored = at[ok]
-        busted = at[~ok] if want_passed else None
+        busted = at[~ok] if passed else None
         k[scored] += pts[ok]
         reach = own[scored] + k[scored] >= self.goal
         if forced.size:
             reach &= ~t.again[rolls][ok]
         won = scored[reach]
-        rolling_on = scored[~reach] if want_going else None
+        rolling_on = scored[~reach] if going else None
         if won.size:  # (an empty fancy assignment costs a microsecond: the loops are long)
             own[won] = self.goal
             k[won] = 0

@@ -241,7 +241,11 @@ class ChunkStore:
 
     def path(self, part: str, block: int, chunk: int) -> Path:
         """File of one part of one chunk."""
-        return self.folder / part / f"{_stem(block, chunk)}.npy"
+        return Path(self._name(part, block, chunk))
+
+    def _name(self, part: str, block: int, chunk: int) -> str:
+        """:meth:`path` as a string, built without ``pathlib`` (a task reads thousands)."""
+        return f"{self._root}{part}{os.sep}{_stem(block, chunk)}.npy"
 
     def seal(self, block: int, chunk: int) -> Path:
         """File of one chunk's seal."""
@@ -260,15 +264,13 @@ class ChunkStore:
             The disk filled up; nothing of this chunk is sealed.
         """
         files = {}
-        for part, array in parts.items():
-            # the .npy bytes are hashed from memory as they are written, not read back
-            head, data = _npy_pieces(array)
-            path = self.path(part, block, chunk)
-            with _disk_full(self.folder):
-                atomic_write_buffers(path, (head, data))
-            files[part] = {"sha256": _sha256(head, data), "bytes": len(head) + data.nbytes}
-        seal = {"store": self.header["id"], "block": int(block), "chunk": int(chunk), "parts": files}
         with _disk_full(self.folder):
+            for part, array in parts.items():
+                # the .npy bytes are hashed from memory as they are written, not read back
+                head, data = _npy_pieces(array)
+                atomic_write_buffers(self.path(part, block, chunk), (head, data))
+                files[part] = {"sha256": _sha256(head, data), "bytes": len(head) + data.nbytes}
+            seal = {"store": self.header["id"], "block": int(block), "chunk": int(chunk), "parts": files}
             atomic_write_buffers(self.seal(block, chunk), [(json.dumps(seal) + "\n").encode()])
 
     def verify(self, block: int, chunk: int) -> str | None:
@@ -322,9 +324,9 @@ class ChunkStore:
         """A part of a chunk, memory-mapped read-only, as an array of ``shape`` and ``dtype``.
 
         A task maps thousands of these (every chunk its holds reach), so the file is opened by
-        name with a plain descriptor and its ``.npy`` header read from the mapping itself (about
-        8 µs a file, against 20 µs through ``pathlib`` and a buffered file)."""
-        name = f"{self._root}{part}/{block}.{chunk}.npy"
+        name with a plain descriptor and its ``.npy`` header read from the mapping itself (14 µs
+        a file, against 19.5 µs through ``pathlib`` and a buffered file)."""
+        name = self._name(part, block, chunk)
         fd = os.open(name, os.O_RDONLY)
         try:
             data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)

@@ -75,7 +75,10 @@ def _level_pass(y, hold, pvec, p_bust):
     Each state carries three lanes, ``(a, b, v)``: the coefficients and the value
     ``v = a + b y`` itself, so that one reduction gives a roll's coefficients and the value
     the choice compares. ``v`` is used for the choice only; the returned coefficients are
-    reduced from ``a`` and ``b`` alone, in the same order as before.
+    reduced from ``a`` and ``b`` alone, in the same order as before. ``v`` can differ from
+    ``a + b y`` in the last bit, so a choice could flip only where roll and hold are within
+    rounding of the 1e-13 tie margin; the values and choices kept their SHA-256 at goals 10,
+    30, 61, 100 and 200.
     """
     kk, n = hold.shape
     m = pvec.size

@@ -231,10 +231,14 @@ def plan(
                 f"it reads ({format_bytes(window)}) and a worker's base"
             )
     parts = 2 if certify else 1
+    sizes = {chunk}
     if choose:  # the chunk up to that size whose predicted wall time is least (ties: the larger)
-        sizes = {max(16, int(chunk / 2 ** (i / 2))) for i in range(21)} | {min(chunk, chunk_groups(rules))}
-        chunk = min(sizes, key=lambda c: (round(_timing(n, g, c, parts, workers)[2], 6), -c))
-    tasks, cpu, wall, crit, files, holds = _timing(n, g, chunk, parts, workers)
+        sizes |= {max(16, int(chunk / 2 ** (i / 2))) for i in range(1, 21)} | {
+            min(chunk, chunk_groups(rules))
+        }
+    timings = {c: _timing(n, g, c, parts, workers) for c in sizes}
+    chunk = min(sizes, key=lambda c: (round(timings[c][2], 6), -c))
+    tasks, cpu, wall, crit, files, holds = timings[chunk]
     return ChunkedPlan(
         players=n,
         goal=g,
