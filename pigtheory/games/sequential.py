@@ -329,6 +329,8 @@ class SequentialGame:
             (``own`` set to ``goal``, ``k`` to 0), the turn goes on, and, among those, must be
             rolled again.
         """
+        if not (isinstance(passed, bool) and isinstance(going, bool)):
+            raise ValueError(f"passed and going must be True or False, got {passed!r:.20} and {going!r:.20}")
         t = self.outcomes
         pts = t.points[rolls]
         if self._simple:
@@ -355,6 +357,8 @@ class SequentialGame:
         """:meth:`hold_many` in place for the movers ``at`` of a live game (``own + k < goal``
         there, so nobody wins by holding): ``own += k``, and ``k = 0`` unless ``clear=False``
         (a caller that resets or drops those turn totals itself)."""
+        if not isinstance(clear, bool):
+            raise ValueError(f"clear must be True or False, got {clear!r:.20}")
         if at.size:
             own[at] += k[at]
             if clear:

@@ -161,3 +161,13 @@ def test_roll_at_and_hold_at_in_place_are_roll_many_and_hold_many(rules):
         banked, _ = game.hold_many(own0, k0)
         assert np.array_equal(own[live], banked[live]) and np.array_equal(own[~live], own0[~live])
         assert np.array_equal(k[live], 0 * k0[live] if clear else k0[live])
+
+
+def test_roll_at_and_hold_at_refuse_flags_that_are_not_booleans():
+    game = SequentialGame(Rules(goal=12))
+    own, k, at = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), np.arange(3)
+    for kw in ({"passed": "no"}, {"going": 0}, {"passed": None}):
+        with pytest.raises(ValueError, match="True or False"):
+            game.roll_at(own, k, at, np.zeros(3, dtype=np.int64), **kw)
+    with pytest.raises(ValueError, match="clear"):
+        game.hold_at(own, k, at, clear=1)
