@@ -62,22 +62,30 @@ WORKER_MEMORY = "3GiB"
 """The workers' memory the plan's chunks are sized for (``--worker-memory`` of the CLI)."""
 
 
-def plan_chunk(n: int, g: int, workers: int = 1) -> int:
-    """The plan's chunk for ``workers`` workers of :data:`WORKER_MEMORY` (the least predicted
-    wall time among chunks filling at most half of one; on one worker, the largest)."""
-    return plan(rules=Rules(players=n, goal=g), workers=workers, worker_memory=WORKER_MEMORY).chunk
+def plan_chunk(n: int, g: int, workers: int = 1) -> tuple[int, int]:
+    """The plan's chunk and spread for ``workers`` workers of :data:`WORKER_MEMORY` (the least
+    predicted wall time among chunks filling at most half of one, the score sums cut for one
+    worker or for all; on one worker, the largest)."""
+    p = plan(rules=Rules(players=n, goal=g), workers=workers, worker_memory=WORKER_MEMORY)
+    return p.chunk, p.spread
 
 
-def _chunks_text(chunk: int | None) -> str:
+def _chunks_text(chunk: int | None, spread: int = 1) -> str:
     if chunk is None:
         return "the default, 64 MiB of gathered rows"
-    return f"the plan's for {WORKER_MEMORY} workers, {chunk} groups"
+    cut = f", the score sums cut for {spread} workers" if spread > 1 else ""
+    return f"the plan's for {WORKER_MEMORY} workers, {chunk} groups{cut}"
 
 
-def chunked(n: int, g: int, folder: Path, executor=None, chunk: int | None = None) -> dict:
+def chunked(n: int, g: int, folder: Path, executor=None, chunk: int | None = None, spread: int = 1) -> dict:
     t, c = time.perf_counter(), time.process_time()
     eq = equilibrium(
-        rules=Rules(players=n, goal=g), store=folder, executor=executor, chunk=chunk, progress=False
+        rules=Rules(players=n, goal=g),
+        store=folder,
+        executor=executor,
+        chunk=chunk,
+        spread=spread,
+        progress=False,
     )
     wall, cpu = time.perf_counter() - t, time.process_time() - c
     recs = records(folder)
@@ -99,7 +107,7 @@ def chunked(n: int, g: int, folder: Path, executor=None, chunk: int | None = Non
     }
 
 
-def cluster_vs_memory(n: int, g: int, chunk: int | None = None) -> None:
+def cluster_vs_memory(n: int, g: int, chunk: int | None = None, spread: int = 1) -> None:
     import distributed
 
     mem = in_memory(n, g)
@@ -108,9 +116,9 @@ def cluster_vs_memory(n: int, g: int, chunk: int | None = None) -> None:
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
         distributed.Client(cluster) as client,
     ):
-        ch = chunked(n, g, Path(d), client, chunk)
-    print(f"[chunks: {_chunks_text(chunk)}]")
-    p = plan(rules=Rules(players=n, goal=g), workers=2, chunk=chunk)  # the chunks solved in
+        ch = chunked(n, g, Path(d), client, chunk, spread)
+    print(f"[chunks: {_chunks_text(chunk, spread)}]")
+    p = plan(rules=Rules(players=n, goal=g), workers=2, chunk=chunk, spread=spread)  # the chunks solved in
     same = np.array_equal(mem["start"], ch["start"]) and mem["nash_conv"] == ch["nash_conv"]
     print(f"{n} players goal {g}: in memory (2 threads) {mem['wall']:.1f} s wall, {mem['peak_mb']:.0f} MB;")
     print(
@@ -183,9 +191,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"[peak memory so far {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB]")
     g4, g5 = (50, 30) if full else (30, 14)
     cluster_vs_memory(4, g4)
-    cluster_vs_memory(4, g4, plan_chunk(4, g4, workers=2))
+    cluster_vs_memory(4, g4, *plan_chunk(4, g4, workers=2))
     overhead(5, g5)
-    overhead(5, g5, plan_chunk(5, g5))
+    overhead(5, g5, plan_chunk(5, g5)[0])  # one worker: spread 1
     resume(4, 50 if full else 30)
 
 

@@ -27,7 +27,7 @@ from pigtheory.sequential.multiplayer.plan import COSTS, FITTED, fit_costs, plan
 
 
 def runs_of(folder: Path) -> list[dict]:
-    """The records' runs: players, goal, chunk, the tasks' CPU, the whole CPU, the disk."""
+    """The records' runs: players, goal, chunk and spread, the tasks' CPU, the whole CPU, the disk."""
     out = []
     for path in sorted(folder.glob("seq_*_chunked.json")):
         rec = json.loads(path.read_text())
@@ -38,6 +38,7 @@ def runs_of(folder: Path) -> list[dict]:
                 "players": rec["rules"]["players"],
                 "goal": rec["rules"]["goal"],
                 "chunk": ch["chunk"],
+                "spread": int(ch.get("spread", 1)),
                 "cpu_s": ch["task_cpu_s"],
                 "total_cpu_s": rec["measured"]["cpu_s"],
                 "disk_bytes": ch["disk_bytes"],
@@ -64,11 +65,18 @@ def main(argv: list[str] | None = None) -> int:
         saved = {k: COSTS[k] for k in FITTED}
         COSTS.update(loo_costs)
         try:
-            loo = plan(rules=Rules(players=run["players"], goal=run["goal"]), chunk=run["chunk"])
+            loo = plan(
+                rules=Rules(players=run["players"], goal=run["goal"]),
+                chunk=run["chunk"],
+                spread=run["spread"],
+            )
         finally:
             COSTS.update(saved)
         p = plan(
-            rules=Rules(players=run["players"], goal=run["goal"]), chunk=run["chunk"], workers=run["workers"]
+            rules=Rules(players=run["players"], goal=run["goal"]),
+            chunk=run["chunk"],
+            workers=run["workers"],
+            spread=run["spread"],
         )
         rows.append(
             {

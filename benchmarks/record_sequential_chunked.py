@@ -75,6 +75,7 @@ def run(
         shutil.rmtree(folder, ignore_errors=True)
     pl = plan(rules=rules, workers=max(workers, 1), worker_memory=worker_memory if plan_chunks else None)
     chunk = pl.chunk if plan_chunks else None
+    spread = pl.spread if plan_chunks else 1
     load0 = _load_avg()
     t, c = time.perf_counter(), time.process_time()
     if workers:
@@ -86,9 +87,11 @@ def run(
             ) as cluster,
             distributed.Client(cluster) as client,
         ):
-            eq = equilibrium(rules=rules, store=folder, executor=client, chunk=chunk, progress=False)
+            eq = equilibrium(
+                rules=rules, store=folder, executor=client, chunk=chunk, spread=spread, progress=False
+            )
     else:
-        eq = equilibrium(rules=rules, store=folder, chunk=chunk, progress=False)
+        eq = equilibrium(rules=rules, store=folder, chunk=chunk, spread=spread, progress=False)
     wall, client_cpu = time.perf_counter() - t, time.process_time() - c
     load1 = _load_avg()
     recs = [json.loads(x) for x in (folder / "tasks.jsonl").read_text().splitlines()]
@@ -126,6 +129,7 @@ def run(
             "worker_memory": worker_memory if workers else None,
             "tasks": len(recs),
             "chunk": int(eq.chunk),
+            **({"spread": int(eq.spread)} if eq.spread != 1 else {}),
             "disk_bytes": disk,
             "peak_mb_per_worker": round(max(peak.values()), 1),
             "task_cpu_s": round(task["cpu_s"], 2),

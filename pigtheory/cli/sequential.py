@@ -80,7 +80,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--worker-memory",
         metavar="SIZE",
         help="with --plan or --store: memory of one worker (e.g. 3G); the chunks the plan predicts "
-        "fastest on --workers workers, filling at most half of one (default: 64 MiB of gathered rows)",
+        "fastest on --workers workers, filling at most half of one, the score sums cut for one worker "
+        "or for all (default: 64 MiB of gathered rows, not cut for the workers)",
     )
     add_out_argument(
         p,
@@ -299,14 +300,15 @@ def _chunked(args: argparse.Namespace, rules: Rules) -> int:
 
     if args.out:
         raise UsageError("--out: a chunked solve keeps its arrays in --store")
-    chunk = None
+    chunk, spread = None, 1
     if args.worker_memory is not None:  # the plan's chunks for workers of this size
         from ..sequential.multiplayer.plan import plan
 
         try:
-            chunk = plan(rules=rules, workers=args.workers, worker_memory=args.worker_memory).chunk
+            p = plan(rules=rules, workers=args.workers, worker_memory=args.worker_memory)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+        chunk, spread = p.chunk, p.spread
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     try:
         eq = equilibrium(
@@ -315,6 +317,7 @@ def _chunked(args: argparse.Namespace, rules: Rules) -> int:
             store=args.store,
             executor=pool,
             chunk=chunk,
+            spread=spread,
             max_memory=args.max_memory,
         )
     finally:

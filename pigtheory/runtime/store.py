@@ -321,12 +321,24 @@ class ChunkStore:
                 (sub / f"{_stem(block, chunk)}.npy").unlink(missing_ok=True)
 
     def read(self, part: str, block: int, chunk: int, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-        """A part of a chunk, memory-mapped read-only, as an array of ``shape`` and ``dtype``.
+        """A part of a chunk, memory-mapped read-only, as an array of ``shape`` and ``dtype``
+        (``_map``: a task maps thousands of these, every chunk its holds reach)."""
+        return self._map(self._name(part, block, chunk), dtype, shape)
 
-        A task maps thousands of these (every chunk its holds reach), so the file is opened by
-        name with a plain descriptor and its ``.npy`` header read from the mapping itself (14 µs
-        a file, against 19.5 µs through ``pathlib`` and a buffered file)."""
-        name = self._name(part, block, chunk)
+    @staticmethod
+    def _map(name: str, dtype: Any, shape: tuple[int, ...] | None = None) -> np.ndarray:
+        """The ``.npy`` file ``name`` memory-mapped read-only as an array of ``dtype`` and
+        ``shape`` (``None``: one axis, as many items as the file holds).
+
+        The file is opened with a plain descriptor and its header read from the mapping itself:
+        14 µs a file, against 19.5 µs through ``pathlib`` and a buffered file, and 70 µs through
+        ``numpy.load(mmap_mode="r")``, which parses the header's text as Python.
+
+        Raises
+        ------
+        ValueError
+            The file is empty, not a ``.npy`` file, of another dtype, or shorter than ``shape``.
+        """
         fd = os.open(name, os.O_RDONLY)
         try:
             data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
@@ -339,7 +351,15 @@ class ChunkStore:
             raise ValueError(f"store: {name} is not a .npy file")
         size = 2 if head[6] == 1 else 4  # header length field: version 1, or 2 and 3
         offset = 8 + size + int.from_bytes(head[8 : 8 + size], "little")
-        return np.frombuffer(data, dtype=dtype, count=math.prod(shape), offset=offset).reshape(shape)
+        dtype = np.dtype(dtype)
+        if f"'descr': '{dtype.str}'".encode() not in data[8 + size : offset]:
+            raise ValueError(f"store: {name} does not hold {dtype} numbers")
+        count = (len(data) - offset) // dtype.itemsize if shape is None else math.prod(shape)
+        if offset + count * dtype.itemsize > len(data):
+            raise ValueError(f"store: {name} is shorter than its array")
+        return np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(
+            (count,) if shape is None else shape
+        )
 
     @cached_property
     def _root(self) -> str:

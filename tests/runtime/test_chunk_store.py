@@ -233,3 +233,18 @@ def test_read_refuses_a_part_that_is_not_a_npy_file(tmp_path, content):
     store.path("value", 1, 0).write_bytes(content)
     with pytest.raises(ValueError, match="not a .npy file"):
         store.read("value", 1, 0, (3,), np.float64)
+
+
+def test_read_refuses_a_part_of_another_dtype_or_cut_short(tmp_path):
+    store = ChunkStore.create(tmp_path / "s", KIND, SOLVE)
+    store.write_chunk(1, 0, {"value": np.arange(4.0)})
+    path = store.path("value", 1, 0)
+    whole = path.read_bytes()
+    with pytest.raises(ValueError, match="does not hold int32"):
+        store.read("value", 1, 0, (4,), np.int32)
+    with pytest.raises(ValueError, match="shorter than its array"):
+        store.read("value", 1, 0, (5,), np.float64)
+    path.write_bytes(whole[:-8])  # the last number cut off
+    with pytest.raises(ValueError, match="shorter than its array"):
+        store.read("value", 1, 0, (4,), np.float64)
+    assert np.array_equal(store.read("value", 1, 0, (3,), np.float64), np.arange(3.0))

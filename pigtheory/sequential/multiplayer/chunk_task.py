@@ -42,17 +42,13 @@ def _layout(groups: np.ndarray, n: int, g: int) -> tuple[np.ndarray, np.ndarray]
     return rid, rid // g ** (n - 1)
 
 
-def hold_rows(
-    st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np.ndarray, scan_files: int | None = None
-) -> list[np.ndarray]:
+def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np.ndarray) -> list[np.ndarray]:
     """For each part (``value``, ``U``): ``rows[t, r, k] = part[base_r + k]`` for every hold
     ``1 <= k < g - first_r`` of every rotation r of every group t (float64 ``(G, n, g, n)``;
     other entries 0), located by arithmetic and copied from the memory-mapped chunk files in
     compiled code (:func:`~.chunk_kernels.locate_holds`, :func:`~.chunk_kernels.copy_holds`),
     one score sum at a time: only that sum's files and rank table are mapped at once, so the
-    pages a task maps stay within one sum's rows, not the g - 1 sums it reads. ``scan_files``:
-    ``chunk_kernels.SCAN_FILES`` by default (the tests set it to take either way of
-    copying)."""
+    pages a task maps stay within one sum's rows, not the g - 1 sums it reads."""
     from ...jit import typed_list
     from . import chunk_kernels as ck
 
@@ -72,7 +68,8 @@ def hold_rows(
         s = s0 + k
         need = np.zeros(st.n_chunks(s), dtype=np.bool_)
         table = st.rank_table(s)
-        compiled(ck.locate_holds)(digits, first, n, g, s0, k, cum, table, st.chunk, pos, rot, need)
+        span = st.span(s)
+        compiled(ck.locate_holds)(digits, first, n, g, s0, k, cum, table, span, pos, rot, need)
         del table
         fid = np.full(need.size, -1, dtype=np.int64)
         files = np.flatnonzero(need)
@@ -92,14 +89,13 @@ def hold_rows(
             k,
             pos,
             rot,
-            st.chunk,
+            span,
             fid,
             lists[0],
             lists[-1],
             outs[0],
             outs[-1],
             len(parts),
-            ck.SCAN_FILES if scan_files is None else scan_files,
         )
         del lists, sources
     return outs

@@ -5,7 +5,8 @@ Notes
 Scores never decrease and a hold leaves a rotation group for one of higher score sum
 (:mod:`pigtheory.sequential.multiplayer.equilibrium`), so the groups of one score sum ``s`` read only
 groups of sums ``s + 1 .. s + g - 1`` and are independent of each other. The chunked solve
-cuts every score sum into chunks of groups (a :class:`~.group_store.GroupStore` on disk) and
+cuts every score sum into chunks of groups (a :class:`~.group_store.GroupStore` on disk; with
+``spread`` W, for W workers: :func:`~.group_store.cut`) and
 runs each chunk as a task (:func:`~.chunk_task.solve_chunk`) once every sum it reads is
 finished, highest sum first (:func:`pigtheory.runtime.run_chunks`: serial, any
 ``concurrent.futures`` executor or a Dask client). A task gathers the rows its holds reach
@@ -108,6 +109,8 @@ class ChunkedEquilibrium(Result):
     method : str
     rules : Rules
     allow_pass : bool
+    spread : int
+        The workers the score sums were cut for (:func:`~.group_store.cut`).
     """
 
     store: str
@@ -129,6 +132,7 @@ class ChunkedEquilibrium(Result):
     method: str
     rules: Rules
     allow_pass: bool = False
+    spread: int = 1
 
     def _row(self, part: str, scores: Any) -> np.ndarray:
         n, g = self.rules.players, self.rules.goal
@@ -266,6 +270,7 @@ def chunked_equilibrium(
     store: str | os.PathLike,
     executor: Any = None,
     chunk: int | None = None,
+    spread: int = 1,
     progress: bool | None = None,
     max_memory: Any = None,
 ) -> ChunkedEquilibrium:
@@ -275,7 +280,7 @@ def chunked_equilibrium(
     check_memory(estimate_memory(rules, chunk), max_memory)
     check_disk(store, estimate_disk(rules, options["certify"]), f"chunked equilibrium ({rules})")
     check_executor(executor)
-    st = GroupStore.create(store, rules, options, chunk)
+    st = GroupStore.create(store, rules, options, chunk, spread)
     reads = {(s, c): _reads(st, s, c) for s in st.sizes for c in range(st.n_chunks(s))}
     plan = Plan(reads, {s: st.n_chunks(s) for s in st.sizes}, st.finished_chunks(list(reads)))
     stats: dict[tuple[int, int], dict] = {}
@@ -350,4 +355,5 @@ def _result(
         method="rotation groups: best responses, mixed where they cycle (chunked)",
         rules=rules,
         allow_pass=bool(options["allow_pass"]),
+        spread=st.spread,
     )

@@ -110,6 +110,7 @@ def equilibrium(
     store: Any = None,
     executor: Any = None,
     chunk: int | None = None,
+    spread: int = 1,
 ) -> Any:
     """A stationary (Markov) equilibrium of sequential Pig with ``rules.players`` players.
 
@@ -155,7 +156,16 @@ def equilibrium(
     executor : None, concurrent.futures.Executor or dask.distributed.Client
         With ``store``: where the chunk tasks run (default: one after another, here).
     chunk : int, optional
-        With ``store``: rotation groups per task (default: about 64 MB of rows per task).
+        With ``store``: at most this many rotation groups per task (default: about 64 MB of
+        rows per task).
+    spread : int
+        With ``store``: cut each score sum for this many workers (1 .. 10**6): a sum of at least
+        16 groups a worker becomes a multiple of ``spread`` chunks of equal size
+        (:func:`~pigtheory.sequential.multiplayer.group_store.cut`), so that its tasks keep
+        every worker busy. More chunks mean more files for each task to open; ``pigtheory
+        sequential --plan --workers N --worker-memory M`` weighs the two
+        (:func:`~pigtheory.sequential.plan` with ``worker_memory`` picks ``chunk`` and ``spread``).
+        The numbers do not depend on it.
 
     Returns
     -------
@@ -188,9 +198,10 @@ def equilibrium(
             raise ValueError(f"threads must be 'auto' or an integer in 1..{top}, got {threads!r}")
         threads = idle_cores(top)
     threads = check_int("threads", threads, low=1, high=top)
+    spread = check_int("spread", spread, low=1, high=10**6)
     if store is None:
-        if executor is not None or chunk is not None:
-            raise ValueError("executor and chunk are for the chunked solve: pass store= too")
+        if executor is not None or chunk is not None or spread != 1:
+            raise ValueError("executor, chunk and spread are for the chunked solve: pass store= too")
     else:
         from ...validation import check_path
         from .chunked import chunked_equilibrium
@@ -208,6 +219,7 @@ def equilibrium(
                 store=store,
                 executor=executor,
                 chunk=chunk,
+                spread=spread,
                 progress=progress,
                 max_memory=max_memory,
             )

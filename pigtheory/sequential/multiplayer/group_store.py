@@ -6,7 +6,8 @@ A :class:`~pigtheory.runtime.ChunkStore` (header with the solve's parameters, a 
 with the SHA-256 of its parts, memory-mapped reads). A *block* is one score sum ``s`` (the
 runtime runs the highest block first, as the solve needs); its canonical groups (the smallest
 flat index among a tuple's rotations, :func:`~.group_kernels.level_order`) are listed in
-``index/<s>.npy`` (int64, ascending) and cut into chunks of ``chunk`` groups. Its *rank table*
+``index/<s>.npy`` (int64, ascending) and cut into chunks (:func:`cut`: of ``chunk`` groups, or
+with the header's ``spread`` W > 1, a multiple of W chunks of equal size). Its *rank table*
 ``index/rank<s>.npy`` (int32; int64 past 2**31 rows) gives for every tuple of the sum, at its
 rank among them (:func:`~.chunk_kernels.tuple_rank`), ``p n + r``: the place p of its group in
 the list and the rotation r that maps the group to it, so a reader finds a row by arithmetic
@@ -30,13 +31,15 @@ them; with ``d < n`` distinct rotations, rotation r repeats rotation ``r % d``):
 ``stats``
     float64 ``(2,)``: the chunk's best-response passes and the largest residual.
 
-The header's solve holds every parameter that decides these arrays (rules, passing, starts,
-passes, certify, enclose, chunk): a folder of another solve is refused.
+The header's solve holds every parameter that decides these arrays and their files (rules,
+passing, starts, passes, certify, enclose, chunk, and spread if not 1): a folder of another
+solve is refused.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from functools import cached_property
 from typing import Any
 
@@ -45,13 +48,44 @@ import numpy as np
 from ...rules import Rules
 from ...runtime import ChunkStore
 
-__all__ = ["GroupStore", "FORMAT", "rotations", "canonical"]
+__all__ = ["GroupStore", "FORMAT", "rotations", "canonical", "cut", "MIN_CHUNK"]
 
 FORMAT = "pigtheory-sequential-groups"
 """The store's kind in its header."""
 
+MIN_CHUNK = 16
+"""The fewest groups a chunk is cut to (:func:`cut`; the least default chunk)."""
+
 _INDEX: dict[tuple[str, str], dict[int, np.ndarray]] = {}
 """Group lists of the store this process last read (an index never changes once written)."""
+
+
+def cut(groups: int, chunk: int, spread: int = 1) -> tuple[int, int]:
+    """``(chunks, span)``: how a score sum of ``groups`` groups is cut into tasks of at most
+    ``chunk`` groups, ``span`` each (the last may be short).
+
+    With ``spread`` 1: ``ceil(groups / chunk)`` chunks of ``chunk`` groups. With ``spread`` W > 1,
+    the workers a solve runs on, a sum of at least ``W MIN_CHUNK`` groups is cut into a
+    multiple of W chunks of equal size (the last within the rest), so that each round of the
+    sum's tasks keeps all W workers busy: the score sums are a chain (a sum's tasks wait for
+    the sum above), and a sum of fewer chunks than workers, or a short last chunk, leaves
+    workers waiting. A smaller sum is cut as with spread 1.
+
+    Examples
+    --------
+    >>> cut(21600, 5242), cut(21600, 5242, spread=2), cut(20, 5242, spread=2)
+    ((5, 5242), (6, 3600), (1, 5242))
+    """
+    k = -(-groups // chunk)
+    if spread == 1 or groups < spread * MIN_CHUNK:
+        return k, chunk
+    span = -(-groups // (spread * -(-k // spread)))
+    return -(-groups // span), span
+
+
+def _wide(sizes: dict[int, int], n: int) -> bool:
+    """Whether a store's rank tables need int64: a code ``p n + r`` reaches 2**31 in some sum."""
+    return max(sizes.values(), default=0) * n >= 2**31
 
 
 def rotations(idx: np.ndarray, n: int, g: int) -> np.ndarray:
@@ -100,9 +134,11 @@ class GroupStore(ChunkStore):
 
     @classmethod
     def create(  # type: ignore[override]
-        cls, folder: Any, rules: Rules, options: dict[str, Any], chunk: int
+        cls, folder: Any, rules: Rules, options: dict[str, Any], chunk: int, spread: int = 1
     ) -> GroupStore:
         """Open the store of this solve in ``folder``, writing its header and group lists if new.
+        ``spread``: the workers whose rounds the chunks are cut for (:func:`cut`; part of the
+        solve, as ``chunk`` is).
 
         Raises
         ------
@@ -113,13 +149,15 @@ class GroupStore(ChunkStore):
         from . import group_kernels as gk
 
         solve = {"rules": dataclasses.asdict(rules), **options, "chunk": int(chunk)}
+        if spread != 1:  # a store of spread 1 has no key (stores of earlier versions)
+            solve["spread"] = int(spread)
         probe = cls(folder)
         if (probe.folder / "store.json").exists():
             ChunkStore.create(folder, FORMAT, solve)  # refuses another solve
             st = cls(folder)
             missing = [s for s in st.sizes if not (st.folder / "index" / f"rank{s}.npy").exists()]
             if missing:  # a store of an earlier version: its rank tables
-                st.save_ranks(rules.players, rules.goal, {s: st.groups(s) for s in missing})
+                st.save_ranks(rules.players, rules.goal, {s: st.groups(s) for s in missing}, st._wide)
             return st
         n, g = rules.players, rules.goal
         order, starts = compiled(gk.level_order)(n, g)
@@ -130,18 +168,19 @@ class GroupStore(ChunkStore):
             part = order[starts[L] : starts[L + 1]]
             sizes[s] = int(part.size)
             probe.save(f"index/{s}", np.ascontiguousarray(part))
-        probe.save_ranks(n, g, {s: order[starts[top - s] : starts[top - s + 1]] for s in sizes})
+        lists = {s: order[starts[top - s] : starts[top - s + 1]] for s in sizes}
+        probe.save_ranks(n, g, lists, _wide(sizes, n))
         ChunkStore.create(folder, FORMAT, solve, {"sizes": {str(s): k for s, k in sorted(sizes.items())}})
         return cls(folder)
 
-    def save_ranks(self, n: int, g: int, lists: dict[int, np.ndarray]) -> None:
-        """Write the rank table of every score sum (``index/rank<s>.npy``,
-        :func:`~.chunk_kernels.rank_table`): int32 (int64 past 2**31 rows)."""
+    def save_ranks(self, n: int, g: int, lists: dict[int, np.ndarray], wide: bool) -> None:
+        """Write the rank table of every score sum of ``lists`` (``index/rank<s>.npy``,
+        :func:`~.chunk_kernels.rank_table`): int32, or int64 if ``wide`` (past 2**31 codes in
+        some sum of the store)."""
         from ...jit import compiled
         from . import chunk_kernels as ck
 
         cum = compiled(ck.count_table)(n, g)
-        wide = max((x.size for x in lists.values()), default=0) * n >= 2**31
         for s, part in lists.items():
             count = int(cum[n, s] - (cum[n, s - 1] if s else 0))
             table = np.full(count, -1, dtype=np.int64 if wide else np.int32)
@@ -151,7 +190,12 @@ class GroupStore(ChunkStore):
     def rank_table(self, block: int) -> np.ndarray:
         """The rank table of score sum ``block`` (memory-mapped): the group's place and rotation,
         ``p n + r``, of every tuple of that sum by its rank (:func:`~.chunk_kernels.tuple_rank`)."""
-        return np.load(self.folder / "index" / f"rank{block}.npy", mmap_mode="r")
+        return self._map(f"{self._root}index{os.sep}rank{block}.npy", np.int64 if self._wide else np.int32)
+
+    @cached_property
+    def _wide(self) -> bool:
+        """Whether the rank tables are int64 (:meth:`save_ranks`)."""
+        return _wide(self.sizes, self.rules.players)
 
     @property
     def chunk(self) -> int:
@@ -163,13 +207,23 @@ class GroupStore(ChunkStore):
         """Groups per score sum."""
         return {int(s): int(k) for s, k in self.extra["sizes"].items()}
 
+    @property
+    def spread(self) -> int:
+        """The workers the chunks were cut for (:func:`cut`)."""
+        return int(self.solve.get("spread", 1))
+
     def n_chunks(self, block: int) -> int:
         """Chunks of score sum ``block``."""
-        return -(-self.sizes[block] // self.chunk)
+        return cut(self.sizes[block], self.chunk, self.spread)[0]
+
+    def span(self, block: int) -> int:
+        """Groups per chunk of score sum ``block`` (its last chunk may be short)."""
+        return cut(self.sizes[block], self.chunk, self.spread)[1]
 
     def rows(self, block: int, chunk: int) -> int:
         """Groups in one chunk (the last of a block may be short)."""
-        return min(self.chunk, self.sizes[block] - chunk * self.chunk)
+        span = self.span(block)
+        return min(span, self.sizes[block] - chunk * span)
 
     def groups(self, block: int, chunk: int | None = None) -> np.ndarray:
         """Canonical flat indices of a block's groups (ascending), or of one of its chunks."""
@@ -182,13 +236,15 @@ class GroupStore(ChunkStore):
             cache[block] = np.load(self.folder / "index" / f"{block}.npy")
         out = cache[block]
         if chunk is not None:
-            out = out[chunk * self.chunk : (chunk + 1) * self.chunk]
+            span = self.span(block)
+            out = out[chunk * span : (chunk + 1) * span]
         return out
 
     def locate(self, block: int, groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(chunk, row)`` of canonical groups of one block."""
         pos = np.searchsorted(self.groups(block), groups)
-        return pos // self.chunk, pos % self.chunk
+        span = self.span(block)
+        return pos // span, pos % span
 
     def read_part(self, part: str, block: int, chunk: int) -> np.ndarray:
         """``value``/``U`` (float64 ``(G, n, n)``), ``bits`` (uint8) or ``gains`` of a chunk,

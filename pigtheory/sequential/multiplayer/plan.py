@@ -33,8 +33,10 @@ targets placed at random, an upper estimate (the targets of neighbouring groups 
 small solves the files opened were 0.48 to 0.65 of it, and ``f`` absorbs that share).
 Small chunks make many tasks that each open most chunk files of the g - 1 sums above: ``F``
 grows as the square of the chunks per sum, which is what a plan with larger chunks saves.
-The score sums form a chain (sum s reads s + 1), so with W
-workers the wall time is :math:`\\sum_s \\max(\\lceil T_s / W \\rceil t_s, T_s c)` (``T_s`` tasks of
+The score sums form a chain (sum s reads s + 1): a sum of fewer chunks than workers, or
+with a short last chunk, leaves workers waiting, unless the solve cuts each sum for them
+(``spread`` W, :func:`~.group_store.cut`: a multiple of W equal chunks), which costs more
+files. With W workers the wall time is :math:`\\sum_s \\max(\\lceil T_s / W \\rceil t_s, T_s c)` (``T_s`` tasks of
 sum s, ``t_s`` the time of one, ``c`` the client's time per task: one client hands out and
 collects every task, one at a time); the *critical path* is
 the same sum with unlimited workers, one task time per score sum.
@@ -63,6 +65,7 @@ from ...guard import BASE_BYTES, format_bytes, parse_memory
 from ...rules import Rules
 from ...validation import check_int
 from .chunked import chunk_groups, estimate_disk, task_bytes
+from .group_store import cut
 
 __all__ = ["ChunkedPlan", "plan", "groups_by_sum", "run_load", "fit_costs", "COSTS"]
 
@@ -141,6 +144,7 @@ class ChunkedPlan:
     index_bytes: int
     files_opened: int = 0
     holds: int = 0
+    spread: int = 1
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -155,7 +159,8 @@ class ChunkedPlan:
                 f"chunked equilibrium, {self.players} players to {self.goal} (plan, nothing solved)",
                 f"  score tuples        {self.tuples:.3e} in {self.groups:.3e} rotation groups",
                 f"  levels              {self.levels} score sums (largest: {self.largest_level_groups:,} groups)",
-                f"  tasks               {self.tasks:,} of up to {self.chunk:,} groups",
+                f"  tasks               {self.tasks:,} of up to {self.chunk:,} groups"
+                + (f", the score sums cut for {self.spread} workers" if self.spread > 1 else ""),
                 f"  store on disk       {size(self.disk_bytes)}",
                 f"  memory per worker   {size(self.worker_memory_bytes)} "
                 f"(of which mapped rank tables and rows {size(self.index_bytes)})",
@@ -174,6 +179,7 @@ def plan(
     worker_memory: Any = None,
     chunk: int | None = None,
     certify: bool = True,
+    spread: int | None = None,
 ) -> ChunkedPlan:
     """The plan of ``equilibrium(rules=rules, store=...)`` on ``workers`` workers, without solving.
 
@@ -184,15 +190,20 @@ def plan(
     workers : int
         Workers the tasks run on (1 .. 10**6).
     worker_memory : int or str, optional
-        Memory of one worker ("3G"); without ``chunk``, the chunk of least predicted wall time
-        on ``workers`` workers among those whose arrays fill at most half of it (about twenty
-        sizes from that largest one down, and the default). Larger chunks mean fewer tasks and
-        fewer chunk files for each to open; smaller ones let the workers share a score sum's
-        tasks. On one worker the largest always wins.
+        Memory of one worker ("3G"); without ``chunk``, the chunk and spread of least
+        predicted wall time on ``workers`` workers: chunks whose arrays fill at most half of it
+        (about twenty sizes from that largest one down, and the default), each with the score
+        sums cut for one worker or for all ``workers`` (``spread``). Larger chunks mean fewer
+        tasks and fewer chunk files for each to open; smaller ones, or sums cut for the
+        workers, let the workers share a score sum's tasks. On one worker the largest wins.
     chunk : int, optional
         Groups per task (default :func:`~pigtheory.sequential.multiplayer.chunked.chunk_groups`).
     certify : bool
         With the certificates (the store's best-response values and gains).
+    spread : int, optional
+        The workers the score sums are cut for (``equilibrium(spread=)``,
+        :func:`~pigtheory.sequential.multiplayer.group_store.cut`); default 1, or the plan's
+        pick with ``worker_memory`` and no ``chunk``.
 
     Returns
     -------
@@ -208,6 +219,8 @@ def plan(
 
     check_multiplayer_rules(rules)
     workers = check_int("workers", workers, low=1, high=10**6)
+    if spread is not None:
+        spread = check_int("spread", spread, low=1, high=10**6)
     n, g = rules.players, rules.goal
     base = int(COSTS["base_mb"] * 2**20)
     counts = groups_by_sum(n, g)
@@ -232,13 +245,16 @@ def plan(
             )
     parts = 2 if certify else 1
     sizes = {chunk}
+    spreads = {1 if spread is None else spread}
     if choose:  # the chunk up to that size whose predicted wall time is least (ties: the larger)
         sizes |= {max(16, int(chunk / 2 ** (i / 2))) for i in range(1, 21)} | {
             min(chunk, chunk_groups(rules))
         }
-    timings = {c: _timing(n, g, c, parts, workers) for c in sizes}
-    chunk = min(sizes, key=lambda c: (round(timings[c][2], 6), -c))
-    tasks, cpu, wall, crit, files, holds = timings[chunk]
+        if spread is None:
+            spreads.add(workers)
+    timings = {(c, w): _timing(n, g, c, parts, workers, w) for c in sizes for w in spreads}
+    chunk, spread = min(timings, key=lambda cw: (round(timings[cw][2], 6), -cw[0], cw[1]))
+    tasks, cpu, wall, crit, files, holds = timings[chunk, spread]
     return ChunkedPlan(
         players=n,
         goal=g,
@@ -257,15 +273,17 @@ def plan(
         largest_level_groups=max(counts),
         files_opened=int(files),
         holds=int(holds),
+        spread=spread,
     )
 
 
-def _timing(n: int, g: int, chunk: int, parts: int, workers: int) -> tuple[float, ...]:
+def _timing(n: int, g: int, chunk: int, parts: int, workers: int, spread: int = 1) -> tuple[float, ...]:
     """``(tasks, cpu, wall, critical path, files, holds)`` of a solve in chunks of ``chunk``
-    groups on ``workers`` workers, in seconds (module Notes)."""
+    groups, the sums cut for ``spread`` workers, on ``workers`` workers, in seconds (module
+    Notes)."""
     tasks = crit = files = holds = 0.0
     cpu = wall = COSTS["client_s"]
-    for t_s, full, last in _task_load(n, g, chunk, parts):
+    for t_s, full, last in _task_load(n, g, chunk, parts, spread):
         per, short = _seconds(*full), _seconds(*last)
         tasks += t_s
         cpu += (t_s - 1) * per + short
@@ -317,12 +335,14 @@ def _shares(n: int, g: int) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, flo
     return tuple(counts), tuple(shares)
 
 
-def _task_load(n: int, g: int, chunk: int, parts: int = 2) -> list[tuple[int, tuple, tuple]]:
+def _task_load(n: int, g: int, chunk: int, parts: int = 2, spread: int = 1) -> list[tuple[int, tuple, tuple]]:
     """The work of the tasks of every nonempty score sum (module Notes), highest sum last:
     ``(tasks, full, last)`` with ``full`` and ``last`` the ``(groups, group-units, files
-    opened, holds)`` of a task of ``chunk`` groups and of the sum's last task."""
+    opened, holds)`` of a full task and of the sum's last task, the sums cut for ``spread``
+    workers (:func:`~.group_store.cut`)."""
     counts, shares = _shares(n, g)
-    chunks = [-(-c // chunk) for c in counts]
+    cuts = [cut(c, chunk, spread) if c else (0, chunk) for c in counts]
+    chunks = [k for k, _ in cuts]
     out = []
     for s, c in enumerate(counts):
         if not c:
@@ -337,8 +357,8 @@ def _task_load(n: int, g: int, chunk: int, parts: int = 2) -> list[tuple[int, tu
                 files += parts * ck * -math.expm1(h * math.log1p(-1.0 / ck)) if ck > 1 else parts
             return size, size * n * n * g, files, holds
 
-        t_s = chunks[s]
-        out.append((t_s, work(min(c, chunk)), work(c - chunk * (t_s - 1))))
+        t_s, span = cuts[s]
+        out.append((t_s, work(min(c, span)), work(c - span * (t_s - 1))))
     return out
 
 
@@ -348,9 +368,10 @@ FITTED = ("task_s", "unit_ns", "file_us", "hold_ns")
 _SCALE = {"task_s": 1.0, "unit_ns": 1e-9, "file_us": 1e-6, "hold_ns": 1e-9}
 
 
-def run_load(players: int, goal: int, chunk: int, certify: bool = True) -> dict[str, float]:
+def run_load(players: int, goal: int, chunk: int, certify: bool = True, spread: int = 1) -> dict[str, float]:
     """Totals of a chunked solve's work (module Notes): ``tasks``, ``units`` (group-units),
-    ``files`` (chunk files opened) and ``holds``.
+    ``files`` (chunk files opened) and ``holds``; ``spread``: the workers its sums were cut
+    for (:func:`~.group_store.cut`).
 
     Examples
     --------
@@ -366,9 +387,10 @@ def run_load(players: int, goal: int, chunk: int, certify: bool = True) -> dict[
     chunk = check_int("chunk", chunk, low=1)
     if not isinstance(certify, bool):
         raise ValueError(f"certify must be True or False, got {certify!r:.40}")
+    spread = check_int("spread", spread, low=1, high=10**6)
     parts = 2 if certify else 1
     total = dict.fromkeys(("tasks", "units", "files", "holds"), 0.0)
-    for t_s, full, last in _task_load(players, goal, chunk, parts):
+    for t_s, full, last in _task_load(players, goal, chunk, parts, spread):
         total["tasks"] += t_s
         for i, key in ((1, "units"), (2, "files"), (3, "holds")):
             total[key] += (t_s - 1) * full[i] + last[i]
@@ -383,7 +405,8 @@ def fit_costs(runs: list[dict[str, Any]]) -> tuple[dict[str, float], list[float]
     ----------
     runs : list of dict
         Each with ``players``, ``goal``, ``chunk`` and ``cpu_s`` (the tasks' CPU seconds, the
-        client's left out), and optionally ``certify`` (default True): e.g. the records of
+        client's left out), and optionally ``certify`` (default True) and ``spread`` (the
+        workers its sums were cut for, :func:`~.group_store.cut`; default 1): e.g. the records of
         ``benchmarks/record_sequential_chunked.py``, of this machine or of a cluster's nodes.
 
     Returns
@@ -411,7 +434,7 @@ def fit_costs(runs: list[dict[str, Any]]) -> tuple[dict[str, float], list[float]
             raise ValueError(f"runs[{i}] must be a dict, got {type(run).__name__}")
         try:
             n, g, chunk, certify = run["players"], run["goal"], run["chunk"], run.get("certify", True)
-            load = run_load(n, g, chunk, certify)
+            load = run_load(n, g, chunk, certify, run.get("spread", 1))
             cpu = float(run["cpu_s"])
         except KeyError as exc:
             raise ValueError(f"runs[{i}] has no {exc.args[0]!r}") from None

@@ -51,10 +51,16 @@ def in_memory(name):
     return equilibrium(rules=rules, allow_pass=allow_pass, threads=1, progress=False)
 
 
-def chunked(name, folder, executor=None):
+def chunked(name, folder, executor=None, spread=1):
     rules, allow_pass, chunk = CASES[name]
     return equilibrium(
-        rules=rules, allow_pass=allow_pass, store=folder, chunk=chunk, executor=executor, progress=False
+        rules=rules,
+        allow_pass=allow_pass,
+        store=folder,
+        chunk=chunk,
+        executor=executor,
+        spread=spread,
+        progress=False,
     )
 
 
@@ -96,6 +102,24 @@ def test_a_thread_pool_gives_the_same_bits(tmp_path, name):
 @pytest.mark.parametrize("name", ["4p-g8", "3p-g20-d3"])
 def test_a_dask_local_cluster_gives_the_same_bits(tmp_path, client, name):
     assert_same_bits(name, chunked(name, tmp_path / "d", executor=client))
+
+
+@pytest.mark.parametrize(("name", "spread"), [("5p-g6", 3), ("3p-g30-d4", 2), ("4p-g8-pass", 5)])
+def test_score_sums_cut_for_the_workers_give_the_same_bits(tmp_path, name, spread):
+    """``spread``: other chunks (more tasks, of equal size within a sum), the same numbers; on a
+    thread pool of that many workers."""
+    with ThreadPoolExecutor(spread) as pool:
+        ch = chunked(name, tmp_path / "w", executor=pool, spread=spread)
+    assert_same_bits(name, ch)
+    assert ch.spread == spread and ch.n_tasks > chunked(name, tmp_path / "one").n_tasks
+    st = GroupStore(tmp_path / "w")
+    for s, size in st.sizes.items():
+        rows = [st.rows(s, c) for c in range(st.n_chunks(s))]
+        assert sum(rows) == size and min(rows) > 0 and max(rows) <= CASES[name][2]
+        assert np.array_equal(np.concatenate([st.groups(s, c) for c in range(st.n_chunks(s))]), st.groups(s))
+        assert len(set(rows[:-1])) <= 1 and rows[-1] <= rows[0]  # equal, the last within
+    with pytest.raises(StoreMismatch, match="another solve.*spread"):
+        chunked(name, tmp_path / "w", spread=1)
 
 
 def test_lookups_read_the_store_as_the_in_memory_result(tmp_path):
@@ -240,22 +264,48 @@ def test_bad_arguments_are_refused_before_any_work(tmp_path):
     assert not (tmp_path / "s").exists()
 
 
-def test_the_two_ways_of_copying_the_holds_give_the_same_rows(tmp_path):
-    """``copy_holds`` scans the holds once per file when a sum's files are few and sorts them
-    by file when many: both ways, forced on every block of a store with many files per sum
-    (4 players to 8 in chunks of 2 groups: up to 8 files a sum), give the same rows, and the
-    rows are the store's (each one a row of win probabilities: it sums to 1)."""
+@pytest.mark.parametrize("chunk", [2, 1000])
+def test_the_copied_hold_rows_are_the_stores_rows_found_another_way(tmp_path, chunk):
+    """``hold_rows`` (rank tables, holds sorted by their rows' places, rows copied from the
+    mapped files) gives, for every hold ``1 <= k < g - first`` of every rotation of every group,
+    the row that ``GroupStore.gather`` finds for the held tuple by another route (canonical
+    rotation and a binary search of the group list, Python), and zeros elsewhere; in chunks of 2
+    groups (many files a sum, out of order) and of 1,000 (one file a sum)."""
     from pigtheory.sequential.multiplayer import chunk_task
 
-    equilibrium(rules=Rules(players=4, goal=8), store=tmp_path / "s", chunk=2, progress=False)
+    equilibrium(rules=Rules(players=4, goal=8), store=tmp_path / "s", chunk=chunk, progress=False)
     st = GroupStore(tmp_path / "s")
     n, g = 4, 8
+    checked = 0
     for block in range(4, 16):
-        for chunk in range(0, st.n_chunks(block), 3):
-            groups = np.ascontiguousarray(st.groups(block, chunk))
+        for c in range(0, st.n_chunks(block), 3):
+            groups = np.ascontiguousarray(st.groups(block, c))
             rid, first = chunk_task._layout(groups, n, g)
-            scan = chunk_task.hold_rows(st, ("value", "U"), rid, first, scan_files=10**9)
-            sort = chunk_task.hold_rows(st, ("value", "U"), rid, first, scan_files=0)
-            assert all(np.array_equal(a, b) for a, b in zip(scan, sort, strict=True))
-            held = np.abs(scan[0]).sum(axis=-1) > 0
-            assert np.allclose(scan[0].sum(axis=-1)[held], 1.0)
+            rows = chunk_task.hold_rows(st, ("value", "U"), rid, first)
+            want = [np.zeros_like(rows[0]), np.zeros_like(rows[1])]
+            for t in range(groups.size):
+                for r in range(n):
+                    # the tuple before the hold: the others' scores in turn order, the mover's last
+                    x = int(rid[t, r]) % g ** (n - 1) * g + int(first[t, r])
+                    for k in range(1, g - int(first[t, r])):
+                        for part, out in zip(("value", "U"), want, strict=True):
+                            out[t, r, k] = st.gather(part, np.array([x + k]))[0]
+                        checked += 1
+            assert all(np.array_equal(a, b) for a, b in zip(rows, want, strict=True))
+    assert checked > 500
+
+
+@pytest.mark.parametrize("top", [1, 2000, 5_000_000])
+def test_holds_by_place_is_a_stable_sort_of_the_holds_by_place(top):
+    """Its radix passes (11 bits each: one, two or three here) against numpy's stable sort."""
+    from pigtheory.jit import compiled
+    from pigtheory.sequential.multiplayer import chunk_kernels as ck
+
+    rng = np.random.default_rng(top)
+    n, g, k = 4, 30, 7
+    first = rng.integers(0, g, size=(500, n))
+    pos = rng.integers(0, top, size=(500, n))
+    order = compiled(ck.holds_by_place)(first, n, g, k, pos)
+    held = np.flatnonzero((k < g - first).ravel())
+    want = held[np.argsort(pos.ravel()[held], kind="stable")]
+    assert 0 < held.size < first.size and np.array_equal(order, want)
