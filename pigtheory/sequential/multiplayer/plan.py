@@ -193,9 +193,10 @@ def plan(
         Memory of one worker ("3G"); without ``chunk``, the chunk and spread of least
         predicted wall time on ``workers`` workers: chunks whose arrays fill at most half of it
         (about twenty sizes from that largest one down, and the default), each with the score
-        sums cut for one worker or for all ``workers`` (``spread``). Larger chunks mean fewer
-        tasks and fewer chunk files for each to open; smaller ones, or sums cut for the
-        workers, let the workers share a score sum's tasks. On one worker the largest wins.
+        sums cut for one worker or for all ``workers`` (``spread``); then, at the best chunk,
+        the powers of two between. Larger chunks mean fewer tasks and fewer chunk files for
+        each to open; smaller ones, or sums cut for the workers, let the workers share a score
+        sum's tasks. On one worker the largest wins.
     chunk : int, optional
         Groups per task (default :func:`~pigtheory.sequential.multiplayer.chunked.chunk_groups`).
     certify : bool
@@ -253,7 +254,15 @@ def plan(
         if spread is None:
             spreads.add(workers)
     timings = {(c, w): _timing(n, g, c, parts, workers, w) for c in sizes for w in spreads}
-    chunk, spread = min(timings, key=lambda cw: (round(timings[cw][2], 6), -cw[0], cw[1]))
+
+    def best() -> tuple[int, int]:  # least wall time; ties: the larger chunk, the smaller spread
+        return min(timings, key=lambda cw: (round(timings[cw][2], 6), -cw[0], cw[1]))
+
+    chunk, spread = best()
+    if choose and len(spreads) > 1:  # then the spreads between, at that chunk: 2, 4, 8, ...
+        for w in (2**i for i in range(1, workers.bit_length()) if 2**i < workers):
+            timings[chunk, w] = _timing(n, g, chunk, parts, workers, w)
+        chunk, spread = best()
     tasks, cpu, wall, crit, files, holds = timings[chunk, spread]
     return ChunkedPlan(
         players=n,
