@@ -110,6 +110,7 @@ def run(
         "command": f"python benchmarks/record_sequential_chunked.py {n} {g} --workers {workers}"
         + (f" --worker-memory {worker_memory}" if workers or plan_chunks else "")
         + (" --plan-chunks" if plan_chunks else "")
+        + (" --compare" if compare else "")
         + (f" --max-memory {max_memory}" if max_memory else ""),
         "rules": {"game": "sequential", "players": n, "goal": g, "die_faces": 6, "bust_face": 1},
         "package_version": pigtheory.__version__,

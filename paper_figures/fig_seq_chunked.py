@@ -4,7 +4,7 @@
 seconds of the tasks and the client, and the wall time; the lines are the plan's CPU seconds
 in the default chunks (:func:`pigtheory.sequential.plan`, its constants fitted to these
 records: ``benchmarks/fit_plan_costs.py``), the bars its CPU seconds in each run's own chunks
-(two runs used the larger chunks the plan gives 3 GiB workers). Writes
+(some runs used the chunks the plan gives 3 GiB workers, and its spread). Writes
 ``paper_figures/seq_chunked.png``/``.pdf``."""
 
 from __future__ import annotations
@@ -40,7 +40,11 @@ def figure(recs: list[dict]):
             ax.plot(gs, stable([r["measured"]["cpu_s"] for r in mine], 3), "o", color=COLOURS[n], ms=5)
             ax.plot(gs, stable([r["measured"]["wall_s"] for r in mine], 3), "x", color=COLOURS[n], ms=6)
             own = [
-                plan(rules=Rules(players=n, goal=r["rules"]["goal"]), chunk=r["chunked"]["chunk"]).cpu_hours
+                plan(
+                    rules=Rules(players=n, goal=r["rules"]["goal"]),
+                    chunk=r["chunked"]["chunk"],
+                    spread=r["chunked"].get("spread", 1),
+                ).cpu_hours
                 * 3600
                 for r in mine
             ]

@@ -70,10 +70,10 @@ from .group_store import cut
 __all__ = ["ChunkedPlan", "plan", "groups_by_sum", "run_load", "fit_costs", "COSTS"]
 
 COSTS = {
-    "task_s": 0.0125,
-    "unit_ns": 21.2,
-    "file_us": 35.9,
-    "hold_ns": 63.7,
+    "task_s": 0.00533,
+    "unit_ns": 23.43,
+    "file_us": 27.93,
+    "hold_ns": 30.44,
     "base_mb": 190.0,
     "scheduler_s": 0.01,
     "client_s": 1.0,
@@ -84,14 +84,13 @@ workers, default and plan chunks): non-negative least squares, in relative error
 run's task CPU seconds on its tasks, group-units, files opened and holds (module Notes);
 ``benchmarks/fit_plan_costs.py`` recomputes them from the records. ``task_s`` seconds per
 task, ``unit_ns`` nanoseconds per group-unit, ``file_us`` microseconds per chunk file opened,
-``hold_ns`` nanoseconds per hold copied; every run within 18% of the fit, and within 22% when
-left out of it, but for the smallest (3 players goal 60, 5 s: 36%). The runs were recorded
-before the copy sorted its holds by file and chunk files were opened with a plain descriptor:
-a solve now reads faster than they did (5 players goal 30: 61 s of reading against 72 s), so
-the plan is on the safe side until the records are made again. ``base_mb`` a worker's
-memory besides the task's arrays (peak 200-250 MB measured), ``scheduler_s`` the client's
-time per task, ``client_s`` its fixed CPU time (the store's group lists and rank tables, the
-imports)."""
+``hold_ns`` nanoseconds per hold copied; every run within 21% of the fit, and within 34% when
+left out of it. Nine of the runs were made with the copy in the order of places; three (5
+players goal 50, 6 players goals 24 and 26: 2 to 4.5 hours, or more disk than this machine has
+free now) are older, and today's code reads faster than they did, so the plan is on the safe
+side for large file counts. ``base_mb`` a worker's memory besides the task's arrays (peak
+190-350 MB measured), ``scheduler_s`` the client's time per task, ``client_s`` its fixed CPU
+time (the store's group lists and rank tables, the imports)."""
 
 
 def _phi(k: int) -> int:
