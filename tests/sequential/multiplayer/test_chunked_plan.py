@@ -121,6 +121,23 @@ def test_cli_store_with_worker_memory_solves_in_the_plans_chunks(tmp_path, capsy
     assert "--worker-memory" in capsys.readouterr().err
 
 
+def test_cli_store_on_workers_cuts_the_sums_as_the_plan_says(tmp_path, capsys):
+    """``--store --workers 2 --worker-memory``: the plan's chunk and spread (6 players to 10 on
+    2 workers of 1 GiB: the sums cut in two), its tasks, and the in-memory start values."""
+    from pigtheory.sequential.multiplayer.group_store import GroupStore
+
+    rules = Rules(players=6, goal=10)
+    p = plan(rules=rules, workers=2, worker_memory="1G")
+    assert p.spread == 2
+    args = ["sequential", "--players", "6", "--goal", "10", "--json", "--workers", "2"]
+    assert main(args + ["--store", str(tmp_path / "s"), "--worker-memory", "1G"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["tasks"] == p.tasks
+    st = GroupStore(tmp_path / "s")
+    assert (st.chunk, st.spread) == (p.chunk, p.spread)
+    assert out["start_values"] == equilibrium(rules=rules, progress=False).start_values.tolist()
+
+
 @pytest.mark.parametrize("size", ["banana", "-1G", "0", "1K"])
 def test_cli_store_with_a_hostile_worker_memory_stops_before_any_work(tmp_path, capsys, size):
     """A size that is not one, or a worker too small for one task: exit 2 with one line naming
