@@ -64,10 +64,11 @@ def cut(groups: int, chunk: int, spread: int = 1) -> tuple[int, int]:
     """``(chunks, span)``: how a score sum of ``groups`` groups is cut into tasks of at most
     ``chunk`` groups, ``span`` each (the last may be short).
 
-    With ``spread`` 1: ``ceil(groups / chunk)`` chunks of ``chunk`` groups. With ``spread`` W > 1,
-    the workers a solve runs on, a sum of at least ``W MIN_CHUNK`` groups is cut into a
-    multiple of W chunks of equal size (the last within the rest), so that each round of the
-    sum's tasks keeps all W workers busy: the score sums are a chain (a sum's tasks wait for
+    With ``spread`` 1: ``k = ceil(groups / chunk)`` chunks of ``chunk`` groups. With ``spread``
+    W > 1, the workers a solve runs on, a sum of at least ``W MIN_CHUNK`` groups is cut into
+    chunks of ``ceil(groups / (W ceil(k / W)))`` groups: W ceil(k / W) chunks of equal size (a
+    few fewer where the rounding up leaves nothing for the last ones), so that each round of
+    the sum's tasks keeps all W workers busy. The score sums are a chain (a sum's tasks wait for
     the sum above), and a sum of fewer chunks than workers, or a short last chunk, leaves
     workers waiting. A smaller sum is cut as with spread 1.
 

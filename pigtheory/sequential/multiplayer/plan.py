@@ -85,10 +85,10 @@ run's task CPU seconds on its tasks, group-units, files opened and holds (module
 ``benchmarks/fit_plan_costs.py`` recomputes them from the records. ``task_s`` seconds per
 task, ``unit_ns`` nanoseconds per group-unit, ``file_us`` microseconds per chunk file opened,
 ``hold_ns`` nanoseconds per hold copied; every run within 21% of the fit, and within 34% when
-left out of it. Nine of the runs were made with the copy in the order of places; three (5
-players goal 50, 6 players goals 24 and 26: 2 to 4.5 hours, or more disk than this machine has
-free now) are older, and today's code reads faster than they did, so the plan is on the safe
-side for large file counts. ``base_mb`` a worker's memory besides the task's arrays (peak
+left out of it. Nine of the runs were made with the copy in the order of places; three are
+older (5 players goal 50: 2 hours; 6 players goals 24 and 26: more disk than this machine has
+free now), and today's code reads faster than they did, so the plan is on the safe side for
+large file counts. ``base_mb`` a worker's memory besides the task's arrays (peak
 190-350 MB measured), ``scheduler_s`` the client's time per task, ``client_s`` its fixed CPU
 time (the store's group lists and rank tables, the imports)."""
 

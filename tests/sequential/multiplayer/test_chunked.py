@@ -261,6 +261,11 @@ def test_bad_arguments_are_refused_before_any_work(tmp_path):
         equilibrium(rules=Rules(players=3, goal=6), chunk=4)
     with pytest.raises(ValueError, match="chunk"):
         equilibrium(rules=Rules(players=3, goal=6), store=tmp_path / "s", chunk=0)
+    with pytest.raises(ValueError, match="store="):
+        equilibrium(rules=Rules(players=3, goal=6), spread=2)
+    for bad in (0, 2.5, "2", True):
+        with pytest.raises(ValueError, match="spread"):
+            equilibrium(rules=Rules(players=3, goal=6), store=tmp_path / "s", spread=bad)
     assert not (tmp_path / "s").exists()
 
 
