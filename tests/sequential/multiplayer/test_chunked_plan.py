@@ -264,7 +264,7 @@ def test_worker_memory_picks_the_chunk_of_least_predicted_wall_time():
         other = plan(rules=Rules(players=5, goal=100), workers=512, chunk=wide.chunk, spread=spread)
         assert wide.wall_hours <= other.wall_hours * (1 + 1e-9)
     # the measured case: at 4 players goal 50 on 2 workers of 3 GiB the plan cuts the score sums
-    # in two (spread 2) in the largest chunks: predicted 20.3 s against 25.1 s in the default
+    # in two (spread 2) in the largest chunks: predicted 20.2 s against 25.0 s in the default
     # chunks; measured 22.4 s against 25.6 s (benchmarks/bench_sequential_chunked.py --full)
     four = plan(rules=Rules(players=4, goal=50), workers=2, worker_memory="3G")
     assert four.spread == 2 and four.chunk > plan(rules=Rules(players=4, goal=50)).chunk
