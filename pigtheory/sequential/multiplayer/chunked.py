@@ -37,7 +37,7 @@ from ...results import Result
 from ...rules import Rules
 from ...runtime import Plan, check_disk, run_chunks
 from . import chunk_task
-from .group_store import GroupStore
+from .group_store import MIN_CHUNK, GroupStore
 from .result import MultiplayerEquilibrium, MultiplayerPolicy
 
 __all__ = [
@@ -56,9 +56,9 @@ _IN_FLIGHT = 16
 
 def chunk_groups(rules: Rules, budget: int = _CHUNK_BYTES) -> int:
     """Default groups per chunk: a task's gathered rows (``2 n g n`` floats per group) within
-    ``budget`` bytes; at least 16."""
+    ``budget`` bytes; at least :data:`~.group_store.MIN_CHUNK`."""
     n, g = rules.players, rules.goal
-    return int(max(16, budget // (2 * n * n * g * 8)))
+    return int(max(MIN_CHUNK, budget // (2 * n * n * g * 8)))
 
 
 def task_bytes(rules: Rules, chunk: int) -> int:

@@ -54,7 +54,9 @@ FORMAT = "pigtheory-sequential-groups"
 """The store's kind in its header."""
 
 MIN_CHUNK = 16
-"""The fewest groups a chunk is cut to (:func:`cut`; the least default chunk)."""
+"""The fewest groups a chunk holds: the least default chunk
+(:func:`~.chunked.chunk_groups`), the least the plan tries, and the groups a worker needs
+before :func:`cut` splits a sum for it."""
 
 _INDEX: dict[tuple[str, str], dict[int, np.ndarray]] = {}
 """Group lists of the store this process last read (an index never changes once written)."""

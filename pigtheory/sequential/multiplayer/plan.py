@@ -65,7 +65,7 @@ from ...guard import BASE_BYTES, format_bytes, parse_memory
 from ...rules import Rules
 from ...validation import check_int
 from .chunked import chunk_groups, estimate_disk, task_bytes
-from .group_store import cut
+from .group_store import MIN_CHUNK, cut
 
 __all__ = ["ChunkedPlan", "plan", "groups_by_sum", "run_load", "fit_costs", "COSTS"]
 
@@ -234,7 +234,7 @@ def plan(
         chunk = chunk_groups(rules)
     else:  # at most the chunk whose arrays fill half the worker (the rest: pages it maps)
         room = parse_memory(worker_memory, "worker_memory") // 2 - base - window
-        chunk = max(16, max(room, 0) // (task_bytes(rules, 1) - BASE_BYTES))
+        chunk = max(MIN_CHUNK, max(room, 0) // (task_bytes(rules, 1) - BASE_BYTES))
         choose = True
     if worker_memory is not None:
         mem = parse_memory(worker_memory, "worker_memory")
@@ -247,7 +247,7 @@ def plan(
     sizes = {chunk}
     spreads = {1 if spread is None else spread}
     if choose:  # the chunk up to that size whose predicted wall time is least (ties: the larger)
-        sizes |= {max(16, int(chunk / 2 ** (i / 2))) for i in range(1, 21)} | {
+        sizes |= {max(MIN_CHUNK, int(chunk / 2 ** (i / 2))) for i in range(1, 21)} | {
             min(chunk, chunk_groups(rules))
         }
         if spread is None:
@@ -349,7 +349,7 @@ def _task_load(n: int, g: int, chunk: int, parts: int = 2, spread: int = 1) -> l
     opened, holds)`` of a full task and of the sum's last task, the sums cut for ``spread``
     workers (:func:`~.group_store.cut`)."""
     counts, shares = _shares(n, g)
-    cuts = [cut(c, chunk, spread) if c else (0, chunk) for c in counts]
+    cuts = [cut(c, chunk, spread) for c in counts]  # an empty sum: (0, chunk)
     chunks = [k for k, _ in cuts]
     out = []
     for s, c in enumerate(counts):
