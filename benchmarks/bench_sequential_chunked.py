@@ -13,7 +13,9 @@ Targets, each a ratio measured in one run:
   after half its tasks by a task that raises, then resumed on the same folder);
 
 and the plan's prediction (:func:`pigtheory.sequential.plan`) against each measured run.
-The in-memory solve runs in a child process (its peak resident memory alone).
+The in-memory solve runs in a child process (its peak resident memory alone: ``VmHWM``, which
+starts again at exec, where ``ru_maxrss`` keeps the peak of the process that started it, as
+``make bench``'s runner after the earlier benchmarks).
 
 ``python benchmarks/bench_sequential_chunked.py [--full]``
 """
@@ -37,14 +39,15 @@ from pigtheory.sequential import equilibrium  # noqa: E402
 from pigtheory.sequential.multiplayer.plan import plan  # noqa: E402
 
 _IN_MEMORY = """
-import json, resource, sys, time
+import json, sys, time
 from pigtheory import Rules
+from pigtheory.runtime import peak_mb
 from pigtheory.sequential import equilibrium
 n, g, threads = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 t, c = time.perf_counter(), time.process_time()
 eq = equilibrium(rules=Rules(players=n, goal=g), threads=threads, progress=False)
 print(json.dumps({"wall": time.perf_counter() - t, "cpu": time.process_time() - c,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "peak_mb": peak_mb(),  # VmHWM: ru_maxrss would keep a large parent's peak across exec
                   "start": eq.start_values.tolist(), "nash_conv": eq.nash_conv}))
 """
 
