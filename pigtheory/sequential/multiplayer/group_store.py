@@ -74,11 +74,19 @@ def cut(groups: int, chunk: int, spread: int = 1) -> tuple[int, int]:
     the sum above), and a sum of fewer chunks than workers, or a short last chunk, leaves
     workers waiting. A smaller sum is cut as with spread 1.
 
+    Raises
+    ------
+    ValueError
+        ``groups`` is not an integer >= 0, or ``chunk`` or ``spread`` not one >= 1.
+
     Examples
     --------
     >>> cut(21600, 5242), cut(21600, 5242, spread=2), cut(20, 5242, spread=2)
     ((5, 5242), (6, 3600), (1, 5242))
     """
+    for name, value, low in (("groups", groups, 0), ("chunk", chunk, 1), ("spread", spread, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r:.40}")
     k = -(-groups // chunk)
     if spread == 1 or groups < spread * MIN_CHUNK:
         return k, chunk

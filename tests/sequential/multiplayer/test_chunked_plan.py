@@ -72,6 +72,15 @@ def test_cut_covers_a_sum_in_equal_chunks_and_fills_the_workers():
                     assert count >= plain and -(-count // spread) <= -(-plain // spread)
                 else:
                     assert (count, span) == cut(groups, chunk)
+    for bad, name in (
+        (dict(groups=-1, chunk=5), "groups"),
+        (dict(groups=True, chunk=5), "groups"),
+        (dict(groups=10, chunk=0), "chunk"),
+        (dict(groups=10, chunk=2.5), "chunk"),
+        (dict(groups=10, chunk=5, spread=0), "spread"),
+    ):
+        with pytest.raises(ValueError, match=name):
+            cut(**bad)
 
 
 def test_more_workers_never_slow_the_plan_and_the_critical_path_bounds_it():
