@@ -64,6 +64,10 @@ def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np
     pos = np.zeros((G, n), dtype=np.int64)
     rot = np.zeros_like(pos)
     cum = _cum(n, g)
+    # One list per part for the whole task, emptied after each sum: making a typed list costs
+    # about 20 us, and a task maps a few files a sum over up to g - 1 sums (measured at 4
+    # players goal 50: 1.9 s of 34 s making lists afresh each sum).
+    lists = [typed_list() for _ in parts]
     for k in range(1, g - low):  # one score sum, s0 + k, at a time: its files mapped, then let go
         s = s0 + k
         need = np.zeros(st.n_chunks(s), dtype=np.bool_)
@@ -76,12 +80,9 @@ def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np
         if not files.size:
             continue
         fid[files] = np.arange(files.size)
-        lists = []
-        for part in parts:
-            sources = typed_list()
+        for part, sources in zip(parts, lists, strict=True):
             for c in files.tolist():
                 sources.append(st.read_part(part, s, c))
-            lists.append(sources)
         compiled(ck.copy_holds)(
             first,
             n,
@@ -97,7 +98,8 @@ def hold_rows(st: GroupStore, parts: tuple[str, ...], rid: np.ndarray, first: np
             outs[-1],
             len(parts),
         )
-        del lists, sources
+        for sources in lists:  # let this sum's files go
+            sources.clear()
     return outs
 
 
