@@ -70,10 +70,10 @@ from .group_store import MIN_CHUNK, cut
 __all__ = ["ChunkedPlan", "plan", "groups_by_sum", "run_load", "fit_costs", "COSTS"]
 
 COSTS = {
-    "task_s": 0.00542,
-    "unit_ns": 22.52,
-    "file_us": 28.09,
-    "hold_ns": 36.4,
+    "task_s": 0.005286,
+    "unit_ns": 19.20,
+    "file_us": 21.45,
+    "hold_ns": 74.16,
     "base_mb": 190.0,
     "scheduler_s": 0.01,
     "client_s": 1.0,
@@ -84,11 +84,12 @@ workers, default and plan chunks): non-negative least squares, in relative error
 run's task CPU seconds on its tasks, group-units, files opened and holds (module Notes);
 ``benchmarks/fit_plan_costs.py`` recomputes them from the records. ``task_s`` seconds per
 task, ``unit_ns`` nanoseconds per group-unit, ``file_us`` microseconds per chunk file opened,
-``hold_ns`` nanoseconds per hold copied; every run within 22% of the fit, and within 34% when
-left out of it. Ten of the runs were made with the copy in the order of places; two are older
-(5 players goal 50: 2 hours; 6 players goal 26: more disk than this machine had free), and
-today's code reads faster than they did, so the plan is on the safe side for
-large file counts. ``base_mb`` a worker's memory besides the task's arrays (peak
+``hold_ns`` nanoseconds per hold copied; every run within 10% of the fit, and within 17% when
+left out of it. Ten of the runs were made with the copy in the order of places; the two
+largest, 5 players goal 50 and 6 players goal 26 (2 workers, the plan's chunks with the sums
+cut in two), were made later, with the sort that reads places without dividing, and the
+constants fitted before them predicted their CPU within 8% and their wall time within 14%
+(out of sample); they are in this fit. ``base_mb`` a worker's memory besides the task's arrays (peak
 190-350 MB measured), ``scheduler_s`` the client's time per task, ``client_s`` its fixed CPU
 time (the store's group lists and rank tables, the imports)."""
 
