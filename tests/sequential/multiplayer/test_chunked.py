@@ -85,6 +85,27 @@ def test_serial_chunked_solve_is_the_in_memory_solve_bit_for_bit(tmp_path, name)
     assert ch.n_tasks > 1
 
 
+@pytest.mark.parametrize("name", ["3p-g30-d4", "3p-g20-d3"])
+def test_without_the_certificate_the_same_bits(tmp_path, name):
+    """``certify=False``: a task gathers the value rows alone (one part, not two), and the
+    values, roll bits and mixing are still the in-memory solve's; no gains are stored. Two
+    cases where play holds short of the goal: at goals 8 and 12 it never does, and rows all
+    scaled by 1 + 1e-7 change no bit there (checked), where they fail both cases here."""
+    rules, allow_pass, chunk = CASES[name]
+    kw = dict(rules=rules, allow_pass=allow_pass, certify=False, progress=False)
+    mem = equilibrium(threads=1, **kw)
+    ch = equilibrium(store=tmp_path / "u", chunk=chunk, **kw)
+    full = ch.in_memory()
+    assert np.array_equal(mem.value, full.value)
+    for field in ("roll_bits", "mixed_states", "mixed_prob"):
+        assert np.array_equal(getattr(mem.policy, field), getattr(full.policy, field)), field
+    assert np.array_equal(mem.start_values, ch.start_values)
+    assert np.isnan(ch.nash_conv) and np.isnan(mem.nash_conv)
+    assert np.array_equal(mem.start_values, in_memory(name).start_values)  # the certificate changes no value
+    with pytest.raises(ValueError, match="certify=False"):
+        ch.array("gains")
+
+
 def test_the_mixed_cases_do_mix():
     """The cases above cover the mixed solver and its enclosures (else they test less)."""
     assert in_memory("3p-g30-d4").group_how == ("closed form (quadratic)",)
