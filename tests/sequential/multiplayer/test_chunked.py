@@ -31,6 +31,9 @@ CASES = {
     "5p-g6": (Rules(players=5, goal=6), False, 16),
     "3p-g30-d4": (Rules(players=3, goal=30, die_faces=4), False, 64),  # a quadratic mixed group
     "3p-g20-d3": (Rules(players=3, goal=20, die_faces=3), False, 32),  # a symmetric mixed group
+    # 4 players who hold short of the goal: at goals up to 24 with a 6-face die the hold rows
+    # decide no bit (all of them scaled by 1 + 1e-7 change nothing), here they do
+    "4p-g16-d3": (Rules(players=4, goal=16, die_faces=3), False, 64),
 }
 
 ARRAYS = (
@@ -85,12 +88,12 @@ def test_serial_chunked_solve_is_the_in_memory_solve_bit_for_bit(tmp_path, name)
     assert ch.n_tasks > 1
 
 
-@pytest.mark.parametrize("name", ["3p-g30-d4", "3p-g20-d3"])
+@pytest.mark.parametrize("name", ["3p-g30-d4", "3p-g20-d3", "4p-g16-d3"])
 def test_without_the_certificate_the_same_bits(tmp_path, name):
     """``certify=False``: a task gathers the value rows alone (one part, not two), and the
-    values, roll bits and mixing are still the in-memory solve's; no gains are stored. Two
-    cases where play holds short of the goal: at goals 8 and 12 it never does, and rows all
-    scaled by 1 + 1e-7 change no bit there (checked), where they fail both cases here."""
+    values, roll bits and mixing are still the in-memory solve's; no gains are stored. Cases
+    where play holds short of the goal: at goals 8 and 12 it never does, and rows all scaled by
+    1 + 1e-7 change no bit there (checked), where they fail every case here."""
     rules, allow_pass, chunk = CASES[name]
     kw = dict(rules=rules, allow_pass=allow_pass, certify=False, progress=False)
     mem = equilibrium(threads=1, **kw)
