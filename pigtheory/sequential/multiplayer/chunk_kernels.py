@@ -385,9 +385,9 @@ def copy_holds(
     order = holds_by_place(first, n, g, k, pos)
     places = pos.ravel()
     rots = rot.ravel()
-    G = out.shape[0]
-    flat = out.reshape((G * n, g, n))  # hold h = t n + r is row h: no division
-    flat2 = out2.reshape((out2.shape[0] * n, g, n))
+    rows = (out.shape[0] * n, g, n)  # hold h = t n + r is row h: no division
+    flat = out.reshape(rows)
+    flat2 = out2.reshape(rows)
     low = 0  # the current file's first place; the places ascend, so files change forward
     high = -1
     src = sources[0]

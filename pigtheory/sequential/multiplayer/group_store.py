@@ -47,6 +47,7 @@ import numpy as np
 
 from ...rules import Rules
 from ...runtime import ChunkStore
+from ...validation import check_int
 
 __all__ = ["GroupStore", "FORMAT", "rotations", "canonical", "cut", "MIN_CHUNK"]
 
@@ -84,9 +85,8 @@ def cut(groups: int, chunk: int, spread: int = 1) -> tuple[int, int]:
     >>> cut(21600, 5242), cut(21600, 5242, spread=2), cut(20, 5242, spread=2)
     ((5, 5242), (6, 3600), (1, 5242))
     """
-    for name, value, low in (("groups", groups, 0), ("chunk", chunk, 1), ("spread", spread, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r:.40}")
+    groups, chunk = check_int("groups", groups, low=0), check_int("chunk", chunk, low=1)
+    spread = check_int("spread", spread, low=1)
     k = -(-groups // chunk)
     if spread == 1 or groups < spread * MIN_CHUNK:
         return k, chunk

@@ -89,9 +89,9 @@ left out of it. Ten of the runs were made with the copy in the order of places; 
 largest, 5 players goal 50 and 6 players goal 26 (2 workers, the plan's chunks with the sums
 cut in two), were made later, with the sort that reads places without dividing, and the
 constants fitted before them predicted their CPU within 8% and their wall time within 14%
-(out of sample); they are in this fit. ``base_mb`` a worker's memory besides the task's arrays (peak
-190-350 MB measured), ``scheduler_s`` the client's time per task, ``client_s`` its fixed CPU
-time (the store's group lists and rank tables, the imports)."""
+(out of sample); they are in this fit. ``base_mb`` a worker's memory besides the task's
+arrays (peak 190-350 MB measured), ``scheduler_s`` the client's time per task, ``client_s``
+its fixed CPU time (the store's group lists and rank tables, the imports)."""
 
 
 def _phi(k: int) -> int:
