@@ -130,6 +130,21 @@ def test_a_damaged_or_foreign_chunk_is_solved_again_never_read(tmp_path):
     assert all(store.verify(b, k) is None for b in CHUNKS for k in range(CHUNKS[b]))
 
 
+def test_a_chunk_copied_over_another_is_solved_again(tmp_path):
+    """A chunk's seal and parts copied onto another chunk's names (a file moved by hand): every
+    checksum holds, but the seal names the chunk it came from, so the copy is not read."""
+    store = _run(tmp_path / "s")
+    for sub in store.folder.iterdir():
+        src, dst = sub / "1.0.npy", sub / "1.1.npy"
+        if src.exists():
+            dst.write_bytes(src.read_bytes())
+    store.seal(1, 1).write_text(store.seal(1, 0).read_text())
+    assert "another chunk" in store.verify(1, 1)
+    calls: list[tuple[int, int]] = []
+    _assert_reference(_run(tmp_path / "s", calls=calls))
+    assert calls == [(1, 1)]
+
+
 def test_a_store_of_another_solve_is_refused_with_what_differs(tmp_path):
     _run(tmp_path / "s")
     with pytest.raises(StoreMismatch, match="top differ"):
