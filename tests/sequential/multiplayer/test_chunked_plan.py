@@ -92,6 +92,23 @@ def test_more_workers_never_slow_the_plan_and_the_critical_path_bounds_it():
     assert plan(rules=rules, workers=1).wall_hours >= plan(rules=rules).cpu_hours * 0.999
 
 
+def test_the_client_and_the_chain_of_score_sums_bound_the_wall_time():
+    """Two bounds every schedule obeys. The one client hands out every task, ``scheduler_s``
+    each, so no number of workers makes the wall time shorter than that. With every score sum
+    a single task (a chunk as large as the largest sum), each sum waits for the one above, so
+    the critical path is the whole CPU time less the client's own ``client_s``."""
+    rules = Rules(players=4, goal=30)
+    small = plan(rules=rules, workers=10**6, chunk=group_store.MIN_CHUNK)
+    assert small.wall_hours * 3600 >= small.tasks * COSTS["scheduler_s"]
+    assert small.critical_path_hours * 3600 < 0.1 * small.tasks * COSTS["scheduler_s"]
+    largest = plan(rules=rules).largest_level_groups
+    whole = plan(rules=rules, workers=8, chunk=largest)
+    assert whole.tasks == len(groups_by_sum(4, 30))
+    crit, cpu = whole.critical_path_hours * 3600, whole.cpu_hours * 3600
+    assert crit == pytest.approx(cpu - COSTS["client_s"], rel=1e-9)
+    assert whole.wall_hours * 3600 >= cpu * 0.999
+
+
 def test_worker_memory_sets_the_chunk_and_a_too_small_one_is_refused():
     rules = Rules(players=4, goal=100)
     small, big = plan(rules=rules, worker_memory="1G"), plan(rules=rules, worker_memory="4G")
