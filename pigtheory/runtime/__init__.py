@@ -10,11 +10,12 @@ API
 ---
 Store of finished chunks (:mod:`pigtheory.runtime.store`):
 
-``ChunkStore.create(folder, kind, solve, extra=None) -> ChunkStore``
+``ChunkStore.create(folder, kind, solve, extra=None, files=None) -> ChunkStore``
     Open the store of ``solve`` (JSON: every parameter that decides the arrays, the rules
-    first) in ``folder``, writing its header (format ``kind``, layout version, a fresh id)
-    if new; a header of another solve or kind raises :class:`StoreMismatch` naming what
-    differs. ``ChunkStore(folder, kind)`` opens one; ``.header``, ``.solve``, ``.extra``.
+    first) in ``folder``, writing its header (format ``kind``, layout version, a fresh id,
+    the SHA-256 of the store's own ``files``) if new; a header of another solve or kind
+    raises :class:`StoreMismatch` naming what differs. ``ChunkStore(folder, kind)`` opens
+    one; ``.header``, ``.solve``, ``.extra``.
 ``store.write_chunk(block, chunk, {part: array}) -> None``
     Each part atomically (``<part>/<block>.<chunk>.npy``), then the seal (SHA-256 and size of
     every part) last: a chunk is finished when its seal exists.
@@ -23,9 +24,10 @@ Store of finished chunks (:mod:`pigtheory.runtime.store`):
 ``store.finished_chunks(keys, verify=True) -> set``
     The finished ones of ``keys``; a chunk whose seal does not hold (damaged part, seal of
     another store) is removed so that it is solved again, never read.
-``store.verify(block, chunk) -> str | None``, ``store.discard(block, chunk)``, ``store.save(name, array)``, ``store.bytes_on_disk()``, ``store.remove()``
+``store.verify(block, chunk) -> str | None``, ``store.discard(block, chunk)``, ``store.save(name, array) -> str``, ``store.damaged_files() -> list``, ``store.bytes_on_disk()``, ``store.remove()``
     One chunk's trust (why not, or None); remove one chunk; a file of the store's own (an
-    index); bytes per folder; the whole store.
+    index), its SHA-256 returned for the header; those of the header's files that are
+    missing or changed (the solver makes them again); bytes per folder; the whole store.
 ``StoreFull``, ``disk_full(folder)``
     A full disk (``ENOSPC``, ``EDQUOT``) met while writing, as one line naming the folder
     (an ``OSError``); the chunks sealed before stay finished. ``check_disk(folder, need,

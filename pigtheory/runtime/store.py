@@ -18,8 +18,11 @@ the previous state, never half a file. :meth:`ChunkStore.verify` checks a chunk 
 seal (the store's id, the parts' sizes and checksums); :meth:`ChunkStore.finished_chunks`
 reports the finished chunks and, with ``verify=True``, removes every chunk whose seal does not
 hold (a damaged file, a file copied from another store), so that it is solved again and never
-read. A full disk while a chunk is written raises :class:`StoreFull`, one line naming the
-folder; the chunks sealed before stay finished and a later call resumes from them.
+read. The store's own files (a solver's indexes, which every task reads) have their SHA-256
+in the header; :meth:`ChunkStore.damaged_files` names those that no longer match, and the
+solver makes them again when it opens the store. A full disk while a chunk is written raises
+:class:`StoreFull`, one line naming the folder; the chunks sealed before stay finished and a
+later call resumes from them.
 
 Reads
 -----
@@ -37,6 +40,7 @@ import json
 import math
 import mmap
 import os
+import re
 import shutil
 import stat
 import uuid
@@ -67,6 +71,10 @@ class StoreMismatch(ValueError):
 
 class StoreFull(OSError):
     """The disk filled up while a chunk was written; the chunks sealed before stay usable."""
+
+
+_OWN_FILE = re.compile(r"[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*")
+"""A name of a store's own file, inside its folder (:meth:`ChunkStore.damaged_files`)."""
 
 
 def _stem(block: int, chunk: int) -> str:
@@ -144,7 +152,12 @@ class ChunkStore:
 
     @classmethod
     def create(
-        cls, folder: str | os.PathLike, kind: str, solve: dict[str, Any], extra: dict[str, Any] | None = None
+        cls,
+        folder: str | os.PathLike,
+        kind: str,
+        solve: dict[str, Any],
+        extra: dict[str, Any] | None = None,
+        files: dict[str, str] | None = None,
     ) -> ChunkStore:
         """Open the store of ``solve`` in ``folder``, writing its header if the folder holds none.
 
@@ -159,6 +172,10 @@ class ChunkStore:
             another solve is ever read.
         extra : dict, optional
             JSON the solver keeps beside (sizes, tables); written with a new header only.
+        files : dict, optional
+            The SHA-256 of each file of the store's own (its indexes) by name, as
+            :meth:`save` returns them; written with a new header only, and checked by
+            :meth:`damaged_files`.
 
         Returns
         -------
@@ -166,7 +183,8 @@ class ChunkStore:
         """
         if not isinstance(kind, str) or not kind:
             raise ValueError(f"kind must be a non-empty string, got {kind!r}")
-        for name, value in (("solve", solve), ("extra", extra if extra is not None else {})):
+        named = (("solve", solve), ("extra", extra if extra is not None else {}), ("files", files or {}))
+        for name, value in named:
             if not isinstance(value, dict):
                 raise ValueError(f"{name} must be a dict of JSON values, got {type(value).__name__}")
         store = cls(folder, kind)
@@ -193,6 +211,8 @@ class ChunkStore:
             "solve": canonical,
             "extra": extra or {},
         }
+        if files:
+            header["files"] = {str(k): str(v) for k, v in files.items()}
         folder.mkdir(parents=True, exist_ok=True)
         _write(folder / HEADER, lambda tmp: Path(tmp).write_text(json.dumps(header, indent=1) + "\n"), folder)
         store.__dict__.pop("header", None)
@@ -366,16 +386,29 @@ class ChunkStore:
         """The folder as a string ending in a separator (the chunk files' names are built on it)."""
         return os.path.join(str(self.folder), "")
 
-    def save(self, name: str, array: np.ndarray) -> Path:
-        """Write a file of the store's own (an index), atomically: ``<name>.npy``."""
-        path = self.folder / f"{name}.npy"
+    def save(self, name: str, array: np.ndarray) -> str:
+        """Write a file of the store's own (an index), atomically: ``<name>.npy``. Returns its
+        SHA-256 (hashed from memory as it is written), for :meth:`create`'s ``files``."""
+        head, data = _npy_pieces(array)
+        with _disk_full(self.folder):
+            atomic_write_buffers(self.folder / f"{name}.npy", (head, data))
+        return _sha256(head, data)
 
-        def write(tmp: str) -> None:
-            with open(tmp, "wb") as f:
-                np.save(f, array)
-
-        _write(path, write, self.folder)
-        return path
+    def damaged_files(self) -> list[str]:
+        """The files of the store's own (the header's ``files``) that are missing or no longer
+        have the SHA-256 it records, by name: a solver makes them again before any task reads
+        them. Empty for a header without ``files`` (a store of an earlier version)."""
+        files = self.header.get("files", {})
+        if not isinstance(files, dict) or not all(
+            isinstance(name, str) and _OWN_FILE.fullmatch(name) for name in files
+        ):
+            raise StoreMismatch(f"store: {self.folder}: its header's files are not names of files in it")
+        bad = []
+        for name, want in sorted(files.items()):
+            path = self.folder / f"{name}.npy"
+            if not path.is_file() or _digest(path) != want:
+                bad.append(name)
+        return bad
 
     def bytes_on_disk(self) -> dict[str, int]:
         """Bytes of each folder of files now in the store."""

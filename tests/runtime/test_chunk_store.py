@@ -10,6 +10,7 @@ with damaged or foreign chunks) must give exactly its numbers.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 
@@ -143,6 +144,34 @@ def test_a_chunk_copied_over_another_is_solved_again(tmp_path):
     calls: list[tuple[int, int]] = []
     _assert_reference(_run(tmp_path / "s", calls=calls))
     assert calls == [(1, 1)]
+
+
+def test_the_stores_own_files_carry_their_sha256_in_the_header(tmp_path):
+    """:meth:`ChunkStore.save` returns the SHA-256 of the file it wrote; a header made with
+    them names every file of the store's own that goes missing or changes."""
+    probe = ChunkStore(tmp_path / "s")
+    a, b = np.arange(12, dtype=np.int64), np.arange(5, dtype=np.int16)
+    files = {"index/a": probe.save("index/a", a), "index/b": probe.save("index/b", b)}
+    assert files["index/a"] == hashlib.sha256((tmp_path / "s" / "index" / "a.npy").read_bytes()).hexdigest()
+    assert np.array_equal(np.load(tmp_path / "s" / "index" / "a.npy"), a)
+    store = ChunkStore.create(tmp_path / "s", KIND, SOLVE, {"blocks": 1}, files)
+    assert store.damaged_files() == []
+    raw = bytearray((tmp_path / "s" / "index" / "a.npy").read_bytes())
+    raw[-1] ^= 0x01
+    (tmp_path / "s" / "index" / "a.npy").write_bytes(bytes(raw))
+    assert store.damaged_files() == ["index/a"]
+    (tmp_path / "s" / "index" / "b.npy").unlink()
+    assert store.damaged_files() == ["index/a", "index/b"]
+    # a header without files (a store of an earlier version): nothing to check
+    assert _run(tmp_path / "old").damaged_files() == []
+    with pytest.raises(ValueError, match="files must be a dict"):
+        ChunkStore.create(tmp_path / "t", KIND, SOLVE, None, ["index/a"])  # type: ignore[arg-type]
+    for hostile in ({"../../outside": "0" * 64}, {"/etc/passwd": "0" * 64}, ["index/a"]):
+        header = json.loads((tmp_path / "s" / "store.json").read_text())
+        header["files"] = hostile
+        (tmp_path / "s" / "store.json").write_text(json.dumps(header))
+        with pytest.raises(StoreMismatch, match="not names of files in it"):
+            ChunkStore(tmp_path / "s").damaged_files()
 
 
 def test_a_store_of_another_solve_is_refused_with_what_differs(tmp_path):

@@ -65,6 +65,22 @@ def test_chunked_serial_and_pool_and_mixed_own_score_policy(tmp_path):
     assert np.array_equal(pooled.reduced().value, serial.reduced().value)
 
 
+def test_a_damaged_column_index_is_made_again_before_any_task_reads_it(tmp_path):
+    rules = Rules(goal=12, players=3)
+    opps = [hold_at(4)] * 2
+    chunked_best_response(opps, rules=rules, store=tmp_path, chunk=9)
+    store = LevelStore(tmp_path)
+    path = tmp_path / "index" / "columns.npy"
+    np.save(path, np.load(path)[::-1].copy())  # the same size and type, the columns reordered
+    assert store.damaged_files() == ["index/columns"]
+    for b in store.sizes:
+        for c in range(store.n_chunks(b)):
+            store.discard(b, c)
+    again = chunked_best_response(opps, rules=rules, store=tmp_path, chunk=9)
+    assert LevelStore(tmp_path).damaged_files() == []
+    _same(again, opps, rules)
+
+
 def test_chunked_input_errors(tmp_path):
     rules = Rules(goal=10, players=3)
     with pytest.raises(ValueError, match="same policy"):

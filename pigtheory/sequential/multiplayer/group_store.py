@@ -40,13 +40,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from ...rules import Rules
-from ...runtime import ChunkStore
+from ...runtime import ChunkStore, StoreMismatch
 from ...validation import check_int
 
 __all__ = ["GroupStore", "FORMAT", "rotations", "canonical", "cut", "MIN_CHUNK"]
@@ -61,6 +62,17 @@ before :func:`cut` splits a sum for it."""
 
 _INDEX: dict[tuple[str, str], dict[int, np.ndarray]] = {}
 """Group lists of the store this process last read (an index never changes once written)."""
+
+
+def _group_lists(n: int, g: int) -> dict[int, np.ndarray]:
+    """The canonical groups of every nonempty score sum, ascending
+    (:func:`~.group_kernels.level_order`), highest sum first."""
+    from ...jit import compiled
+    from . import group_kernels as gk
+
+    order, starts = compiled(gk.level_order)(n, g)
+    top = n * (g - 1)
+    return {top - L: np.ascontiguousarray(order[starts[L] : starts[L + 1]]) for L in range(starts.size - 1)}
 
 
 def cut(groups: int, chunk: int, spread: int = 1) -> tuple[int, int]:
@@ -156,9 +168,6 @@ class GroupStore(ChunkStore):
         pigtheory.runtime.StoreMismatch
             ``folder`` holds another solve (other rules, options or chunk size).
         """
-        from ...jit import compiled
-        from . import group_kernels as gk
-
         solve = {"rules": dataclasses.asdict(rules), **options, "chunk": int(chunk)}
         if spread != 1:  # a store of spread 1 has no key (stores of earlier versions)
             solve["spread"] = int(spread)
@@ -166,37 +175,74 @@ class GroupStore(ChunkStore):
         if (probe.folder / "store.json").exists():
             ChunkStore.create(folder, FORMAT, solve)  # refuses another solve
             st = cls(folder)
+            st._mend_index()
             missing = [s for s in st.sizes if not (st.folder / "index" / f"rank{s}.npy").exists()]
             if missing:  # a store of an earlier version: its rank tables
                 st.save_ranks(rules.players, rules.goal, {s: st.groups(s) for s in missing}, st._wide)
             return st
         n, g = rules.players, rules.goal
-        order, starts = compiled(gk.level_order)(n, g)
-        top = n * (g - 1)
-        sizes = {}
-        for L in range(starts.size - 1):
-            s = top - L
-            part = order[starts[L] : starts[L + 1]]
-            sizes[s] = int(part.size)
-            probe.save(f"index/{s}", np.ascontiguousarray(part))
-        lists = {s: order[starts[top - s] : starts[top - s + 1]] for s in sizes}
-        probe.save_ranks(n, g, lists, _wide(sizes, n))
-        ChunkStore.create(folder, FORMAT, solve, {"sizes": {str(s): k for s, k in sorted(sizes.items())}})
+        lists = _group_lists(n, g)
+        sizes = {s: int(part.size) for s, part in lists.items()}
+        files = {f"index/{s}": probe.save(f"index/{s}", part) for s, part in lists.items()}
+        files.update(probe.save_ranks(n, g, lists, _wide(sizes, n)))
+        extra = {"sizes": {str(s): k for s, k in sorted(sizes.items())}}
+        ChunkStore.create(folder, FORMAT, solve, extra, files)
         return cls(folder)
 
-    def save_ranks(self, n: int, g: int, lists: dict[int, np.ndarray], wide: bool) -> None:
+    def _mend_index(self) -> None:
+        """Make again every index file (group list, rank table) that is missing or no longer has
+        the SHA-256 the header records (:meth:`~pigtheory.runtime.ChunkStore.damaged_files`),
+        before any task reads it: the index is a function of the rules, so the file made again
+        must have the recorded SHA-256, or the store is refused.
+
+        Raises
+        ------
+        pigtheory.runtime.StoreMismatch
+            A file made again still differs from the header's SHA-256."""
+        bad = self.damaged_files()
+        if not bad:
+            return
+        sums: tuple[list[int], list[int]] = ([], [])  # the group lists and rank tables to make
+        for name in bad:
+            m = re.fullmatch(r"index/(rank)?(\d+)", name)
+            if m is None or int(m[2]) not in self.sizes:
+                raise StoreMismatch(
+                    f"store: {self.folder}: its header names {name}, which this solve does not "
+                    "write; use an empty folder"
+                )
+            sums[m[1] is not None].append(int(m[2]))
+        n, g = self.rules.players, self.rules.goal
+        _INDEX.clear()  # a list this process read before may be a damaged one
+        if sums[0]:  # a group list: all of them made again, the damaged ones written
+            lists = _group_lists(n, g)
+            for s in sums[0]:
+                self.save(f"index/{s}", lists[s])
+        else:  # the lists hold: the tables are made from them
+            lists = {s: self.groups(s) for s in sums[1]}
+        self.save_ranks(n, g, {s: lists[s] for s in sums[1]}, self._wide)
+        _INDEX.clear()
+        still = self.damaged_files()
+        if still:
+            raise StoreMismatch(
+                f"store: {self.folder}: {', '.join(still)} made again still differ from the SHA-256 "
+                "in its header; use an empty folder"
+            )
+
+    def save_ranks(self, n: int, g: int, lists: dict[int, np.ndarray], wide: bool) -> dict[str, str]:
         """Write the rank table of every score sum of ``lists`` (``index/rank<s>.npy``,
         :func:`~.chunk_kernels.rank_table`): int32, or int64 if ``wide`` (past 2**31 codes in
-        some sum of the store)."""
+        some sum of the store). Returns their SHA-256 by name."""
         from ...jit import compiled
         from . import chunk_kernels as ck
 
         cum = compiled(ck.count_table)(n, g)
+        out = {}
         for s, part in lists.items():
             count = int(cum[n, s] - (cum[n, s - 1] if s else 0))
             table = np.full(count, -1, dtype=np.int64 if wide else np.int32)
             compiled(ck.rank_table)(np.ascontiguousarray(part), n, g, s, cum, table)
-            self.save(f"index/rank{s}", table)
+            out[f"index/rank{s}"] = self.save(f"index/rank{s}", table)
+        return out
 
     def rank_table(self, block: int) -> np.ndarray:
         """The rank table of score sum ``block`` (memory-mapped): the group's place and rotation,

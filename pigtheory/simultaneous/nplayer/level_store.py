@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 
 from ...rules import Rules
-from ...runtime import ChunkStore
-from .score_sets import score_keys
+from ...runtime import ChunkStore, StoreMismatch
+from .score_sets import multisets, score_keys
 
 __all__ = ["LevelStore", "block_id", "block_name"]
 
@@ -60,6 +60,18 @@ def block_name(block: int) -> str:
 
 _KEYS: dict[tuple[str, str], dict[int, np.ndarray]] = {}
 """Block keys of the store this process last read: the index never changes once written."""
+
+
+def _columns(rules: Rules) -> tuple[np.ndarray, dict[int, int]]:
+    """Every block's columns (int16, the blocks in the order of their ids, lexicographic
+    within one) and the columns of each block."""
+    g, m = rules.goal, rules.players - 1
+    states = multisets(g, m)
+    blocks = block_id(states.sum(axis=1), states[:, -1] == g)  # sorted tuples: last is largest
+    order = np.argsort(blocks, kind="stable")  # lexicographic within a block
+    states, blocks = states[order], blocks[order]
+    ids, counts = np.unique(blocks, return_counts=True)
+    return states.astype(np.int16), {int(b): int(n) for b, n in zip(ids, counts, strict=True)}
 
 
 class LevelStore(ChunkStore):
@@ -100,8 +112,6 @@ class LevelStore(ChunkStore):
         """
         import dataclasses
 
-        from .score_sets import multisets
-
         solve = {
             "rules": dataclasses.asdict(rules),
             "chunk": int(chunk),
@@ -111,17 +121,33 @@ class LevelStore(ChunkStore):
         probe = cls(folder)
         if (probe.folder / "store.json").exists():
             ChunkStore.create(folder, FORMAT, solve)  # refuses another solve
+            probe._mend_index(rules)
             return probe
-        g, m = rules.goal, rules.players - 1
-        states = multisets(g, m)
-        blocks = block_id(states.sum(axis=1), states[:, -1] == g)  # sorted tuples: last is largest
-        order = np.argsort(blocks, kind="stable")  # lexicographic within a block
-        states, blocks = states[order], blocks[order]
-        ids, counts = np.unique(blocks, return_counts=True)
-        sizes = {int(b): int(n) for b, n in zip(ids, counts, strict=True)}
-        probe.save("index/columns", states.astype(np.int16))
-        ChunkStore.create(folder, FORMAT, solve, {"blocks": {str(b): n for b, n in sorted(sizes.items())}})
+        states, sizes = _columns(rules)
+        files = {"index/columns": probe.save("index/columns", states)}
+        extra = {"blocks": {str(b): n for b, n in sorted(sizes.items())}}
+        ChunkStore.create(folder, FORMAT, solve, extra, files)
         return cls(folder)
+
+    def _mend_index(self, rules: Rules) -> None:
+        """Write ``index/columns.npy`` again if it is missing or no longer has the SHA-256 the
+        header records (:meth:`~pigtheory.runtime.ChunkStore.damaged_files`), before any task
+        reads it; the store is refused if the file made again still differs."""
+        bad = self.damaged_files()
+        if not bad:
+            return
+        if bad != ["index/columns"]:
+            raise StoreMismatch(
+                f"store: {self.folder}: its header names {', '.join(bad)}, not this solve's one "
+                "index; use an empty folder"
+            )
+        self.save("index/columns", _columns(rules)[0])
+        _KEYS.clear()
+        if self.damaged_files():
+            raise StoreMismatch(
+                f"store: {self.folder}: index/columns made again still differs from the SHA-256 "
+                "in its header; use an empty folder"
+            )
 
     # -- parameters ------------------------------------------------------------------------
 

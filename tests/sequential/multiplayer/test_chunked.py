@@ -22,6 +22,7 @@ import pytest
 from pigtheory import Rules
 from pigtheory.runtime import StoreFull, StoreMismatch
 from pigtheory.sequential import equilibrium
+from pigtheory.sequential.multiplayer import group_store
 from pigtheory.sequential.multiplayer.group_store import GroupStore
 
 CASES = {
@@ -216,6 +217,54 @@ def test_damaged_and_foreign_chunks_are_solved_again_never_read(tmp_path):
     assert_same_bits(name, chunked(name, a))
     redone = {(r["block"], r["chunk"]) for r in _log(a)[before:]}
     assert redone == {(top - 1, 0), (mid, 0)}
+
+
+def _damage(path):
+    raw = np.load(path)
+    np.save(path, raw[::-1].copy())  # the same size and type, every row in another place
+
+
+def test_a_damaged_or_missing_index_file_is_made_again_before_any_task_reads_it(tmp_path):
+    """The group lists and rank tables every task reads have their SHA-256 in the header: a
+    resumed solve writes the damaged or missing ones again before the chunks that read them
+    run, and gets the in-memory bits (here, without the check, the damaged table changes
+    them: the players of this case hold short of the goal, so the rows read decide bits)."""
+    name = "3p-g20-d3"
+    folder = tmp_path / "s"
+    chunked(name, folder)
+    st = GroupStore(folder)
+    sums = sorted(st.sizes)
+    mid = sums[len(sums) // 2]
+    _damage(folder / "index" / f"{mid}.npy")  # a group list the chunks of mid solve
+    _damage(folder / "index" / f"rank{mid + 2}.npy")  # a rank table the chunks below read
+    (folder / "index" / f"rank{mid + 3}.npy").unlink()
+    assert st.damaged_files() == sorted([f"index/{mid}", f"index/rank{mid + 2}", f"index/rank{mid + 3}"])
+    for s in sums[: sums.index(mid) + 1]:  # every chunk at or below mid solved again
+        for c in range(st.n_chunks(s)):
+            st.discard(s, c)
+    group_store._INDEX.clear()  # as a new process: no group list read before
+    again = chunked(name, folder)
+    assert GroupStore(folder).damaged_files() == []
+    assert_same_bits(name, again)
+
+
+def test_an_index_that_cannot_be_made_again_refuses_the_store(tmp_path):
+    """A header whose SHA-256 of an index file no file of these rules has (a header edited by
+    hand): the store is refused, naming the file, and nothing is solved."""
+    folder = tmp_path / "s"
+    chunked("4p-g8", folder)
+    header = json.loads((folder / "store.json").read_text())
+    name = sorted(header["files"])[0]
+    header["files"][name] = "0" * 64
+    (folder / "store.json").write_text(json.dumps(header))
+    before = len(_log(folder))
+    with pytest.raises(StoreMismatch, match=name):
+        chunked("4p-g8", folder)
+    header["files"] = {"index/rank999": "0" * 64}  # a file this solve does not write
+    (folder / "store.json").write_text(json.dumps(header))
+    with pytest.raises(StoreMismatch, match="index/rank999, which this solve does not write"):
+        chunked("4p-g8", folder)
+    assert len(_log(folder)) == before and not (folder / "index" / "rank999.npy").exists()
 
 
 def test_a_full_disk_stops_in_one_line_and_keeps_the_finished_chunks(tmp_path, monkeypatch):
