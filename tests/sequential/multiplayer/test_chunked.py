@@ -329,6 +329,60 @@ def test_kill_9_of_the_client_resumes_from_the_finished_chunks(tmp_path):
     assert len(resolved) == n_tasks - len(sealed) and not resolved & sealed
 
 
+def _slow_tasks():  # run on each Dask worker: its chunk tasks take 50 ms more
+    import pigtheory.sequential.multiplayer.chunk_task as ct
+
+    real = ct.solve_chunk
+
+    def slow(*args):
+        time.sleep(0.05)
+        return real(*args)
+
+    ct.solve_chunk = slow
+
+
+def test_kill_9_of_a_dask_worker_mid_solve_gives_the_same_bits(tmp_path):
+    """One of two Dask workers killed with SIGKILL while the solve runs: its nanny starts it
+    again, Dask gives the lost task to a worker, and the solve ends with the in-memory bits;
+    no chunk sealed before the kill is solved again."""
+    distributed = pytest.importorskip("distributed")
+    import threading
+
+    folder = tmp_path / "s"
+    chunked("4p-g8", tmp_path / "fresh")
+    n_tasks = len(_sealed(tmp_path / "fresh"))
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        client.run(_slow_tasks)
+        victim = sorted(client.run(os.getpid).values())[0]
+        killed: dict[str, object] = {}
+
+        def kill_when_a_third_is_sealed():
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and len(_sealed(folder)) < n_tasks // 3:
+                time.sleep(0.005)
+            killed["sealed"] = {tuple(int(x) for x in p.stem.split(".")) for p in _sealed(folder)}
+            os.kill(victim, signal.SIGKILL)
+
+        watcher = threading.Thread(target=kill_when_a_third_is_sealed)
+        watcher.start()
+        try:
+            eq = chunked("4p-g8", folder, executor=client)
+        finally:
+            watcher.join()
+        assert victim not in client.run(os.getpid).values()  # the worker was killed
+    sealed = killed["sealed"]
+    assert 0 < len(sealed) < n_tasks
+    assert_same_bits("4p-g8", eq)
+    log = _log(folder)
+    assert len(log) >= n_tasks and {(r["block"], r["chunk"]) for r in log} == {
+        tuple(int(x) for x in p.stem.split(".")) for p in _sealed(tmp_path / "fresh")
+    }
+    assert all(sum((r["block"], r["chunk"]) == key for r in log) == 1 for key in sealed)
+
+
 def test_bad_arguments_are_refused_before_any_work(tmp_path):
     with pytest.raises(ValueError, match="store="):
         equilibrium(rules=Rules(players=3, goal=6), chunk=4)
