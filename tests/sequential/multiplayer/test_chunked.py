@@ -267,6 +267,32 @@ def test_an_index_that_cannot_be_made_again_refuses_the_store(tmp_path):
     assert len(_log(folder)) == before and not (folder / "index" / "rank999.npy").exists()
 
 
+def test_the_certificate_reads_the_best_response_rows_of_the_sums_above(tmp_path):
+    """At an equilibrium a lone deviator's best-response values equal the equilibrium's, so a
+    task that read its hold rows of ``U`` from the ``value`` files would pass every bit-for-bit
+    test. Here every ``U`` above the lowest score sum is scaled by 1 + 1e-6 (and sealed again):
+    solving the lowest sum again must change its ``U`` and leave its values and roll bits
+    (players who hold short of the goal: with a 6-face die at goal 12 the first player rolls
+    on to the goal, and the rows above decide nothing there)."""
+    folder = tmp_path / "s"
+    chunked("3p-g20-d3", folder)
+    st = GroupStore(folder)
+    low = min(st.sizes)
+    before = {p: np.array(st.read_part(p, low, 0)) for p in ("value", "bits", "U")}
+    for s in st.sizes:
+        for c in range(st.n_chunks(s) if s > low else 0):
+            names = json.loads(st.seal(s, c).read_text())["parts"]
+            parts = {p: np.array(st.read_part(p, s, c)) for p in names}
+            parts["U"] = parts["U"] * (1 + 1e-6)
+            st.write_chunk(s, c, parts)
+    st.discard(low, 0)
+    chunked("3p-g20-d3", folder)
+    after = {p: np.array(GroupStore(folder).read_part(p, low, 0)) for p in ("value", "bits", "U")}
+    assert np.array_equal(before["value"], after["value"]) and np.array_equal(before["bits"], after["bits"])
+    assert not np.array_equal(before["U"], after["U"])
+    assert np.abs(after["U"] / before["U"] - 1).max() < 2e-6
+
+
 def test_a_full_disk_stops_in_one_line_and_keeps_the_finished_chunks(tmp_path, monkeypatch):
     import pigtheory.runtime.store as store_module
 
