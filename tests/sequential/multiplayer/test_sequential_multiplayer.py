@@ -225,6 +225,91 @@ def test_certificates_catch_a_deviation():
     np.testing.assert_allclose(U, np.array(eq.value).reshape(g**n, n), atol=1e-12)
 
 
+def _best_response_by_value_iteration(rules, bits, allow_pass):
+    """``U[idx, delta]`` of a lone deviator ``delta`` seats after the mover, every other seat
+    following the roll bits ``bits`` (flat tuples, the mover's score the leading digit), by
+    plain Gauss-Seidel value iteration over (tuple, turn total, deviator): a second method,
+    sharing nothing with the certificate's level-by-level composition of rotations."""
+    from pigtheory.sequential.model import roll_model
+
+    n, g = rules.players, rules.goal
+    model = roll_model(rules)
+    p_bust, gains = float(model.p_bust), [(int(k), float(p)) for k, p in model.free]
+    tuples = list(itertools.product(range(g), repeat=n))
+    flat = {t: sum(t[i] * g ** (n - 1 - i) for i in range(n)) for t in tuples}
+    states = sorted(
+        ((t, k, d) for t in tuples for k in range(g - t[0]) for d in range(n)),
+        key=lambda s: (-sum(s[0]), -s[1]),
+    )
+    U = dict.fromkeys(states, 0.0)
+    for _ in range(10_000):
+        change = 0.0
+        for t, k, d in states:
+            passed = t[1:] + (t[0],)  # a bust, or a pass at turn total 0: the next seat moves
+            rv = p_bust * U[passed, 0, (d - 1) % n]
+            for j, p in gains:
+                rv += p * ((d == 0) * 1.0 if t[0] + k + j >= g else U[t, k + j, d])
+            if k >= 1:
+                hv = U[t[1:] + (t[0] + k,), 0, (d - 1) % n]
+            else:
+                hv = U[passed, 0, (d - 1) % n] if allow_pass else None
+            if d == 0:
+                v = rv if hv is None else max(rv, hv)
+            else:
+                rolls = (bits[flat[t], k >> 3] >> (k & 7)) & 1
+                v = rv if hv is None or rolls else hv
+            change = max(change, abs(v - U[t, k, d]))
+            U[t, k, d] = v
+        if change < 1e-15:
+            break
+    out = np.zeros((g**n, n))
+    for t in tuples:
+        out[flat[t]] = [U[t, 0, d] for d in range(n)]
+    return out
+
+
+@pytest.mark.parametrize(
+    ("rules", "allow_pass"),
+    [
+        (Rules(players=3, goal=6), False),
+        (Rules(players=4, goal=5, die_faces=3), True),
+        (Rules(goal=8), False),
+    ],
+    ids=["3p-g6", "4p-g5-d3-pass", "2p-g8"],
+)
+def test_best_response_values_of_a_profile_that_is_no_equilibrium(rules, allow_pass):
+    """At an equilibrium a deviator's best-response values equal the profile's own, so the
+    certificates there cannot tell whether the deviator's continuation is read from the
+    best-response values of the levels above or from the profile's (both give NashConv 0).
+    Against random roll bits they differ everywhere: the certificate's values must equal value
+    iteration's."""
+    from pigtheory.sequential.model import roll_model
+    from pigtheory.sequential.multiplayer.certificates import best_response_values
+    from pigtheory.sequential.multiplayer.group_kernels import level_order
+
+    n, g = rules.players, rules.goal
+    bits = np.random.default_rng(7).integers(0, 256, size=(g**n, (g + 7) // 8), dtype=np.uint8)
+    model = roll_model(rules)
+    order, starts = compiled(level_order)(n, g)
+    U = best_response_values(
+        order=order,
+        starts=starts,
+        W=np.zeros((g**n, n)),
+        bits=bits,
+        mix_states=np.zeros((0, n + 1), dtype=int),
+        mix_prob=np.zeros(0),
+        n=n,
+        g=g,
+        pvec=model.free_vector(),
+        p_bust=float(model.p_bust),
+        allow_pass=allow_pass,
+    )
+    np.testing.assert_allclose(
+        U, _best_response_by_value_iteration(rules, bits, allow_pass), atol=1e-13, rtol=0
+    )
+    assert U.min() > 0.0
+
+
 def test_threads_do_not_change_the_result():
     """The groups of a level are solved in parallel chunks: one thread and two give the same
     arrays, bit for bit (every group is solved alone, whatever the chunking)."""
