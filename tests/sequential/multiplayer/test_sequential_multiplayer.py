@@ -189,10 +189,29 @@ def test_certificates_of_three_players(three_piglet4):
     assert eq.residual <= 1e-12
 
 
+def _profile(rules, W, bits, allow_pass):
+    """The keyword arguments of :mod:`~pigtheory.sequential.multiplayer.certificates`'
+    functions for a pure profile: its values ``W`` and roll bits (flat tuples)."""
+    from pigtheory.sequential.model import roll_model
+
+    model = roll_model(rules)
+    n = rules.players
+    return dict(
+        W=W,
+        bits=bits,
+        mix_states=np.zeros((0, n + 1), dtype=int),
+        mix_prob=np.zeros(0),
+        n=n,
+        g=rules.goal,
+        pvec=model.free_vector(),
+        p_bust=float(model.p_bust),
+        allow_pass=allow_pass,
+    )
+
+
 def test_certificates_catch_a_deviation():
     """Flip one roll decision at the start (hold at 20 where the equilibrium rolls on): the
     one-shot gain must show it there and nowhere else."""
-    from pigtheory.sequential.model import roll_model
     from pigtheory.sequential.multiplayer.certificates import best_response_values, deviation_gains
     from pigtheory.sequential.multiplayer.group_kernels import level_order
 
@@ -203,18 +222,7 @@ def test_certificates_catch_a_deviation():
     assert eq.policy.roll_probability((0, 0, 0))[k] == 1.0
     bits = np.array(eq.policy.roll_bits).reshape(g**n, -1)
     bits[0, k >> 3] &= np.uint8(255 - (1 << (k & 7)))  # hold at 20
-    model = roll_model(rules)
-    kw = dict(
-        W=np.array(eq.value).reshape(g**n, n),
-        bits=bits,
-        mix_states=np.zeros((0, n + 1), dtype=int),
-        mix_prob=np.zeros(0),
-        n=n,
-        g=g,
-        pvec=model.free_vector(),
-        p_bust=float(model.p_bust),
-        allow_pass=False,
-    )
+    kw = _profile(rules, np.array(eq.value).reshape(g**n, n), bits, allow_pass=False)
     gains, _ = deviation_gains(**kw)
     assert gains[0] > 1e-6
     assert np.max(np.delete(gains, 0)) <= 1e-12
@@ -283,27 +291,14 @@ def test_best_response_values_of_a_profile_that_is_no_equilibrium(rules, allow_p
     best-response values of the levels above or from the profile's (both give NashConv 0).
     Against random roll bits they differ everywhere: the certificate's values must equal value
     iteration's."""
-    from pigtheory.sequential.model import roll_model
     from pigtheory.sequential.multiplayer.certificates import best_response_values
     from pigtheory.sequential.multiplayer.group_kernels import level_order
 
     n, g = rules.players, rules.goal
     bits = np.random.default_rng(7).integers(0, 256, size=(g**n, (g + 7) // 8), dtype=np.uint8)
-    model = roll_model(rules)
     order, starts = compiled(level_order)(n, g)
-    U = best_response_values(
-        order=order,
-        starts=starts,
-        W=np.zeros((g**n, n)),
-        bits=bits,
-        mix_states=np.zeros((0, n + 1), dtype=int),
-        mix_prob=np.zeros(0),
-        n=n,
-        g=g,
-        pvec=model.free_vector(),
-        p_bust=float(model.p_bust),
-        allow_pass=allow_pass,
-    )
+    kw = _profile(rules, np.zeros((g**n, n)), bits, allow_pass)
+    U = best_response_values(order=order, starts=starts, **kw)
     np.testing.assert_allclose(
         U, _best_response_by_value_iteration(rules, bits, allow_pass), atol=1e-13, rtol=0
     )
