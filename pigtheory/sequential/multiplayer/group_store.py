@@ -33,7 +33,9 @@ them; with ``d < n`` distinct rotations, rotation r repeats rotation ``r % d``):
 
 The header's solve holds every parameter that decides these arrays and their files (rules,
 passing, starts, passes, certify, enclose, chunk, and spread if not 1): a folder of another
-solve is refused.
+solve is refused. Its ``files`` hold the SHA-256 of every group list and rank table: opening
+the store writes a damaged or missing one again (``GroupStore._mend_index``), before any
+task reads it.
 """
 
 from __future__ import annotations

@@ -22,7 +22,8 @@ with ``index/columns.npy`` (int16 ``(columns, m)``): every block's columns, the 
 order of their ids, one file for the store (a file per block cost a file creation each, the
 largest part of a small solve's writing). The header's solve holds the rules, the chunk size
 and one opponent's destinations and probabilities per score; its extra, the size of every
-block.
+block; its files, the SHA-256 of the index, which opening the store writes again if it is
+damaged or missing.
 
 Notes
 -----
