@@ -233,11 +233,12 @@ def test_certificates_catch_a_deviation():
     np.testing.assert_allclose(U, np.array(eq.value).reshape(g**n, n), atol=1e-12)
 
 
-def _best_response_by_value_iteration(rules, bits, allow_pass):
+def _best_response_by_value_iteration(rules, bits, allow_pass, deviate=True):
     """``U[idx, delta]`` of a lone deviator ``delta`` seats after the mover, every other seat
     following the roll bits ``bits`` (flat tuples, the mover's score the leading digit), by
     plain Gauss-Seidel value iteration over (tuple, turn total, deviator): a second method,
-    sharing nothing with the certificate's level-by-level composition of rotations."""
+    sharing nothing with the certificate's level-by-level composition of rotations. Without
+    ``deviate``, every seat follows the bits: the profile's own values."""
     from pigtheory.sequential.model import roll_model
 
     n, g = rules.players, rules.goal
@@ -261,7 +262,7 @@ def _best_response_by_value_iteration(rules, bits, allow_pass):
                 hv = U[t[1:] + (t[0] + k,), 0, (d - 1) % n]
             else:
                 hv = U[passed, 0, (d - 1) % n] if allow_pass else None
-            if d == 0:
+            if d == 0 and deviate:
                 v = rv if hv is None else max(rv, hv)
             else:
                 rolls = (bits[flat[t], k >> 3] >> (k & 7)) & 1
@@ -303,6 +304,44 @@ def test_best_response_values_of_a_profile_that_is_no_equilibrium(rules, allow_p
         U, _best_response_by_value_iteration(rules, bits, allow_pass), atol=1e-13, rtol=0
     )
     assert U.min() > 0.0
+
+
+@pytest.mark.parametrize(
+    ("rules", "allow_pass"),
+    [(Rules(players=3, goal=6), False), (Rules(players=4, goal=5, die_faces=3), True)],
+    ids=["3p-g6", "4p-g5-d3-pass"],
+)
+def test_one_shot_gains_of_a_profile_that_is_no_equilibrium(rules, allow_pass):
+    """The certificate's one-shot gains and residual, given a profile's own values from value
+    iteration: the residual is that iteration's rounding, and at every tuple the gain is the
+    largest ``max(roll, hold) - chosen`` over the turn totals where the mover may hold,
+    computed here from those values."""
+    from pigtheory.sequential.model import roll_model
+    from pigtheory.sequential.multiplayer.certificates import deviation_gains
+
+    n, g = rules.players, rules.goal
+    bits = np.random.default_rng(11).integers(0, 256, size=(g**n, (g + 7) // 8), dtype=np.uint8)
+    W = _best_response_by_value_iteration(rules, bits, allow_pass, deviate=False)
+    gains, residual = deviation_gains(**_profile(rules, W, bits, allow_pass))
+    assert residual < 1e-13
+    model = roll_model(rules)
+    p_bust, steps = float(model.p_bust), [(int(k), float(p)) for k, p in model.free]
+    want = np.zeros(g**n)
+    for t in itertools.product(range(g), repeat=n):
+        idx = sum(t[i] * g ** (n - 1 - i) for i in range(n))
+        y = W[sum(x * g ** (n - 1 - i) for i, x in enumerate(t[1:] + (t[0],))), n - 1]
+        v: dict[int, float] = {}
+        for k in range(g - t[0] - 1, -1, -1):
+            rv = p_bust * y + sum(p * (1.0 if t[0] + k + j >= g else v[k + j]) for j, p in steps)
+            if k == 0 and not allow_pass:
+                v[k] = rv
+                continue
+            held = t[1:] + (t[0] + k,) if k else t[1:] + (t[0],)
+            hv = W[sum(x * g ** (n - 1 - i) for i, x in enumerate(held)), n - 1]
+            v[k] = rv if (bits[idx, k >> 3] >> (k & 7)) & 1 else hv
+            want[idx] = max(want[idx], max(rv, hv) - v[k])
+    np.testing.assert_allclose(gains, want, atol=1e-13, rtol=0)
+    assert want.max() > 0.1  # random bits are far from an equilibrium
 
 
 def test_threads_do_not_change_the_result():
