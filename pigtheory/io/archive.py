@@ -259,13 +259,12 @@ def _read(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     _check_unpacked_size(path)
     try:
         # our own handle: numpy leaves its file open when a damaged archive fails to open
-        with open(path, "rb") as fid, np.load(fid, allow_pickle=False) as data:
-            if not hasattr(data, "files"):
+        with open(path, "rb") as fid:
+            data = np.load(fid, allow_pickle=False)
+            if not hasattr(data, "files"):  # an array: no archive to close
                 raise ValueError("a single .npy array, not an .npz archive")
-            if META not in data.files:
-                raise ValueError(f"no {META!r} member (a plain numpy archive?)")
-            arrays = {k: data[k] for k in data.files if k != META}
-            meta = json.loads(str(data[META][()]))
+            with data:
+                meta, arrays = _members(data)
     except Exception as exc:
         raise ValueError(f"{path}: not a readable pigtheory file ({exc})") from exc
     if not isinstance(meta, dict) or meta.get("format") != "pigtheory":
@@ -276,6 +275,14 @@ def _read(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
             f"{path}: file format version {version!r}; this pigtheory reads versions up to {FORMAT_VERSION}"
         )
     return meta, arrays
+
+
+def _members(data: Any) -> tuple[Any, dict[str, np.ndarray]]:
+    """The metadata (parsed JSON) and the arrays of an open ``.npz`` archive."""
+    if META not in data.files:
+        raise ValueError(f"no {META!r} member (a plain numpy archive?)")
+    arrays = {k: data[k] for k in data.files if k != META}
+    return json.loads(str(data[META][()])), arrays
 
 
 def _check_unpacked_size(path: Path) -> None:

@@ -157,6 +157,15 @@ def test_rules_are_recorded_and_checked(tmp_path):
         ('{"kind": "mixed", "version": 1, "arrays": {"thresholds": [[[1]]], "weights": [[[0.5]]]}}', ["sum to 1"]),
         ('{\n "kind": "hold_at",\n "version": 1,,\n}', ["line 3"]),
         ("", ["line 1", "invalid JSON"]),
+        ('{"format": "other", "kind": "hold_at", "version": 1, "params": {"n": 3}}', ["field format: expected 'pigtheory-policy', got 'other'"]),
+        ('{"kind": "hold_at", "version": 1, "params": {"n": 3}, "colour": 1}', ["unknown field 'colour'"]),
+        ('{"kind": "hold_at", "version": 1, "params": [3]}', ["field params: expected an object, got a list"]),
+        ('{"kind": "hold_at", "version": 1, "params": {"n": "3"}}', ["field params.n: expected an integer, got a string"]),
+        ('{"kind": "threshold_table", "version": 1, "arrays": [1]}', ["field arrays: expected an object, got a list"]),
+        ('{"kind": "threshold_table", "version": 1, "arrays": {"table": []}}', ["field arrays.table: expected a non-empty"]),
+        ('{"kind": "threshold_table", "version": 1, "arrays": {"table": [[1, 1e400], [1, 1]]}}', ["arrays.table: expected finite numbers"]),
+        ('{"kind": "threshold_table", "version": 1, "name": 3, "arrays": {"table": [[1]]}}', ["field name: expected a string, got a number"]),
+        ('{"kind": "threshold_table", "version": 1, "rules": [1], "arrays": {"table": [[1]]}}', ["field rules: expected an object of rules fields or null, got a list"]),
     ],
 )  # fmt: skip
 def test_json_errors_name_the_file_and_field(tmp_path, text, words):
@@ -166,6 +175,72 @@ def test_json_errors_name_the_file_and_field(tmp_path, text, words):
         read_policy(path)
     for w in words:
         assert w in str(info.value)
+
+
+def _rows(g, value, n_axes=2):
+    return "".join(",".join(map(str, idx)) + f",{value(idx)}\n" for idx in np.ndindex(*(g,) * n_axes))
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("own,other,threshold\n0,0,1\x00\n", "a binary file, expected CSV text"),
+        ("own,own,threshold\n0,0,1\n", "line 1: a column appears twice"),
+        ("threshold,own,other\n1,0,0\n", "line 1: the header lists the axes (own first), then the values"),
+        ("own,other,threshold\n", "no data rows after the header"),
+        ("own,other,threshold\n" + _rows(3, lambda i: 1).replace("2,2,1", "-1,2,1"), "data row 9: negative index"),
+        ("own,other,threshold\n" + "".join(f"{i},{j},1\n" for i in range(3) for j in range(2)), "column other: runs 0..1, expected 0..2 like own"),
+        ("own,other,threshold\n" + _rows(3, lambda i: 1) + "0,0,1\n", "10 data rows, but a full table of shape (3, 3) has 9"),
+        ("own,other,turn_total,roll\n" + _rows(2, lambda i: 2 if i == (0, 0, 0) else 1, 3), "column roll: expected 0 or 1"),
+        ("own,other,turn_total,threshold,weight\n0,0,0,1,1\n", "a mixed policy's axes are the players' scores only"),
+        ("own,other,threshold,weight\n-1,0,1,1\n0,0,1,1\n", "negative scores"),
+        ("own,other,threshold,weight\n0,0,1,1\n1,1,1,1\n", "2 rows cannot cover the 4 states of goal 2"),
+        ("# params: [1]\nown,other,threshold\n0,0,1\n", "line 1: '# params:' must be followed by a JSON object of integers"),
+        ("# kind: mixed\nown,other,threshold\n0,0,1\n", "line 2: a mixed has value columns threshold,weight"),
+    ],
+)  # fmt: skip
+def test_csv_errors_name_the_file_and_what_is_wrong(tmp_path, text, words):
+    path = tmp_path / "policy.csv"
+    path.write_bytes(text.encode())
+    with pytest.raises(ValueError, match="policy.csv") as info:
+        read_policy(path)
+    assert words in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "write, words",
+    [
+        (lambda p: np.save(p, np.array([[1, None]], dtype=object), allow_pickle=True), "an array of Python objects"),
+        (lambda p: np.save(p, np.zeros((0, 0), dtype=np.int64)), "an array of shape (0, 0); expected a table"),
+        (lambda p: np.save(p, np.int64(3)), "an array of shape (); expected a table"),
+        (lambda p: np.save(p, np.full((2, 2), 1.5)), "a float64 array; expected integers (thresholds) or booleans"),
+    ],
+)  # fmt: skip
+def test_npy_errors_name_the_file_and_what_is_wrong(tmp_path, write, words):
+    path = tmp_path / "policy.npy"
+    write(path)
+    with pytest.raises(ValueError, match="policy.npy") as info:
+        read_policy(path)
+    assert words in str(info.value)
+
+
+def test_an_npz_that_is_no_pigtheory_archive_is_named_as_such(tmp_path):
+    """A plain .npy saved under the .npz name, and a numpy archive without pigtheory's metadata,
+    are refused in words (the first used to show numpy's context-manager error)."""
+    single = tmp_path / "single.npz"
+    with open(single, "wb") as f:
+        np.save(f, np.ones(3))
+    with pytest.raises(
+        ValueError,
+        match=r"single.npz: not a readable pigtheory file \(a single .npy array, not an .npz archive\)",
+    ):
+        pigtheory.load(single)
+    plain = tmp_path / "plain.npz"
+    np.savez(plain, a=np.ones(3))
+    with pytest.raises(ValueError, match="plain.npz: .*no 'pigtheory.json' member"):
+        pigtheory.load(plain)
+    with pytest.raises(ValueError, match="pigtheory files end in .npz"):
+        pigtheory.load(tmp_path / "p.zip")
 
 
 def test_files_are_atomic_and_0644(tmp_path):

@@ -718,3 +718,44 @@ def test_a_result_refuses_values_outside_the_probabilities_and_skips_nan():
         with pytest.raises(ValueError, match=r"value: Solution holds win probabilities in \[0, 1\]"):
             Solution(value, policy, 1, 0.0, "exact", rules)
     Solution(np.full((5, 5), np.nan), policy, 1, 0.0, "exact", rules)  # nothing known: nothing to refuse
+
+
+def _with_metadata(src, dst, edit):
+    """``src`` (a pigtheory archive) written again as ``dst`` with its metadata edited."""
+    with np.load(src) as data:
+        members = {k: data[k] for k in data.files}
+    meta = json.loads(str(members.pop("pigtheory.json")[()]))
+    edit(meta)
+    np.savez(dst, **members, **{"pigtheory.json": np.array(json.dumps(meta))})
+    return dst
+
+
+@pytest.mark.parametrize(
+    "edit, words",
+    [
+        (lambda m: m.update(format="other"), "not a pigtheory file (its metadata has no format 'pigtheory')"),
+        (lambda m: m.update(format_version=999), "file format version 999; this pigtheory reads versions up to"),
+        (lambda m: m.update(type=3), "the metadata names no type"),
+        (lambda m: m.update(module="os", type="system"), "type os.system is not part of pigtheory"),
+        (lambda m: m.update(module="pigtheory", type="NoSuchResult"), "unknown type pigtheory.NoSuchResult"),
+        (lambda m: m.update(module="pigtheory", type="hold_at"), "pigtheory.hold_at is not a pigtheory result or policy"),
+        (lambda m: m.update(fields=3), "a Solution without fields"),
+    ],
+)  # fmt: skip
+def test_an_archive_whose_metadata_was_edited_is_refused_in_words(tmp_path, edit, words):
+    """Metadata edited by hand or by another program: the loader names the file and what is
+    wrong, imports nothing outside pigtheory, and builds only pigtheory's result types."""
+    src = pigtheory.save(best_response(hold_at(4), rules=Rules(goal=8)), tmp_path / "r.npz")
+    path = _with_metadata(src, tmp_path / "edited.npz", edit)
+    with pytest.raises(ValueError, match="edited.npz") as info:
+        pigtheory.load(path)
+    assert words in str(info.value)
+
+
+def test_save_refuses_another_suffix_and_foreign_objects(tmp_path):
+    result = best_response(hold_at(4), rules=Rules(goal=8))
+    with pytest.raises(ValueError, match="path: pigtheory files end in .npz"):
+        pigtheory.save(result, tmp_path / "r.zip")
+    with pytest.raises(ValueError, match="obj: only pigtheory results and policies can be saved, got dict"):
+        pigtheory.save({"value": 1}, tmp_path / "r.npz")
+    assert not any(tmp_path.iterdir())
