@@ -180,6 +180,22 @@ def test_a_store_of_another_solve_is_refused_with_what_differs(tmp_path):
         ChunkStore.create(tmp_path / "s", KIND, {**SOLVE, "top": TOP + 1})
     with pytest.raises(StoreMismatch, match="not a 'other-kind'"):
         _ = ChunkStore(tmp_path / "s", "other-kind").header
+    with pytest.raises(ValueError, match="kind must be a string, got int"):
+        ChunkStore(tmp_path / "s", 3)  # type: ignore[arg-type]
+    header = json.loads((tmp_path / "s" / "store.json").read_text())
+    (tmp_path / "s" / "store.json").write_text(json.dumps({**header, "format_version": 99}))
+    with pytest.raises(StoreMismatch, match="is not a store of version 1"):
+        _ = ChunkStore(tmp_path / "s").header
+    (tmp_path / "s" / "store.json").write_text("[1]")
+    with pytest.raises(StoreMismatch, match="is not a store of version 1"):
+        _ = ChunkStore(tmp_path / "s").header
+    (tmp_path / "s" / "store.json").write_text(json.dumps(header))  # the toy records no rules
+    with pytest.raises(StoreMismatch, match="records no rules"):
+        _ = ChunkStore(tmp_path / "s").rules
+    for kind in ("", None):
+        with pytest.raises(ValueError, match="kind must be a non-empty string"):
+            ChunkStore.create(tmp_path / "t", kind, SOLVE)  # type: ignore[arg-type]
+    assert not (tmp_path / "t").exists()
     with pytest.raises(StoreMismatch, match="no store"):
         _ = ChunkStore(tmp_path / "empty", KIND).header
 
@@ -245,6 +261,8 @@ def test_check_disk_counts_what_a_resumed_store_already_holds(tmp_path, monkeypa
     check_disk(store, 1500, "solve")  # 900 still to write, 1000 free
     with pytest.raises(MemoryLimitError, match="holds 600 B already"):
         check_disk(store, 1700, "solve")
+    with pytest.raises(ValueError, match="what must be a string naming the solve"):
+        check_disk(store, 1500, 3)  # type: ignore[arg-type]
 
 
 def test_a_chunk_is_written_as_npy_files_whose_seal_holds_for_any_array_layout(tmp_path):

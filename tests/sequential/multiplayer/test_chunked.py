@@ -409,6 +409,16 @@ def test_kill_9_of_a_dask_worker_mid_solve_gives_the_same_bits(tmp_path):
     assert all(sum((r["block"], r["chunk"]) == key for r in log) == 1 for key in sealed)
 
 
+def test_lookups_refuse_scores_outside_the_game(tmp_path):
+    """The chunked result's and its policy's lookups name the scores they take, for tuples of
+    the wrong length or with a score outside 0..goal - 1 (numpy's index error before)."""
+    eq = chunked("3p-g12", tmp_path / "s")
+    for bad in ((12, 0, 0), (0, -1, 0), (0, 0)):
+        for lookup in (eq.value_at, eq.policy.roll_probability):
+            with pytest.raises(ValueError, match=r"scores: 3 scores each in 0\.\.11 needed"):
+                lookup(bad)
+
+
 def test_bad_arguments_are_refused_before_any_work(tmp_path):
     with pytest.raises(ValueError, match="store="):
         equilibrium(rules=Rules(players=3, goal=6), chunk=4)

@@ -92,6 +92,14 @@ def test_more_workers_never_slow_the_plan_and_the_critical_path_bounds_it():
     assert plan(rules=rules, workers=1).wall_hours >= plan(rules=rules).cpu_hours * 0.999
 
 
+def test_run_load_refuses_a_certify_that_is_no_bool():
+    from pigtheory.sequential.multiplayer.plan import run_load
+
+    for bad in (1, "yes", None):
+        with pytest.raises(ValueError, match="certify must be True or False"):
+            run_load(3, 20, 100, certify=bad)
+
+
 def test_the_client_and_the_chain_of_score_sums_bound_the_wall_time():
     """Two bounds every schedule obeys. The one client hands out every task, ``scheduler_s``
     each, so no number of workers makes the wall time shorter than that. With every score sum

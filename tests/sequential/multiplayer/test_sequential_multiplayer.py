@@ -398,6 +398,7 @@ def test_value_sums_to_one_and_start_ordering(three_piglet4):
         ({"starts": 4}, "starts"),
         ({"max_passes": 1}, "max_passes"),
         ({"certify": None}, "certify"),
+        ({"enclose": 1}, "enclose must be True or False, got 1"),
         ({"threads": 0}, "threads"),
         ({"threads": 10_000}, "threads"),
         ({"threads": "all"}, "threads must be 'auto'"),
