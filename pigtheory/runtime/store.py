@@ -44,7 +44,7 @@ import re
 import shutil
 import stat
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from functools import cached_property
 from pathlib import Path
@@ -408,6 +408,39 @@ class ChunkStore:
             path = self.folder / f"{name}.npy"
             if not path.is_file() or _digest(path) != want:
                 bad.append(name)
+        return bad
+
+    def mend_files(self, make: Callable[[list[str]], dict[str, Callable[[], np.ndarray]]]) -> list[str]:
+        """Write again the files :meth:`damaged_files` names, before any task reads them, from
+        ``make(names) -> {name: a function making its array}`` (called one at a time, so that
+        one array is in memory at once): the solver makes them from its parameters, so each
+        must come out with the SHA-256 the header records. Returns the names written.
+
+        Raises
+        ------
+        StoreMismatch
+            ``make`` gives no array for a name (the header names a file this solve does not
+            write), or a file made again still differs from the header; nothing is written in
+            the first case.
+        """
+        bad = self.damaged_files()
+        if not bad:
+            return []
+        makers = make(bad)
+        for name in bad:
+            if name not in makers:
+                raise StoreMismatch(
+                    f"store: {self.folder}: its header names {name}, which this solve does not "
+                    "write; use an empty folder"
+                )
+        for name in bad:
+            self.save(name, makers[name]())
+        still = self.damaged_files()
+        if still:
+            raise StoreMismatch(
+                f"store: {self.folder}: {', '.join(still)} made again still differ from the SHA-256 "
+                "in its header; use an empty folder"
+            )
         return bad
 
     def bytes_on_disk(self) -> dict[str, int]:

@@ -43,13 +43,14 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from functools import cached_property
+from collections.abc import Callable
+from functools import cached_property, partial
 from typing import Any
 
 import numpy as np
 
 from ...rules import Rules
-from ...runtime import ChunkStore, StoreMismatch
+from ...runtime import ChunkStore
 from ...validation import check_int
 
 __all__ = ["GroupStore", "FORMAT", "rotations", "canonical", "cut", "MIN_CHUNK"]
@@ -75,6 +76,19 @@ def _group_lists(n: int, g: int) -> dict[int, np.ndarray]:
     order, starts = compiled(gk.level_order)(n, g)
     top = n * (g - 1)
     return {top - L: np.ascontiguousarray(order[starts[L] : starts[L + 1]]) for L in range(starts.size - 1)}
+
+
+def _rank_table(n: int, g: int, s: int, part: np.ndarray, wide: bool, cum: np.ndarray) -> np.ndarray:
+    """The rank table of score sum ``s`` from its group list ``part``
+    (:func:`~.chunk_kernels.rank_table`; ``cum`` its :func:`~.chunk_kernels.count_table`):
+    int32, or int64 if ``wide`` (past 2**31 codes in some sum of the store)."""
+    from ...jit import compiled
+    from . import chunk_kernels as ck
+
+    count = int(cum[n, s] - (cum[n, s - 1] if s else 0))
+    table = np.full(count, -1, dtype=np.int64 if wide else np.int32)
+    compiled(ck.rank_table)(np.ascontiguousarray(part), n, g, s, cum, table)
+    return table
 
 
 def cut(groups: int, chunk: int, spread: int = 1) -> tuple[int, int]:
@@ -193,58 +207,46 @@ class GroupStore(ChunkStore):
 
     def _mend_index(self) -> None:
         """Make again every index file (group list, rank table) that is missing or no longer has
-        the SHA-256 the header records (:meth:`~pigtheory.runtime.ChunkStore.damaged_files`),
-        before any task reads it: the index is a function of the rules, so the file made again
-        must have the recorded SHA-256, or the store is refused.
+        the SHA-256 the header records, before any task reads it
+        (:meth:`~pigtheory.runtime.ChunkStore.mend_files`: the index is a function of the rules,
+        so a file made again that still differs refuses the store)."""
+        if self.mend_files(self._index_files):
+            _INDEX.clear()  # a list this process read before may be a damaged one
 
-        Raises
-        ------
-        pigtheory.runtime.StoreMismatch
-            A file made again still differs from the header's SHA-256."""
-        bad = self.damaged_files()
-        if not bad:
-            return
+    def _index_files(self, names: list[str]) -> dict[str, Callable[[], np.ndarray]]:
+        """The group lists and rank tables among ``names`` (``index/<s>``, ``index/rank<s>``), each
+        a function making it from the rules; a name of neither is left out."""
+        from ...jit import compiled
+        from . import chunk_kernels as ck
+
         sums: tuple[list[int], list[int]] = ([], [])  # the group lists and rank tables to make
-        for name in bad:
+        for name in names:
             m = re.fullmatch(r"index/(rank)?(\d+)", name)
-            if m is None or int(m[2]) not in self.sizes:
-                raise StoreMismatch(
-                    f"store: {self.folder}: its header names {name}, which this solve does not "
-                    "write; use an empty folder"
-                )
-            sums[m[1] is not None].append(int(m[2]))
+            if m is not None and int(m[2]) in self.sizes:
+                sums[m[1] is not None].append(int(m[2]))
         n, g = self.rules.players, self.rules.goal
-        _INDEX.clear()  # a list this process read before may be a damaged one
-        if sums[0]:  # a group list: all of them made again, the damaged ones written
-            lists = _group_lists(n, g)
-            for s in sums[0]:
-                self.save(f"index/{s}", lists[s])
-        else:  # the lists hold: the tables are made from them
-            lists = {s: self.groups(s) for s in sums[1]}
-        self.save_ranks(n, g, {s: lists[s] for s in sums[1]}, self._wide)
-        _INDEX.clear()
-        still = self.damaged_files()
-        if still:
-            raise StoreMismatch(
-                f"store: {self.folder}: {', '.join(still)} made again still differ from the SHA-256 "
-                "in its header; use an empty folder"
-            )
+        # a damaged group list: all of them made again; else the tables are made from the files
+        group_list = _group_lists(n, g).__getitem__ if sums[0] else self.groups
+        cum = compiled(ck.count_table)(n, g)
+
+        def table(s: int) -> np.ndarray:
+            return _rank_table(n, g, s, group_list(s), self._wide, cum)
+
+        out: dict[str, Callable[[], np.ndarray]] = {f"index/{s}": partial(group_list, s) for s in sums[0]}
+        out.update((f"index/rank{s}", partial(table, s)) for s in sums[1])
+        return out
 
     def save_ranks(self, n: int, g: int, lists: dict[int, np.ndarray], wide: bool) -> dict[str, str]:
         """Write the rank table of every score sum of ``lists`` (``index/rank<s>.npy``,
-        :func:`~.chunk_kernels.rank_table`): int32, or int64 if ``wide`` (past 2**31 codes in
-        some sum of the store). Returns their SHA-256 by name."""
+        :func:`_rank_table`), one at a time. Returns their SHA-256 by name."""
         from ...jit import compiled
         from . import chunk_kernels as ck
 
         cum = compiled(ck.count_table)(n, g)
-        out = {}
-        for s, part in lists.items():
-            count = int(cum[n, s] - (cum[n, s - 1] if s else 0))
-            table = np.full(count, -1, dtype=np.int64 if wide else np.int32)
-            compiled(ck.rank_table)(np.ascontiguousarray(part), n, g, s, cum, table)
-            out[f"index/rank{s}"] = self.save(f"index/rank{s}", table)
-        return out
+        return {
+            f"index/rank{s}": self.save(f"index/rank{s}", _rank_table(n, g, s, part, wide, cum))
+            for s, part in lists.items()
+        }
 
     def rank_table(self, block: int) -> np.ndarray:
         """The rank table of score sum ``block`` (memory-mapped): the group's place and rotation,

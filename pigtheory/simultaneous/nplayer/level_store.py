@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from ...rules import Rules
-from ...runtime import ChunkStore, StoreMismatch
+from ...runtime import ChunkStore
 from .score_sets import multisets, score_keys
 
 __all__ = ["LevelStore", "block_id", "block_name"]
@@ -132,23 +132,10 @@ class LevelStore(ChunkStore):
 
     def _mend_index(self, rules: Rules) -> None:
         """Write ``index/columns.npy`` again if it is missing or no longer has the SHA-256 the
-        header records (:meth:`~pigtheory.runtime.ChunkStore.damaged_files`), before any task
-        reads it; the store is refused if the file made again still differs."""
-        bad = self.damaged_files()
-        if not bad:
-            return
-        if bad != ["index/columns"]:
-            raise StoreMismatch(
-                f"store: {self.folder}: its header names {', '.join(bad)}, not this solve's one "
-                "index; use an empty folder"
-            )
-        self.save("index/columns", _columns(rules)[0])
-        _KEYS.clear()
-        if self.damaged_files():
-            raise StoreMismatch(
-                f"store: {self.folder}: index/columns made again still differs from the SHA-256 "
-                "in its header; use an empty folder"
-            )
+        header records, before any task reads it
+        (:meth:`~pigtheory.runtime.ChunkStore.mend_files`)."""
+        if self.mend_files(lambda names: {"index/columns": lambda: _columns(rules)[0]}):
+            _KEYS.clear()
 
     # -- parameters ------------------------------------------------------------------------
 
