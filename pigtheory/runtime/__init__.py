@@ -24,10 +24,11 @@ Store of finished chunks (:mod:`pigtheory.runtime.store`):
 ``store.finished_chunks(keys, verify=True) -> set``
     The finished ones of ``keys``; a chunk whose seal does not hold (damaged part, seal of
     another store) is removed so that it is solved again, never read.
-``store.verify(block, chunk) -> str | None``, ``store.discard(block, chunk)``, ``store.save(name, array) -> str``, ``store.damaged_files() -> list``, ``store.bytes_on_disk()``, ``store.remove()``
+``store.verify(block, chunk) -> str | None``, ``store.discard(block, chunk)``, ``store.save(name, array) -> str``, ``store.damaged_files() -> list``, ``store.mend_files(make) -> list``, ``store.bytes_on_disk()``, ``store.remove()``
     One chunk's trust (why not, or None); remove one chunk; a file of the store's own (an
     index), its SHA-256 returned for the header; those of the header's files that are
-    missing or changed (the solver makes them again); bytes per folder; the whole store.
+    missing or changed; the same written again from the solver's ``make(names)`` (a maker
+    per name), refused if one comes out different; bytes per folder; the whole store.
 ``StoreFull``, ``disk_full(folder)``
     A full disk (``ENOSPC``, ``EDQUOT``) met while writing, as one line naming the folder
     (an ``OSError``); the chunks sealed before stay finished. ``check_disk(folder, need,

@@ -76,6 +76,9 @@ class StoreFull(OSError):
 _OWN_FILE = re.compile(r"[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*")
 """A name of a store's own file, inside its folder (:meth:`ChunkStore.damaged_files`)."""
 
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+"""A SHA-256 as :meth:`ChunkStore.save` returns it."""
+
 
 def _stem(block: int, chunk: int) -> str:
     """File name of a chunk's seal (and stem of its parts): ``<block>.<chunk>``."""
@@ -187,6 +190,11 @@ class ChunkStore:
         for name, value in named:
             if not isinstance(value, dict):
                 raise ValueError(f"{name} must be a dict of JSON values, got {type(value).__name__}")
+        for name, digest in (files or {}).items():
+            if not (isinstance(name, str) and _OWN_FILE.fullmatch(name)):
+                raise ValueError(f"files: {name!r:.80} is not the name of a file inside the store")
+            if not (isinstance(digest, str) and _SHA256.fullmatch(digest)):
+                raise ValueError(f"files[{name!r}]: expected a SHA-256 in hex, got {digest!r:.80}")
         store = cls(folder, kind)
         folder = store.folder
         try:
@@ -212,7 +220,7 @@ class ChunkStore:
             "extra": extra or {},
         }
         if files:
-            header["files"] = {str(k): str(v) for k, v in files.items()}
+            header["files"] = dict(files)
         folder.mkdir(parents=True, exist_ok=True)
         _write(folder / HEADER, lambda tmp: Path(tmp).write_text(json.dumps(header, indent=1) + "\n"), folder)
         store.__dict__.pop("header", None)
@@ -423,6 +431,8 @@ class ChunkStore:
             write), or a file made again still differs from the header; nothing is written in
             the first case.
         """
+        if not callable(make):
+            raise ValueError(f"make must be a function of the damaged names, got {type(make).__name__}")
         bad = self.damaged_files()
         if not bad:
             return []

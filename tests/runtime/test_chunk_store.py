@@ -162,10 +162,29 @@ def test_the_stores_own_files_carry_their_sha256_in_the_header(tmp_path):
     assert store.damaged_files() == ["index/a"]
     (tmp_path / "s" / "index" / "b.npy").unlink()
     assert store.damaged_files() == ["index/a", "index/b"]
+    with pytest.raises(ValueError, match="make must be a function of the damaged names"):
+        store.mend_files({"index/a": a})  # type: ignore[arg-type]
+    with pytest.raises(StoreMismatch, match="names index/b, which this solve does not write"):
+        store.mend_files(lambda names: {"index/a": lambda: a})
+    assert store.damaged_files() == ["index/a", "index/b"]  # nothing written
+    with pytest.raises(StoreMismatch, match="index/b made again still differ"):
+        store.mend_files(lambda names: {"index/a": lambda: a, "index/b": lambda: b + 1})
+    fixed = store.mend_files(lambda names: {"index/a": lambda: a, "index/b": lambda: b})
+    assert fixed == ["index/b"]  # index/a came out right the time before
+    assert store.damaged_files() == [] and store.mend_files(lambda names: {}) == []
     # a header without files (a store of an earlier version): nothing to check
     assert _run(tmp_path / "old").damaged_files() == []
     with pytest.raises(ValueError, match="files must be a dict"):
         ChunkStore.create(tmp_path / "t", KIND, SOLVE, None, ["index/a"])  # type: ignore[arg-type]
+    for hostile, words in (
+        ({"../outside": "0" * 64}, "is not the name of a file inside the store"),
+        ({"": "0" * 64}, "is not the name of a file inside the store"),
+        ({"index/a": "zz"}, r"files\['index/a'\]: expected a SHA-256 in hex"),
+        ({"index/a": 3}, r"files\['index/a'\]: expected a SHA-256 in hex"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            ChunkStore.create(tmp_path / "t", KIND, SOLVE, None, hostile)
+    assert not (tmp_path / "t").exists()
     for hostile in ({"../../outside": "0" * 64}, {"/etc/passwd": "0" * 64}, ["index/a"]):
         header = json.loads((tmp_path / "s" / "store.json").read_text())
         header["files"] = hostile
