@@ -420,17 +420,10 @@ class ChunkStore:
 
     def mend_files(self, make: Callable[[list[str]], dict[str, Callable[[], np.ndarray]]]) -> list[str]:
         """Write again the files :meth:`damaged_files` names, before any task reads them, from
-        ``make(names) -> {name: a function making its array}`` (called one at a time, so that
-        one array is in memory at once): the solver makes them from its parameters, so each
-        must come out with the SHA-256 the header records. Returns the names written.
-
-        Raises
-        ------
-        StoreMismatch
-            ``make`` gives no array for a name (the header names a file this solve does not
-            write), or a file made again still differs from the header; nothing is written in
-            the first case.
-        """
+        ``make(names) -> {name: a function making its array}`` (one array in memory at once):
+        made from the solve's parameters, each must have the SHA-256 the header records.
+        Returns the names written. :class:`StoreMismatch` if ``make`` has no maker for a name
+        (nothing is written) or a file made again still differs."""
         if not callable(make):
             raise ValueError(f"make must be a function of the damaged names, got {type(make).__name__}")
         bad = self.damaged_files()

@@ -238,7 +238,7 @@ class GroupStore(ChunkStore):
 
     def save_ranks(self, n: int, g: int, lists: dict[int, np.ndarray], wide: bool) -> dict[str, str]:
         """Write the rank table of every score sum of ``lists`` (``index/rank<s>.npy``,
-        :func:`_rank_table`), one at a time. Returns their SHA-256 by name."""
+        ``_rank_table``), one at a time. Returns their SHA-256 by name."""
         from ...jit import compiled
         from . import chunk_kernels as ck
 
